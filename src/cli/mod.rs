@@ -1,0 +1,244 @@
+//! The command line: clap definitions, and the conversion of arguments into the core's
+//! option types. Each subcommand lives in its own module; `main` only dispatches.
+
+mod check_cmd;
+mod compact_cmd;
+mod stats_cmd;
+pub mod table;
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::check::Provider;
+use crate::compact::Options;
+use crate::tokens::Tokenizer;
+use crate::transcript::{FormatOverride, Transcript};
+
+/// ctxlens: see what your agent's compactor keeps, cuts and summarizes.
+#[derive(Debug, Parser)]
+#[command(name = "ctxlens", version, about, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Transcript to open (`-` reads standard input; none opens the embedded demo).
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    budget: BudgetArgs,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Per-message token table.
+    Stats(StatsArgs),
+    /// Compact a transcript with the §7F tail compactor (a no-op when under budget).
+    Compact(CompactArgs),
+    /// Check tool-call pairing against a provider's rules (exit 1 when problems).
+    Check(CheckArgs),
+}
+
+/// How to read the input.
+#[derive(Debug, Args)]
+struct InputArgs {
+    /// Tokenizer to count with.
+    #[arg(long, value_enum, default_value_t = TokenizerArg::Estimate, global = true)]
+    tokenizer: TokenizerArg,
+    /// Force the input format instead of detecting it.
+    #[arg(long, value_enum, global = true)]
+    format: Option<FormatArg>,
+}
+
+/// The compactor's budget.
+#[derive(Debug, Args)]
+struct BudgetArgs {
+    /// Compact when the transcript's tokens are strictly greater than this.
+    #[arg(long)]
+    max_tokens: Option<u64>,
+    /// Token budget of the verbatim tail (default: max-tokens / 2; 0 is a real value).
+    #[arg(long)]
+    keep_tail: Option<u64>,
+    /// Add the memory-tool reminder before the kept tail.
+    #[arg(long)]
+    flush_to_memory: bool,
+}
+
+#[derive(Debug, Args)]
+struct StatsArgs {
+    /// Transcript file (`-` for standard input).
+    file: PathBuf,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct CompactArgs {
+    /// Transcript file (`-` for standard input).
+    file: PathBuf,
+    #[command(flatten)]
+    budget: BudgetArgs,
+    /// Compaction strategy.
+    #[arg(long, value_enum, default_value_t = StrategyArg::Tail)]
+    strategy: StrategyArg,
+    /// How the summary text is made.
+    #[arg(long, value_enum, default_value_t = SummarizerArg::Placeholder)]
+    summarizer: SummarizerArg,
+    /// Write here (atomically) instead of standard output.
+    #[arg(short = 'o', long = "output")]
+    output: Option<PathBuf>,
+    /// Print the plan as JSON instead of the compacted transcript.
+    #[arg(long)]
+    plan: bool,
+    /// Allow -o to overwrite the input file.
+    #[arg(long)]
+    force: bool,
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// Transcript file (`-` for standard input).
+    file: PathBuf,
+    /// Provider whose rules to check (default: the transcript's dialect).
+    #[arg(long, value_enum)]
+    provider: Option<ProviderArg>,
+    /// Print JSON instead of lines.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum TokenizerArg {
+    Estimate,
+    EstimateCodepoints,
+    EstimateUtf8,
+    Cl100k,
+    O200k,
+}
+
+impl From<TokenizerArg> for Tokenizer {
+    fn from(arg: TokenizerArg) -> Tokenizer {
+        match arg {
+            TokenizerArg::Estimate => Tokenizer::Estimate,
+            TokenizerArg::EstimateCodepoints => Tokenizer::EstimateCodepoints,
+            TokenizerArg::EstimateUtf8 => Tokenizer::EstimateUtf8,
+            TokenizerArg::Cl100k => Tokenizer::Cl100k,
+            TokenizerArg::O200k => Tokenizer::O200k,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FormatArg {
+    Openai,
+    Anthropic,
+    OpenaiJsonl,
+    AnthropicJsonl,
+}
+
+impl From<FormatArg> for FormatOverride {
+    fn from(arg: FormatArg) -> FormatOverride {
+        match arg {
+            FormatArg::Openai => FormatOverride::OpenAi,
+            FormatArg::Anthropic => FormatOverride::Anthropic,
+            FormatArg::OpenaiJsonl => FormatOverride::OpenAiJsonl,
+            FormatArg::AnthropicJsonl => FormatOverride::AnthropicJsonl,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum StrategyArg {
+    /// The SPEC §7F tail compactor.
+    Tail,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum SummarizerArg {
+    /// `summarized <N> messages` (the conformance text).
+    Placeholder,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ProviderArg {
+    Openai,
+    Anthropic,
+}
+
+impl From<ProviderArg> for Provider {
+    fn from(arg: ProviderArg) -> Provider {
+        match arg {
+            ProviderArg::Openai => Provider::OpenAi,
+            ProviderArg::Anthropic => Provider::Anthropic,
+        }
+    }
+}
+
+impl BudgetArgs {
+    fn options(&self, default_max: impl FnOnce() -> u64) -> Options {
+        Options {
+            max_tokens: self.max_tokens.unwrap_or_else(default_max),
+            keep_tail: self.keep_tail,
+            flush_to_memory: self.flush_to_memory,
+        }
+    }
+}
+
+impl InputArgs {
+    fn load(&self, path: &Path) -> anyhow::Result<Transcript> {
+        Ok(Transcript::read(path, self.format.map(Into::into))?)
+    }
+}
+
+/// Runs the command line; the exit code is 0 (ok) or 1 (`check` found problems).
+/// Errors (exit 2) are returned for `main` to print.
+pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
+    let tokenizer = Tokenizer::from(cli.input.tokenizer);
+    match &cli.command {
+        Some(Command::Stats(args)) => {
+            let transcript = cli.input.load(&args.file)?;
+            stats_cmd::run(&transcript, tokenizer, args.json)
+        }
+        Some(Command::Compact(args)) => {
+            let Some(_) = args.budget.max_tokens else {
+                anyhow::bail!("compact needs --max-tokens N (compact only when the transcript is over N tokens)");
+            };
+            let transcript = cli.input.load(&args.file)?;
+            let StrategyArg::Tail = args.strategy;
+            let SummarizerArg::Placeholder = args.summarizer;
+            let options = args.budget.options(|| 0);
+            let output = compact_cmd::Output {
+                path: args.output.as_deref(),
+                input: &args.file,
+                force: args.force,
+                plan: args.plan,
+            };
+            compact_cmd::run(&transcript, tokenizer, &options, &output)
+        }
+        Some(Command::Check(args)) => {
+            let transcript = cli.input.load(&args.file)?;
+            let provider = args
+                .provider
+                .map_or(Provider::for_dialect(transcript.format.dialect), Into::into);
+            check_cmd::run(&transcript, provider, args.json)
+        }
+        None => open(cli, tokenizer),
+    }
+}
+
+/// `ctxlens [FILE]` with no subcommand: prints the stats table (the TUI is not built yet).
+fn open(cli: &Cli, tokenizer: Tokenizer) -> anyhow::Result<ExitCode> {
+    let transcript = match &cli.file {
+        Some(path) => cli.input.load(path)?,
+        None => crate::demo::load(),
+    };
+    if std::io::stdout().is_terminal() {
+        eprintln!("ctxlens: the interactive view is not built yet; showing the stats table.");
+    } else {
+        eprintln!("ctxlens: standard output is not a terminal, so here is the stats table; run `ctxlens FILE` in a terminal for the interactive view.");
+    }
+    stats_cmd::run(&transcript, tokenizer, false)
+}

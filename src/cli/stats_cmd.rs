@@ -1,0 +1,111 @@
+//! `ctxlens stats`: the per-message token table, as text or JSON.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use serde_json::json;
+
+use super::table::{id_list, thousands, truncate};
+use crate::tokens::{Counts, Tokenizer};
+use crate::transcript::{OrphanKind, Transcript};
+
+/// Prints the stats of `transcript` counted with `tokenizer`.
+pub fn run(transcript: &Transcript, tokenizer: Tokenizer, as_json: bool) -> anyhow::Result<ExitCode> {
+    let counts = Counts::compute(transcript, tokenizer);
+    let mut out = std::io::stdout().lock();
+    if as_json {
+        serde_json::to_writer(&mut out, &stats_json(transcript, &counts))?;
+        writeln!(out)?;
+    } else {
+        write_table(&mut out, transcript, &counts)?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The `stats --json` document.
+pub fn stats_json(transcript: &Transcript, counts: &Counts) -> serde_json::Value {
+    let messages: Vec<_> = transcript
+        .messages
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            json!({
+                "index": i,
+                "role": m.role,
+                "tokens": counts.message(i),
+                "cumulative": counts.cumulative(i),
+                "tool_calls": m.tool_calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
+                "tool_results": m.tool_results,
+            })
+        })
+        .collect();
+    json!({
+        "format": transcript.format.name(),
+        "tokenizer": counts.tokenizer.name(),
+        "total": counts.total(),
+        "messages": messages,
+    })
+}
+
+/// The human table: a header, then one row per message.
+pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Counts) -> std::io::Result<()> {
+    let groups = &transcript.groups;
+    writeln!(
+        out,
+        "{}: {} · {} messages · {} tool groups · {} orphans",
+        transcript.source,
+        transcript.format,
+        transcript.messages.len(),
+        groups.groups.len(),
+        groups.orphans.len()
+    )?;
+    if let Some(system) = &transcript.system {
+        writeln!(
+            out,
+            "top-level system (not counted): {}",
+            truncate(&system.replace('\n', " "), 80)
+        )?;
+    }
+    writeln!(
+        out,
+        "tokenizer {}: total {} tokens",
+        counts.tokenizer,
+        thousands(counts.total())
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:>6}  {:<10} {:>8} {:>11}  {:<22} preview",
+        "#", "role", "tokens", "cumulative", "tools"
+    )?;
+    for (i, m) in transcript.messages.iter().enumerate() {
+        let calls: Vec<&str> = m.tool_calls.iter().map(|c| c.id.as_str()).collect();
+        let results: Vec<&str> = m.tool_results.iter().map(String::as_str).collect();
+        let mut tools = format!("{}{}", id_list("→", &calls, 22), id_list("←", &results, 22));
+        if groups.orphans_of(i).next().is_some() {
+            let kinds: Vec<&str> = groups
+                .orphans_of(i)
+                .map(|o| {
+                    if o.kind == OrphanKind::Call {
+                        "unanswered"
+                    } else {
+                        "no call"
+                    }
+                })
+                .collect();
+            tools = format!("!{} {tools}", kinds.join(","));
+        }
+        writeln!(
+            out,
+            "{:>6}  {:<10} {:>8} {:>11}  {:<22} {}",
+            i,
+            truncate(&m.role, 10),
+            thousands(counts.message(i)),
+            thousands(counts.cumulative(i)),
+            truncate(&tools, 22),
+            m.preview(60)
+        )?;
+    }
+    Ok(())
+}

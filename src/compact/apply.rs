@@ -1,0 +1,164 @@
+//! Applying a plan: the compacted document, in the input's format.
+//!
+//! A no-op returns the input text itself (byte-identical). A compaction writes the kept
+//! head and the tail as the exact bytes read (the tail as one contiguous slice, its
+//! separators included); only the summary and reminder messages are newly serialized,
+//! joined with the file's own separator.
+
+use std::borrow::Cow;
+
+use serde_json::json;
+
+use super::plan::{plan, Cut, Decision, Options, Plan};
+use crate::summarize::Summarizer;
+use crate::tokens::Counts;
+use crate::transcript::{Dialect, Transcript};
+
+/// The prefix of the summary message's content (§7F 9.2).
+pub const SUMMARY_PREFIX: &str = "[Summary of earlier conversation]\n";
+
+/// The memory-tool reminder added with `flush_to_memory` (§7F 9.3; the dash is U+2014).
+pub const FLUSH_REMINDER: &str = "Before continuing: if anything from earlier is worth keeping, save it with the memory tool now \u{2014} the earlier transcript is about to be summarized.";
+
+/// The result of one firing.
+#[derive(Debug, Clone)]
+pub struct Compaction<'a> {
+    /// The plan that was applied.
+    pub plan: Plan,
+    /// The whole output document (the input itself for a no-op).
+    pub output: Cow<'a, str>,
+    /// The summary text, when compacted.
+    pub summary: Option<String>,
+    /// JSON of the newly written messages (summary, then reminder), when compacted.
+    pub inserted: Vec<String>,
+    /// Tokens of the resulting message list, by the tokenizer of the counts.
+    pub tokens_after: u64,
+}
+
+impl Compaction<'_> {
+    /// Problems a user should know about this result.
+    pub fn warnings(&self, transcript: &Transcript) -> Vec<Warning> {
+        let Some(cut) = self.plan.cut() else {
+            return Vec::new();
+        };
+        let mut warnings = Vec::new();
+        if self.tokens_after > self.plan.max_tokens {
+            warnings.push(Warning::StillOverBudget {
+                tokens_after: self.tokens_after,
+                max_tokens: self.plan.max_tokens,
+            });
+        }
+        if cut.tail_empty() {
+            warnings.push(Warning::NoUserMessageLeft);
+        }
+        if transcript.format.dialect == Dialect::Anthropic {
+            warnings.push(Warning::SystemInsideAnthropicMessages);
+        }
+        warnings
+    }
+}
+
+/// Something about a compaction's result that will bite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Warning {
+    /// The result is still over `max_tokens`: the compactor fires again every turn.
+    StillOverBudget {
+        /// Tokens after compaction.
+        tokens_after: u64,
+        /// The budget.
+        max_tokens: u64,
+    },
+    /// The tail is empty, so the result holds no user message.
+    NoUserMessageLeft,
+    /// The summary is a `role:"system"` message inside an Anthropic `messages` list,
+    /// which the Anthropic API rejects.
+    SystemInsideAnthropicMessages,
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Warning::StillOverBudget { tokens_after, max_tokens } => write!(
+                f,
+                "result is still over max_tokens ({tokens_after} > {max_tokens}): the compactor will fire again on every turn"
+            ),
+            Warning::NoUserMessageLeft => f.write_str("no user message left: the tail is empty and the whole body is summarized"),
+            Warning::SystemInsideAnthropicMessages => f.write_str(
+                "Anthropic dialect: the summary is a role:\"system\" message inside `messages`, which the Anthropic API rejects",
+            ),
+        }
+    }
+}
+
+/// Plans and applies one firing, calling `summarizer` once when the plan compacts.
+pub fn compact<'a>(
+    transcript: &'a Transcript,
+    counts: &Counts,
+    options: &Options,
+    summarizer: &dyn Summarizer,
+) -> anyhow::Result<Compaction<'a>> {
+    let plan = plan(transcript, counts, options);
+    match plan.decision {
+        Decision::Compact(cut) => {
+            let older: Vec<&str> = transcript.messages[cut.head_end..cut.split]
+                .iter()
+                .map(|m| transcript.raw(m))
+                .collect();
+            let summary = summarizer.summarize(&older)?;
+            Ok(render(transcript, counts, plan, &cut, summary))
+        }
+        Decision::UnderBudget | Decision::NothingToSummarize => Ok(Compaction {
+            plan,
+            output: Cow::Borrowed(&transcript.text),
+            summary: None,
+            inserted: Vec::new(),
+            tokens_after: plan.tokens_before,
+        }),
+    }
+}
+
+/// The compacted document for a plan that cuts at `cut`, with a given summary text.
+pub fn render<'a>(
+    transcript: &'a Transcript,
+    counts: &Counts,
+    plan: Plan,
+    cut: &Cut,
+    summary: String,
+) -> Compaction<'a> {
+    let mut inserted = vec![system_message(&format!("{SUMMARY_PREFIX}{summary}"))];
+    if plan.flush_to_memory {
+        inserted.push(system_message(FLUSH_REMINDER));
+    }
+    let counter = counts.tokenizer.counter();
+    let inserted_tokens: u64 = inserted.iter().map(|m| counter.count_message(m)).sum();
+
+    let (prefix, suffix) = transcript.surroundings();
+    let separator = transcript.separator();
+    let len = transcript.messages.len();
+    let mut parts: Vec<&str> = Vec::with_capacity(4);
+    if cut.head_end > 0 {
+        parts.push(transcript.raw_run(0..cut.head_end));
+    }
+    parts.extend(inserted.iter().map(String::as_str));
+    if cut.split < len {
+        parts.push(transcript.raw_run(cut.split..len));
+    }
+    let body = parts.join(separator);
+    let mut output = String::with_capacity(prefix.len() + body.len() + suffix.len());
+    output.push_str(prefix);
+    output.push_str(&body);
+    output.push_str(suffix);
+
+    Compaction {
+        plan,
+        output: Cow::Owned(output),
+        summary: Some(summary),
+        inserted,
+        tokens_after: cut.head_tokens + inserted_tokens + cut.tail_tokens,
+    }
+}
+
+/// A newly written `{"role":"system","content":…}` message, compact, key order fixed.
+fn system_message(content: &str) -> String {
+    json!({"role": "system", "content": content}).to_string()
+}

@@ -1,0 +1,7 @@
+//! Compaction: the §7F tail plan (pure) and applying it to produce the output document.
+
+mod apply;
+mod plan;
+
+pub use apply::{compact, render, Compaction, Warning, FLUSH_REMINDER, SUMMARY_PREFIX};
+pub use plan::{plan, Cut, Decision, Options, Plan, SplitReason};

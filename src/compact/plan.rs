@@ -1,0 +1,179 @@
+//! The §7F tail plan: a pure function of (transcript shape, per-message counts, options).
+//!
+//! With prefix sums every rule is a lookup: the suffix cost `s(i)` is monotone in `i`,
+//! so pass 1's "walk down while it fits" is a binary search for the earliest index that
+//! fits followed by a search for the first boundary at or after it. Re-planning after a
+//! budget change costs O(log n); nothing is ever re-counted.
+
+use crate::tokens::Counts;
+use crate::transcript::Transcript;
+
+/// The compactor's options (§7F "Options").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Compact only when the total is strictly greater than this.
+    pub max_tokens: u64,
+    /// Token budget of the verbatim tail; `None` means `max_tokens / 2`. `Some(0)` is real.
+    pub keep_tail: Option<u64>,
+    /// Add the memory-tool reminder before the tail.
+    pub flush_to_memory: bool,
+}
+
+impl Options {
+    /// `keep_tail` as the compactor uses it.
+    pub fn effective_keep_tail(&self) -> u64 {
+        self.keep_tail.unwrap_or(self.max_tokens / 2)
+    }
+}
+
+/// Why the tail starts where it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SplitReason {
+    /// Pass 1: the earliest boundary whose suffix fits in `keep_tail`.
+    LargestFittingTail,
+    /// Pass 2: no boundary fits, so the most recent one; the tail exceeds `keep_tail`.
+    Fallback,
+    /// No boundary after the head: the tail is empty and the whole body is summarized.
+    NoBoundary,
+}
+
+/// Where a compaction cuts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cut {
+    /// 1 when message 0 is a system message kept verbatim, else 0.
+    pub head_end: usize,
+    /// First index of the verbatim tail (`len` when the tail is empty).
+    pub split: usize,
+    /// How `split` was chosen.
+    pub reason: SplitReason,
+    /// Tokens of the kept head.
+    pub head_tokens: u64,
+    /// Tokens of the messages summarized away.
+    pub summarized_tokens: u64,
+    /// Tokens of the verbatim tail.
+    pub tail_tokens: u64,
+}
+
+impl Cut {
+    /// Number of messages summarized.
+    pub fn summarized(&self) -> usize {
+        self.split - self.head_end
+    }
+
+    /// Pass 2 was used.
+    pub fn fallback(&self) -> bool {
+        self.reason == SplitReason::Fallback
+    }
+
+    /// The tail is empty (no boundary after the head).
+    pub fn tail_empty(&self) -> bool {
+        self.reason == SplitReason::NoBoundary
+    }
+}
+
+/// What the compactor decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// `total <= max_tokens`: nothing happens, the transcript stays byte-identical.
+    UnderBudget,
+    /// Over budget but `split <= head_end` (nothing but the head): nothing happens.
+    NothingToSummarize,
+    /// The transcript is compacted.
+    Compact(Cut),
+}
+
+/// The plan for one firing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plan {
+    /// Tokens of the whole transcript.
+    pub tokens_before: u64,
+    /// The budget.
+    pub max_tokens: u64,
+    /// The effective `keep_tail`.
+    pub keep_tail: u64,
+    /// Whether the reminder is added.
+    pub flush_to_memory: bool,
+    /// What happens.
+    pub decision: Decision,
+}
+
+impl Plan {
+    /// The cut, when the plan compacts.
+    pub fn cut(&self) -> Option<&Cut> {
+        match &self.decision {
+            Decision::Compact(cut) => Some(cut),
+            _ => None,
+        }
+    }
+
+    /// True when the plan compacts.
+    pub fn compacts(&self) -> bool {
+        self.cut().is_some()
+    }
+}
+
+/// Plans one §7F firing.
+pub fn plan(transcript: &Transcript, counts: &Counts, options: &Options) -> Plan {
+    let len = transcript.messages.len();
+    debug_assert_eq!(counts.len(), len, "counts belong to this transcript");
+    let total = counts.total();
+    let keep_tail = options.effective_keep_tail();
+    let decide = || {
+        if total <= options.max_tokens {
+            return Decision::UnderBudget;
+        }
+        let head_end = usize::from(transcript.messages.first().is_some_and(|m| m.role == "system"));
+        let (split, reason) = choose_split(&transcript.boundaries, counts, head_end, keep_tail);
+        if split <= head_end {
+            return Decision::NothingToSummarize;
+        }
+        Decision::Compact(Cut {
+            head_end,
+            split,
+            reason,
+            head_tokens: counts.range(0, head_end),
+            summarized_tokens: counts.range(head_end, split),
+            tail_tokens: counts.suffix(split),
+        })
+    };
+    Plan {
+        tokens_before: total,
+        max_tokens: options.max_tokens,
+        keep_tail,
+        flush_to_memory: options.flush_to_memory,
+        decision: decide(),
+    }
+}
+
+/// Rules 4–6: pass 1, pass 2, or the empty tail. `boundaries` is ascending.
+fn choose_split(boundaries: &[usize], counts: &Counts, head_end: usize, keep_tail: u64) -> (usize, SplitReason) {
+    let len = counts.len();
+    // Index head_end itself is never a candidate (rule 4).
+    let fits_from = earliest_fitting(counts, head_end + 1, keep_tail);
+    let after = |from: usize| boundaries.partition_point(|&b| b < from);
+    if let Some(&b) = boundaries.get(after(fits_from)) {
+        return (b, SplitReason::LargestFittingTail);
+    }
+    match boundaries.last() {
+        Some(&b) if b > head_end => (b, SplitReason::Fallback),
+        _ => (len, SplitReason::NoBoundary),
+    }
+}
+
+/// The smallest `i >= from` whose suffix fits in `keep_tail` (`len` when none does).
+fn earliest_fitting(counts: &Counts, from: usize, keep_tail: u64) -> usize {
+    let len = counts.len();
+    if from >= len {
+        return len;
+    }
+    let (mut lo, mut hi) = (from, len);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if counts.suffix(mid) <= keep_tail {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}

@@ -1,0 +1,231 @@
+//! Token counting: one [`TokenCounter`] trait, five tokenizers, and [`Counts`], the
+//! per-message cache with prefix sums that makes every re-plan O(log n).
+//!
+//! A counter sees one message at a time, as its raw JSON text, so the counts are
+//! additive: the cost of any run of messages is a difference of two prefix sums.
+
+mod bpe;
+pub mod estimate;
+
+use std::fmt;
+use std::str::FromStr;
+
+use rayon::prelude::*;
+
+use crate::transcript::Transcript;
+
+pub use bpe::{openai_message_tokens, BpeCounter};
+pub use estimate::{compact_length, estimate_tokens, CompactLength, Unit};
+
+/// The tokenizers ctxlens can count with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Tokenizer {
+    /// §7F estimator, `len` in UTF-16 code units (JS, Java, C#, Clojure ports). The default.
+    Estimate,
+    /// §7F estimator, `len` in code points (Python port).
+    EstimateCodepoints,
+    /// §7F estimator, `len` in UTF-8 bytes (Go, Elixir ports).
+    EstimateUtf8,
+    /// OpenAI `cl100k_base` (GPT-4, GPT-3.5), OpenAI's per-message formula.
+    Cl100k,
+    /// OpenAI `o200k_base` (GPT-4o and later), OpenAI's per-message formula.
+    O200k,
+}
+
+impl Tokenizer {
+    /// Every tokenizer, in the order the TUI cycles through them.
+    pub const ALL: [Tokenizer; 5] = [
+        Tokenizer::Estimate,
+        Tokenizer::EstimateCodepoints,
+        Tokenizer::EstimateUtf8,
+        Tokenizer::Cl100k,
+        Tokenizer::O200k,
+    ];
+
+    /// The name used on the command line and in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tokenizer::Estimate => "estimate",
+            Tokenizer::EstimateCodepoints => "estimate-codepoints",
+            Tokenizer::EstimateUtf8 => "estimate-utf8",
+            Tokenizer::Cl100k => "cl100k",
+            Tokenizer::O200k => "o200k",
+        }
+    }
+
+    /// True for the BPE vocabularies, which are slow enough to need a background worker.
+    pub fn is_bpe(self) -> bool {
+        matches!(self, Tokenizer::Cl100k | Tokenizer::O200k)
+    }
+
+    /// The counter for this tokenizer. BPE vocabularies load on first use (tens of ms).
+    pub fn counter(self) -> &'static dyn TokenCounter {
+        static ESTIMATE: EstimateCounter = EstimateCounter(Unit::Utf16);
+        static CODEPOINTS: EstimateCounter = EstimateCounter(Unit::Codepoints);
+        static UTF8: EstimateCounter = EstimateCounter(Unit::Utf8);
+        match self {
+            Tokenizer::Estimate => &ESTIMATE,
+            Tokenizer::EstimateCodepoints => &CODEPOINTS,
+            Tokenizer::EstimateUtf8 => &UTF8,
+            Tokenizer::Cl100k => BpeCounter::cl100k(),
+            Tokenizer::O200k => BpeCounter::o200k(),
+        }
+    }
+}
+
+impl fmt::Display for Tokenizer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Tokenizer {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Tokenizer::ALL.into_iter().find(|t| t.name() == s).ok_or_else(|| {
+            let names: Vec<_> = Tokenizer::ALL.iter().map(|t| t.name()).collect();
+            format!("unknown tokenizer `{s}` (expected one of: {})", names.join(", "))
+        })
+    }
+}
+
+/// Counts the tokens of one message given its raw JSON text.
+pub trait TokenCounter: Sync {
+    /// Tokens of one message object.
+    fn count_message(&self, message_json: &str) -> u64;
+}
+
+/// The §7F estimator in one of its three units.
+#[derive(Debug, Clone, Copy)]
+pub struct EstimateCounter(pub Unit);
+
+impl TokenCounter for EstimateCounter {
+    fn count_message(&self, message_json: &str) -> u64 {
+        estimate_tokens(message_json, self.0)
+    }
+}
+
+/// Per-message token counts of one transcript by one tokenizer, with prefix sums.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counts {
+    /// Which tokenizer produced these counts.
+    pub tokenizer: Tokenizer,
+    per_message: Vec<u64>,
+    /// `prefix[i]` = tokens of messages `0..i`; one longer than `per_message`.
+    prefix: Vec<u64>,
+}
+
+impl Counts {
+    /// Counts every message of `transcript` (in parallel).
+    pub fn compute(transcript: &Transcript, tokenizer: Tokenizer) -> Counts {
+        let counter = tokenizer.counter();
+        let per_message = transcript
+            .messages
+            .par_iter()
+            .map(|m| counter.count_message(transcript.raw(m)))
+            .collect();
+        Counts::from_per_message(tokenizer, per_message)
+    }
+
+    /// Counts every message, reporting `(done, total)` after each chunk, so a worker
+    /// thread can show progress. Chunks are counted in parallel.
+    pub fn compute_with_progress(
+        transcript: &Transcript,
+        tokenizer: Tokenizer,
+        mut progress: impl FnMut(usize, usize),
+    ) -> Counts {
+        const CHUNK: usize = 2048;
+        let counter = tokenizer.counter();
+        let total = transcript.messages.len();
+        let mut per_message = Vec::with_capacity(total);
+        for chunk in transcript.messages.chunks(CHUNK) {
+            let chunk_counts: Vec<u64> = chunk
+                .par_iter()
+                .map(|m| counter.count_message(transcript.raw(m)))
+                .collect();
+            per_message.extend(chunk_counts);
+            progress(per_message.len(), total);
+        }
+        Counts::from_per_message(tokenizer, per_message)
+    }
+
+    /// Builds the cache from already-known per-message counts.
+    pub fn from_per_message(tokenizer: Tokenizer, per_message: Vec<u64>) -> Counts {
+        let mut prefix = Vec::with_capacity(per_message.len() + 1);
+        let mut running = 0u64;
+        prefix.push(0);
+        for &c in &per_message {
+            running += c;
+            prefix.push(running);
+        }
+        Counts {
+            tokenizer,
+            per_message,
+            prefix,
+        }
+    }
+
+    /// Number of messages counted.
+    pub fn len(&self) -> usize {
+        self.per_message.len()
+    }
+
+    /// True when there are no messages.
+    pub fn is_empty(&self) -> bool {
+        self.per_message.is_empty()
+    }
+
+    /// Tokens of message `i`.
+    pub fn message(&self, i: usize) -> u64 {
+        self.per_message[i]
+    }
+
+    /// All per-message counts.
+    pub fn per_message(&self) -> &[u64] {
+        &self.per_message
+    }
+
+    /// Tokens of the whole transcript.
+    pub fn total(&self) -> u64 {
+        self.prefix[self.per_message.len()]
+    }
+
+    /// Tokens of messages `0..=i` (the running total shown beside message `i`).
+    pub fn cumulative(&self, i: usize) -> u64 {
+        self.prefix[i + 1]
+    }
+
+    /// Tokens of messages `start..end`.
+    pub fn range(&self, start: usize, end: usize) -> u64 {
+        self.prefix[end] - self.prefix[start]
+    }
+
+    /// Tokens of messages `start..` (the suffix a tail starting at `start` costs).
+    pub fn suffix(&self, start: usize) -> u64 {
+        self.total() - self.prefix[start]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefix_sums_answer_ranges_and_suffixes() {
+        let c = Counts::from_per_message(Tokenizer::Estimate, vec![12, 50, 32, 65, 11]);
+        assert_eq!(c.total(), 170);
+        assert_eq!(c.cumulative(1), 62);
+        assert_eq!(c.range(1, 3), 82);
+        assert_eq!(c.suffix(3), 76);
+        assert_eq!(c.suffix(5), 0);
+    }
+
+    #[test]
+    fn tokenizer_names_round_trip() {
+        for t in Tokenizer::ALL {
+            assert_eq!(t.name().parse::<Tokenizer>(), Ok(t));
+        }
+        assert!("gpt2".parse::<Tokenizer>().is_err());
+    }
+}

@@ -1,0 +1,309 @@
+//! Transcript formats: detection, the `--format` override, and splitting a document into
+//! the raw JSON text of each message (a JSON array, a request body or trajectory object
+//! holding the list under `messages`/`history`, or JSONL with one message per line).
+//!
+//! Only byte ranges are produced here; everything outside them is kept verbatim so
+//! export can write the rest of the document back unchanged.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use std::str::FromStr;
+
+use serde_json::value::RawValue;
+
+use crate::error::{LoadError, Position};
+
+/// Which provider's message dialect a transcript speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// OpenAI chat completions (`tool_calls`, `role:"tool"`).
+    OpenAi,
+    /// Anthropic Messages (`tool_use`/`tool_result` content blocks).
+    Anthropic,
+}
+
+/// How the message list sits in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Container {
+    /// The file is a JSON array of messages.
+    Array,
+    /// The file is a JSON object (request body, trajectory) with the list under `key`.
+    Object {
+        /// `messages` or `history`.
+        key: String,
+    },
+    /// One message per line.
+    Jsonl,
+}
+
+/// A detected (or forced) transcript format.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Format {
+    /// The message dialect.
+    pub dialect: Dialect,
+    /// Where the messages are.
+    pub container: Container,
+}
+
+impl Format {
+    /// The short name used in `stats --json` and `--format`.
+    pub fn name(&self) -> &'static str {
+        match (self.dialect, &self.container) {
+            (Dialect::OpenAi, Container::Jsonl) => "openai-jsonl",
+            (Dialect::Anthropic, Container::Jsonl) => "anthropic-jsonl",
+            (Dialect::OpenAi, _) => "openai",
+            (Dialect::Anthropic, _) => "anthropic",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.container {
+            Container::Array => write!(f, "{} (JSON array of messages)", self.name()),
+            Container::Object { key } => write!(f, "{} (object, messages under `{key}`)", self.name()),
+            Container::Jsonl => write!(f, "{} (one message per line)", self.name()),
+        }
+    }
+}
+
+/// What `--format` can force.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormatOverride {
+    /// OpenAI chat, JSON array or object.
+    OpenAi,
+    /// Anthropic Messages, JSON array or object.
+    Anthropic,
+    /// OpenAI chat, one message per line.
+    OpenAiJsonl,
+    /// Anthropic Messages, one message per line.
+    AnthropicJsonl,
+}
+
+impl FormatOverride {
+    /// Every accepted `--format` value.
+    pub const NAMES: [&'static str; 4] = ["openai", "anthropic", "openai-jsonl", "anthropic-jsonl"];
+
+    fn dialect(self) -> Dialect {
+        match self {
+            FormatOverride::OpenAi | FormatOverride::OpenAiJsonl => Dialect::OpenAi,
+            FormatOverride::Anthropic | FormatOverride::AnthropicJsonl => Dialect::Anthropic,
+        }
+    }
+
+    fn is_jsonl(self) -> bool {
+        matches!(self, FormatOverride::OpenAiJsonl | FormatOverride::AnthropicJsonl)
+    }
+}
+
+impl FromStr for FormatOverride {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "openai" => Ok(FormatOverride::OpenAi),
+            "anthropic" => Ok(FormatOverride::Anthropic),
+            "openai-jsonl" => Ok(FormatOverride::OpenAiJsonl),
+            "anthropic-jsonl" => Ok(FormatOverride::AnthropicJsonl),
+            _ => Err(format!(
+                "unknown format `{s}` (expected one of: {})",
+                Self::NAMES.join(", ")
+            )),
+        }
+    }
+}
+
+/// The message list of a document: each message's byte range, plus what surrounds it.
+#[derive(Debug)]
+pub(crate) struct Split {
+    pub container: Container,
+    pub spans: Vec<Range<usize>>,
+    /// Raw JSON of an Anthropic top-level `system`, if present.
+    pub system: Option<Range<usize>>,
+    /// The dialect the container itself implies (a top-level `system` means Anthropic).
+    pub dialect_hint: Option<Dialect>,
+}
+
+/// Splits `text[start..]` (the document after any BOM) into message spans.
+pub(crate) fn split(
+    source: &str,
+    text: &str,
+    start: usize,
+    forced: Option<FormatOverride>,
+) -> Result<Split, LoadError> {
+    let body = &text[start..];
+    let Some(first) = body.find(|c: char| !c.is_ascii_whitespace()) else {
+        return Err(LoadError::at(
+            source,
+            Position { line: 1, column: 1 },
+            "empty input: expected a JSON array of messages, an object with `messages`, or JSONL",
+        ));
+    };
+    if forced.is_some_and(FormatOverride::is_jsonl) {
+        return split_jsonl(source, text, start);
+    }
+    match body.as_bytes()[first] {
+        b'[' => split_array(source, text, start),
+        b'{' => split_object(source, text, start),
+        _ => Err(LoadError::at(
+            source,
+            Position::of_offset(text, start + first),
+            format!(
+                "expected a JSON array of messages or an object with `messages`, found {}",
+                describe_start(&body[first..])
+            ),
+        )),
+    }
+    .map(|mut s| {
+        if let Some(f) = forced {
+            s.dialect_hint = Some(f.dialect());
+        }
+        s
+    })
+}
+
+fn describe_start(rest: &str) -> &'static str {
+    match rest.as_bytes()[0] {
+        b'"' => "a string",
+        b'-' | b'0'..=b'9' => "a number",
+        b't' | b'f' => "a boolean",
+        b'n' => "null",
+        _ => "text that is not JSON",
+    }
+}
+
+fn split_array(source: &str, text: &str, start: usize) -> Result<Split, LoadError> {
+    let body = &text[start..];
+    let items: Vec<&RawValue> = serde_json::from_str(body).map_err(|e| json_error(source, text, start, &e))?;
+    Ok(Split {
+        container: Container::Array,
+        spans: items.iter().map(|raw| span_of(text, raw.get())).collect(),
+        system: None,
+        dialect_hint: None,
+    })
+}
+
+fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadError> {
+    let body = &text[start..];
+    let map: BTreeMap<String, &RawValue> = match serde_json::from_str(body) {
+        Ok(map) => map,
+        Err(e) if e.to_string().starts_with("trailing characters") => return split_jsonl(source, text, start),
+        Err(e) => return Err(json_error(source, text, start, &e)),
+    };
+    let Some((key, list)) = ["messages", "history"]
+        .iter()
+        .find_map(|k| map.get(*k).map(|v| (*k, *v)))
+    else {
+        if map.contains_key("role") {
+            // A single message on its own: JSONL with one line.
+            return split_jsonl(source, text, start);
+        }
+        let keys: Vec<&str> = map.keys().map(String::as_str).take(8).collect();
+        return Err(LoadError::at(
+            source,
+            Position::of_offset(text, start + body.find('{').unwrap_or(0)),
+            format!(
+                "no message list: the object has no `messages` or `history` key (its keys: {})",
+                if keys.is_empty() {
+                    "none".to_owned()
+                } else {
+                    keys.join(", ")
+                }
+            ),
+        ));
+    };
+    let list_offset = span_of(text, list.get()).start;
+    let items: Vec<&RawValue> = serde_json::from_str(list.get()).map_err(|_| {
+        LoadError::at(
+            source,
+            Position::of_offset(text, list_offset),
+            format!("`{key}` must be a JSON array of messages"),
+        )
+    })?;
+    let system = map.get("system").map(|raw| span_of(text, raw.get()));
+    Ok(Split {
+        container: Container::Object { key: key.to_owned() },
+        spans: items.iter().map(|raw| span_of(text, raw.get())).collect(),
+        dialect_hint: system.as_ref().map(|_| Dialect::Anthropic),
+        system,
+    })
+}
+
+fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadError> {
+    let mut spans = Vec::new();
+    let mut line_start = start;
+    for (line_index, line) in text[start..].split_inclusive('\n').enumerate() {
+        let trimmed = line.trim();
+        if !trimmed.is_empty() {
+            let offset = line_start + (line.len() - line.trim_start().len());
+            let record: BTreeMap<String, &RawValue> = serde_json::from_str(trimmed).map_err(|e| {
+                let at = offset + Position::offset_of_serde(trimmed, e.line(), e.column());
+                let what = if trimmed.starts_with('{') {
+                    "bad JSONL line"
+                } else {
+                    "bad JSONL line (expected an object)"
+                };
+                LoadError::at(
+                    source,
+                    Position::of_offset(text, at),
+                    format!("{what}: {}", serde_reason(&e)),
+                )
+            })?;
+            check_jsonl_record(source, line_index + 1, &record)?;
+            spans.push(offset..offset + trimmed.len());
+        }
+        line_start += line.len();
+    }
+    Ok(Split {
+        container: Container::Jsonl,
+        spans,
+        system: None,
+        dialect_hint: None,
+    })
+}
+
+/// Rejects JSONL records that are not chat messages, naming the log format when known.
+fn check_jsonl_record(source: &str, line: usize, record: &BTreeMap<String, &RawValue>) -> Result<(), LoadError> {
+    if record.contains_key("role") {
+        return Ok(());
+    }
+    let at = Position { line, column: 1 };
+    let what = if record.contains_key("parentUuid") || record.contains_key("sessionId") {
+        "this looks like a Claude Code session log, which this version cannot read yet"
+    } else if record.contains_key("payload") && record.contains_key("timestamp") {
+        "this looks like a Codex rollout log, which this version cannot read yet"
+    } else {
+        "JSONL record has no `role`: expected one chat message per line"
+    };
+    Err(LoadError::at(source, at, what))
+}
+
+/// The byte range of `inner`, a sub-slice of `text`.
+pub(crate) fn span_of(text: &str, inner: &str) -> Range<usize> {
+    let start = inner.as_ptr() as usize - text.as_ptr() as usize;
+    start..start + inner.len()
+}
+
+/// A `serde_json` error at its place in the file.
+pub(crate) fn json_error(source: &str, text: &str, start: usize, e: &serde_json::Error) -> LoadError {
+    let offset = start + Position::offset_of_serde(&text[start..], e.line(), e.column());
+    let kind = match e.classify() {
+        serde_json::error::Category::Eof => "truncated JSON",
+        _ => "invalid JSON",
+    };
+    LoadError::at(
+        source,
+        Position::of_offset(text, offset),
+        format!("{kind}: {}", serde_reason(e)),
+    )
+}
+
+/// `serde_json`'s message without its trailing " at line L column C".
+pub(crate) fn serde_reason(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    match full.rfind(" at line ") {
+        Some(i) => full[..i].to_owned(),
+        None => full,
+    }
+}

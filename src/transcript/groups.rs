@@ -1,0 +1,140 @@
+//! Tool groups and orphans, computed once at load.
+//!
+//! A tool group is an assistant message that calls tools plus every message holding a
+//! result for one of those calls (parallel calls included). An orphan is a call no
+//! result answers, or a result whose call is nowhere before it.
+
+use std::collections::{HashMap, HashSet};
+
+use super::message::{legacy_call_id, Message};
+
+/// One assistant call message and the messages that answer it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolGroup {
+    /// Index of the message making the calls.
+    pub call: usize,
+    /// Indices of the messages carrying results, in order.
+    pub results: Vec<usize>,
+}
+
+impl ToolGroup {
+    /// Every message of the group, call first.
+    pub fn members(&self) -> impl Iterator<Item = usize> + '_ {
+        std::iter::once(self.call).chain(self.results.iter().copied())
+    }
+}
+
+/// What kind of orphan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrphanKind {
+    /// A call that no later message answers.
+    Call,
+    /// A result whose call id appears in no earlier message.
+    Result,
+}
+
+/// A call without a result, or a result without a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Orphan {
+    /// Index of the message holding it.
+    pub message: usize,
+    /// The call id.
+    pub id: String,
+    /// Call or result.
+    pub kind: OrphanKind,
+}
+
+/// All groups and orphans of a transcript.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolGroups {
+    /// Groups in the order of their call messages.
+    pub groups: Vec<ToolGroup>,
+    /// For each message, the group it belongs to.
+    pub group_of: Vec<Option<usize>>,
+    /// Calls without results and results without calls.
+    pub orphans: Vec<Orphan>,
+}
+
+impl ToolGroups {
+    /// Pairs calls and results by id (legacy `function_call` by adjacency).
+    pub fn compute(messages: &[Message]) -> ToolGroups {
+        let mut out = ToolGroups {
+            groups: Vec::new(),
+            group_of: vec![None; messages.len()],
+            orphans: Vec::new(),
+        };
+        // call id → message index of the most recent call with that id.
+        let mut open: HashMap<&str, usize> = HashMap::new();
+        let mut answered: HashSet<(usize, &str)> = HashSet::new();
+        for (index, message) in messages.iter().enumerate() {
+            out.attach_results(index, message, messages, &open, &mut answered);
+            if !message.tool_calls.is_empty() {
+                out.group_of[index] = Some(out.groups.len());
+                out.groups.push(ToolGroup {
+                    call: index,
+                    results: Vec::new(),
+                });
+                for call in &message.tool_calls {
+                    open.insert(call.id.as_str(), index);
+                }
+            }
+        }
+        out.collect_unanswered(messages, &answered);
+        out
+    }
+
+    fn attach_results<'a>(
+        &mut self,
+        index: usize,
+        message: &'a Message,
+        messages: &'a [Message],
+        open: &HashMap<&'a str, usize>,
+        answered: &mut HashSet<(usize, &'a str)>,
+    ) {
+        let mut ids: Vec<&str> = message.tool_results.iter().map(String::as_str).collect();
+        // A legacy `role:"function"` answers the function_call right before it.
+        if message.role == "function" && index > 0 {
+            let legacy_id = legacy_call_id(index - 1);
+            if let Some(call) = messages[index - 1].tool_calls.iter().find(|c| c.id == legacy_id) {
+                ids.push(call.id.as_str());
+            }
+        }
+        for id in ids {
+            match open.get(id) {
+                Some(&call) => {
+                    answered.insert((call, id));
+                    let group = self.group_of[call].expect("a call message always has a group");
+                    if !self.groups[group].results.contains(&index) {
+                        self.groups[group].results.push(index);
+                    }
+                    self.group_of[index].get_or_insert(group);
+                }
+                None => self.orphans.push(Orphan {
+                    message: index,
+                    id: id.to_owned(),
+                    kind: OrphanKind::Result,
+                }),
+            }
+        }
+    }
+
+    fn collect_unanswered(&mut self, messages: &[Message], answered: &HashSet<(usize, &str)>) {
+        for (index, message) in messages.iter().enumerate() {
+            for call in &message.tool_calls {
+                if !answered.contains(&(index, call.id.as_str())) {
+                    self.orphans.push(Orphan {
+                        message: index,
+                        id: call.id.clone(),
+                        kind: OrphanKind::Call,
+                    });
+                }
+            }
+        }
+        self.orphans.sort_by_key(|o| o.message);
+    }
+
+    /// Orphans held by message `index`.
+    pub fn orphans_of(&self, index: usize) -> impl Iterator<Item = &Orphan> {
+        self.orphans.iter().filter(move |o| o.message == index)
+    }
+}
