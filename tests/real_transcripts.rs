@@ -1,0 +1,87 @@
+//! Every real transcript of `shared/real-transcripts/openai-chat/` and
+//! `anthropic-messages/` loads with `stats` and plans with `compact --plan` (exit 0),
+//! and a no-op compact writes each one back byte-identically.
+
+mod common;
+
+use common::{assert_exit, ctxlens, json_stdout, shared};
+
+fn files() -> Vec<String> {
+    let mut files = Vec::new();
+    for folder in ["openai-chat", "anthropic-messages"] {
+        for entry in std::fs::read_dir(shared().join("real-transcripts").join(folder)).expect("folder") {
+            files.push(entry.expect("entry").path().to_str().expect("UTF-8 path").to_owned());
+        }
+    }
+    files.sort();
+    assert_eq!(
+        files.len(),
+        5,
+        "the five shared OpenAI and Anthropic transcripts: {files:?}"
+    );
+    files
+}
+
+#[test]
+fn each_loads_and_plans_at_half_its_total() {
+    for file in files() {
+        let out = ctxlens(&["stats", &file, "--json"]);
+        assert_exit(&out, 0);
+        let stats = json_stdout(&out);
+        let total = stats["total"].as_u64().expect("total");
+        assert!(total > 0, "{file}: counted");
+        let expected_format = if file.contains("anthropic") {
+            "anthropic"
+        } else {
+            "openai"
+        };
+        assert_eq!(stats["format"], expected_format, "{file}");
+
+        let half = (total / 2).to_string();
+        let out = ctxlens(&["compact", &file, "--max-tokens", &half, "--plan"]);
+        assert_exit(&out, 0);
+        let plan = json_stdout(&out);
+        assert_eq!(plan["compacted"], true, "{file}: over budget at half its total");
+        assert!(
+            plan["tokens_after"].as_u64().expect("tokens_after") < total,
+            "{file}: smaller"
+        );
+
+        let out = ctxlens(&["compact", &file, "--max-tokens", &total.to_string()]);
+        assert_exit(&out, 0);
+        assert!(
+            out.stdout == std::fs::read(&file).expect("read"),
+            "{file}: no-op is byte-identical"
+        );
+    }
+}
+
+#[test]
+fn trajectory_quirks_are_understood() {
+    let swe = files()
+        .into_iter()
+        .find(|f| f.ends_with(".traj"))
+        .expect("the SWE-agent trajectory");
+    let stats = json_stdout(&ctxlens(&["stats", &swe, "--json"]));
+    // SWE-agent's plural `tool_call_ids` pairs results with calls.
+    let results: usize = stats["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .map(|m| m["tool_results"].as_array().expect("list").len())
+        .sum();
+    assert_eq!(results, 11);
+    let mini = files()
+        .into_iter()
+        .find(|f| f.contains("mini-swe-agent"))
+        .expect("mini-swe-agent");
+    let stats = json_stdout(&ctxlens(&["stats", &mini, "--json"]));
+    let roles: Vec<&str> = stats["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .map(|m| m["role"].as_str().expect("role"))
+        .collect();
+    assert_eq!(roles.len(), 314);
+    assert_eq!(roles.last(), Some(&"exit"), "the unknown role loads");
+}
