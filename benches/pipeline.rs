@@ -1,1 +1,94 @@
-fn main() {}
+//! Benchmarks of the core pipeline on generated transcripts (see `ctxlens::synth`):
+//! load + count + plan end to end with the estimator at 100k messages, one full firing at
+//! 8.5k messages, a re-plan with counts cached, and cl100k counting at 100k messages.
+//!
+//! The 100k-message file is also written to `target/bench-data/` so Python's
+//! `json.load` of the same bytes can be timed beside it (see the README).
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use ctxlens::compact::{compact, plan, Options};
+use ctxlens::summarize::Placeholder;
+use ctxlens::synth::openai_transcript;
+use ctxlens::tokens::{Counts, Tokenizer};
+use ctxlens::transcript::Transcript;
+
+fn write_bench_file(name: &str, text: &str) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
+    if std::fs::create_dir_all(&dir).is_ok() {
+        let _ = std::fs::write(dir.join(name), text);
+    }
+}
+
+fn large(c: &mut Criterion) {
+    let text = openai_transcript(100_000);
+    write_bench_file("transcript-100k.json", &text);
+    eprintln!("100k-message transcript: {:.1} MB", text.len() as f64 / 1e6);
+    let mut group = c.benchmark_group("100k");
+    group.sample_size(10);
+    group.bench_function("compact_plan_estimate_end_to_end", |b| {
+        b.iter_batched(
+            || text.clone().into_bytes(),
+            |bytes| {
+                let t = Transcript::parse("bench.json", bytes, None).expect("valid");
+                let counts = Counts::compute(&t, Tokenizer::Estimate);
+                let options = Options {
+                    max_tokens: counts.total() / 2,
+                    keep_tail: None,
+                    flush_to_memory: false,
+                };
+                black_box(plan(&t, &counts, &options))
+            },
+            BatchSize::LargeInput,
+        );
+    });
+    let t = Transcript::parse("bench.json", text.clone().into_bytes(), None).expect("valid");
+    group.bench_function("count_cl100k", |b| {
+        b.iter(|| black_box(Counts::compute(&t, Tokenizer::Cl100k).total()));
+    });
+    let counts = Counts::compute(&t, Tokenizer::Estimate);
+    let mut max = counts.total() / 3;
+    group.sample_size(100);
+    group.bench_function("replan_counts_cached", |b| {
+        b.iter(|| {
+            max = if max > counts.total() {
+                counts.total() / 3
+            } else {
+                max + 997
+            };
+            let options = Options {
+                max_tokens: max,
+                keep_tail: None,
+                flush_to_memory: false,
+            };
+            black_box(plan(&t, &counts, &options))
+        });
+    });
+    group.finish();
+}
+
+fn firing(c: &mut Criterion) {
+    let text = openai_transcript(8_500);
+    eprintln!("8.5k-message transcript: {:.1} MB", text.len() as f64 / 1e6);
+    c.bench_function("8.5k/one_firing_end_to_end", |b| {
+        b.iter_batched(
+            || text.clone().into_bytes(),
+            |bytes| {
+                let t = Transcript::parse("bench.json", bytes, None).expect("valid");
+                let counts = Counts::compute(&t, Tokenizer::Estimate);
+                let options = Options {
+                    max_tokens: counts.total() / 2,
+                    keep_tail: None,
+                    flush_to_memory: true,
+                };
+                let result = compact(&t, &counts, &options, &Placeholder).expect("placeholder");
+                black_box(result.output.len())
+            },
+            BatchSize::LargeInput,
+        );
+    });
+}
+
+criterion_group!(benches, firing, large);
+criterion_main!(benches);

@@ -38,5 +38,6 @@ pub mod demo;
 pub mod error;
 pub mod export;
 pub mod summarize;
+pub mod synth;
 pub mod tokens;
 pub mod transcript;

@@ -60,7 +60,7 @@ fn each_loads_and_plans_at_half_its_total() {
 fn trajectory_quirks_are_understood() {
     let swe = files()
         .into_iter()
-        .find(|f| f.ends_with(".traj"))
+        .find(|f| f.contains("swe-agent-marshmallow"))
         .expect("the SWE-agent trajectory");
     let stats = json_stdout(&ctxlens(&["stats", &swe, "--json"]));
     // SWE-agent's plural `tool_call_ids` pairs results with calls.

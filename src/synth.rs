@@ -1,0 +1,97 @@
+//! Synthetic transcripts for benchmarks: deterministic, realistic in shape (user turns,
+//! assistant tool calls with parallel calls, tool results of varied size, unicode and
+//! escapes), any length. Never used at run time.
+
+use std::fmt::Write;
+
+use serde_json::json;
+
+/// A pretty-printed OpenAI chat transcript of exactly `messages` messages.
+pub fn openai_transcript(messages: usize) -> String {
+    let mut rng = SplitMix(0x5eed);
+    let mut out = String::with_capacity(messages * 700);
+    out.push_str("[\n  ");
+    let mut items = Vec::with_capacity(messages);
+    items.push(json!({"role": "system", "content": "You are a careful coding agent. Keep answers short."}));
+    let mut call = 0usize;
+    while items.len() < messages {
+        items.push(json!({"role": "user", "content": prose(&mut rng, 20, 80)}));
+        let calls = 1 + rng.below(3) * rng.below(2);
+        let ids: Vec<String> = (0..calls).map(|k| format!("call_{}", call + k)).collect();
+        call += calls;
+        let tool_calls: Vec<_> = ids
+            .iter()
+            .map(|id| json!({"id": id, "type": "function", "function": {"name": "read_file", "arguments": format!("{{\"path\":\"src/mod_{}.rs\"}}", rng.below(500))}}))
+            .collect();
+        items.push(json!({"role": "assistant", "content": null, "tool_calls": tool_calls}));
+        for id in &ids {
+            items.push(json!({"role": "tool", "tool_call_id": id, "content": prose(&mut rng, 40, 300)}));
+        }
+        items.push(json!({"role": "assistant", "content": prose(&mut rng, 10, 60)}));
+    }
+    items.truncate(messages);
+    let mut first = true;
+    for item in &items {
+        if !first {
+            out.push_str(",\n  ");
+        }
+        first = false;
+        write!(out, "{item}").expect("writing to a String cannot fail");
+    }
+    out.push_str("\n]\n");
+    out
+}
+
+const WORDS: &[&str] = &[
+    "the",
+    "build",
+    "fails",
+    "on",
+    "src/main.rs:42",
+    "café",
+    "日本語",
+    "\"quoted\"",
+    "error[E0382]:",
+    "value",
+    "moved",
+    "here",
+    "fn",
+    "let",
+    "mut",
+    "→",
+    "😀",
+    "naïve",
+    "{}",
+    "\\n",
+    "test",
+    "passed",
+    "0.25",
+    "ok",
+    "warning:",
+];
+
+/// Between `min` and `min + spread - 1` words.
+fn prose(rng: &mut SplitMix, min: usize, spread: usize) -> String {
+    let words = min + rng.below(spread);
+    let mut s = String::with_capacity(words * 6);
+    for i in 0..words {
+        if i > 0 {
+            s.push(if rng.below(12) == 0 { '\n' } else { ' ' });
+        }
+        s.push_str(WORDS[rng.below(WORDS.len())]);
+    }
+    s
+}
+
+/// A tiny deterministic generator (SplitMix64): no dependency, same output everywhere.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
