@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
 
 use super::table::thousands;
 use crate::compact::{compact, Compaction, Options};
@@ -39,7 +39,7 @@ pub fn run(
         eprintln!("warning: {warning}");
     }
     let bytes: Vec<u8> = if output.plan {
-        let mut doc = serde_json::to_vec(&plan_json(transcript, &counts, &result))?;
+        let mut doc = serde_json::to_vec(&plan_doc(transcript, &counts, &result))?;
         doc.push(b'\n');
         doc
     } else {
@@ -74,43 +74,89 @@ fn describe(result: &Compaction, path: &Path) -> String {
     }
 }
 
-/// The `--plan` document, keys in the documented order.
-pub fn plan_json(transcript: &Transcript, counts: &Counts, result: &Compaction) -> Value {
-    let plan = &result.plan;
-    let mut doc = Map::new();
-    doc.insert("tokenizer".into(), json!(counts.tokenizer.name()));
-    doc.insert("tokens_before".into(), json!(plan.tokens_before));
-    doc.insert("max_tokens".into(), json!(plan.max_tokens));
-    doc.insert("keep_tail".into(), json!(plan.keep_tail));
-    doc.insert("compacted".into(), json!(plan.compacts()));
-    let cut = plan.cut();
-    if let Some(cut) = cut {
-        doc.insert("head_end".into(), json!(cut.head_end));
-        doc.insert("split".into(), json!(cut.split));
-        doc.insert("summarized".into(), json!(cut.summarized()));
-        doc.insert("fallback".into(), json!(cut.fallback()));
-        doc.insert("tail_empty".into(), json!(cut.tail_empty()));
-    }
-    doc.insert("tokens_after".into(), json!(result.tokens_after));
-    let first_is_system = transcript.messages.first().is_some_and(|m| m.role == "system");
-    let (head_end, split) = cut.map_or((usize::from(first_is_system), usize::from(first_is_system)), |c| {
-        (c.head_end, c.split)
-    });
-    let messages: Vec<Value> = transcript
-        .messages
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let section = if i < head_end {
+/// The `--plan` document; field order is the documented key order.
+#[derive(Serialize)]
+pub struct PlanDoc<'a> {
+    tokenizer: &'static str,
+    tokens_before: u64,
+    max_tokens: u64,
+    keep_tail: u64,
+    compacted: bool,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    cut: Option<CutDoc>,
+    tokens_after: u64,
+    messages: Rows<'a>,
+}
+
+#[derive(Serialize)]
+struct CutDoc {
+    head_end: usize,
+    split: usize,
+    summarized: usize,
+    fallback: bool,
+    tail_empty: bool,
+}
+
+/// The per-message rows, serialized straight from the transcript (no tree is built).
+struct Rows<'a> {
+    transcript: &'a Transcript,
+    counts: &'a Counts,
+    head_end: usize,
+    split: usize,
+}
+
+#[derive(Serialize)]
+struct Row<'a> {
+    index: usize,
+    role: &'a str,
+    tokens: u64,
+    section: &'static str,
+    group: Option<usize>,
+}
+
+impl Serialize for Rows<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.transcript.messages.iter().enumerate().map(|(i, m)| Row {
+            index: i,
+            role: &m.role,
+            tokens: self.counts.message(i),
+            section: if i < self.head_end {
                 "head"
-            } else if i < split {
+            } else if i < self.split {
                 "summarized"
             } else {
                 "tail"
-            };
-            json!({"index": i, "role": m.role, "tokens": counts.message(i), "section": section, "group": transcript.groups.group_of[i]})
-        })
-        .collect();
-    doc.insert("messages".into(), Value::Array(messages));
-    Value::Object(doc)
+            },
+            group: self.transcript.groups.group_of[i],
+        }))
+    }
+}
+
+/// The `--plan` document of a compaction.
+pub fn plan_doc<'a>(transcript: &'a Transcript, counts: &'a Counts, result: &Compaction) -> PlanDoc<'a> {
+    let plan = &result.plan;
+    let first_is_system = transcript.messages.first().is_some_and(|m| m.role == "system");
+    let head = usize::from(first_is_system);
+    let cut = plan.cut();
+    PlanDoc {
+        tokenizer: counts.tokenizer.name(),
+        tokens_before: plan.tokens_before,
+        max_tokens: plan.max_tokens,
+        keep_tail: plan.keep_tail,
+        compacted: plan.compacts(),
+        cut: cut.map(|c| CutDoc {
+            head_end: c.head_end,
+            split: c.split,
+            summarized: c.summarized(),
+            fallback: c.fallback(),
+            tail_empty: c.tail_empty(),
+        }),
+        tokens_after: result.tokens_after,
+        messages: Rows {
+            transcript,
+            counts,
+            head_end: cut.map_or(head, |c| c.head_end),
+            split: cut.map_or(head, |c| c.split),
+        },
+    }
 }

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use serde_json::json;
+use serde::Serialize;
 
 use super::table::{id_list, thousands, truncate};
 use crate::tokens::{Counts, Tokenizer};
@@ -12,9 +12,9 @@ use crate::transcript::{OrphanKind, Transcript};
 /// Prints the stats of `transcript` counted with `tokenizer`.
 pub fn run(transcript: &Transcript, tokenizer: Tokenizer, as_json: bool) -> anyhow::Result<ExitCode> {
     let counts = Counts::compute(transcript, tokenizer);
-    let mut out = std::io::stdout().lock();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if as_json {
-        serde_json::to_writer(&mut out, &stats_json(transcript, &counts))?;
+        serde_json::to_writer(&mut out, &stats_doc(transcript, &counts))?;
         writeln!(out)?;
     } else {
         write_table(&mut out, transcript, &counts)?;
@@ -23,29 +23,51 @@ pub fn run(transcript: &Transcript, tokenizer: Tokenizer, as_json: bool) -> anyh
     Ok(ExitCode::SUCCESS)
 }
 
-/// The `stats --json` document.
-pub fn stats_json(transcript: &Transcript, counts: &Counts) -> serde_json::Value {
-    let messages: Vec<_> = transcript
-        .messages
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            json!({
-                "index": i,
-                "role": m.role,
-                "tokens": counts.message(i),
-                "cumulative": counts.cumulative(i),
-                "tool_calls": m.tool_calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
-                "tool_results": m.tool_results,
-            })
-        })
-        .collect();
-    json!({
-        "format": transcript.format.name(),
-        "tokenizer": counts.tokenizer.name(),
-        "total": counts.total(),
-        "messages": messages,
-    })
+/// The `stats --json` document; field order is the documented key order.
+#[derive(Serialize)]
+pub struct StatsDoc<'a> {
+    format: &'static str,
+    tokenizer: &'static str,
+    total: u64,
+    messages: StatsRows<'a>,
+}
+
+struct StatsRows<'a> {
+    transcript: &'a Transcript,
+    counts: &'a Counts,
+}
+
+#[derive(Serialize)]
+struct StatsRow<'a> {
+    index: usize,
+    role: &'a str,
+    tokens: u64,
+    cumulative: u64,
+    tool_calls: Vec<&'a str>,
+    tool_results: &'a [String],
+}
+
+impl Serialize for StatsRows<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.transcript.messages.iter().enumerate().map(|(i, m)| StatsRow {
+            index: i,
+            role: &m.role,
+            tokens: self.counts.message(i),
+            cumulative: self.counts.cumulative(i),
+            tool_calls: m.tool_calls.iter().map(|c| c.id.as_str()).collect(),
+            tool_results: &m.tool_results,
+        }))
+    }
+}
+
+/// The `stats --json` document of `transcript`.
+pub fn stats_doc<'a>(transcript: &'a Transcript, counts: &'a Counts) -> StatsDoc<'a> {
+    StatsDoc {
+        format: transcript.format.name(),
+        tokenizer: counts.tokenizer.name(),
+        total: counts.total(),
+        messages: StatsRows { transcript, counts },
+    }
 }
 
 /// The human table: a header, then one row per message.

@@ -1,10 +1,18 @@
-//! The parsed view of one message: its role, readable text, the tool calls it makes and
-//! the tool results it carries, and whether it is a §7F boundary (a human turn).
-//! The raw JSON text stays in the transcript; this view only points at it.
+//! The parsed view of one message: its role, a one-line preview, the tool calls it makes
+//! and the tool results it carries, and whether it is a §7F boundary (a human turn).
+//!
+//! The raw JSON text stays in the transcript; the view only points at it. Parsing is
+//! typed and borrowing (unknown keys are skipped, nothing is built for them), and only a
+//! bounded preview of the text is kept; [`readable_text`] rebuilds the full text on demand.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
-use serde_json::{Map, Value};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+/// Characters of readable text kept per message for list rows.
+pub const PREVIEW_CHARS: usize = 160;
 
 /// One tool call a message makes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,8 +31,9 @@ pub struct Message {
     pub span: Range<usize>,
     /// `role`, or the empty string when the message has none.
     pub role: String,
-    /// Readable text: content strings, text blocks, tool call names and arguments.
-    pub text: String,
+    /// The start of the readable text on one line (whitespace collapsed), at most
+    /// [`PREVIEW_CHARS`] characters, ending in `…` when cut.
+    pub preview: String,
     /// Tool calls made by this message.
     pub tool_calls: Vec<ToolCall>,
     /// Ids of the tool calls this message answers.
@@ -46,129 +55,198 @@ const ANTHROPIC_BLOCKS: &[&str] = &[
     "compaction",
 ];
 
+/// The keys ctxlens reads; every other key is skipped without being built.
+#[derive(Deserialize)]
+struct Fields<'a> {
+    #[serde(borrow, default)]
+    role: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    content: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    tool_calls: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    tool_call_id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    tool_call_ids: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    function_call: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Block<'a> {
+    #[serde(borrow, default, rename = "type")]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    text: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    thinking: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    name: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    input: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    tool_use_id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    content: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct OpenAiCall<'a> {
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    function: Option<Function<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Function<'a> {
+    #[serde(borrow, default)]
+    name: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    arguments: Option<&'a RawValue>,
+}
+
 impl Message {
-    /// Builds the view of a message object. `index` names legacy function calls.
-    pub fn from_object(object: &Map<String, Value>, span: Range<usize>, index: usize) -> Message {
-        let role = object
-            .get("role")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        let content = object.get("content");
-        let mut view = Message {
-            span,
-            role,
-            text: String::new(),
-            tool_calls: Vec::new(),
-            tool_results: Vec::new(),
-            boundary: false,
-            anthropic_blocks: false,
-        };
-        let mut has_tool_result_block = false;
-        match content {
-            Some(Value::String(s)) => view.text.push_str(s),
-            Some(Value::Array(blocks)) => {
-                for block in blocks {
-                    has_tool_result_block |= view.read_block(block);
-                }
-            }
-            _ => {}
-        }
-        view.read_openai_calls(object, index);
-        view.boundary = view.role == "user" && !has_tool_result_block;
-        view
+    /// Builds the view of a message's raw JSON; `index` names legacy function calls.
+    /// Fails only when the text is not a JSON object.
+    pub fn parse(raw: &str, span: Range<usize>, index: usize) -> Result<Message, serde_json::Error> {
+        let (message, _) = read(raw, span, index, PREVIEW_CHARS)?;
+        Ok(message)
     }
 
-    /// Reads one content block; returns true for a `tool_result` block.
-    fn read_block(&mut self, block: &Value) -> bool {
-        let kind = block.get("type").and_then(Value::as_str).unwrap_or_default();
-        self.anthropic_blocks |= ANTHROPIC_BLOCKS.contains(&kind);
-        match kind {
-            "text" | "input_text" | "output_text" => {
-                self.push_text(block.get("text").and_then(Value::as_str).unwrap_or_default());
-            }
-            "tool_use" => {
-                let call = ToolCall {
-                    id: str_field(block, "id"),
-                    name: str_field(block, "name"),
-                };
-                let input = block.get("input").map(Value::to_string).unwrap_or_default();
-                self.push_text(&format!("→ {}({input})", call.name));
-                self.tool_calls.push(call);
-            }
-            "tool_result" => {
-                self.tool_results.push(str_field(block, "tool_use_id"));
-                self.push_text(&flatten_text(block.get("content")));
-                return true;
-            }
-            "thinking" => {
-                self.push_text(&format!("[thinking] {}", str_field(block, "thinking")));
-            }
-            "" => self.push_text(&flatten_text(Some(block))),
-            other => self.push_text(&format!("[{other}]")),
+    /// The preview cut to `max_chars` characters.
+    pub fn preview(&self, max_chars: usize) -> Cow<'_, str> {
+        if self.preview.chars().count() <= max_chars {
+            return Cow::Borrowed(&self.preview);
         }
-        false
+        let mut cut: String = self.preview.chars().take(max_chars.saturating_sub(1)).collect();
+        cut.push('…');
+        Cow::Owned(cut)
     }
+}
 
-    fn read_openai_calls(&mut self, object: &Map<String, Value>, index: usize) {
-        if let Some(Value::Array(calls)) = object.get("tool_calls") {
-            for call in calls {
-                let function = call.get("function");
-                let name = function.map(|f| str_field(f, "name")).unwrap_or_default();
-                let arguments = function.map(|f| str_field(f, "arguments")).unwrap_or_default();
-                self.push_text(&format!("→ {name}({arguments})"));
-                self.tool_calls.push(ToolCall {
-                    id: str_field(call, "id"),
-                    name,
-                });
+/// The full readable text of a message: content strings, text blocks, tool calls with
+/// their arguments, tool results (newlines kept).
+pub fn readable_text(raw: &str) -> String {
+    match read(raw, 0..raw.len(), 0, usize::MAX) {
+        Ok((_, text)) => text.finish(),
+        Err(_) => raw.to_owned(),
+    }
+}
+
+/// Reads the view and up to `limit` characters of text in one pass.
+fn read(
+    raw: &str,
+    span: Range<usize>,
+    index: usize,
+    limit: usize,
+) -> Result<(Message, TextBuilder), serde_json::Error> {
+    let fields: Fields = serde_json::from_str(raw)?;
+    let mut message = Message {
+        span,
+        role: fields.role.map(string_of).unwrap_or_default(),
+        preview: String::new(),
+        tool_calls: Vec::new(),
+        tool_results: Vec::new(),
+        boundary: false,
+        anthropic_blocks: false,
+    };
+    let mut text = TextBuilder::new(limit);
+    let mut has_tool_result_block = false;
+    if let Some(content) = fields.content {
+        if content.get().starts_with('[') {
+            let blocks: Vec<Block> = serde_json::from_str(content.get()).unwrap_or_default();
+            for block in &blocks {
+                has_tool_result_block |= read_block(&mut message, &mut text, block);
             }
+        } else {
+            text.push_json(content);
         }
-        if let Some(function_call @ Value::Object(_)) = object.get("function_call") {
-            let name = str_field(function_call, "name");
-            self.push_text(&format!("→ {name}({})", str_field(function_call, "arguments")));
-            self.tool_calls.push(ToolCall {
+    }
+    read_openai_calls(&mut message, &mut text, &fields, index);
+    message.boundary = message.role == "user" && !has_tool_result_block;
+    if limit != usize::MAX {
+        message.preview = text.preview();
+    }
+    Ok((message, text))
+}
+
+/// Reads one content block; returns true for a `tool_result` block.
+fn read_block(message: &mut Message, text: &mut TextBuilder, block: &Block) -> bool {
+    let kind = block.kind.as_deref().unwrap_or_default();
+    message.anthropic_blocks |= ANTHROPIC_BLOCKS.contains(&kind);
+    match kind {
+        "tool_use" => {
+            let call = ToolCall {
+                id: block.id.map(string_of).unwrap_or_default(),
+                name: block.name.map(string_of).unwrap_or_default(),
+            };
+            text.push_call(&call.name, block.input.map_or("", RawValue::get));
+            message.tool_calls.push(call);
+        }
+        "tool_result" => {
+            message
+                .tool_results
+                .push(block.tool_use_id.map(string_of).unwrap_or_default());
+            if let Some(content) = block.content {
+                text.push_nested(content);
+            }
+            return true;
+        }
+        "thinking" => {
+            text.push_str("[thinking] ");
+            text.push_json_opt(block.thinking);
+        }
+        _ => match block.text {
+            Some(t) => text.push_json(t),
+            None => text.push_str(&format!("[{}]", if kind.is_empty() { "block" } else { kind })),
+        },
+    }
+    false
+}
+
+fn read_openai_calls(message: &mut Message, text: &mut TextBuilder, fields: &Fields, index: usize) {
+    if let Some(calls) = fields.tool_calls.filter(|raw| raw.get().starts_with('[')) {
+        let calls: Vec<OpenAiCall> = serde_json::from_str(calls.get()).unwrap_or_default();
+        for call in calls {
+            let name = call
+                .function
+                .as_ref()
+                .and_then(|f| f.name)
+                .map(string_of)
+                .unwrap_or_default();
+            let arguments = call
+                .function
+                .as_ref()
+                .and_then(|f| f.arguments)
+                .map(string_of)
+                .unwrap_or_default();
+            text.push_call(&name, &arguments);
+            message.tool_calls.push(ToolCall {
+                id: call.id.map(string_of).unwrap_or_default(),
+                name,
+            });
+        }
+    }
+    if let Some(function_call) = fields.function_call.filter(|raw| raw.get().starts_with('{')) {
+        if let Ok(function) = serde_json::from_str::<Function>(function_call.get()) {
+            let name = function.name.map(string_of).unwrap_or_default();
+            text.push_call(&name, &function.arguments.map(string_of).unwrap_or_default());
+            message.tool_calls.push(ToolCall {
                 id: legacy_call_id(index),
                 name,
             });
         }
-        if let Some(Value::String(id)) = object.get("tool_call_id") {
-            self.tool_results.push(id.clone());
-        }
-        // SWE-agent writes the plural form.
-        if let Some(Value::Array(ids)) = object.get("tool_call_ids") {
-            self.tool_results
-                .extend(ids.iter().filter_map(Value::as_str).map(str::to_owned));
-        }
     }
-
-    fn push_text(&mut self, text: &str) {
-        if text.is_empty() {
-            return;
-        }
-        if !self.text.is_empty() {
-            self.text.push('\n');
-        }
-        self.text.push_str(text);
+    if let Some(id) = fields.tool_call_id.filter(|raw| raw.get().starts_with('"')) {
+        message.tool_results.push(string_of(id));
     }
-
-    /// A one-line preview of at most `max_chars` characters.
-    pub fn preview(&self, max_chars: usize) -> String {
-        let mut out = String::with_capacity(max_chars.min(self.text.len()));
-        let mut last_was_space = true;
-        for c in self.text.chars() {
-            if out.chars().count() >= max_chars {
-                out.pop();
-                out.push('…');
-                break;
-            }
-            let c = if c.is_whitespace() { ' ' } else { c };
-            if c == ' ' && last_was_space {
-                continue;
-            }
-            last_was_space = c == ' ';
-            out.push(c);
-        }
-        out.trim_end().to_owned()
+    // SWE-agent writes the plural form.
+    if let Some(ids) = fields.tool_call_ids {
+        let ids: Vec<Cow<str>> = serde_json::from_str(ids.get()).unwrap_or_default();
+        message.tool_results.extend(ids.into_iter().map(Cow::into_owned));
     }
 }
 
@@ -177,25 +255,173 @@ pub fn legacy_call_id(index: usize) -> String {
     format!("function_call@{index}")
 }
 
-fn str_field(value: &Value, key: &str) -> String {
-    value.get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
+/// A JSON string's value; any other JSON value as its text.
+fn string_of(raw: &RawValue) -> String {
+    serde_json::from_str::<Cow<str>>(raw.get()).map_or_else(|_| raw.get().to_owned(), Cow::into_owned)
 }
 
-/// Text of a tool result's content: a string, or the text of its blocks.
-fn flatten_text(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|item| match item.get("text").and_then(Value::as_str) {
-                Some(t) => t.to_owned(),
-                None => format!("[{}]", item.get("type").and_then(Value::as_str).unwrap_or("block")),
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
-        Some(Value::Null) | None => String::new(),
-        Some(other) => other.to_string(),
+/// Accumulates readable text up to a character limit, so a preview never decodes more
+/// than it shows.
+struct TextBuilder {
+    text: String,
+    chars: usize,
+    limit: usize,
+    cut: bool,
+}
+
+impl TextBuilder {
+    fn new(limit: usize) -> Self {
+        TextBuilder {
+            text: String::new(),
+            chars: 0,
+            limit,
+            cut: false,
+        }
     }
+
+    fn push_str(&mut self, s: &str) {
+        if self.cut || s.is_empty() {
+            return;
+        }
+        if !self.text.is_empty() && !self.text.ends_with(['\n', ' ']) {
+            self.text.push('\n');
+            self.chars += 1;
+        }
+        for c in s.chars() {
+            if self.chars >= self.limit {
+                self.cut = true;
+                return;
+            }
+            self.text.push(c);
+            self.chars += 1;
+        }
+    }
+
+    /// A JSON string's value, or any other JSON value as written.
+    fn push_json(&mut self, raw: &RawValue) {
+        if self.cut {
+            return;
+        }
+        let s = raw.get();
+        if s == "null" {
+            return;
+        }
+        if s.starts_with('"') {
+            // Decode only what the limit lets through (plus room for escapes).
+            let budget = self
+                .limit
+                .saturating_sub(self.chars)
+                .saturating_mul(6)
+                .saturating_add(8);
+            let end = if s.len() > budget {
+                floor_boundary(s, budget)
+            } else {
+                s.len()
+            };
+            self.push_str(&decode_string_prefix(&s[..end]));
+        } else {
+            self.push_str(s);
+        }
+    }
+
+    fn push_json_opt(&mut self, raw: Option<&RawValue>) {
+        if let Some(raw) = raw {
+            self.push_json(raw);
+        }
+    }
+
+    /// A tool result's content: a string, or a list of blocks with text.
+    fn push_nested(&mut self, content: &RawValue) {
+        if content.get().starts_with('[') {
+            let blocks: Vec<Block> = serde_json::from_str(content.get()).unwrap_or_default();
+            for block in &blocks {
+                match block.text {
+                    Some(t) => self.push_json(t),
+                    None => self.push_str(&format!("[{}]", block.kind.as_deref().unwrap_or("block"))),
+                }
+            }
+        } else {
+            self.push_json(content);
+        }
+    }
+
+    fn push_call(&mut self, name: &str, arguments: &str) {
+        self.push_str(&format!("→ {name}({arguments})"));
+    }
+
+    /// The text on one line, whitespace collapsed, `…` when cut.
+    fn preview(&self) -> String {
+        let mut out = String::with_capacity(self.text.len());
+        for word in self.text.split_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
+        if self.cut {
+            out.push('…');
+        }
+        out
+    }
+
+    fn finish(self) -> String {
+        self.text
+    }
+}
+
+fn floor_boundary(s: &str, mut at: usize) -> usize {
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// Decodes the JSON string literal `s`, which may be cut short: decoding stops at a cut
+/// escape, and a missing closing quote is tolerated. Lone surrogates become U+FFFD.
+fn decode_string_prefix(s: &str) -> String {
+    let body = s.strip_prefix('"').unwrap_or(s);
+    let body = body.strip_suffix('"').unwrap_or(body);
+    if !body.contains('\\') {
+        return body.to_owned();
+    }
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let Some((c, used)) = decode_escape(rest) else {
+            return out; // a cut escape ends the prefix
+        };
+        out.push(c);
+        rest = &rest[used..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The character of the escape sequence at the start of `s` and its length in bytes.
+fn decode_escape(s: &str) -> Option<(char, usize)> {
+    let simple = match s.as_bytes().get(1)? {
+        b'n' => '\n',
+        b't' => '\t',
+        b'r' => '\r',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'u' => return decode_unicode_escape(s),
+        &other => char::from(other),
+    };
+    Some((simple, 2))
+}
+
+fn decode_unicode_escape(s: &str) -> Option<(char, usize)> {
+    let unit = u32::from_str_radix(s.get(2..6)?, 16).ok()?;
+    if (0xd800..0xdc00).contains(&unit) && s.get(6..8) == Some("\\u") {
+        if let Some(low @ 0xdc00..=0xdfff) = s.get(8..12).and_then(|h| u32::from_str_radix(h, 16).ok()) {
+            let c = char::from_u32(0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00))?;
+            return Some((c, 12));
+        }
+    }
+    Some((char::from_u32(unit).unwrap_or('\u{fffd}'), 6))
 }
 
 #[cfg(test)]
@@ -203,8 +429,7 @@ mod tests {
     use super::*;
 
     fn view(json: &str) -> Message {
-        let value: Value = serde_json::from_str(json).expect("test JSON is valid");
-        Message::from_object(value.as_object().expect("an object"), 0..json.len(), 7)
+        Message::parse(json, 0..json.len(), 7).expect("test JSON is an object")
     }
 
     #[test]
@@ -235,14 +460,37 @@ mod tests {
         assert_eq!(swe.tool_results, ["x", "y"]);
         let legacy = view(r#"{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{}"}}"#);
         assert_eq!(legacy.tool_calls[0].id, "function_call@7");
-        let null_call = view(r#"{"role":"assistant","content":"x","function_call":null}"#);
+        let null_call = view(r#"{"role":"assistant","content":"x","function_call":null,"tool_calls":null}"#);
         assert!(null_call.tool_calls.is_empty());
     }
 
     #[test]
     fn preview_is_one_line_and_bounded() {
         let m = view(r#"{"role":"user","content":"line one\n\n  line   two and more words"}"#);
-        assert_eq!(m.preview(100), "line one line two and more words");
+        assert_eq!(m.preview, "line one line two and more words");
         assert_eq!(m.preview(10), "line one …");
+        let long = format!(r#"{{"role":"user","content":"{}"}}"#, "ab\\n".repeat(500));
+        let m = view(&long);
+        assert!(m.preview.ends_with('…'));
+        assert!(m.preview.chars().count() <= PREVIEW_CHARS + 1);
+    }
+
+    #[test]
+    fn readable_text_is_complete() {
+        let raw = r#"{"role":"assistant","content":[{"type":"text","text":"a\nb"},{"type":"tool_use","id":"t","name":"grep","input":{"q":"x"}}]}"#;
+        assert_eq!(readable_text(raw), "a\nb\n→ grep({\"q\":\"x\"})");
+        let long = format!(r#"{{"role":"user","content":"{}"}}"#, "word ".repeat(1000));
+        assert_eq!(readable_text(&long).len(), 5000);
+    }
+
+    #[test]
+    fn string_prefixes_decode_up_to_a_cut_escape() {
+        assert_eq!(
+            decode_string_prefix(r#""a\nb \u00e9 \ud83d\ude00 \"q\" \/""#),
+            "a\nb é 😀 \"q\" /"
+        );
+        assert_eq!(decode_string_prefix(r#""abc \u00"#), "abc ");
+        assert_eq!(decode_string_prefix(r#""abc \"#), "abc ");
+        assert_eq!(decode_string_prefix(r#""lone \ud800 x""#), "lone \u{fffd} x");
     }
 }

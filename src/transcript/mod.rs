@@ -16,7 +16,7 @@ use crate::error::{LoadError, Position};
 
 pub use format::{Container, Dialect, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
-pub use message::{Message, ToolCall};
+pub use message::{Message, ToolCall, PREVIEW_CHARS};
 
 const BOM: &str = "\u{feff}";
 
@@ -105,6 +105,11 @@ impl Transcript {
         &self.text[message.span.clone()]
     }
 
+    /// The full readable text of message `index` (rebuilt from its raw JSON).
+    pub fn readable_text(&self, index: usize) -> String {
+        message::readable_text(self.raw(&self.messages[index]))
+    }
+
     /// The text between two consecutive messages (`",\n  "` in a pretty array, `"\n"` in
     /// JSONL); new messages are joined with it so they match the file's layout.
     pub fn separator(&self) -> &str {
@@ -139,34 +144,77 @@ fn parse_messages(source: &str, text: &str, spans: &[Range<usize>]) -> Result<Ve
         .enumerate()
         .map(|(index, span)| {
             let raw = &text[span.clone()];
-            let value: Value = serde_json::from_str(raw).map_err(|e| {
-                let at = span.start + crate::error::Position::offset_of_serde(raw, e.line(), e.column());
+            if !raw.starts_with('{') {
+                return Err(LoadError::at(
+                    source,
+                    Position::of_offset(text, span.start),
+                    format!("message {index} is not a JSON object (found {})", json_kind(raw)),
+                ));
+            }
+            if let Some(at) = too_deep(raw, MAX_DEPTH) {
+                return Err(LoadError::at(
+                    source,
+                    Position::of_offset(text, span.start + at),
+                    format!("message {index}: JSON nested deeper than {MAX_DEPTH} levels"),
+                ));
+            }
+            Message::parse(raw, span.clone(), index).map_err(|e| {
+                let at = span.start + Position::offset_of_serde(raw, e.line(), e.column());
                 LoadError::at(
                     source,
                     Position::of_offset(text, at),
                     format!("message {index}: {}", format::serde_reason(&e)),
                 )
-            })?;
-            match value {
-                Value::Object(object) => Ok(Message::from_object(&object, span.clone(), index)),
-                other => Err(LoadError::at(
-                    source,
-                    Position::of_offset(text, span.start),
-                    format!("message {index} is not a JSON object (found {})", json_kind(&other)),
-                )),
-            }
+            })
         })
         .collect()
 }
 
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+/// The deepest nesting a message may have: `serde_json`'s own recursion limit, so every
+/// message can also be parsed into a `Value` (the BPE counters do).
+const MAX_DEPTH: usize = 128;
+
+/// The offset of the first bracket nested deeper than `limit` in valid JSON `raw`.
+/// String bodies are skipped with `memchr`, so this costs little beside parsing.
+fn too_deep(raw: &str, limit: usize) -> Option<usize> {
+    let bytes = raw.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while let Some(at) = memchr::memchr2(b'"', b'\\', &bytes[i..]) {
+                    i += at + 1;
+                    if bytes[i - 1] == b'"' {
+                        break;
+                    }
+                    i += 1; // the escaped character
+                }
+                continue;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// What a (valid, non-object) JSON value is, from its first character.
+fn json_kind(raw: &str) -> &'static str {
+    match raw.as_bytes().first() {
+        Some(b'n') => "null",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'"') => "a string",
+        Some(b'[') => "an array",
+        _ => "a number",
     }
 }
 
@@ -180,5 +228,18 @@ fn system_text(raw: &str) -> String {
             .collect::<Vec<_>>()
             .join("\n"),
         _ => raw.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::too_deep;
+
+    #[test]
+    fn depth_is_measured_outside_strings_only() {
+        assert_eq!(too_deep(r#"{"a":[[1]]}"#, 3), None);
+        assert_eq!(too_deep(r#"{"a":[[[1]]]}"#, 3), Some(7));
+        assert_eq!(too_deep(r#"{"a":"[[[[\"[[[["}"#, 1), None);
+        assert_eq!(too_deep(r#"{"a":"\\"}"#, 1), None);
     }
 }
