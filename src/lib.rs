@@ -41,3 +41,4 @@ pub mod summarize;
 pub mod synth;
 pub mod tokens;
 pub mod transcript;
+pub mod tui;

@@ -229,16 +229,32 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// `ctxlens [FILE]` with no subcommand: prints the stats table (the TUI is not built yet).
+/// `ctxlens [FILE]` with no subcommand: the TUI, or the stats table when standard output
+/// is not a terminal.
 fn open(cli: &Cli, tokenizer: Tokenizer) -> anyhow::Result<ExitCode> {
-    let transcript = match &cli.file {
-        Some(path) => cli.input.load(path)?,
-        None => crate::demo::load(),
+    let (transcript, input_path) = match &cli.file {
+        Some(path) => (
+            cli.input.load(path)?,
+            Some(path.clone()).filter(|p| p.as_os_str() != "-"),
+        ),
+        None => (crate::demo::load(), None),
     };
-    if std::io::stdout().is_terminal() {
-        eprintln!("ctxlens: the interactive view is not built yet; showing the stats table.");
-    } else {
-        eprintln!("ctxlens: standard output is not a terminal, so here is the stats table; run `ctxlens FILE` in a terminal for the interactive view.");
+    if !std::io::stdout().is_terminal() {
+        eprintln!(
+            "ctxlens: standard output is not a terminal, so here is the stats table; run `ctxlens {}` in a terminal for the interactive view.",
+            cli.file.as_ref().map_or(String::new(), |p| p.display().to_string())
+        );
+        return stats_cmd::run(&transcript, tokenizer, false);
     }
-    stats_cmd::run(&transcript, tokenizer, false)
+    let budget = &cli.budget;
+    let (app, first) = crate::tui::app::App::new(
+        transcript,
+        input_path,
+        budget.max_tokens,
+        budget.keep_tail,
+        budget.flush_to_memory,
+        tokenizer,
+    );
+    crate::tui::run(app, first)?;
+    Ok(ExitCode::SUCCESS)
 }

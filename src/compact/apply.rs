@@ -38,24 +38,29 @@ pub struct Compaction<'a> {
 impl Compaction<'_> {
     /// Problems a user should know about this result.
     pub fn warnings(&self, transcript: &Transcript) -> Vec<Warning> {
-        let Some(cut) = self.plan.cut() else {
-            return Vec::new();
-        };
-        let mut warnings = Vec::new();
-        if self.tokens_after > self.plan.max_tokens {
-            warnings.push(Warning::StillOverBudget {
-                tokens_after: self.tokens_after,
-                max_tokens: self.plan.max_tokens,
-            });
-        }
-        if cut.tail_empty() {
-            warnings.push(Warning::NoUserMessageLeft);
-        }
-        if transcript.format.dialect == Dialect::Anthropic {
-            warnings.push(Warning::SystemInsideAnthropicMessages);
-        }
-        warnings
+        warnings(&self.plan, self.tokens_after, transcript.format.dialect)
     }
+}
+
+/// Problems a user should know about a plan whose result costs `tokens_after`.
+pub fn warnings(plan: &Plan, tokens_after: u64, dialect: Dialect) -> Vec<Warning> {
+    let Some(cut) = plan.cut() else {
+        return Vec::new();
+    };
+    let mut warnings = Vec::new();
+    if tokens_after > plan.max_tokens {
+        warnings.push(Warning::StillOverBudget {
+            tokens_after,
+            max_tokens: plan.max_tokens,
+        });
+    }
+    if cut.tail_empty() {
+        warnings.push(Warning::NoUserMessageLeft);
+    }
+    if dialect == Dialect::Anthropic {
+        warnings.push(Warning::SystemInsideAnthropicMessages);
+    }
+    warnings
 }
 
 /// Something about a compaction's result that will bite.
@@ -117,6 +122,23 @@ pub fn compact<'a>(
     }
 }
 
+/// The JSON of the messages a firing writes: the summary, then (with `flush_to_memory`)
+/// the reminder.
+pub fn inserted_messages(flush_to_memory: bool, summary: &str) -> Vec<String> {
+    let mut inserted = vec![system_message(&format!("{SUMMARY_PREFIX}{summary}"))];
+    if flush_to_memory {
+        inserted.push(system_message(FLUSH_REMINDER));
+    }
+    inserted
+}
+
+/// Tokens of the compacted message list, without building the document: the kept head
+/// and tail come from the counts, only the inserted messages are counted.
+pub fn tokens_after(cut: &Cut, counts: &Counts, inserted: &[String]) -> u64 {
+    let counter = counts.tokenizer.counter();
+    cut.head_tokens + inserted.iter().map(|m| counter.count_message(m)).sum::<u64>() + cut.tail_tokens
+}
+
 /// The compacted document for a plan that cuts at `cut`, with a given summary text.
 pub fn render<'a>(
     transcript: &'a Transcript,
@@ -125,12 +147,8 @@ pub fn render<'a>(
     cut: &Cut,
     summary: String,
 ) -> Compaction<'a> {
-    let mut inserted = vec![system_message(&format!("{SUMMARY_PREFIX}{summary}"))];
-    if plan.flush_to_memory {
-        inserted.push(system_message(FLUSH_REMINDER));
-    }
-    let counter = counts.tokenizer.counter();
-    let inserted_tokens: u64 = inserted.iter().map(|m| counter.count_message(m)).sum();
+    let inserted = inserted_messages(plan.flush_to_memory, &summary);
+    let tokens_after = tokens_after(cut, counts, &inserted);
 
     let (prefix, suffix) = transcript.surroundings();
     let separator = transcript.separator();
@@ -154,7 +172,7 @@ pub fn render<'a>(
         output: Cow::Owned(output),
         summary: Some(summary),
         inserted,
-        tokens_after: cut.head_tokens + inserted_tokens + cut.tail_tokens,
+        tokens_after,
     }
 }
 

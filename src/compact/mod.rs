@@ -3,5 +3,7 @@
 mod apply;
 mod plan;
 
-pub use apply::{compact, render, Compaction, Warning, FLUSH_REMINDER, SUMMARY_PREFIX};
+pub use apply::{
+    compact, inserted_messages, render, tokens_after, warnings, Compaction, Warning, FLUSH_REMINDER, SUMMARY_PREFIX,
+};
 pub use plan::{plan, Cut, Decision, Options, Plan, SplitReason};

@@ -13,8 +13,15 @@ pub trait Summarizer {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Placeholder;
 
+impl Placeholder {
+    /// The placeholder summary of `count` messages.
+    pub fn text(count: usize) -> String {
+        format!("summarized {count} messages")
+    }
+}
+
 impl Summarizer for Placeholder {
     fn summarize(&self, older: &[&str]) -> anyhow::Result<String> {
-        Ok(format!("summarized {} messages", older.len()))
+        Ok(Placeholder::text(older.len()))
     }
 }

@@ -128,13 +128,14 @@ impl Counts {
         Counts::from_per_message(tokenizer, per_message)
     }
 
-    /// Counts every message, reporting `(done, total)` after each chunk, so a worker
-    /// thread can show progress. Chunks are counted in parallel.
+    /// Counts every message, reporting `(done, total)` after each chunk so a worker
+    /// thread can show progress; `progress` returning false cancels (then `None`).
+    /// Chunks are counted in parallel.
     pub fn compute_with_progress(
         transcript: &Transcript,
         tokenizer: Tokenizer,
-        mut progress: impl FnMut(usize, usize),
-    ) -> Counts {
+        mut progress: impl FnMut(usize, usize) -> bool,
+    ) -> Option<Counts> {
         const CHUNK: usize = 2048;
         let counter = tokenizer.counter();
         let total = transcript.messages.len();
@@ -145,9 +146,11 @@ impl Counts {
                 .map(|m| counter.count_message(transcript.raw(m)))
                 .collect();
             per_message.extend(chunk_counts);
-            progress(per_message.len(), total);
+            if !progress(per_message.len(), total) {
+                return None;
+            }
         }
-        Counts::from_per_message(tokenizer, per_message)
+        Some(Counts::from_per_message(tokenizer, per_message))
     }
 
     /// Builds the cache from already-known per-message counts.

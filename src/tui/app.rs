@@ -1,0 +1,683 @@
+//! The TUI's state and its one mutator, [`App::update`]. Keys, mouse, resize and worker
+//! messages arrive as [`Action`]s; `update` changes state and returns an [`Effect`] for
+//! the event loop to carry out (I/O never happens here), so every behaviour is testable
+//! without a terminal.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use ratatui::layout::Rect;
+
+use super::action::{next_tokenizer, Action};
+use super::preview::PreviewState;
+use super::search::Search;
+use super::theme::Theme;
+use super::ui::{layout, list_rows};
+use crate::cli::table::thousands;
+use crate::compact::{inserted_messages, plan, tokens_after, warnings, Options, Plan, SplitReason, Warning};
+use crate::summarize::Placeholder;
+use crate::tokens::{Counts, Tokenizer};
+use crate::transcript::Transcript;
+
+/// Which pane has the focus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    /// The message list.
+    List,
+    /// The detail pane.
+    Detail,
+}
+
+/// What a prompt edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    /// An exact `max_tokens`.
+    MaxTokens,
+    /// An exact `keep_tail`.
+    KeepTail,
+    /// A search query.
+    Search,
+    /// The export path.
+    Export,
+}
+
+/// An open prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt {
+    /// What it edits.
+    pub kind: PromptKind,
+    /// The text typed so far.
+    pub input: String,
+}
+
+/// What is on screen besides the main panes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// Just the list, detail and budget bar.
+    Normal,
+    /// The help popup, scrolled by `scroll` lines.
+    Help {
+        /// First line shown.
+        scroll: usize,
+    },
+    /// The compacted transcript.
+    Preview(PreviewState),
+    /// A one-line prompt.
+    Prompt(Prompt),
+}
+
+/// A background count in progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counting {
+    /// The tokenizer being counted.
+    pub tokenizer: Tokenizer,
+    /// The request's number (the latest request wins).
+    pub generation: u64,
+    /// Messages counted so far.
+    pub done: usize,
+    /// Messages in all.
+    pub total: usize,
+}
+
+/// A line for the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    /// The text.
+    pub text: String,
+    /// Shown as an error.
+    pub error: bool,
+}
+
+/// What the event loop must do after an update.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing.
+    None,
+    /// Leave the TUI.
+    Quit,
+    /// Count with a BPE tokenizer on a worker.
+    Count {
+        /// The tokenizer.
+        tokenizer: Tokenizer,
+        /// The request's number.
+        generation: u64,
+    },
+    /// Stop any running count (its generation is stale).
+    CancelCount {
+        /// The newest generation.
+        generation: u64,
+    },
+    /// Write the compacted transcript to this path.
+    Export(PathBuf),
+}
+
+/// The whole state of the TUI.
+#[derive(Debug)]
+pub struct App {
+    /// The transcript being inspected.
+    pub transcript: Arc<Transcript>,
+    /// The input path, when it is a file (export refuses to overwrite it).
+    pub input_path: Option<PathBuf>,
+    /// Colours.
+    pub theme: Theme,
+    counts: BTreeMap<Tokenizer, Arc<Counts>>,
+    /// The tokenizer whose counts are shown.
+    pub tokenizer: Tokenizer,
+    /// A background count, while one runs.
+    pub counting: Option<Counting>,
+    generation: u64,
+    /// The compactor's options.
+    pub options: Options,
+    /// True while `max_tokens` is still the default (60% of the total).
+    pub default_max: bool,
+    /// The current plan.
+    pub plan: Plan,
+    /// Tokens after compaction (with the placeholder summary).
+    pub tokens_after: u64,
+    /// Warnings about the current plan.
+    pub warnings: Vec<Warning>,
+    /// The selected message.
+    pub selected: usize,
+    /// The first visible row of the list.
+    pub list_offset: usize,
+    /// The focused pane.
+    pub focus: Pane,
+    /// The first visible line of the detail pane.
+    pub detail_scroll: usize,
+    /// Overlays and prompts.
+    pub mode: Mode,
+    /// The last search and its matches.
+    pub search: Option<Search>,
+    /// The status line.
+    pub status: Option<Status>,
+    /// The terminal's size (columns, rows).
+    pub size: (u16, u16),
+}
+
+/// A step rounded to one significant digit (47 → 50, 475 → 500), at least 1.
+pub fn round_step(raw: u64) -> u64 {
+    let mut magnitude = 1;
+    while raw / magnitude >= 10 {
+        magnitude *= 10;
+    }
+    ((raw + magnitude / 2) / magnitude * magnitude).max(1)
+}
+
+/// The default `max_tokens`: 60% of the total, so a transcript compacts visibly.
+pub fn default_max_tokens(total: u64) -> u64 {
+    total * 6 / 10
+}
+
+impl App {
+    /// A new app on `transcript`; the effect starts a BPE count when one is asked for.
+    pub fn new(
+        transcript: Transcript,
+        input_path: Option<PathBuf>,
+        max_tokens: Option<u64>,
+        keep_tail: Option<u64>,
+        flush: bool,
+        tokenizer: Tokenizer,
+    ) -> (App, Effect) {
+        let transcript = Arc::new(transcript);
+        let estimate = Arc::new(Counts::compute(&transcript, Tokenizer::Estimate));
+        let total = estimate.total();
+        let options = Options {
+            max_tokens: max_tokens.unwrap_or_else(|| default_max_tokens(total)),
+            keep_tail,
+            flush_to_memory: flush,
+        };
+        let mut app = App {
+            transcript,
+            input_path,
+            theme: Theme::from_env(),
+            counts: BTreeMap::from([(Tokenizer::Estimate, estimate)]),
+            tokenizer: Tokenizer::Estimate,
+            counting: None,
+            generation: 0,
+            options,
+            default_max: max_tokens.is_none(),
+            plan: Plan {
+                tokens_before: 0,
+                max_tokens: 0,
+                keep_tail: 0,
+                flush_to_memory: false,
+                decision: crate::compact::Decision::UnderBudget,
+            },
+            tokens_after: 0,
+            warnings: Vec::new(),
+            selected: 0,
+            list_offset: 0,
+            focus: Pane::List,
+            detail_scroll: 0,
+            mode: Mode::Normal,
+            search: None,
+            status: None,
+            size: (0, 0),
+        };
+        app.replan();
+        let effect = app.switch_tokenizer(tokenizer);
+        app.focus_on_cut();
+        (app, effect)
+    }
+
+    /// Counts of the shown tokenizer.
+    pub fn counts(&self) -> &Counts {
+        &self.counts[&self.tokenizer]
+    }
+
+    /// Counts by `tokenizer`, when already computed.
+    pub fn counts_by(&self, tokenizer: Tokenizer) -> Option<&Counts> {
+        self.counts.get(&tokenizer).map(AsRef::as_ref)
+    }
+
+    /// Applies one action.
+    pub fn update(&mut self, action: Action) -> Effect {
+        match action {
+            Action::Quit => return Effect::Quit,
+            Action::Back => return self.back(),
+            Action::Resize(w, h) => self.resize(w, h),
+            Action::CountProgress {
+                generation,
+                done,
+                total,
+            } => self.count_progress(generation, done, total),
+            Action::CountDone { generation, counts } => self.count_done(generation, counts),
+            Action::Exported(result) => self.exported(result),
+            Action::PromptChar(_) | Action::PromptBackspace | Action::PromptTab | Action::PromptSubmit => {
+                return self.prompt_input(&action)
+            }
+            _ if !matches!(self.mode, Mode::Normal) => return self.overlay_action(&action),
+            other => return self.main_action(&other),
+        }
+        Effect::None
+    }
+
+    fn main_action(&mut self, action: &Action) -> Effect {
+        let small = round_step(self.counts().total() / 100);
+        let big = round_step(self.counts().total() / 10);
+        match action {
+            Action::Up => self.move_or_scroll(-1),
+            Action::Down => self.move_or_scroll(1),
+            Action::PageUp => self.move_or_scroll(-(self.page() as i64)),
+            Action::PageDown => self.move_or_scroll(self.page() as i64),
+            Action::Top => self.select(0),
+            Action::Bottom => self.select(self.transcript.messages.len().saturating_sub(1)),
+            Action::Scroll(n) => self.move_or_scroll(i64::from(*n)),
+            Action::Click(x, y) => self.click(*x, *y),
+            Action::SwitchPane => {
+                self.focus = if self.focus == Pane::List {
+                    Pane::Detail
+                } else {
+                    Pane::List
+                }
+            }
+            Action::MaxUp => self.set_max(self.options.max_tokens.saturating_add(small)),
+            Action::MaxDown => self.set_max(self.options.max_tokens.saturating_sub(small)),
+            Action::MaxUpBig => self.set_max(self.options.max_tokens.saturating_add(big)),
+            Action::MaxDownBig => self.set_max(self.options.max_tokens.saturating_sub(big)),
+            Action::KeepUp => self.set_keep(self.plan.keep_tail.saturating_add(small)),
+            Action::KeepDown => self.set_keep(self.plan.keep_tail.saturating_sub(small)),
+            Action::KeepUpBig => self.set_keep(self.plan.keep_tail.saturating_add(big)),
+            Action::KeepDownBig => self.set_keep(self.plan.keep_tail.saturating_sub(big)),
+            Action::ToggleFlush => {
+                self.options.flush_to_memory = !self.options.flush_to_memory;
+                self.replan();
+                let state = if self.options.flush_to_memory { "on" } else { "off" };
+                self.status = Some(Status {
+                    text: format!("flush_to_memory {state}: {}", self.plan_summary()),
+                    error: false,
+                });
+            }
+            Action::CycleTokenizer => {
+                let from = self.counting.map_or(self.tokenizer, |c| c.tokenizer);
+                return self.switch_tokenizer(next_tokenizer(from));
+            }
+            Action::EnterValue => self.open_prompt(PromptKind::MaxTokens, self.options.max_tokens.to_string()),
+            Action::Search => self.open_prompt(PromptKind::Search, String::new()),
+            Action::Export => self.open_prompt(PromptKind::Export, self.default_export_path()),
+            Action::NextMatch => self.step_match(true),
+            Action::PrevMatch => self.step_match(false),
+            Action::TogglePreview => self.mode = Mode::Preview(PreviewState::build(self)),
+            Action::ToggleHelp => self.mode = Mode::Help { scroll: 0 },
+            _ => {}
+        }
+        Effect::None
+    }
+
+    fn overlay_action(&mut self, action: &Action) -> Effect {
+        let page = self.page();
+        let scroll = match &mut self.mode {
+            Mode::Help { scroll } => scroll,
+            Mode::Preview(preview) => &mut preview.scroll,
+            Mode::Normal | Mode::Prompt(_) => return Effect::None,
+        };
+        match action {
+            Action::Up => *scroll = scroll.saturating_sub(1),
+            Action::Down => *scroll += 1,
+            Action::Scroll(n) => *scroll = scroll.saturating_add_signed(*n as isize),
+            Action::PageUp => *scroll = scroll.saturating_sub(page),
+            Action::PageDown => *scroll += page,
+            Action::Top => *scroll = 0,
+            Action::Bottom => *scroll = usize::MAX / 2,
+            Action::ToggleHelp | Action::TogglePreview => self.mode = Mode::Normal,
+            Action::Export if matches!(self.mode, Mode::Preview(_)) => {
+                self.open_prompt(PromptKind::Export, self.default_export_path());
+            }
+            _ => {}
+        }
+        Effect::None
+    }
+
+    fn back(&mut self) -> Effect {
+        if matches!(self.mode, Mode::Normal) {
+            return Effect::Quit;
+        }
+        self.mode = Mode::Normal;
+        Effect::None
+    }
+
+    /// Re-plans with the cached counts: O(log n), no re-count.
+    pub fn replan(&mut self) {
+        let counts = Arc::clone(&self.counts[&self.tokenizer]);
+        self.plan = plan(&self.transcript, &counts, &self.options);
+        self.tokens_after = self.plan.cut().map_or(self.plan.tokens_before, |cut| {
+            let summary = Placeholder::text(cut.summarized());
+            tokens_after(cut, &counts, &inserted_messages(self.options.flush_to_memory, &summary))
+        });
+        self.warnings = warnings(&self.plan, self.tokens_after, self.transcript.format.dialect);
+        self.clamp_offset();
+    }
+
+    fn set_max(&mut self, value: u64) {
+        self.options.max_tokens = value;
+        self.default_max = false;
+        self.replan();
+        self.status = Some(Status {
+            text: format!("max_tokens {}: {}", thousands(value), self.plan_summary()),
+            error: false,
+        });
+    }
+
+    fn set_keep(&mut self, value: u64) {
+        self.options.keep_tail = Some(value);
+        self.replan();
+        self.status = Some(Status {
+            text: format!("keep_tail {}: {}", thousands(value), self.plan_summary()),
+            error: false,
+        });
+    }
+
+    /// One line on what the current plan does.
+    pub fn plan_summary(&self) -> String {
+        match self.plan.cut() {
+            Some(cut) => format!(
+                "split at #{}, {} messages summarized, {} → {} tokens",
+                cut.split,
+                cut.summarized(),
+                thousands(self.plan.tokens_before),
+                thousands(self.tokens_after)
+            ),
+            None => format!(
+                "no-op ({} ≤ {})",
+                thousands(self.plan.tokens_before),
+                thousands(self.plan.max_tokens)
+            ),
+        }
+    }
+
+    fn switch_tokenizer(&mut self, tokenizer: Tokenizer) -> Effect {
+        if let Some(counts) = self.counts.get(&tokenizer) {
+            let _ = counts;
+            self.tokenizer = tokenizer;
+            self.replan();
+            if self.counting.take().is_some() {
+                self.generation += 1;
+                return Effect::CancelCount {
+                    generation: self.generation,
+                };
+            }
+            return Effect::None;
+        }
+        if !tokenizer.is_bpe() {
+            // The estimators take milliseconds even at 100k messages.
+            self.counts
+                .insert(tokenizer, Arc::new(Counts::compute(&self.transcript, tokenizer)));
+            return self.switch_tokenizer(tokenizer);
+        }
+        self.generation += 1;
+        self.counting = Some(Counting {
+            tokenizer,
+            generation: self.generation,
+            done: 0,
+            total: self.transcript.messages.len(),
+        });
+        Effect::Count {
+            tokenizer,
+            generation: self.generation,
+        }
+    }
+
+    fn count_progress(&mut self, generation: u64, done: usize, total: usize) {
+        if let Some(c) = self.counting.as_mut().filter(|c| c.generation == generation) {
+            c.done = done;
+            c.total = total;
+        }
+    }
+
+    fn count_done(&mut self, generation: u64, counts: Arc<Counts>) {
+        let tokenizer = counts.tokenizer;
+        self.counts.insert(tokenizer, counts);
+        if self.counting.is_some_and(|c| c.generation == generation) {
+            self.counting = None;
+            self.tokenizer = tokenizer;
+            self.replan();
+            self.status = Some(Status {
+                text: format!("{tokenizer} counts ready"),
+                error: false,
+            });
+        }
+    }
+
+    fn exported(&mut self, result: Result<String, String>) {
+        self.status = Some(match result {
+            Ok(text) => Status { text, error: false },
+            Err(text) => Status { text, error: true },
+        });
+    }
+
+    fn open_prompt(&mut self, kind: PromptKind, input: String) {
+        self.mode = Mode::Prompt(Prompt { kind, input });
+    }
+
+    fn prompt_input(&mut self, action: &Action) -> Effect {
+        let Mode::Prompt(prompt) = &mut self.mode else {
+            return Effect::None;
+        };
+        match action {
+            Action::PromptChar(c) => prompt.input.push(*c),
+            Action::PromptBackspace => {
+                prompt.input.pop();
+            }
+            Action::PromptTab => match prompt.kind {
+                PromptKind::MaxTokens => {
+                    *prompt = Prompt {
+                        kind: PromptKind::KeepTail,
+                        input: self.plan.keep_tail.to_string(),
+                    }
+                }
+                PromptKind::KeepTail => {
+                    *prompt = Prompt {
+                        kind: PromptKind::MaxTokens,
+                        input: self.options.max_tokens.to_string(),
+                    }
+                }
+                PromptKind::Search | PromptKind::Export => {}
+            },
+            Action::PromptSubmit => {
+                let prompt = prompt.clone();
+                self.mode = Mode::Normal;
+                return self.submit(&prompt);
+            }
+            _ => {}
+        }
+        Effect::None
+    }
+
+    fn submit(&mut self, prompt: &Prompt) -> Effect {
+        let text = prompt.input.trim();
+        match prompt.kind {
+            PromptKind::MaxTokens | PromptKind::KeepTail => match text.replace([',', '_'], "").parse::<u64>() {
+                Ok(n) if prompt.kind == PromptKind::MaxTokens => self.set_max(n),
+                Ok(n) => self.set_keep(n),
+                Err(_) => {
+                    self.status = Some(Status {
+                        text: format!("not a number: {text:?}"),
+                        error: true,
+                    });
+                }
+            },
+            PromptKind::Search => self.run_search(text),
+            PromptKind::Export if text.is_empty() => {}
+            PromptKind::Export => return Effect::Export(PathBuf::from(text)),
+        }
+        Effect::None
+    }
+
+    fn run_search(&mut self, query: &str) {
+        if query.is_empty() {
+            self.search = None;
+            return;
+        }
+        let search = Search::run(&self.transcript, query);
+        if search.matches.is_empty() {
+            self.status = Some(Status {
+                text: format!("no message matches {query:?}"),
+                error: true,
+            });
+        }
+        self.search = Some(search);
+        self.step_match(true);
+    }
+
+    fn step_match(&mut self, forward: bool) {
+        let Some(search) = &self.search else {
+            self.status = Some(Status {
+                text: "no search yet: press / to search".into(),
+                error: false,
+            });
+            return;
+        };
+        let Some((position, index)) = search.step(self.selected, forward) else {
+            return;
+        };
+        let text = format!("match {}/{} for {:?}", position + 1, search.matches.len(), search.query);
+        self.select(index);
+        self.status = Some(Status { text, error: false });
+    }
+
+    /// The export path offered by default: `<input>.compacted.<ext>` beside the input.
+    pub fn default_export_path(&self) -> String {
+        let extension = if self.transcript.format.container == crate::transcript::Container::Jsonl {
+            "jsonl"
+        } else {
+            "json"
+        };
+        let Some(path) = &self.input_path else {
+            let stem = self
+                .transcript
+                .source
+                .trim_start_matches("demo:")
+                .trim_end_matches(".json")
+                .trim_matches(['<', '>']);
+            return format!("{stem}.compacted.{extension}");
+        };
+        let stem = path
+            .file_stem()
+            .map_or_else(|| "transcript".into(), |s| s.to_string_lossy().into_owned());
+        let ext = path
+            .extension()
+            .map_or_else(|| extension.to_owned(), |e| e.to_string_lossy().into_owned());
+        path.with_file_name(format!("{stem}.compacted.{ext}"))
+            .display()
+            .to_string()
+    }
+
+    fn resize(&mut self, w: u16, h: u16) {
+        let first = self.size == (0, 0);
+        self.size = (w, h);
+        if first {
+            self.focus_on_cut();
+        }
+        self.clamp_offset();
+    }
+
+    fn click(&mut self, x: u16, y: u16) {
+        let areas = layout(Rect::new(0, 0, self.size.0, self.size.1));
+        let inside = |r: Rect| x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
+        if let Some(detail) = areas.detail.filter(|d| inside(*d)) {
+            let _ = detail;
+            self.focus = Pane::Detail;
+        } else if inside(areas.list) {
+            self.focus = Pane::List;
+            // The list's first row sits under its top border and column header.
+            let row = usize::from(y.saturating_sub(areas.list.y + 2)) + self.list_offset;
+            if y >= areas.list.y + 2 {
+                if let Some(index) = self.message_of_row(row) {
+                    self.select(index);
+                }
+            }
+        }
+    }
+
+    fn move_or_scroll(&mut self, delta: i64) {
+        if self.focus == Pane::Detail {
+            self.detail_scroll = self.detail_scroll.saturating_add_signed(delta as isize);
+        } else {
+            let last = self.transcript.messages.len().saturating_sub(1) as i64;
+            self.select((self.selected as i64 + delta).clamp(0, last.max(0)) as usize);
+        }
+    }
+
+    /// Selects message `index` and scrolls it into view.
+    pub fn select(&mut self, index: usize) {
+        if index != self.selected {
+            self.detail_scroll = 0;
+        }
+        self.selected = index.min(self.transcript.messages.len().saturating_sub(1));
+        self.clamp_offset();
+    }
+
+    /// Rows the list shows at once.
+    pub fn page(&self) -> usize {
+        list_rows(layout(Rect::new(0, 0, self.size.0, self.size.1)).list).max(1)
+    }
+
+    /// Selects the first tail message (the last message when the tail is empty) and
+    /// centres the list on the boundary line, so the cut is the first thing seen.
+    pub fn focus_on_cut(&mut self) {
+        let Some(split) = self.boundary_at() else {
+            return;
+        };
+        self.select(split.min(self.transcript.messages.len().saturating_sub(1)));
+        self.list_offset = split.saturating_sub(self.page() / 2);
+        self.clamp_offset();
+    }
+
+    /// Keeps the selection on screen with a few rows of context above and below it.
+    fn clamp_offset(&mut self) {
+        const CONTEXT: usize = 3;
+        let rows = self.page();
+        let context = CONTEXT.min(rows.saturating_sub(1) / 2);
+        let row = self.row_of_message(self.selected);
+        if row < self.list_offset + context {
+            self.list_offset = row.saturating_sub(context);
+        } else if row + context >= self.list_offset + rows {
+            self.list_offset = row + context + 1 - rows;
+        }
+        self.list_offset = self.list_offset.min(self.row_count().saturating_sub(rows));
+    }
+
+    /// The message index before which the boundary line is drawn, when compacting.
+    pub fn boundary_at(&self) -> Option<usize> {
+        self.plan.cut().map(|c| c.split)
+    }
+
+    /// Rows of the list: one per message, plus the boundary line.
+    pub fn row_count(&self) -> usize {
+        self.transcript.messages.len() + usize::from(self.boundary_at().is_some())
+    }
+
+    /// The row where message `index` is drawn.
+    pub fn row_of_message(&self, index: usize) -> usize {
+        match self.boundary_at() {
+            Some(b) if index >= b => index + 1,
+            _ => index,
+        }
+    }
+
+    /// The message drawn on `row` (`None` for the boundary line or past the end).
+    pub fn message_of_row(&self, row: usize) -> Option<usize> {
+        let index = match self.boundary_at() {
+            Some(b) if row == b => return None,
+            Some(b) if row > b => row - 1,
+            _ => row,
+        };
+        (index < self.transcript.messages.len()).then_some(index)
+    }
+
+    /// Why the tail starts where it does, for the boundary line.
+    pub fn boundary_reason(&self) -> Option<String> {
+        let cut = self.plan.cut()?;
+        Some(match cut.reason {
+            SplitReason::LargestFittingTail => "largest tail ≤ keep_tail at a user turn".to_owned(),
+            SplitReason::Fallback => {
+                format!(
+                    "fallback: most recent user turn, {} over keep_tail",
+                    thousands(cut.tail_tokens - self.plan.keep_tail)
+                )
+            }
+            SplitReason::NoBoundary => "no user turn: whole body summarized, empty tail".to_owned(),
+        })
+    }
+}

@@ -1,0 +1,57 @@
+//! The event sources of the TUI, all feeding one channel: a thread reading terminal
+//! input, a thread turning SIGTERM/SIGINT/SIGHUP into a quit, and the workers.
+
+use std::sync::mpsc::Sender;
+
+use ratatui::crossterm::event::{self, Event as TermEvent, KeyEventKind, MouseButton, MouseEventKind};
+
+use super::action::Action;
+
+/// Something the event loop must handle.
+#[derive(Debug)]
+pub enum Event {
+    /// A key press (to be mapped through the key table in the current mode).
+    Key(event::KeyEvent),
+    /// Anything else, already an action.
+    Action(Action),
+    /// A signal asked us to stop.
+    Terminate,
+}
+
+/// Reads terminal input forever (crossterm reads `/dev/tty` when stdin is a pipe).
+pub fn spawn_input_thread(events: Sender<Event>) {
+    std::thread::spawn(move || {
+        while let Ok(raw) = event::read() {
+            let Some(converted) = convert(&raw) else { continue };
+            if events.send(converted).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+/// Turns termination signals into [`Event::Terminate`], so the loop restores the terminal.
+pub fn spawn_signal_thread(events: Sender<Event>) -> std::io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP])?;
+    std::thread::spawn(move || {
+        if signals.forever().next().is_some() {
+            let _ = events.send(Event::Terminate);
+        }
+    });
+    Ok(())
+}
+
+fn convert(raw: &TermEvent) -> Option<Event> {
+    match *raw {
+        TermEvent::Key(key) if key.kind != KeyEventKind::Release => Some(Event::Key(key)),
+        TermEvent::Resize(w, h) => Some(Event::Action(Action::Resize(w, h))),
+        TermEvent::Mouse(mouse) => match mouse.kind {
+            MouseEventKind::ScrollDown => Some(Event::Action(Action::Scroll(3))),
+            MouseEventKind::ScrollUp => Some(Event::Action(Action::Scroll(-3))),
+            MouseEventKind::Down(MouseButton::Left) => Some(Event::Action(Action::Click(mouse.column, mouse.row))),
+            _ => None,
+        },
+        _ => None,
+    }
+}

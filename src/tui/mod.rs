@@ -1,0 +1,151 @@
+//! The interactive TUI. [`run`] owns the terminal (raw mode, alternate screen, mouse)
+//! and restores it on every exit: `q`, an error, a panic, SIGTERM/SIGINT/SIGHUP.
+//! Events from the input thread, the signal thread and the workers arrive on one
+//! channel; each becomes an [`action::Action`] for [`app::App::update`], whose
+//! [`app::Effect`] the loop then carries out.
+
+pub mod action;
+pub mod app;
+pub mod event;
+pub mod keys;
+pub mod preview;
+pub mod search;
+pub mod theme;
+pub mod ui;
+pub mod widgets;
+pub mod worker;
+
+use std::io::stdout;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::sync::Arc;
+
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::execute;
+use ratatui::DefaultTerminal;
+
+use self::action::Action;
+use self::app::{App, Effect, Mode};
+use self::event::Event;
+use crate::cli::table::thousands;
+use crate::compact::compact;
+use crate::export::write_atomic;
+use crate::summarize::Placeholder;
+
+/// Runs the TUI until the user quits; `first` is the effect `App::new` returned.
+pub fn run(mut app: App, first: Effect) -> anyhow::Result<()> {
+    let mut guard = TerminalGuard::enter()?;
+    let (events, inbox) = mpsc::channel();
+    event::spawn_input_thread(events.clone());
+    event::spawn_signal_thread(events.clone())?;
+    let latest = Arc::new(AtomicU64::new(0));
+    let size = guard.terminal.size()?;
+    app.update(Action::Resize(size.width, size.height));
+    let mut pending = vec![first];
+    loop {
+        for effect in pending.drain(..) {
+            if !perform(effect, &mut app, &events, &latest) {
+                return Ok(());
+            }
+        }
+        guard.terminal.draw(|frame| ui::draw(frame, &app))?;
+        let first_event = inbox.recv()?;
+        // Apply everything already queued before drawing again (held keys, progress).
+        for event in std::iter::once(first_event).chain(inbox.try_iter()) {
+            pending.push(match event {
+                Event::Terminate => Effect::Quit,
+                Event::Key(key) => key_action(&app, &key).map_or(Effect::None, |a| app.update(a)),
+                Event::Action(action) => app.update(action),
+            });
+        }
+    }
+}
+
+/// The action of a key press in the app's current mode.
+pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
+    match &app.mode {
+        Mode::Prompt(_) => match key.code {
+            KeyCode::Enter => Some(Action::PromptSubmit),
+            KeyCode::Esc => Some(Action::Back),
+            KeyCode::Backspace => Some(Action::PromptBackspace),
+            KeyCode::Tab => Some(Action::PromptTab),
+            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => Some(Action::Back),
+            KeyCode::Char(c) => Some(Action::PromptChar(c)),
+            _ => None,
+        },
+        Mode::Normal => keys::action_for(key, keys::Context::Main),
+        Mode::Help { .. } | Mode::Preview(_) => keys::action_for(key, keys::Context::Overlay),
+    }
+}
+
+/// Carries out an effect; false means quit.
+fn perform(effect: Effect, app: &mut App, events: &Sender<Event>, latest: &Arc<AtomicU64>) -> bool {
+    match effect {
+        Effect::None => {}
+        Effect::Quit => return false,
+        Effect::Count { tokenizer, generation } => {
+            worker::spawn_count(
+                Arc::clone(&app.transcript),
+                tokenizer,
+                generation,
+                Arc::clone(latest),
+                events.clone(),
+            );
+        }
+        Effect::CancelCount { generation } => latest.store(generation, Ordering::SeqCst),
+        Effect::Export(path) => {
+            let result = export(app, &path);
+            app.update(Action::Exported(result));
+        }
+    }
+    true
+}
+
+/// Writes the compacted transcript to `path` (atomically, never over the input) and
+/// says what was written.
+pub fn export(app: &App, path: &Path) -> Result<String, String> {
+    let result = compact(&app.transcript, app.counts(), &app.options, &Placeholder).map_err(|e| format!("{e:#}"))?;
+    write_atomic(path, result.output.as_bytes(), app.input_path.as_deref(), false).map_err(|e| format!("{e:#}"))?;
+    let what = match result.plan.cut() {
+        Some(cut) => format!(
+            "{} → {} tokens, {} messages summarized",
+            thousands(result.plan.tokens_before),
+            thousands(result.tokens_after),
+            cut.summarized()
+        ),
+        None => format!(
+            "no-op, {} tokens, identical to the input",
+            thousands(result.plan.tokens_before)
+        ),
+    };
+    Ok(format!("wrote {}: {what}", path.display()))
+}
+
+/// Raw mode, the alternate screen and mouse capture for as long as it lives; restored on
+/// drop and by the panic hook.
+struct TerminalGuard {
+    terminal: DefaultTerminal,
+}
+
+impl TerminalGuard {
+    fn enter() -> std::io::Result<TerminalGuard> {
+        // ratatui's init installs a panic hook that leaves raw mode and the alternate
+        // screen; ours, chained in front, also releases the mouse.
+        let terminal = ratatui::try_init()?;
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let _ = execute!(stdout(), DisableMouseCapture);
+            previous(info);
+        }));
+        execute!(stdout(), EnableMouseCapture)?;
+        Ok(TerminalGuard { terminal })
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        let _ = execute!(stdout(), DisableMouseCapture);
+        ratatui::restore();
+    }
+}

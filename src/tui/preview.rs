@@ -1,0 +1,103 @@
+//! The preview overlay's content: the compacted document exactly as `compact` writes it
+//! (the same core function), cut into display segments so even a one-line 100 MB JSON
+//! array scrolls.
+
+use super::app::App;
+use crate::compact::render;
+use crate::summarize::Placeholder;
+
+/// Longest display segment, in bytes: long lines are cut so each scroll step is bounded.
+const SEGMENT_BYTES: usize = 512;
+
+/// The preview's text and where its display segments start and end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviewState {
+    /// What the preview is of.
+    pub title: String,
+    /// The document.
+    pub text: String,
+    /// Byte ranges of the display segments, in order.
+    pub segments: Vec<(usize, usize)>,
+    /// The first segment shown.
+    pub scroll: usize,
+}
+
+impl PreviewState {
+    /// The preview of the app's current plan.
+    pub fn build(app: &App) -> PreviewState {
+        let (title, text) = match app.plan.cut() {
+            Some(cut) => {
+                let summary = Placeholder::text(cut.summarized());
+                let result = render(&app.transcript, app.counts(), app.plan, cut, summary);
+                let messages = cut.head_end + result.inserted.len() + (app.transcript.messages.len() - cut.split);
+                (
+                    format!(
+                        " preview: compacted, as `compact` writes it · {messages} messages · {} tokens ",
+                        result.tokens_after
+                    ),
+                    result.output.into_owned(),
+                )
+            }
+            None => (
+                " preview: no-op (under budget), the output is the input byte for byte ".to_owned(),
+                app.transcript.text.clone(),
+            ),
+        };
+        let segments = segments(&text);
+        PreviewState {
+            title,
+            text,
+            segments,
+            scroll: 0,
+        }
+    }
+
+    /// The segments from `scroll`, at most `count`.
+    pub fn visible(&self, count: usize) -> impl Iterator<Item = &str> {
+        let start = self.scroll.min(self.segments.len().saturating_sub(1));
+        self.segments[start..]
+            .iter()
+            .take(count)
+            .map(|&(a, b)| &self.text[a..b])
+    }
+}
+
+/// Lines of `text`, each cut into pieces of at most [`SEGMENT_BYTES`] on char boundaries.
+fn segments(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut line_start = 0;
+    for line in text.split('\n') {
+        let mut start = line_start;
+        let end = line_start + line.len();
+        loop {
+            let mut cut = (start + SEGMENT_BYTES).min(end);
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.push((start, cut));
+            if cut >= end {
+                break;
+            }
+            start = cut;
+        }
+        line_start = end + 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::segments;
+
+    #[test]
+    fn long_lines_are_cut_on_char_boundaries() {
+        let text = format!("a\n{}\nb", "é".repeat(600));
+        let segs = segments(&text);
+        assert_eq!(segs.len(), 5, "{segs:?}");
+        assert!(segs
+            .iter()
+            .all(|&(a, b)| b - a <= 512 && text.is_char_boundary(a) && text.is_char_boundary(b)));
+        let rebuilt: String = segs.iter().map(|&(a, b)| &text[a..b]).collect();
+        assert_eq!(rebuilt, text.replace('\n', ""));
+    }
+}

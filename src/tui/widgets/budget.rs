@@ -1,0 +1,108 @@
+//! The budget bar: `max_tokens` and `keep_tail` with their gauges, what the compactor
+//! would do, and the plan's warnings (or the progress of a background count).
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+use ratatui::Frame;
+
+use super::{gauge_cells, thousands};
+use crate::tui::app::App;
+
+const GAUGE: usize = 20;
+
+/// Draws the budget bar.
+pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let title = format!(" ctxlens · {} · {} ", app.transcript.source, app.transcript.format);
+    let block = Block::bordered().title(Line::styled(title, t.accent));
+    let lines = vec![max_line(app), keep_line(app), third_line(app)];
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+fn gauge<'a>(app: &App, value: u64, max: u64) -> Vec<Span<'a>> {
+    let style = if value > max {
+        app.theme.gauge_over
+    } else {
+        app.theme.gauge_ok
+    };
+    let (filled, empty) = gauge_cells(value, max, GAUGE);
+    vec![Span::styled(filled, style), Span::styled(empty, app.theme.dim)]
+}
+
+fn max_line(app: &App) -> Line<'static> {
+    let t = &app.theme;
+    let total = app.plan.tokens_before;
+    let max = app.options.max_tokens;
+    let mut spans = vec![Span::raw(format!("max_tokens {:>9} ", thousands(max)))];
+    spans.extend(gauge(app, total, max));
+    spans.push(Span::raw(format!(" total {} ", thousands(total))));
+    if app.default_max {
+        spans.push(Span::styled("(max default: 60% of total) ", t.dim));
+    }
+    spans.push(Span::styled("· tokenizer ", t.dim));
+    spans.push(Span::styled(app.tokenizer.name(), t.accent));
+    spans.push(Span::styled(" · flush_to_memory ", t.dim));
+    spans.push(Span::raw(if app.options.flush_to_memory { "on" } else { "off" }));
+    Line::from(spans)
+}
+
+fn keep_line(app: &App) -> Line<'static> {
+    let t = &app.theme;
+    let keep = app.plan.keep_tail;
+    let default = if app.options.keep_tail.is_none() {
+        " (½ max)"
+    } else {
+        ""
+    };
+    let mut spans = vec![Span::raw(format!("keep_tail  {:>9} ", thousands(keep)))];
+    if let Some(cut) = app.plan.cut() {
+        spans.extend(gauge(app, cut.tail_tokens, keep));
+        spans.push(Span::raw(format!(" tail {}{default} ", thousands(cut.tail_tokens))));
+        spans.push(Span::styled("→ after ", t.dim));
+        spans.push(Span::styled(thousands(app.tokens_after), t.accent));
+        spans.push(Span::raw(format!(
+            " tokens · {} messages summarized ({} tokens)",
+            cut.summarized(),
+            thousands(cut.summarized_tokens)
+        )));
+    } else {
+        spans.extend(gauge(app, 0, keep.max(1)));
+        spans.push(Span::raw(format!("{default} ")));
+        let why = if app.plan.tokens_before <= app.plan.max_tokens {
+            format!(
+                "no-op: under budget ({} ≤ {})",
+                thousands(app.plan.tokens_before),
+                thousands(app.plan.max_tokens)
+            )
+        } else {
+            "no-op: nothing but the head to summarize".to_owned()
+        };
+        spans.push(Span::styled(why, t.tail));
+    }
+    Line::from(spans)
+}
+
+fn third_line(app: &App) -> Line<'static> {
+    let t = &app.theme;
+    if let Some(c) = app.counting {
+        let percent = (c.done * 100).checked_div(c.total).unwrap_or(100);
+        let (filled, empty) = gauge_cells(c.done as u64, c.total as u64, GAUGE);
+        return Line::from(vec![
+            Span::styled(format!("counting {}… ", c.tokenizer), t.warning),
+            Span::styled(filled, t.gauge_ok),
+            Span::styled(empty, t.dim),
+            Span::raw(format!(" {percent}% · showing {} until it finishes", app.tokenizer)),
+        ]);
+    }
+    if app.warnings.is_empty() {
+        return Line::styled("no warnings", t.dim);
+    }
+    let text = app
+        .warnings
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" · ");
+    Line::from(vec![Span::styled("⚠ ", t.warning), Span::styled(text, t.warning)])
+}

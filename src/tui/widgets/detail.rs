@@ -1,0 +1,120 @@
+//! The detail pane: the selected message's tokens by every tokenizer, its section, its
+//! tool group and any orphan explained, then the message itself as pretty JSON.
+
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::list::{section_of, Section};
+use super::thousands;
+use crate::tokens::Tokenizer;
+use crate::transcript::OrphanKind;
+use crate::tui::app::{App, Pane};
+
+/// Draws the detail pane.
+pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let border = if app.focus == Pane::Detail {
+        t.focus
+    } else {
+        Style::new()
+    };
+    let Some(message) = app.transcript.messages.get(app.selected) else {
+        frame.render_widget(Paragraph::new("no messages").block(Block::bordered()), area);
+        return;
+    };
+    let title = format!(
+        " #{} {} · {} tokens ",
+        app.selected,
+        message.role,
+        thousands(app.counts().message(app.selected))
+    );
+    let block = Block::bordered().title(title).border_style(border);
+    let mut lines = facts(app);
+    lines.push(Line::raw(""));
+    let height = usize::from(area.height.saturating_sub(2));
+    let body = pretty(app.transcript.raw(message));
+    lines.extend(body.lines().map(|l| Line::raw(l.to_owned())));
+    // Build only what can be seen: wrapping a 100 KB tool result every frame would not be.
+    let visible: Vec<Line> = lines.into_iter().skip(app.detail_scroll).take(height).collect();
+    frame.render_widget(Paragraph::new(visible).block(block).wrap(Wrap { trim: false }), area);
+}
+
+/// The message as pretty JSON, key order as read.
+fn pretty(raw: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(raw)
+        .and_then(|v| serde_json::to_string_pretty(&v))
+        .unwrap_or_else(|_| raw.to_owned())
+}
+
+fn facts(app: &App) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let index = app.selected;
+    let raw = app.transcript.raw(&app.transcript.messages[index]);
+    let mut counts = vec![Span::styled("tokens ", t.dim)];
+    for tokenizer in Tokenizer::ALL {
+        let value = if tokenizer.is_bpe() {
+            app.counts_by(tokenizer)
+                .map_or_else(|| "–".to_owned(), |c| thousands(c.message(index)))
+        } else {
+            thousands(tokenizer.counter().count_message(raw))
+        };
+        let style = if tokenizer == app.tokenizer {
+            t.accent
+        } else {
+            Style::new()
+        };
+        counts.push(Span::styled(format!("{tokenizer} {value}  "), style));
+    }
+    let (section, style) = match section_of(app, index) {
+        Section::Head => ("kept head (the leading system message)", t.head),
+        Section::Summarized => ("summarized away", t.summarized),
+        Section::Tail => ("kept verbatim", t.tail),
+    };
+    let mut lines = vec![
+        Line::from(counts),
+        Line::from(vec![Span::styled("section ", t.dim), Span::styled(section, style)]),
+    ];
+    lines.extend(group_lines(app));
+    lines
+}
+
+fn group_lines(app: &App) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let index = app.selected;
+    let groups = &app.transcript.groups;
+    let mut lines = Vec::new();
+    if let Some(group) = groups.group_of[index].map(|g| &groups.groups[g]) {
+        let results: Vec<String> = group.results.iter().map(|r| format!("#{r}")).collect();
+        lines.push(Line::from(vec![
+            Span::styled("tool group ", t.dim),
+            Span::styled(
+                format!("call #{} → results {}", group.call, results.join(", ")),
+                t.tool_pair,
+            ),
+        ]));
+        let split_inside = app
+            .plan
+            .cut()
+            .is_some_and(|c| group.members().any(|m| m < c.split) && group.members().any(|m| m >= c.split));
+        if split_inside {
+            lines.push(Line::styled("⚠ the cut falls inside this group", t.warning));
+        }
+    }
+    for orphan in groups.orphans_of(index) {
+        let text = match orphan.kind {
+            OrphanKind::Call => format!(
+                "⚠ orphan: call `{}` has no result in this transcript; providers reject a request ending like this",
+                orphan.id
+            ),
+            OrphanKind::Result => format!(
+                "⚠ orphan: result for `{}` answers no earlier call; providers reject it (run `ctxlens check`)",
+                orphan.id
+            ),
+        };
+        lines.push(Line::styled(text, t.orphan));
+    }
+    lines
+}

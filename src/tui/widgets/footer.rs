@@ -1,0 +1,31 @@
+//! The footer: key hints generated from the key table, then the status line.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use crate::tui::app::{App, Mode};
+use crate::tui::keys::{hints, Context};
+
+/// Draws hints and status.
+pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let context = match app.mode {
+        Mode::Normal | Mode::Prompt(_) => Context::Main,
+        Mode::Help { .. } | Mode::Preview(_) => Context::Overlay,
+    };
+    let mut spans = Vec::new();
+    for (keys, hint) in hints(context) {
+        spans.push(Span::styled(keys, t.accent));
+        spans.push(Span::raw(format!(" {hint}  ")));
+    }
+    let status = match &app.status {
+        Some(s) => Line::styled(s.text.clone(), if s.error { t.error } else { t.dim }),
+        None => Line::styled(
+            format!("{} of {} messages", app.selected + 1, app.transcript.messages.len()),
+            t.dim,
+        ),
+    };
+    frame.render_widget(Paragraph::new(vec![Line::from(spans), status]), area);
+}

@@ -1,0 +1,145 @@
+//! The message list: one row per message (index, role, preview, tokens, a proportional
+//! bar, the running total), coloured by section, with the boundary line where the tail
+//! starts. Virtualized: only the rows on screen are built.
+
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+use ratatui::Frame;
+
+use super::thousands;
+use crate::tui::app::{App, Pane};
+use crate::tui::ui::list_rows;
+
+const ROLE: usize = 9;
+const TOKENS: usize = 7;
+const BAR: usize = 8;
+const RUNNING: usize = 9;
+
+/// The section a message falls in under the current plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    /// The leading system message, kept.
+    Head,
+    /// Summarized away.
+    Summarized,
+    /// Kept verbatim.
+    Tail,
+}
+
+/// The section of message `index`.
+pub fn section_of(app: &App, index: usize) -> Section {
+    match app.plan.cut() {
+        Some(cut) if index < cut.head_end => Section::Head,
+        Some(cut) if index < cut.split => Section::Summarized,
+        None if index == 0 && app.transcript.messages.first().is_some_and(|m| m.role == "system") => Section::Head,
+        Some(_) | None => Section::Tail,
+    }
+}
+
+/// Draws the list.
+pub fn render(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let groups = &app.transcript.groups;
+    let title = format!(
+        " messages {} · {} tool groups · {} orphans ",
+        app.transcript.messages.len(),
+        groups.groups.len(),
+        groups.orphans.len()
+    );
+    let border = if app.focus == Pane::List { t.focus } else { Style::new() };
+    let block = Block::bordered().title(title).border_style(border);
+    let inner_width = usize::from(area.width.saturating_sub(2));
+    let index_width = app.transcript.messages.len().max(1).to_string().len();
+    let preview_width = inner_width.saturating_sub(1 + index_width + 1 + ROLE + 1 + 1 + TOKENS + 1 + BAR + 1 + RUNNING);
+    let widths = Widths {
+        index: index_width,
+        preview: preview_width,
+        total: inner_width,
+    };
+
+    let mut lines = vec![header(app, &widths)];
+    let biggest = app.counts().per_message().iter().copied().max().unwrap_or(1).max(1);
+    for row in app.list_offset..(app.list_offset + list_rows(area)).min(app.row_count()) {
+        lines.push(match app.message_of_row(row) {
+            Some(index) => message_row(app, index, biggest, &widths),
+            None => boundary_row(app, widths.total),
+        });
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+struct Widths {
+    index: usize,
+    preview: usize,
+    total: usize,
+}
+
+fn header(app: &App, w: &Widths) -> Line<'static> {
+    let text = format!(
+        " {:>iw$} {:<ROLE$} {:<pw$} {:>TOKENS$} {:<BAR$} {:>RUNNING$}",
+        "#",
+        "role",
+        "preview",
+        "tokens",
+        "share",
+        "running",
+        iw = w.index,
+        pw = w.preview
+    );
+    Line::styled(text, app.theme.dim)
+}
+
+fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'static> {
+    let t = &app.theme;
+    let message = &app.transcript.messages[index];
+    let counts = app.counts();
+    let style = match section_of(app, index) {
+        Section::Head => t.head,
+        Section::Summarized => t.summarized,
+        Section::Tail => t.tail,
+    };
+    let style = if index == app.selected {
+        style.patch(t.selected)
+    } else {
+        style
+    };
+    let groups = &app.transcript.groups;
+    let selected_group = groups.group_of.get(app.selected).copied().flatten();
+    let (marker, marker_style) = if groups.orphans_of(index).next().is_some() {
+        ("!", t.orphan)
+    } else if selected_group.is_some() && groups.group_of[index] == selected_group {
+        ("┃", t.tool_pair)
+    } else {
+        (" ", Style::new())
+    };
+    let tokens = counts.message(index);
+    let bar_cells = ((u128::from(tokens) * BAR as u128).div_ceil(u128::from(biggest)) as usize).min(BAR);
+    let role = crate::cli::table::truncate(&message.role, ROLE);
+    let preview = message.preview(w.preview);
+    let text = format!(
+        "{:>iw$} {:<ROLE$} {:<pw$} {:>TOKENS$} {:<BAR$} {:>RUNNING$}",
+        index,
+        role,
+        preview,
+        thousands(tokens),
+        "▇".repeat(bar_cells),
+        thousands(counts.cumulative(index)),
+        iw = w.index,
+        pw = w.preview
+    );
+    Line::from(vec![Span::styled(marker, marker_style), Span::styled(text, style)])
+}
+
+fn boundary_row(app: &App, width: usize) -> Line<'static> {
+    let reason = app.boundary_reason().unwrap_or_default();
+    let tail = app.plan.cut().map_or(0, |c| c.tail_tokens);
+    let label = if app.plan.cut().is_some_and(crate::compact::Cut::tail_empty) {
+        format!("━━ {reason} ")
+    } else {
+        format!("━━ tail starts here ({} tokens): {reason} ", thousands(tail))
+    };
+    let fill = width.saturating_sub(label.chars().count());
+    Line::styled(format!("{label}{}", "━".repeat(fill)), app.theme.boundary)
+}
