@@ -38,11 +38,11 @@ fn max_line(app: &App) -> Line<'static> {
     spans.extend(gauge(app, total, max));
     spans.push(Span::raw(format!(" total {} ", thousands(total))));
     if app.default_max {
-        spans.push(Span::styled("(max default: 60% of total) ", t.dim));
+        spans.push(Span::styled("(default: 60%) ", t.dim));
     }
     spans.push(Span::styled("· tokenizer ", t.dim));
     spans.push(Span::styled(app.tokenizer.name(), t.accent));
-    spans.push(Span::styled(" · flush_to_memory ", t.dim));
+    spans.push(Span::styled(" · flush ", t.dim));
     spans.push(Span::raw(if app.options.flush_to_memory { "on" } else { "off" }));
     Line::from(spans)
 }

@@ -1,0 +1,43 @@
+//! TUI benchmarks on a generated 100k-message transcript: drawing one frame, and a budget
+//! change end to end (`App::update` re-plans from cached counts, then a full redraw),
+//! which must stay well under a 16 ms frame.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use ctxlens::synth::openai_transcript;
+use ctxlens::tokens::Tokenizer;
+use ctxlens::transcript::Transcript;
+use ctxlens::tui::action::Action;
+use ctxlens::tui::app::App;
+use ctxlens::tui::ui;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
+fn tui(c: &mut Criterion) {
+    let text = openai_transcript(100_000);
+    let transcript = Transcript::parse("bench.json", text.into_bytes(), None).expect("valid");
+    let (mut app, _) = App::new(transcript, None, None, None, false, Tokenizer::Estimate);
+    app.update(Action::Resize(200, 50));
+    let mut terminal = Terminal::new(TestBackend::new(200, 50)).expect("backend");
+    let mut group = c.benchmark_group("tui_100k");
+    group.bench_function("draw_frame", |b| {
+        b.iter(|| {
+            terminal.draw(|frame| ui::draw(frame, &app)).expect("draw");
+        });
+    });
+    let mut up = true;
+    group.bench_function("budget_change_replan_and_redraw", |b| {
+        b.iter(|| {
+            up = !up;
+            app.update(if up { Action::MaxUp } else { Action::MaxDown });
+            terminal.draw(|frame| ui::draw(frame, &app)).expect("draw");
+            black_box(app.tokens_after)
+        });
+    });
+    group.bench_function("replan_only", |b| b.iter(|| black_box(app.update(Action::KeepUp))));
+    group.finish();
+}
+
+criterion_group!(benches, tui);
+criterion_main!(benches);

@@ -1,0 +1,158 @@
+//! End to end: the built binary in a real terminal (tmux). Opens the toolnexus fixture
+//! with `--max-tokens 2000 --keep-tail 800`, reads the totals off the screen, tunes the
+//! budget, opens help, quits, and checks the exit status and that the terminal was
+//! restored (cooked mode again). `.ci/run` installs tmux when it is missing.
+
+mod common;
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+struct Session {
+    name: String,
+}
+
+impl Session {
+    fn start(test: &str, command: &str) -> Session {
+        let name = format!("ctxlens-{test}-{}", std::process::id());
+        let status = Command::new("tmux")
+            .args(["new-session", "-d", "-s", &name, "-x", "120", "-y", "40", command])
+            .status()
+            .expect("tmux must be installed (.ci/run installs it)");
+        assert!(status.success(), "tmux started");
+        Session { name }
+    }
+
+    fn screen(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", &self.name])
+            .output()
+            .expect("capture");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", &self.name];
+        args.extend_from_slice(keys);
+        assert!(Command::new("tmux").args(&args).status().expect("send-keys").success());
+    }
+
+    /// Polls the screen until `ready` holds (the app redraws asynchronously), or fails
+    /// after a generous deadline showing the last screen.
+    fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let screen = self.screen();
+            if ready(&screen) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what}; screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux").args(["kill-session", "-t", &self.name]).status();
+    }
+}
+
+#[test]
+fn open_tune_help_and_quit_in_a_real_terminal() {
+    let fixture = common::shared().join("conformance/toolnexus-fixture-transcript.json");
+    // After ctxlens exits, the pane prints its status and whether the tty is back in
+    // canonical (cooked) mode, then waits so the screen can be read.
+    let command = format!(
+        "{} {} --max-tokens 2000 --keep-tail 800; echo \"EXIT=$?\"; stty -a | grep -o -- '-\\?icanon' | sed 's/^/TTY=/'; cat",
+        env!("CARGO_BIN_EXE_ctxlens"),
+        fixture.display()
+    );
+    let session = Session::start("tune", &command);
+
+    let screen = session.wait_for("the totals", |s| {
+        s.contains("total 4,752") && s.contains("after 824 tokens")
+    });
+    assert!(screen.contains("100 messages summarized"), "{screen}");
+    assert!(
+        screen.contains("tail starts here"),
+        "the boundary line is on screen:\n{screen}"
+    );
+
+    session.keys(&["+"]);
+    let screen = session.wait_for("max_tokens to change", |s| s.contains("max_tokens     2,050"));
+    assert!(screen.contains("max_tokens 2,050: split at #101"), "{screen}");
+    session.keys(&["}"]);
+    session.wait_for("the cut to move", |s| {
+        s.contains("keep_tail 1,300: split at #89, 88 messages summarized")
+    });
+
+    session.keys(&["?"]);
+    session.wait_for("help", |s| {
+        s.contains("help · q/Esc to close") && s.contains("raise max_tokens")
+    });
+    session.keys(&["q"]);
+    session.wait_for("help to close", |s| !s.contains("help · q/Esc to close"));
+
+    session.keys(&["q"]);
+    let screen = session.wait_for("the exit", |s| s.contains("TTY="));
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert!(
+        screen.contains("TTY=icanon"),
+        "the terminal is back in cooked mode:\n{screen}"
+    );
+    assert!(
+        !screen.contains("total 4,752"),
+        "the alternate screen was left:\n{screen}"
+    );
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    // A uniquely named copy, so the signal reaches this test's ctxlens and no other.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join(format!("sigterm-{}.json", std::process::id()));
+    std::fs::copy(common::repo().join("sample-transcripts/support-agent.json"), &path).expect("copy");
+    let command = format!(
+        "{} {}; echo \"EXIT=$?\"; stty -a | grep -o -- '-\\?icanon' | sed 's/^/TTY=/'; cat",
+        env!("CARGO_BIN_EXE_ctxlens"),
+        path.display()
+    );
+    let session = Session::start("sigterm", &command);
+    session.wait_for("the app", |s| s.contains("total 2,050"));
+    // Anchored on the binary: the pane's shell has the path in its command line too.
+    let pattern = format!("^{} {}$", env!("CARGO_BIN_EXE_ctxlens"), path.display());
+    let killed = Command::new("pkill")
+        .args(["-TERM", "-f", &pattern])
+        .status()
+        .expect("pkill runs");
+    assert!(killed.success(), "the process was found");
+    let screen = session.wait_for("the exit", |s| s.contains("TTY="));
+    assert!(screen.contains("TTY=icanon"), "cooked mode after SIGTERM:\n{screen}");
+    assert!(
+        !screen.contains("total 2,050"),
+        "the alternate screen was left:\n{screen}"
+    );
+}
+
+#[test]
+fn piped_input_reads_keys_from_the_terminal() {
+    let command = format!(
+        "cat {} | {} -; echo \"EXIT=$?\"; cat",
+        common::repo().join("sample-transcripts/agent-loop.jsonl").display(),
+        env!("CARGO_BIN_EXE_ctxlens")
+    );
+    let session = Session::start("pipe", &command);
+    session.wait_for("the app", |s| {
+        s.contains("<stdin> · openai-jsonl") && s.contains("no user message left")
+    });
+    session.keys(&["?"]);
+    session.wait_for("help", |s| s.contains("help · q/Esc to close"));
+    session.keys(&["q"]);
+    session.wait_for("help to close", |s| !s.contains("help · q/Esc to close"));
+    session.keys(&["q"]);
+    session.wait_for("the exit", |s| s.contains("EXIT=0"));
+}
