@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use super::table::thousands;
-use crate::compact::{compact, Compaction, Options};
+use crate::compact::{compact, deterministic, Compaction, Options, Strategy};
 use crate::export::write_atomic;
 use crate::summarize::Placeholder;
 use crate::tokens::{Counts, Tokenizer};
@@ -26,28 +26,59 @@ pub struct Output<'a> {
     pub plan: bool,
 }
 
-/// Compacts and writes.
+/// The deterministic strategy's options.
+pub struct DeterministicRun<'a> {
+    /// Run phase 2.
+    pub subjective_edits: bool,
+    /// `--artifacts DIR`.
+    pub artifacts: Option<&'a Path>,
+    /// `--externalize-over BYTES`.
+    pub externalize_over: usize,
+}
+
+/// Compacts with `strategy` and writes the result (or the plan).
 pub fn run(
     transcript: &Transcript,
     tokenizer: Tokenizer,
+    strategy: Strategy,
     options: &Options,
+    deterministic: &DeterministicRun,
     output: &Output,
 ) -> anyhow::Result<ExitCode> {
     let counts = Counts::compute(transcript, tokenizer);
-    let result = compact(transcript, &counts, options, &Placeholder)?;
-    for warning in result.warnings(transcript) {
-        eprintln!("warning: {warning}");
-    }
-    let bytes: Vec<u8> = if output.plan {
-        let mut doc = serde_json::to_vec(&plan_doc(transcript, &counts, &result))?;
-        doc.push(b'\n');
-        doc
-    } else {
-        result.output.as_bytes().to_vec()
+    let (bytes, summary) = match strategy {
+        Strategy::Tail => tail_stage(transcript, &counts, options, output.plan, None)?,
+        Strategy::Deterministic => {
+            let compressed = deterministic_stage(transcript, &counts, options, deterministic, output)?;
+            let summary = format!(
+                "{} edits, {} → {} tokens, cap {}",
+                compressed.edits.len(),
+                thousands(compressed.tokens_before),
+                thousands(compressed.tokens_after),
+                if compressed.cap_met { "met" } else { "not met" }
+            );
+            let bytes = if output.plan {
+                json_line(&DeterministicPlan::new(&compressed))?
+            } else {
+                compressed.output.into_bytes()
+            };
+            (bytes, summary)
+        }
+        Strategy::DeterministicThenTail => {
+            let compressed = deterministic_stage(transcript, &counts, options, deterministic, output)?;
+            let first = DeterministicPlan::new(&compressed);
+            let stage_two = Transcript::parse(
+                &transcript.source,
+                compressed.output.clone().into_bytes(),
+                Some(transcript.format.as_override()),
+            )?;
+            let counts_two = Counts::compute(&stage_two, tokenizer);
+            tail_stage(&stage_two, &counts_two, options, output.plan, Some(first))?
+        }
     };
     if let Some(path) = output.path {
         write_atomic(path, &bytes, Some(output.input), output.force)?;
-        eprintln!("{}", describe(&result, path));
+        eprintln!("ctxlens: wrote {}: {summary}", path.display());
     } else {
         let mut out = std::io::stdout().lock();
         out.write_all(&bytes)?;
@@ -56,18 +87,144 @@ pub fn run(
     Ok(ExitCode::SUCCESS)
 }
 
-fn describe(result: &Compaction, path: &Path) -> String {
+/// The §7F stage: the output (or plan) and a one-line summary. With `first`, the plan
+/// is the composed `{strategy, deterministic, tail}` document.
+fn tail_stage(
+    transcript: &Transcript,
+    counts: &Counts,
+    options: &Options,
+    plan: bool,
+    first: Option<DeterministicPlan>,
+) -> anyhow::Result<(Vec<u8>, String)> {
+    let result = compact(transcript, counts, options, &Placeholder)?;
+    for warning in result.warnings(transcript) {
+        eprintln!("warning: {warning}");
+    }
+    let summary = describe(&result);
+    let bytes = match (plan, first) {
+        (false, _) => result.output.as_bytes().to_vec(),
+        (true, None) => json_line(&plan_doc(transcript, counts, &result))?,
+        (true, Some(first)) => json_line(&ComposedPlan {
+            strategy: Strategy::DeterministicThenTail.name(),
+            deterministic: first,
+            tail: plan_doc(transcript, counts, &result),
+        })?,
+    };
+    Ok((bytes, summary))
+}
+
+/// Runs the deterministic compressor with the artifact store the output calls for:
+/// nothing is written for `--plan`; `--artifacts DIR`; a folder beside `-o OUT`; and with
+/// standard output and no `--artifacts`, externalizing is refused with a clear error.
+fn deterministic_stage(
+    transcript: &Transcript,
+    counts: &Counts,
+    options: &Options,
+    run: &DeterministicRun,
+    output: &Output,
+) -> anyhow::Result<deterministic::Compressed> {
+    let settings = deterministic::Settings {
+        cap: options.max_tokens,
+        subjective_edits: run.subjective_edits,
+        externalize_over: run.externalize_over,
+    };
+    let folder = run.artifacts.map(Path::to_path_buf).or_else(|| {
+        output.path.map(|out| {
+            let name = out
+                .file_name()
+                .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+            out.with_file_name(format!("{name}.artifacts"))
+        })
+    });
+    let compressed = match (&folder, output.plan) {
+        (_, true) => deterministic::compress(transcript, counts, &settings, &mut deterministic::DryRun)?,
+        (Some(dir), false) => {
+            let mut store = deterministic::DirStore::new(dir);
+            let compressed = deterministic::compress(transcript, counts, &settings, &mut store)?;
+            if !store.stored.is_empty() {
+                eprintln!(
+                    "ctxlens: {} externalized outputs stored in {}",
+                    store.stored.len(),
+                    dir.display()
+                );
+            }
+            compressed
+        }
+        (None, false) => deterministic::compress(transcript, counts, &settings, &mut deterministic::Refuse)?,
+    };
+    if !compressed.cap_met {
+        eprintln!(
+            "warning: the deterministic pass could not reach the cap ({} > {})",
+            thousands(compressed.tokens_after),
+            thousands(options.max_tokens)
+        );
+    }
+    Ok(compressed)
+}
+
+fn json_line(value: &impl Serialize) -> anyhow::Result<Vec<u8>> {
+    let mut doc = serde_json::to_vec(value)?;
+    doc.push(b'\n');
+    Ok(doc)
+}
+
+/// The deterministic strategy's `--plan` document.
+#[derive(Serialize)]
+pub struct DeterministicPlan {
+    strategy: &'static str,
+    tokens_before: u64,
+    tokens_after: u64,
+    cap_met: bool,
+    edits: Vec<EditRow>,
+}
+
+#[derive(Serialize)]
+struct EditRow {
+    index: usize,
+    rule: &'static str,
+    tokens_before: u64,
+    tokens_after: u64,
+}
+
+impl DeterministicPlan {
+    fn new(c: &deterministic::Compressed) -> DeterministicPlan {
+        DeterministicPlan {
+            strategy: Strategy::Deterministic.name(),
+            tokens_before: c.tokens_before,
+            tokens_after: c.tokens_after,
+            cap_met: c.cap_met,
+            edits: c
+                .edits
+                .iter()
+                .map(|e| EditRow {
+                    index: e.index,
+                    rule: e.rule.name(),
+                    tokens_before: e.tokens_before,
+                    tokens_after: e.tokens_after,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `deterministic,tail`: both stages' plans.
+#[derive(Serialize)]
+struct ComposedPlan<'a> {
+    strategy: &'static str,
+    deterministic: DeterministicPlan,
+    tail: PlanDoc<'a>,
+}
+
+fn describe(result: &Compaction) -> String {
     match result.plan.cut() {
         Some(cut) => format!(
-            "ctxlens: wrote {}: summarized {} messages, {} → {} tokens",
-            path.display(),
+            "summarized {} messages, {} → {} tokens",
             cut.summarized(),
             thousands(result.plan.tokens_before),
             thousands(result.tokens_after)
         ),
         None => format!(
-            "ctxlens: wrote {}: no-op ({} ≤ max_tokens {}), unchanged",
-            path.display(),
+            "no-op ({} ≤ max_tokens {}), unchanged",
             thousands(result.plan.tokens_before),
             thousands(result.plan.max_tokens)
         ),

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::check::Provider;
-use crate::compact::Options;
+use crate::compact::{Options, Strategy};
 use crate::tokens::Tokenizer;
 use crate::transcript::{FormatOverride, Transcript};
 
@@ -81,9 +81,11 @@ struct CompactArgs {
     file: PathBuf,
     #[command(flatten)]
     budget: BudgetArgs,
-    /// Compaction strategy.
-    #[arg(long, value_enum, default_value_t = StrategyArg::Tail)]
-    strategy: StrategyArg,
+    /// Compaction strategy: tail (§7F), deterministic (llm4s rules), or deterministic,tail.
+    #[arg(long, default_value = "tail", value_parser = parse_strategy)]
+    strategy: Strategy,
+    #[command(flatten)]
+    deterministic: DeterministicArgs,
     /// How the summary text is made.
     #[arg(long, value_enum, default_value_t = SummarizerArg::Placeholder)]
     summarizer: SummarizerArg,
@@ -150,10 +152,22 @@ impl From<FormatArg> for FormatOverride {
     }
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum StrategyArg {
-    /// The SPEC §7F tail compactor.
-    Tail,
+/// Options of the deterministic strategy.
+#[derive(Debug, Args)]
+struct DeterministicArgs {
+    /// Deterministic: also run the subjective edits (fillers, repeated sentences, verbose replies).
+    #[arg(long)]
+    subjective_edits: bool,
+    /// Deterministic: store externalized tool output here (default: `<OUT>.artifacts` beside -o OUT).
+    #[arg(long, value_name = "DIR")]
+    artifacts: Option<PathBuf>,
+    /// Deterministic: externalize tool output larger than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::compact::deterministic::DEFAULT_EXTERNALIZE_OVER)]
+    externalize_over: usize,
+}
+
+fn parse_strategy(s: &str) -> Result<Strategy, String> {
+    s.parse()
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -207,7 +221,6 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 anyhow::bail!("compact needs --max-tokens N (compact only when the transcript is over N tokens)");
             };
             let transcript = cli.input.load(&args.file)?;
-            let StrategyArg::Tail = args.strategy;
             let SummarizerArg::Placeholder = args.summarizer;
             let options = args.budget.options(|| 0);
             let output = compact_cmd::Output {
@@ -216,7 +229,13 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 force: args.force,
                 plan: args.plan,
             };
-            compact_cmd::run(&transcript, tokenizer, &options, &output)
+            let det = &args.deterministic;
+            let deterministic = compact_cmd::DeterministicRun {
+                subjective_edits: det.subjective_edits,
+                artifacts: det.artifacts.as_deref(),
+                externalize_over: det.externalize_over,
+            };
+            compact_cmd::run(&transcript, tokenizer, args.strategy, &options, &deterministic, &output)
         }
         Some(Command::Check(args)) => {
             let transcript = cli.input.load(&args.file)?;

@@ -58,6 +58,18 @@ impl Format {
     }
 }
 
+impl Format {
+    /// The `--format` that reads a document of this format back (for re-loading output).
+    pub fn as_override(&self) -> FormatOverride {
+        match (self.dialect, &self.container) {
+            (Dialect::OpenAi, Container::Jsonl) => FormatOverride::OpenAiJsonl,
+            (Dialect::Anthropic, Container::Jsonl) => FormatOverride::AnthropicJsonl,
+            (Dialect::OpenAi, _) => FormatOverride::OpenAi,
+            (Dialect::Anthropic, _) => FormatOverride::Anthropic,
+        }
+    }
+}
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.container {

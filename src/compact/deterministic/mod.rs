@@ -1,0 +1,315 @@
+//! The deterministic compressor: llm4s' `DeterministicCompressor.compressToCap`, with its
+//! constants and its promises kept (see `deterministic-compressor.md`).
+//!
+//! Phase 1 compacts every tool result (always). Phase 2, when enabled and still over the
+//! cap, runs the subjective rules in order over the assistant messages, keeping a rule's
+//! edits only if the total drops, and stops once at or under the cap. User and system
+//! messages are never edited; untouched messages are written back byte for byte.
+
+mod artifacts;
+mod subjective;
+mod tool_output;
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+pub use artifacts::{content_name, ArtifactStore, DirStore, DryRun, Refuse};
+pub use subjective::{dedup_sentences, is_precise, remove_fillers, truncate_verbose};
+pub use tool_output::{
+    compact_error, compact_json, compact_log, compact_text, compact_tool_output, externalized_summary, is_stack_frame,
+    ContentType, DEFAULT_EXTERNALIZE_OVER, KEEP_BYTES,
+};
+
+use crate::tokens::{Counts, TokenCounter};
+use crate::transcript::Transcript;
+
+/// A subjective rule: the edited text, or `None` when it leaves the text alone.
+type TextRule = fn(&str) -> Option<String>;
+
+/// The rule behind an edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rule {
+    /// JSON tool output pruned and written compact.
+    ToolJson,
+    /// Log tool output collapsed.
+    ToolLog,
+    /// Stack trace cut to ten frames.
+    ToolError,
+    /// Long text cut to its first and last words.
+    ToolText,
+    /// Stored in the artifact store, replaced by a pointer.
+    Externalize,
+    /// Filler words removed.
+    FillerWords,
+    /// Repeated sentences removed.
+    DedupSentences,
+    /// Verbose response capped.
+    Truncate,
+}
+
+impl Rule {
+    /// The name used in `--plan` and the TUI.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::ToolJson => "tool_json",
+            Rule::ToolLog => "tool_log",
+            Rule::ToolError => "tool_error",
+            Rule::ToolText => "tool_text",
+            Rule::Externalize => "externalize",
+            Rule::FillerWords => "filler_words",
+            Rule::DedupSentences => "dedup_sentences",
+            Rule::Truncate => "truncate",
+        }
+    }
+}
+
+/// The compressor's settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// The token cap.
+    pub cap: u64,
+    /// Run phase 2.
+    pub subjective_edits: bool,
+    /// Tool outputs larger than this many bytes are externalized.
+    pub externalize_over: usize,
+}
+
+/// One edit of one message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Edit {
+    /// The message.
+    pub index: usize,
+    /// What was done.
+    pub rule: Rule,
+    /// The message's tokens before this edit.
+    pub tokens_before: u64,
+    /// And after.
+    pub tokens_after: u64,
+}
+
+/// The result of a compression.
+#[derive(Debug, Clone)]
+pub struct Compressed {
+    /// The output document, in the input's format.
+    pub output: String,
+    /// Tokens before.
+    pub tokens_before: u64,
+    /// Tokens after.
+    pub tokens_after: u64,
+    /// `tokens_after <= cap`.
+    pub cap_met: bool,
+    /// Every edit, in the order applied.
+    pub edits: Vec<Edit>,
+    /// The new JSON of each edited message.
+    pub changed: BTreeMap<usize, String>,
+    /// Names of the stored artifacts, in order.
+    pub artifacts: Vec<String>,
+}
+
+/// Compresses `transcript` toward `settings.cap`, counting with the counts' tokenizer.
+pub fn compress(
+    transcript: &Transcript,
+    counts: &Counts,
+    settings: &Settings,
+    store: &mut dyn ArtifactStore,
+) -> anyhow::Result<Compressed> {
+    let mut work = Work {
+        transcript,
+        counter: counts.tokenizer.counter(),
+        tokens: counts.per_message().to_vec(),
+        edited: BTreeMap::new(),
+        edits: Vec::new(),
+        artifacts: Vec::new(),
+    };
+    work.tool_outputs(settings.externalize_over, store)?;
+    if settings.subjective_edits {
+        let rules: [(Rule, TextRule); 3] = [
+            (Rule::FillerWords, remove_fillers),
+            (Rule::DedupSentences, dedup_sentences),
+            (Rule::Truncate, truncate_verbose),
+        ];
+        for (rule, edit) in rules {
+            if work.total() <= settings.cap {
+                break;
+            }
+            work.subjective(rule, edit);
+        }
+    }
+    let tokens_after = work.total();
+    let changed: BTreeMap<usize, String> = work
+        .edited
+        .iter()
+        .map(|(&i, v)| (i, serde_json::to_string(v).expect("a Value always serializes")))
+        .collect();
+    Ok(Compressed {
+        output: assemble(transcript, &changed),
+        tokens_before: counts.total(),
+        tokens_after,
+        cap_met: tokens_after <= settings.cap,
+        edits: work.edits,
+        changed,
+        artifacts: work.artifacts,
+    })
+}
+
+struct Work<'a> {
+    transcript: &'a Transcript,
+    counter: &'static dyn TokenCounter,
+    tokens: Vec<u64>,
+    edited: BTreeMap<usize, Value>,
+    edits: Vec<Edit>,
+    artifacts: Vec<String>,
+}
+
+impl Work<'_> {
+    fn total(&self) -> u64 {
+        self.tokens.iter().sum()
+    }
+
+    /// The message as currently edited.
+    fn value(&self, index: usize) -> Value {
+        self.edited.get(&index).cloned().unwrap_or_else(|| {
+            let raw = self.transcript.raw(&self.transcript.messages[index]);
+            serde_json::from_str(raw).expect("a loaded message parses")
+        })
+    }
+
+    fn tool_outputs(&mut self, externalize_over: usize, store: &mut dyn ArtifactStore) -> anyhow::Result<()> {
+        for index in 0..self.transcript.messages.len() {
+            let message = &self.transcript.messages[index];
+            if message.role != "tool" && message.tool_results.is_empty() {
+                continue;
+            }
+            let mut value = self.value(index);
+            let mut changed = false;
+            for slot in 0..tool_texts(&mut value).len() {
+                let text = tool_texts(&mut value)[slot].clone();
+                let Some((replacement, rule)) = compact_tool_output(&text, externalize_over, store)? else {
+                    continue;
+                };
+                tool_texts(&mut value)[slot].clone_from(&replacement);
+                let after = self.counter.count_message(&serde_json::to_string(&value)?);
+                if after > self.tokens[index] {
+                    *tool_texts(&mut value)[slot] = text; // never let an edit cost more
+                    continue;
+                }
+                if rule == Rule::Externalize {
+                    self.artifacts.push(content_name(&text));
+                }
+                self.edits.push(Edit {
+                    index,
+                    rule,
+                    tokens_before: self.tokens[index],
+                    tokens_after: after,
+                });
+                self.tokens[index] = after;
+                changed = true;
+            }
+            if changed {
+                self.edited.insert(index, value);
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies `edit` to every assistant text; keeps the lot only if the total drops.
+    fn subjective(&mut self, rule: Rule, edit: TextRule) {
+        let mut candidates = Vec::new();
+        for (index, message) in self.transcript.messages.iter().enumerate() {
+            if message.role != "assistant" {
+                continue;
+            }
+            let mut value = self.value(index);
+            let mut changed = false;
+            for slot in assistant_texts(&mut value) {
+                if let Some(new) = edit(slot) {
+                    *slot = new;
+                    changed = true;
+                }
+            }
+            if changed {
+                let json = serde_json::to_string(&value).expect("a Value always serializes");
+                let after = self.counter.count_message(&json);
+                if after < self.tokens[index] {
+                    candidates.push((index, value, after));
+                }
+            }
+        }
+        if candidates.is_empty() {
+            return;
+        }
+        for (index, value, after) in candidates {
+            self.edits.push(Edit {
+                index,
+                rule,
+                tokens_before: self.tokens[index],
+                tokens_after: after,
+            });
+            self.tokens[index] = after;
+            self.edited.insert(index, value);
+        }
+    }
+}
+
+/// The tool-result texts of a message: an OpenAI `role:"tool"` content (string or text
+/// parts), or the contents of Anthropic `tool_result` blocks.
+fn tool_texts(message: &mut Value) -> Vec<&mut String> {
+    let is_tool = message.get("role").and_then(Value::as_str) == Some("tool");
+    let Some(content) = message.get_mut("content") else {
+        return Vec::new();
+    };
+    if is_tool {
+        return text_slots(content);
+    }
+    match content {
+        Value::Array(blocks) => blocks
+            .iter_mut()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+            .filter_map(|b| b.get_mut("content"))
+            .flat_map(text_slots)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The text of an assistant message: its content string or its `text` blocks.
+fn assistant_texts(message: &mut Value) -> Vec<&mut String> {
+    match message.get_mut("content") {
+        Some(content) => text_slots(content),
+        None => Vec::new(),
+    }
+}
+
+fn text_slots(content: &mut Value) -> Vec<&mut String> {
+    match content {
+        Value::String(s) => vec![s],
+        Value::Array(items) => items
+            .iter_mut()
+            .filter(|item| item.get("type").and_then(Value::as_str) == Some("text"))
+            .filter_map(|item| match item.get_mut("text") {
+                Some(Value::String(s)) => Some(s),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The document with edited messages replaced and everything else as read.
+fn assemble(transcript: &Transcript, changed: &BTreeMap<usize, String>) -> String {
+    if changed.is_empty() {
+        return transcript.text.clone();
+    }
+    let text = &transcript.text;
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (&index, json) in changed {
+        let span = &transcript.messages[index].span;
+        out.push_str(&text[at..span.start]);
+        out.push_str(json);
+        at = span.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
