@@ -17,7 +17,9 @@ fn words_text(bytes: usize) -> String {
     let mut s = String::new();
     let mut i = 0;
     while s.len() < bytes {
-        s.push_str(&format!("word{} ", i % 10));
+        s.push_str("word");
+        s.push_str(&(i % 10).to_string());
+        s.push(' ');
         i += 1;
     }
     s.truncate(bytes);
