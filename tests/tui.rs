@@ -409,3 +409,95 @@ fn tool_partners_and_orphans_are_marked() {
         "explained in the detail pane"
     );
 }
+
+// ---- strategies ------------------------------------------------------------------------
+
+/// A coding-agent transcript whose tool outputs are big enough for the deterministic pass.
+fn big_tools_app() -> App {
+    let log = (0..300)
+        .map(|i| format!("INFO step {i}: compiled module_{i} in 12ms ({})", "-".repeat(20)))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let rows: Vec<serde_json::Value> = (0..60)
+        .map(|i| serde_json::json!({"id": i, "name": format!("row {i}"), "note": null}))
+        .collect();
+    let messages = serde_json::json!([
+        {"role": "system", "content": "You are a coding agent."},
+        {"role": "user", "content": "Build it and list the rows."},
+        {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "b1", "type": "function", "function": {"name": "build", "arguments": "{}"}},
+            {"id": "q1", "type": "function", "function": {"name": "query", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "b1", "content": log},
+        {"role": "tool", "tool_call_id": "q1", "content": serde_json::to_string_pretty(&rows).expect("json")},
+        {"role": "assistant", "content": "Built; 60 rows."},
+        {"role": "user", "content": "Thanks, now deploy."},
+        {"role": "assistant", "content": "Deploying."}
+    ]);
+    let transcript =
+        Transcript::parse("agent.json", serde_json::to_vec_pretty(&messages).expect("json"), None).expect("valid");
+    let (mut app, _) = App::new(transcript, None, Some(2000), None, false, Tokenizer::Estimate);
+    app.theme = Theme::colored();
+    app.update(Action::Resize(120, 40));
+    app
+}
+
+#[test]
+fn strategies_cycle_and_replan() {
+    let mut app = big_tools_app();
+    let tail_after = app.tokens_after;
+    app.update(Action::CycleStrategy);
+    assert_eq!(app.strategy, ctxlens::compact::Strategy::Deterministic);
+    let d = app.deterministic().expect("the pass ran");
+    let rules: Vec<&str> = d.compressed.edits.iter().map(|e| e.rule.name()).collect();
+    assert_eq!(
+        rules,
+        ["externalize", "tool_json"],
+        "the 13 KB log is stored, the rows are pruned"
+    );
+    assert!(!app.plan.compacts(), "deterministic alone does not cut a tail");
+    assert_eq!(app.tokens_after, d.compressed.tokens_after);
+    app.update(Action::CycleStrategy);
+    assert_eq!(app.strategy, ctxlens::compact::Strategy::DeterministicThenTail);
+    assert_eq!(
+        app.plan.tokens_before,
+        app.deterministic().expect("pass").compressed.tokens_after
+    );
+    let derived_total = app.plan.tokens_before;
+    assert!(
+        derived_total < app.counts().total(),
+        "the pass cleared tokens before the tail plan"
+    );
+    assert!(!app.plan.compacts() || app.plan.cut().expect("cut").split > 0);
+    app.update(Action::CycleStrategy);
+    assert_eq!(app.strategy, ctxlens::compact::Strategy::Tail);
+    assert_eq!(app.tokens_after, tail_after);
+}
+
+#[test]
+fn deterministic_export_stores_artifacts_beside_the_output() {
+    let mut app = big_tools_app();
+    app.update(Action::CycleStrategy);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("out.json");
+    let status = ctxlens::tui::export(&app, &path).expect("written");
+    assert!(
+        status.contains("2 deterministic edits") && status.contains("1 outputs stored in"),
+        "{status}"
+    );
+    let stored: Vec<_> = std::fs::read_dir(dir.path().join("out.json.artifacts"))
+        .expect("folder")
+        .collect();
+    assert_eq!(stored.len(), 1);
+}
+
+#[test]
+fn screen_deterministic_edit_with_diff() {
+    let mut app = big_tools_app();
+    app.update(Action::CycleStrategy);
+    app.select(4);
+    let terminal = draw(&app, 120, 40);
+    let buffer = terminal.backend().buffer();
+    assert_eq!(cell_at_text(buffer, "✎4 tool", 0).fg, Color::LightBlue, "EDITED marker");
+    assert!(row_containing(buffer, "✎ edit tool_json").is_some());
+    insta::assert_snapshot!("deterministic_edit", terminal.backend());
+}

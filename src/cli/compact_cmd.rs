@@ -67,12 +67,7 @@ pub fn run(
         Strategy::DeterministicThenTail => {
             let compressed = deterministic_stage(transcript, &counts, options, deterministic, output)?;
             let first = DeterministicPlan::new(&compressed);
-            let stage_two = Transcript::parse(
-                &transcript.source,
-                compressed.output.clone().into_bytes(),
-                Some(transcript.format.as_override()),
-            )?;
-            let counts_two = Counts::compute(&stage_two, tokenizer);
+            let (stage_two, counts_two) = crate::compact::reload(transcript, &compressed, &counts)?;
             tail_stage(&stage_two, &counts_two, options, output.plan, Some(first))?
         }
     };

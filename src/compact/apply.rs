@@ -78,6 +78,13 @@ pub enum Warning {
     /// The summary is a `role:"system"` message inside an Anthropic `messages` list,
     /// which the Anthropic API rejects.
     SystemInsideAnthropicMessages,
+    /// The deterministic pass ended over its cap (it is best effort).
+    CapNotMet {
+        /// Tokens after the pass.
+        tokens_after: u64,
+        /// The cap.
+        cap: u64,
+    },
 }
 
 impl std::fmt::Display for Warning {
@@ -88,6 +95,9 @@ impl std::fmt::Display for Warning {
                 "result is still over max_tokens ({tokens_after} > {max_tokens}): the compactor will fire again on every turn"
             ),
             Warning::NoUserMessageLeft => f.write_str("no user message left: the tail is empty and the whole body is summarized"),
+            Warning::CapNotMet { tokens_after, cap } => {
+                write!(f, "the deterministic pass cannot reach the cap ({tokens_after} > {cap}): rules only cut what they safely can")
+            }
             Warning::SystemInsideAnthropicMessages => f.write_str(
                 "Anthropic dialect: the summary is a role:\"system\" message inside `messages`, which the Anthropic API rejects",
             ),

@@ -16,7 +16,7 @@ use crate::error::{LoadError, Position};
 
 pub use format::{Container, Dialect, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
-pub use message::{Message, ToolCall, PREVIEW_CHARS};
+pub use message::{readable_text as readable_text_of, Message, ToolCall, PREVIEW_CHARS};
 
 const BOM: &str = "\u{feff}";
 

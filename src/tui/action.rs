@@ -44,6 +44,8 @@ pub enum Action {
     ToggleFlush,
     /// Switch to the next tokenizer.
     CycleTokenizer,
+    /// Switch to the next strategy (tail, deterministic, deterministic+tail).
+    CycleStrategy,
     /// Open or close the preview of the compacted transcript.
     TogglePreview,
     /// Prompt for an export path.

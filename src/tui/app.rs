@@ -15,7 +15,10 @@ use super::search::Search;
 use super::theme::Theme;
 use super::ui::{layout, list_rows};
 use crate::cli::table::thousands;
-use crate::compact::{inserted_messages, plan, tokens_after, warnings, Options, Plan, SplitReason, Warning};
+use crate::compact::deterministic::{self, Compressed};
+use crate::compact::{
+    inserted_messages, plan, reload, tokens_after, warnings, Options, Plan, SplitReason, Strategy, Warning,
+};
 use crate::summarize::Placeholder;
 use crate::tokens::{Counts, Tokenizer};
 use crate::transcript::Transcript;
@@ -80,6 +83,20 @@ pub struct Counting {
     pub total: usize,
 }
 
+/// The deterministic pass on the current counts, and the transcript it leaves (same
+/// message indices), counted: what `deterministic,tail` plans on.
+#[derive(Debug, Clone)]
+pub struct Derived {
+    /// The tokenizer the pass counted with.
+    pub tokenizer: Tokenizer,
+    /// The pass: edits, changed messages, totals.
+    pub compressed: Compressed,
+    /// Its output, loaded.
+    pub transcript: Arc<Transcript>,
+    /// Its output's counts.
+    pub counts: Arc<Counts>,
+}
+
 /// A line for the status bar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Status {
@@ -129,6 +146,10 @@ pub struct App {
     generation: u64,
     /// The compactor's options.
     pub options: Options,
+    /// The strategy shown.
+    pub strategy: Strategy,
+    /// The deterministic pass and the transcript it leaves, for the non-tail strategies.
+    pub derived: Option<Derived>,
     /// True while `max_tokens` is still the default (60% of the total).
     pub default_max: bool,
     /// The current plan.
@@ -196,6 +217,8 @@ impl App {
             counting: None,
             generation: 0,
             options,
+            strategy: Strategy::Tail,
+            derived: None,
             default_max: max_tokens.is_none(),
             plan: Plan {
                 tokens_before: 0,
@@ -224,6 +247,20 @@ impl App {
     /// Counts of the shown tokenizer.
     pub fn counts(&self) -> &Counts {
         &self.counts[&self.tokenizer]
+    }
+
+    /// The counts the list and the plan use: the deterministic output's under the
+    /// deterministic strategies, the transcript's own otherwise.
+    pub fn view_counts(&self) -> &Counts {
+        match (&self.derived, self.strategy) {
+            (Some(d), Strategy::Deterministic | Strategy::DeterministicThenTail) => &d.counts,
+            _ => self.counts(),
+        }
+    }
+
+    /// The deterministic pass, when the strategy uses it.
+    pub fn deterministic(&self) -> Option<&Derived> {
+        self.derived.as_ref().filter(|_| self.strategy != Strategy::Tail)
     }
 
     /// Counts by `tokenizer`, when already computed.
@@ -289,6 +326,15 @@ impl App {
                     error: false,
                 });
             }
+            Action::CycleStrategy => {
+                let i = Strategy::ALL.iter().position(|&x| x == self.strategy).unwrap_or(0);
+                self.strategy = Strategy::ALL[(i + 1) % Strategy::ALL.len()];
+                self.replan();
+                self.status = Some(Status {
+                    text: format!("strategy {}: {}", self.strategy.name(), self.plan_summary()),
+                    error: false,
+                });
+            }
             Action::CycleTokenizer => {
                 let from = self.counting.map_or(self.tokenizer, |c| c.tokenizer);
                 return self.switch_tokenizer(next_tokenizer(from));
@@ -337,16 +383,63 @@ impl App {
         Effect::None
     }
 
-    /// Re-plans with the cached counts: O(log n), no re-count.
+    /// Re-plans with the cached counts: O(log n), no re-count. The deterministic pass
+    /// is computed once per tokenizer (the TUI runs phase 1 only, which ignores the cap).
     pub fn replan(&mut self) {
-        let counts = Arc::clone(&self.counts[&self.tokenizer]);
-        self.plan = plan(&self.transcript, &counts, &self.options);
+        self.ensure_derived();
+        let (transcript, counts) = match self.deterministic() {
+            Some(d) => (Arc::clone(&d.transcript), Arc::clone(&d.counts)),
+            None => (Arc::clone(&self.transcript), Arc::clone(&self.counts[&self.tokenizer])),
+        };
+        self.plan = plan(&transcript, &counts, &self.options);
+        if self.strategy == Strategy::Deterministic {
+            // No tail cut: the deterministic output is the result.
+            self.plan.decision = crate::compact::Decision::UnderBudget;
+        }
         self.tokens_after = self.plan.cut().map_or(self.plan.tokens_before, |cut| {
             let summary = Placeholder::text(cut.summarized());
             tokens_after(cut, &counts, &inserted_messages(self.options.flush_to_memory, &summary))
         });
         self.warnings = warnings(&self.plan, self.tokens_after, self.transcript.format.dialect);
+        if self.strategy == Strategy::Deterministic && self.tokens_after > self.options.max_tokens {
+            self.warnings.push(Warning::CapNotMet {
+                tokens_after: self.tokens_after,
+                cap: self.options.max_tokens,
+            });
+        }
         self.clamp_offset();
+    }
+
+    fn ensure_derived(&mut self) {
+        if self.strategy == Strategy::Tail || self.derived.as_ref().is_some_and(|d| d.tokenizer == self.tokenizer) {
+            return;
+        }
+        let counts = Arc::clone(&self.counts[&self.tokenizer]);
+        let settings = deterministic::Settings {
+            cap: self.options.max_tokens,
+            subjective_edits: false,
+            externalize_over: deterministic::DEFAULT_EXTERNALIZE_OVER,
+        };
+        let derived = deterministic::compress(&self.transcript, &counts, &settings, &mut deterministic::DryRun)
+            .and_then(|compressed| {
+                let (transcript, counts) = reload(&self.transcript, &compressed, &counts)?;
+                Ok(Derived {
+                    tokenizer: self.tokenizer,
+                    compressed,
+                    transcript: Arc::new(transcript),
+                    counts: Arc::new(counts),
+                })
+            });
+        match derived {
+            Ok(d) => self.derived = Some(d),
+            Err(e) => {
+                self.strategy = Strategy::Tail;
+                self.status = Some(Status {
+                    text: format!("deterministic pass failed: {e:#}"),
+                    error: true,
+                });
+            }
+        }
     }
 
     fn set_max(&mut self, value: u64) {
@@ -370,6 +463,14 @@ impl App {
 
     /// One line on what the current plan does.
     pub fn plan_summary(&self) -> String {
+        if let (Strategy::Deterministic, Some(d)) = (self.strategy, self.deterministic()) {
+            return format!(
+                "{} edits, {} → {} tokens",
+                d.compressed.edits.len(),
+                thousands(d.compressed.tokens_before),
+                thousands(d.compressed.tokens_after)
+            );
+        }
         match self.plan.cut() {
             Some(cut) => format!(
                 "split at #{}, {} messages summarized, {} → {} tokens",

@@ -210,6 +210,14 @@ pub const BINDINGS: &[Binding] = &[
     ),
     bind!(
         Main,
+        [ch('s')],
+        "s",
+        Action::CycleStrategy,
+        "strategy",
+        "next strategy: tail, deterministic, deterministic+tail"
+    ),
+    bind!(
+        Main,
         [ch('p')],
         "p",
         Action::TogglePreview,

@@ -29,7 +29,8 @@ use self::action::Action;
 use self::app::{App, Effect, Mode};
 use self::event::Event;
 use crate::cli::table::thousands;
-use crate::compact::compact;
+use crate::compact::deterministic::DirStore;
+use crate::compact::{apply, DeterministicOptions};
 use crate::export::write_atomic;
 use crate::summarize::Placeholder;
 
@@ -102,23 +103,44 @@ fn perform(effect: Effect, app: &mut App, events: &Sender<Event>, latest: &Arc<A
     true
 }
 
-/// Writes the compacted transcript to `path` (atomically, never over the input) and
-/// says what was written.
+/// Writes the compacted transcript to `path` with the current strategy (atomically,
+/// never over the input; externalized output goes to `<path>.artifacts/`) and says what
+/// was written.
 pub fn export(app: &App, path: &Path) -> Result<String, String> {
-    let result = compact(&app.transcript, app.counts(), &app.options, &Placeholder).map_err(|e| format!("{e:#}"))?;
-    write_atomic(path, result.output.as_bytes(), app.input_path.as_deref(), false).map_err(|e| format!("{e:#}"))?;
-    let what = match result.plan.cut() {
-        Some(cut) => format!(
-            "{} → {} tokens, {} messages summarized",
-            thousands(result.plan.tokens_before),
-            thousands(result.tokens_after),
-            cut.summarized()
-        ),
-        None => format!(
-            "no-op, {} tokens, identical to the input",
-            thousands(result.plan.tokens_before)
-        ),
-    };
+    let name = path
+        .file_name()
+        .map_or_else(|| "export".into(), |n| n.to_string_lossy().into_owned());
+    let folder = path.with_file_name(format!("{name}.artifacts"));
+    let mut store = DirStore::new(&folder);
+    let applied = apply(
+        &app.transcript,
+        app.counts(),
+        app.strategy,
+        &app.options,
+        DeterministicOptions::default(),
+        &mut store,
+        &Placeholder,
+    )
+    .map_err(|e| format!("{e:#}"))?;
+    write_atomic(path, applied.output.as_bytes(), app.input_path.as_deref(), false).map_err(|e| format!("{e:#}"))?;
+    let mut parts = vec![format!(
+        "{} → {} tokens",
+        thousands(applied.tokens_before),
+        thousands(applied.tokens_after)
+    )];
+    if let Some(cut) = applied.plan.as_ref().and_then(|p| p.cut()) {
+        parts.push(format!("{} messages summarized", cut.summarized()));
+    }
+    if let Some(c) = &applied.compressed {
+        parts.push(format!("{} deterministic edits", c.edits.len()));
+    }
+    if !store.stored.is_empty() {
+        parts.push(format!("{} outputs stored in {}", store.stored.len(), folder.display()));
+    }
+    if applied.output == app.transcript.text {
+        parts.push("identical to the input".to_owned());
+    }
+    let what = parts.join(", ");
     Ok(format!("wrote {}: {what}", path.display()))
 }
 

@@ -3,7 +3,8 @@
 //! array scrolls.
 
 use super::app::App;
-use crate::compact::render;
+use crate::compact::deterministic::DryRun;
+use crate::compact::{apply, DeterministicOptions};
 use crate::summarize::Placeholder;
 
 /// Longest display segment, in bytes: long lines are cut so each scroll step is bounded.
@@ -23,25 +24,32 @@ pub struct PreviewState {
 }
 
 impl PreviewState {
-    /// The preview of the app's current plan.
+    /// The preview of the app's current strategy and plan: the document `compact` would
+    /// write (through the same `compact::apply`; externalized output is named, not stored).
     pub fn build(app: &App) -> PreviewState {
-        let (title, text) = match app.plan.cut() {
-            Some(cut) => {
-                let summary = Placeholder::text(cut.summarized());
-                let result = render(&app.transcript, app.counts(), app.plan, cut, summary);
-                let messages = cut.head_end + result.inserted.len() + (app.transcript.messages.len() - cut.split);
-                (
-                    format!(
-                        " preview: compacted, as `compact` writes it · {messages} messages · {} tokens ",
-                        result.tokens_after
-                    ),
-                    result.output.into_owned(),
-                )
-            }
-            None => (
-                " preview: no-op (under budget), the output is the input byte for byte ".to_owned(),
-                app.transcript.text.clone(),
+        let applied = apply(
+            &app.transcript,
+            app.counts(),
+            app.strategy,
+            &app.options,
+            DeterministicOptions::default(),
+            &mut DryRun,
+            &Placeholder,
+        );
+        let (title, text) = match applied {
+            Ok(a) if a.output == app.transcript.text => (
+                " preview: no change, the output is the input byte for byte ".to_owned(),
+                a.output,
             ),
+            Ok(a) => (
+                format!(
+                    " preview ({}): as `compact` writes it · {} tokens ",
+                    app.strategy.name(),
+                    a.tokens_after
+                ),
+                a.output,
+            ),
+            Err(e) => (" preview failed ".to_owned(), format!("{e:#}")),
         };
         let segments = segments(&text);
         PreviewState {

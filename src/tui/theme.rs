@@ -18,6 +18,12 @@ pub struct Theme {
     pub tool_pair: Style,
     /// A call without a result or a result without a call.
     pub orphan: Style,
+    /// A message the deterministic compressor edited.
+    pub edited: Style,
+    /// Text removed, in a diff.
+    pub removed: Style,
+    /// Text added, in a diff.
+    pub added: Style,
     /// The selected row.
     pub selected: Style,
     /// Borders and titles of the focused pane.
@@ -58,6 +64,9 @@ impl Theme {
                 .add_modifier(Modifier::BOLD),
             tool_pair: Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
             orphan: Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+            edited: Style::new().fg(Color::LightBlue).add_modifier(Modifier::BOLD),
+            removed: Style::new().fg(Color::Red),
+            added: Style::new().fg(Color::Green),
             selected: Style::new().add_modifier(Modifier::REVERSED),
             focus: Style::new().fg(Color::Yellow),
             dim: Style::new().fg(Color::DarkGray),
@@ -79,6 +88,9 @@ impl Theme {
             boundary: Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD),
             tool_pair: Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
             orphan: Style::new().add_modifier(Modifier::BOLD),
+            edited: Style::new().add_modifier(Modifier::BOLD),
+            removed: Style::new().add_modifier(Modifier::CROSSED_OUT),
+            added: Style::new().add_modifier(Modifier::UNDERLINED),
             selected: Style::new().add_modifier(Modifier::REVERSED),
             focus: Style::new().add_modifier(Modifier::BOLD),
             dim: Style::new().add_modifier(Modifier::DIM),

@@ -32,15 +32,24 @@ fn gauge<'a>(app: &App, value: u64, max: u64) -> Vec<Span<'a>> {
 
 fn max_line(app: &App) -> Line<'static> {
     let t = &app.theme;
-    let total = app.plan.tokens_before;
+    // The transcript's own total; the deterministic strategies say what is left after.
+    let total = app.counts().total();
     let max = app.options.max_tokens;
     let mut spans = vec![Span::raw(format!("max_tokens {:>9} ", thousands(max)))];
     spans.extend(gauge(app, total, max));
     spans.push(Span::raw(format!(" total {} ", thousands(total))));
+    if let (crate::compact::Strategy::DeterministicThenTail, Some(d)) = (app.strategy, app.deterministic()) {
+        spans.push(Span::styled(
+            format!("(→ {} after deterministic) ", thousands(d.compressed.tokens_after)),
+            t.edited,
+        ));
+    }
     if app.default_max {
         spans.push(Span::styled("(default: 60%) ", t.dim));
     }
-    spans.push(Span::styled("· tokenizer ", t.dim));
+    spans.push(Span::styled("· strategy ", t.dim));
+    spans.push(Span::styled(app.strategy.name(), t.accent));
+    spans.push(Span::styled(" · tokenizer ", t.dim));
     spans.push(Span::styled(app.tokenizer.name(), t.accent));
     spans.push(Span::styled(" · flush ", t.dim));
     spans.push(Span::raw(if app.options.flush_to_memory { "on" } else { "off" }));
@@ -55,7 +64,30 @@ fn keep_line(app: &App) -> Line<'static> {
     } else {
         ""
     };
+    if let (crate::compact::Strategy::Deterministic, Some(d)) = (app.strategy, app.deterministic()) {
+        let c = &d.compressed;
+        let mut spans = vec![Span::raw(format!(
+            "cap        {:>9} ",
+            thousands(app.options.max_tokens)
+        ))];
+        spans.extend(gauge(app, c.tokens_after, app.options.max_tokens));
+        spans.push(Span::styled(" deterministic → ", t.dim));
+        spans.push(Span::styled(thousands(c.tokens_after), t.accent));
+        spans.push(Span::raw(format!(
+            " tokens · {} edits · {} externalized · cap {}",
+            c.edits.len(),
+            c.artifacts.len(),
+            if c.cap_met { "met" } else { "not met" }
+        )));
+        return Line::from(spans);
+    }
     let mut spans = vec![Span::raw(format!("keep_tail  {:>9} ", thousands(keep)))];
+    if let Some(d) = app.deterministic() {
+        spans.push(Span::styled(
+            format!("[after {} deterministic edits] ", d.compressed.edits.len()),
+            t.edited,
+        ));
+    }
     if let Some(cut) = app.plan.cut() {
         spans.extend(gauge(app, cut.tail_tokens, keep));
         spans.push(Span::raw(format!(" tail {}{default} ", thousands(cut.tail_tokens))));

@@ -33,9 +33,13 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     );
     let block = Block::bordered().title(title).border_style(border);
     let mut lines = facts(app);
+    lines.extend(edit_lines(app));
     lines.push(Line::raw(""));
     let height = usize::from(area.height.saturating_sub(2));
-    let body = pretty(app.transcript.raw(message));
+    let shown = app
+        .deterministic()
+        .and_then(|d| d.compressed.changed.get(&app.selected));
+    let body = pretty(shown.map_or_else(|| app.transcript.raw(message), String::as_str));
     lines.extend(body.lines().map(|l| Line::raw(l.to_owned())));
     // Build only what can be seen: wrapping a 100 KB tool result every frame would not be.
     let visible: Vec<Line> = lines.into_iter().skip(app.detail_scroll).take(height).collect();
@@ -79,6 +83,73 @@ fn facts(app: &App) -> Vec<Line<'static>> {
     ];
     lines.extend(group_lines(app));
     lines
+}
+
+/// The deterministic edits of the selected message, and a diff of its text.
+fn edit_lines(app: &App) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let Some(d) = app.deterministic() else {
+        return Vec::new();
+    };
+    let index = app.selected;
+    let Some(after) = d.compressed.changed.get(&index) else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    for edit in d.compressed.edits.iter().filter(|e| e.index == index) {
+        lines.push(Line::from(vec![
+            Span::styled("✎ edit ", t.edited),
+            Span::styled(edit.rule.name(), t.edited),
+            Span::raw(format!(
+                " · {} → {} tokens",
+                thousands(edit.tokens_before),
+                thousands(edit.tokens_after)
+            )),
+        ]));
+    }
+    let before = app.transcript.readable_text(index);
+    let after = crate::transcript::readable_text_of(after);
+    lines.push(Line::styled("diff of the text (− before, + after):", t.dim));
+    for (sign, line) in diff_lines(&before, &after) {
+        let style = match sign {
+            '-' => t.removed,
+            '+' => t.added,
+            _ => t.dim,
+        };
+        lines.push(Line::styled(format!("{sign} {line}"), style));
+    }
+    lines.push(Line::styled("message after the edit:", t.dim));
+    lines
+}
+
+/// A line diff: common leading and trailing lines once (context), the changed middle as
+/// removed and added lines. Enough to see what a rule cut, without an LCS.
+pub fn diff_lines(before: &str, after: &str) -> Vec<(char, String)> {
+    const CONTEXT: usize = 2;
+    let a: Vec<&str> = before.lines().collect();
+    let b: Vec<&str> = after.lines().collect();
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let mut out: Vec<(char, String)> = Vec::new();
+    out.extend(
+        a[prefix.saturating_sub(CONTEXT)..prefix]
+            .iter()
+            .map(|l| (' ', (*l).to_owned())),
+    );
+    out.extend(a[prefix..a.len() - suffix].iter().map(|l| ('-', (*l).to_owned())));
+    out.extend(b[prefix..b.len() - suffix].iter().map(|l| ('+', (*l).to_owned())));
+    out.extend(
+        a[a.len() - suffix..]
+            .iter()
+            .take(CONTEXT)
+            .map(|l| (' ', (*l).to_owned())),
+    );
+    out
 }
 
 fn group_lines(app: &App) -> Vec<Line<'static>> {

@@ -14,6 +14,8 @@ use crate::tui::ui::list_rows;
 
 const ROLE: usize = 9;
 const TOKENS: usize = 7;
+/// The tokens column under a deterministic strategy: `12,345→678`.
+const TOKENS_EDITED: usize = 13;
 const BAR: usize = 8;
 const RUNNING: usize = 9;
 
@@ -52,15 +54,29 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let block = Block::bordered().title(title).border_style(border);
     let inner_width = usize::from(area.width.saturating_sub(2));
     let index_width = app.transcript.messages.len().max(1).to_string().len();
-    let preview_width = inner_width.saturating_sub(1 + index_width + 1 + ROLE + 1 + 1 + TOKENS + 1 + BAR + 1 + RUNNING);
+    let tokens_width = if app.deterministic().is_some() {
+        TOKENS_EDITED
+    } else {
+        TOKENS
+    };
+    let preview_width =
+        inner_width.saturating_sub(1 + index_width + 1 + ROLE + 1 + 1 + tokens_width + 1 + BAR + 1 + RUNNING);
     let widths = Widths {
         index: index_width,
         preview: preview_width,
+        tokens: tokens_width,
         total: inner_width,
     };
 
     let mut lines = vec![header(app, &widths)];
-    let biggest = app.counts().per_message().iter().copied().max().unwrap_or(1).max(1);
+    let biggest = app
+        .view_counts()
+        .per_message()
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(1)
+        .max(1);
     for row in app.list_offset..(app.list_offset + list_rows(area)).min(app.row_count()) {
         lines.push(match app.message_of_row(row) {
             Some(index) => message_row(app, index, biggest, &widths),
@@ -73,12 +89,13 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 struct Widths {
     index: usize,
     preview: usize,
+    tokens: usize,
     total: usize,
 }
 
 fn header(app: &App, w: &Widths) -> Line<'static> {
     let text = format!(
-        " {:>iw$} {:<ROLE$} {:<pw$} {:>TOKENS$} {:<BAR$} {:>RUNNING$}",
+        " {:>iw$} {:<ROLE$} {:<pw$} {:>tw$} {:<BAR$} {:>RUNNING$}",
         "#",
         "role",
         "preview",
@@ -86,7 +103,8 @@ fn header(app: &App, w: &Widths) -> Line<'static> {
         "share",
         "running",
         iw = w.index,
-        pw = w.preview
+        pw = w.preview,
+        tw = w.tokens
     );
     Line::styled(text, app.theme.dim)
 }
@@ -94,7 +112,10 @@ fn header(app: &App, w: &Widths) -> Line<'static> {
 fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'static> {
     let t = &app.theme;
     let message = &app.transcript.messages[index];
-    let counts = app.counts();
+    let counts = app.view_counts();
+    let edited = app
+        .deterministic()
+        .is_some_and(|d| d.compressed.changed.contains_key(&index));
     let style = match section_of(app, index) {
         Section::Head => t.head,
         Section::Summarized => t.summarized,
@@ -109,25 +130,33 @@ fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'stati
     let selected_group = groups.group_of.get(app.selected).copied().flatten();
     let (marker, marker_style) = if groups.orphans_of(index).next().is_some() {
         ("!", t.orphan)
+    } else if edited {
+        ("✎", t.edited)
     } else if selected_group.is_some() && groups.group_of[index] == selected_group {
         ("┃", t.tool_pair)
     } else {
         (" ", Style::new())
     };
     let tokens = counts.message(index);
+    let tokens_text = if edited {
+        format!("{}→{}", thousands(app.counts().message(index)), thousands(tokens))
+    } else {
+        thousands(tokens)
+    };
     let bar_cells = ((u128::from(tokens) * BAR as u128).div_ceil(u128::from(biggest)) as usize).min(BAR);
     let role = crate::cli::table::truncate(&message.role, ROLE);
     let preview = message.preview(w.preview);
     let text = format!(
-        "{:>iw$} {:<ROLE$} {:<pw$} {:>TOKENS$} {:<BAR$} {:>RUNNING$}",
+        "{:>iw$} {:<ROLE$} {:<pw$} {:>tw$} {:<BAR$} {:>RUNNING$}",
         index,
         role,
         preview,
-        thousands(tokens),
+        tokens_text,
         "▇".repeat(bar_cells),
         thousands(counts.cumulative(index)),
         iw = w.index,
-        pw = w.preview
+        pw = w.preview,
+        tw = w.tokens
     );
     Line::from(vec![Span::styled(marker, marker_style), Span::styled(text, style)])
 }
