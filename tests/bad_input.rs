@@ -80,10 +80,10 @@ fn a_bad_jsonl_line_names_its_line() {
 
 #[test]
 fn an_object_with_no_messages() {
-    let err = error_for("body.json", b"{\"model\":\"gpt-4o\",\"input\":\"hi\"}");
+    let err = error_for("body.json", b"{\"model\":\"gpt-4o\",\"prompt\":\"hi\"}");
     assert_eq!(
         err,
-        "error: FILE:1:1: no message list: the object has no `messages` or `history` key (its keys: input, model)"
+        "error: FILE:1:1: no message list: the object has no `messages`, `history`, `contents` or `input` key (its keys: model, prompt)"
     );
 }
 

@@ -14,14 +14,20 @@ pub enum Provider {
     OpenAi,
     /// Anthropic Messages.
     Anthropic,
+    /// Gemini `generateContent`.
+    Gemini,
+    /// OpenAI Responses.
+    Responses,
 }
 
 impl Provider {
     /// The provider whose API a transcript's dialect targets.
     pub fn for_dialect(dialect: Dialect) -> Provider {
         match dialect {
-            Dialect::OpenAi => Provider::OpenAi,
+            Dialect::OpenAi | Dialect::OpenHands => Provider::OpenAi,
             Dialect::Anthropic => Provider::Anthropic,
+            Dialect::Gemini => Provider::Gemini,
+            Dialect::Responses => Provider::Responses,
         }
     }
 
@@ -30,6 +36,8 @@ impl Provider {
         match self {
             Provider::OpenAi => "openai",
             Provider::Anthropic => "anthropic",
+            Provider::Gemini => "gemini",
+            Provider::Responses => "responses",
         }
     }
 }
@@ -60,6 +68,8 @@ pub fn check(transcript: &Transcript, provider: Provider) -> Vec<Problem> {
     let mut problems = match provider {
         Provider::OpenAi => check_openai(transcript),
         Provider::Anthropic => check_anthropic(transcript),
+        Provider::Gemini => check_gemini(transcript),
+        Provider::Responses => check_responses(transcript),
     };
     problems.sort_by_key(|p| p.index);
     problems
@@ -159,6 +169,70 @@ fn check_anthropic(transcript: &Transcript) -> Vec<Problem> {
                     index,
                     problem: format!("tool_use {} not answered in the next message", quoted(&missing)),
                     provider_error: format!("`tool_use` ids were found without `tool_result` blocks immediately after: {}. Each `tool_use` block must have a corresponding `tool_result` block in the next message.", missing.join(", ")),
+                });
+            }
+        }
+    }
+    problems
+}
+
+/// Gemini: a turn of function responses comes right after the model turn that called,
+/// with as many responses as calls.
+fn check_gemini(transcript: &Transcript) -> Vec<Problem> {
+    let messages = &transcript.messages;
+    let mut problems = Vec::new();
+    for (index, message) in messages.iter().enumerate() {
+        if message.tool_results.is_empty() {
+            continue;
+        }
+        let previous = index
+            .checked_sub(1)
+            .map(|p| &messages[p])
+            .filter(|p| !p.tool_calls.is_empty());
+        match previous {
+            None => problems.push(Problem {
+                index,
+                problem: "function responses that do not follow a function call turn".to_owned(),
+                provider_error: "Please ensure that function response turn comes immediately after a function call turn.".to_owned(),
+            }),
+            Some(p) if p.tool_calls.len() != message.tool_results.len() => problems.push(Problem {
+                index,
+                problem: format!("{} function responses for {} function calls", message.tool_results.len(), p.tool_calls.len()),
+                provider_error: "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.".to_owned(),
+            }),
+            Some(_) => {}
+        }
+    }
+    problems
+}
+
+/// Responses: every `function_call_output` has an earlier `function_call` with its
+/// `call_id`, and every call has an output.
+fn check_responses(transcript: &Transcript) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut called: HashSet<&str> = HashSet::new();
+    let answered: HashSet<&str> = transcript
+        .messages
+        .iter()
+        .flat_map(|m| m.tool_results.iter().map(String::as_str))
+        .collect();
+    for (index, message) in transcript.messages.iter().enumerate() {
+        for id in &message.tool_results {
+            if !called.contains(id.as_str()) {
+                problems.push(Problem {
+                    index,
+                    problem: format!("output for `{id}` has no function call before it"),
+                    provider_error: format!("No tool call found for function call output with call_id {id}."),
+                });
+            }
+        }
+        for call in &message.tool_calls {
+            called.insert(call.id.as_str());
+            if !answered.contains(call.id.as_str()) {
+                problems.push(Problem {
+                    index,
+                    problem: format!("function call `{}` has no output", call.id),
+                    provider_error: format!("No tool output found for function call {}.", call.id),
                 });
             }
         }

@@ -139,6 +139,11 @@ enum FormatArg {
     Anthropic,
     OpenaiJsonl,
     AnthropicJsonl,
+    Gemini,
+    Responses,
+    Openhands,
+    ClaudeCode,
+    Codex,
 }
 
 impl From<FormatArg> for FormatOverride {
@@ -148,6 +153,11 @@ impl From<FormatArg> for FormatOverride {
             FormatArg::Anthropic => FormatOverride::Anthropic,
             FormatArg::OpenaiJsonl => FormatOverride::OpenAiJsonl,
             FormatArg::AnthropicJsonl => FormatOverride::AnthropicJsonl,
+            FormatArg::Gemini => FormatOverride::Gemini,
+            FormatArg::Responses => FormatOverride::Responses,
+            FormatArg::Openhands => FormatOverride::OpenHands,
+            FormatArg::ClaudeCode => FormatOverride::ClaudeCode,
+            FormatArg::Codex => FormatOverride::Codex,
         }
     }
 }
@@ -180,6 +190,8 @@ enum SummarizerArg {
 enum ProviderArg {
     Openai,
     Anthropic,
+    Gemini,
+    Responses,
 }
 
 impl From<ProviderArg> for Provider {
@@ -187,6 +199,8 @@ impl From<ProviderArg> for Provider {
         match arg {
             ProviderArg::Openai => Provider::OpenAi,
             ProviderArg::Anthropic => Provider::Anthropic,
+            ProviderArg::Gemini => Provider::Gemini,
+            ProviderArg::Responses => Provider::Responses,
         }
     }
 }

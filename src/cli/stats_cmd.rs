@@ -30,6 +30,50 @@ pub struct StatsDoc<'a> {
     tokenizer: &'static str,
     total: u64,
     messages: StatsRows<'a>,
+    /// Records shown but not counted (log formats).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<NoteRow<'a>>,
+    /// The last recorded prompt size, when the log records usage.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recorded_last: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct NoteRow<'a> {
+    before: usize,
+    line: usize,
+    kind: &'a str,
+    text: &'a str,
+}
+
+/// Recorded usage beside the estimate of the same prompt.
+#[derive(Serialize)]
+pub struct RecordedRow {
+    /// Prompt tokens the provider recorded for this response.
+    pub context_tokens: u64,
+    /// Output tokens it recorded.
+    pub output_tokens: u64,
+    /// The estimate of the messages before this one (what ctxlens can see of the prompt).
+    pub estimate: u64,
+    /// `(estimate - recorded) / recorded`, in percent.
+    pub error_percent: f64,
+}
+
+/// The recorded usage of message `i` beside ctxlens's estimate of its prompt.
+pub fn recorded_row(transcript: &Transcript, counts: &Counts, i: usize) -> Option<RecordedRow> {
+    let r = transcript.messages[i].recorded?;
+    let estimate = if i == 0 { 0 } else { counts.cumulative(i - 1) };
+    let error_percent = if r.context_tokens == 0 {
+        0.0
+    } else {
+        ((estimate as f64 - r.context_tokens as f64) / r.context_tokens as f64 * 1000.0).round() / 10.0
+    };
+    Some(RecordedRow {
+        context_tokens: r.context_tokens,
+        output_tokens: r.output_tokens,
+        estimate,
+        error_percent,
+    })
 }
 
 struct StatsRows<'a> {
@@ -45,6 +89,8 @@ struct StatsRow<'a> {
     cumulative: u64,
     tool_calls: Vec<&'a str>,
     tool_results: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recorded: Option<RecordedRow>,
 }
 
 impl Serialize for StatsRows<'_> {
@@ -56,6 +102,7 @@ impl Serialize for StatsRows<'_> {
             cumulative: self.counts.cumulative(i),
             tool_calls: m.tool_calls.iter().map(|c| c.id.as_str()).collect(),
             tool_results: &m.tool_results,
+            recorded: recorded_row(self.transcript, self.counts, i),
         }))
     }
 }
@@ -67,6 +114,22 @@ pub fn stats_doc<'a>(transcript: &'a Transcript, counts: &'a Counts) -> StatsDoc
         tokenizer: counts.tokenizer.name(),
         total: counts.total(),
         messages: StatsRows { transcript, counts },
+        notes: transcript
+            .notes
+            .iter()
+            .map(|n| NoteRow {
+                before: n.before,
+                line: n.line,
+                kind: &n.kind,
+                text: &n.text,
+            })
+            .collect(),
+        recorded_last: transcript
+            .messages
+            .iter()
+            .rev()
+            .find_map(|m| m.recorded)
+            .map(|r| r.context_tokens),
     }
 }
 
@@ -101,7 +164,11 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
         "{:>6}  {:<10} {:>8} {:>11}  {:<22} preview",
         "#", "role", "tokens", "cumulative", "tools"
     )?;
+    let mut notes = transcript.notes.iter().peekable();
     for (i, m) in transcript.messages.iter().enumerate() {
+        while let Some(note) = notes.next_if(|n| n.before <= i) {
+            writeln!(out, "{:>6}  ┄ {}: {}", "", note.kind, note.text)?;
+        }
         let calls: Vec<&str> = m.tool_calls.iter().map(|c| c.id.as_str()).collect();
         let results: Vec<&str> = m.tool_results.iter().map(String::as_str).collect();
         let mut tools = format!("{}{}", id_list("→", &calls, 22), id_list("←", &results, 22));
@@ -128,6 +195,19 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
             truncate(&tools, 22),
             m.preview(60)
         )?;
+        if let Some(r) = recorded_row(transcript, counts, i) {
+            writeln!(
+                out,
+                "{:>6}  ┄ recorded prompt {} vs estimate {} of the messages before: {:+.1}%",
+                "",
+                thousands(r.context_tokens),
+                thousands(r.estimate),
+                r.error_percent
+            )?;
+        }
+    }
+    for note in notes {
+        writeln!(out, "{:>6}  ┄ {}: {}", "", note.kind, note.text)?;
     }
     Ok(())
 }

@@ -12,7 +12,7 @@ use serde_json::json;
 use super::plan::{plan, Cut, Decision, Options, Plan};
 use crate::summarize::Summarizer;
 use crate::tokens::Counts;
-use crate::transcript::{Dialect, Transcript};
+use crate::transcript::{Container, Dialect, Transcript};
 
 /// The prefix of the summary message's content (§7F 9.2).
 pub const SUMMARY_PREFIX: &str = "[Summary of earlier conversation]\n";
@@ -142,6 +142,92 @@ pub fn inserted_messages(flush_to_memory: bool, summary: &str) -> Vec<String> {
     inserted
 }
 
+/// One message a firing inserts: the message the model sees (counted) and the text
+/// written into the output (a whole record, for log formats).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inserted {
+    /// The model-visible message JSON.
+    pub counted: String,
+    /// What is written to the output.
+    pub written: String,
+}
+
+/// The messages a firing inserts, in the transcript's own shape. OpenAI and Anthropic
+/// get §7F's `role:"system"` messages exactly; Gemini a `user` content; Responses and
+/// Codex a `system` message item; OpenHands a user message event; Claude Code a `user`
+/// record marked `isCompactSummary` whose `uuid` is the parent the first kept tail
+/// record points at, so the `parentUuid` chain stays linked.
+pub fn inserted_for(transcript: &Transcript, cut: &Cut, flush_to_memory: bool, summary: &str) -> Vec<Inserted> {
+    let specs = inserted_messages(flush_to_memory, summary);
+    let count = specs.len();
+    specs
+        .into_iter()
+        .enumerate()
+        .map(|(k, spec)| {
+            let content = serde_json::from_str::<serde_json::Value>(&spec)
+                .ok()
+                .and_then(|v| v.get("content").and_then(|c| c.as_str().map(str::to_owned)))
+                .unwrap_or_default();
+            shape(transcript, cut, (k, count), spec, &content)
+        })
+        .collect()
+}
+
+fn shape(transcript: &Transcript, cut: &Cut, (k, count): (usize, usize), spec: String, content: &str) -> Inserted {
+    let same = |json: String| Inserted {
+        counted: json.clone(),
+        written: json,
+    };
+    match (&transcript.format.container, transcript.format.dialect) {
+        (Container::ClaudeCode, _) => {
+            // The inserted records form a chain whose last link takes the uuid the first
+            // kept tail record's parentUuid names.
+            let name = |i: usize| format!("ctxlens-inserted-{i}");
+            let uuid = if k + 1 == count {
+                claude_link(transcript, cut).unwrap_or_else(|| name(k))
+            } else {
+                name(k)
+            };
+            let parent = if k == 0 {
+                serde_json::Value::Null
+            } else {
+                name(k - 1).into()
+            };
+            let message = serde_json::from_str::<serde_json::Value>(&spec).unwrap_or_default();
+            let record = json!({"parentUuid": parent, "isSidechain": false, "type": "user", "isCompactSummary": true, "uuid": uuid, "message": message});
+            Inserted {
+                counted: spec,
+                written: record.to_string(),
+            }
+        }
+        (Container::Codex, _) => {
+            let item =
+                json!({"type": "message", "role": "system", "content": [{"type": "input_text", "text": content}]});
+            Inserted {
+                counted: item.to_string(),
+                written: json!({"timestamp": "", "type": "response_item", "payload": item}).to_string(),
+            }
+        }
+        (_, Dialect::Gemini) => same(json!({"role": "user", "parts": [{"text": content}]}).to_string()),
+        (_, Dialect::Responses) => same(
+            json!({"type": "message", "role": "system", "content": [{"type": "input_text", "text": content}]})
+                .to_string(),
+        ),
+        (_, Dialect::OpenHands) => same(
+            json!({"source": "user", "action": "message", "message": content, "args": {"content": content}})
+                .to_string(),
+        ),
+        (_, Dialect::OpenAi | Dialect::Anthropic) => same(spec),
+    }
+}
+
+/// The `parentUuid` of the first kept Claude Code record after the summary.
+fn claude_link(transcript: &Transcript, cut: &Cut) -> Option<String> {
+    let first = transcript.messages.get(cut.split)?.records.first()?;
+    let record: serde_json::Value = serde_json::from_str(&transcript.text[first.clone()]).ok()?;
+    record.get("parentUuid")?.as_str().map(str::to_owned)
+}
+
 /// Tokens of the compacted message list, without building the document: the kept head
 /// and tail come from the counts, only the inserted messages are counted.
 pub fn tokens_after(cut: &Cut, counts: &Counts, inserted: &[String]) -> u64 {
@@ -157,8 +243,19 @@ pub fn render<'a>(
     cut: &Cut,
     summary: String,
 ) -> Compaction<'a> {
-    let inserted = inserted_messages(plan.flush_to_memory, &summary);
-    let tokens_after = tokens_after(cut, counts, &inserted);
+    let shaped = inserted_for(transcript, cut, plan.flush_to_memory, &summary);
+    let counted: Vec<String> = shaped.iter().map(|i| i.counted.clone()).collect();
+    let tokens_after = tokens_after(cut, counts, &counted);
+    let inserted: Vec<String> = shaped.into_iter().map(|i| i.written).collect();
+    if transcript.format.container.is_log() {
+        return Compaction {
+            plan,
+            output: Cow::Owned(render_log(transcript, cut, &inserted)),
+            summary: Some(summary),
+            inserted,
+            tokens_after,
+        };
+    }
 
     let (prefix, suffix) = transcript.surroundings();
     let separator = transcript.separator();
@@ -184,6 +281,45 @@ pub fn render<'a>(
         inserted,
         tokens_after,
     }
+}
+
+/// A compacted log: the records before the first message (session metadata), the head
+/// messages' records, the inserted records, then every record of the active
+/// conversation from the first kept tail message on, all byte for byte as read.
+fn render_log(transcript: &Transcript, cut: &Cut, inserted: &[String]) -> String {
+    let records = &transcript.log_records;
+    let first_message_at = transcript
+        .messages
+        .first()
+        .and_then(|m| m.records.first())
+        .map_or(usize::MAX, |r| r.start);
+    let tail_at = transcript
+        .messages
+        .get(cut.split)
+        .and_then(|m| m.records.first())
+        .map(|r| r.start);
+    let mut lines: Vec<&str> = Vec::new();
+    lines.extend(
+        records
+            .iter()
+            .filter(|r| r.active && r.message.is_none() && r.range.start < first_message_at)
+            .map(|r| &transcript.text[r.range.clone()]),
+    );
+    for m in &transcript.messages[..cut.head_end] {
+        lines.extend(m.records.iter().map(|r| &transcript.text[r.clone()]));
+    }
+    lines.extend(inserted.iter().map(String::as_str));
+    if let Some(tail_at) = tail_at {
+        lines.extend(
+            records
+                .iter()
+                .filter(|r| r.active && r.range.start >= tail_at)
+                .map(|r| &transcript.text[r.range.clone()]),
+        );
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
 }
 
 /// A newly written `{"role":"system","content":…}` message, compact, key order fixed.

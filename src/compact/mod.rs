@@ -6,7 +6,8 @@ mod plan;
 mod strategy;
 
 pub use apply::{
-    compact, inserted_messages, render, tokens_after, warnings, Compaction, Warning, FLUSH_REMINDER, SUMMARY_PREFIX,
+    compact, inserted_for, inserted_messages, render, tokens_after, warnings, Compaction, Inserted, Warning,
+    FLUSH_REMINDER, SUMMARY_PREFIX,
 };
 pub use plan::{plan, Cut, Decision, Options, Plan, SplitReason};
 pub use strategy::{apply, reload, Applied, DeterministicOptions, Strategy};

@@ -19,8 +19,14 @@ use crate::error::{LoadError, Position};
 pub enum Dialect {
     /// OpenAI chat completions (`tool_calls`, `role:"tool"`).
     OpenAi,
-    /// Anthropic Messages (`tool_use`/`tool_result` content blocks).
+    /// Anthropic Messages (`tool_use`/`tool_result` content blocks; also Claude Code).
     Anthropic,
+    /// Gemini `contents` (`parts` with `functionCall`/`functionResponse`).
+    Gemini,
+    /// OpenAI Responses items (`message`, `function_call`, `function_call_output`…; also Codex).
+    Responses,
+    /// OpenHands events (actions and observations).
+    OpenHands,
 }
 
 /// How the message list sits in the file.
@@ -35,6 +41,17 @@ pub enum Container {
     },
     /// One message per line.
     Jsonl,
+    /// A Claude Code session log (records with `uuid`/`parentUuid`/`message`).
+    ClaudeCode,
+    /// A Codex rollout (records `{timestamp, type, payload}`).
+    Codex,
+}
+
+impl Container {
+    /// Logs whose messages are backed by whole JSONL records.
+    pub fn is_log(&self) -> bool {
+        matches!(self, Container::ClaudeCode | Container::Codex)
+    }
 }
 
 /// A detected (or forced) transcript format.
@@ -50,10 +67,15 @@ impl Format {
     /// The short name used in `stats --json` and `--format`.
     pub fn name(&self) -> &'static str {
         match (self.dialect, &self.container) {
+            (_, Container::ClaudeCode) => "claude-code",
+            (_, Container::Codex) => "codex",
             (Dialect::OpenAi, Container::Jsonl) => "openai-jsonl",
             (Dialect::Anthropic, Container::Jsonl) => "anthropic-jsonl",
             (Dialect::OpenAi, _) => "openai",
             (Dialect::Anthropic, _) => "anthropic",
+            (Dialect::Gemini, _) => "gemini",
+            (Dialect::Responses, _) => "responses",
+            (Dialect::OpenHands, _) => "openhands",
         }
     }
 }
@@ -62,10 +84,15 @@ impl Format {
     /// The `--format` that reads a document of this format back (for re-loading output).
     pub fn as_override(&self) -> FormatOverride {
         match (self.dialect, &self.container) {
+            (_, Container::ClaudeCode) => FormatOverride::ClaudeCode,
+            (_, Container::Codex) => FormatOverride::Codex,
             (Dialect::OpenAi, Container::Jsonl) => FormatOverride::OpenAiJsonl,
             (Dialect::Anthropic, Container::Jsonl) => FormatOverride::AnthropicJsonl,
             (Dialect::OpenAi, _) => FormatOverride::OpenAi,
             (Dialect::Anthropic, _) => FormatOverride::Anthropic,
+            (Dialect::Gemini, _) => FormatOverride::Gemini,
+            (Dialect::Responses, _) => FormatOverride::Responses,
+            (Dialect::OpenHands, _) => FormatOverride::OpenHands,
         }
     }
 }
@@ -76,6 +103,8 @@ impl fmt::Display for Format {
             Container::Array => write!(f, "{} (JSON array of messages)", self.name()),
             Container::Object { key } => write!(f, "{} (object, messages under `{key}`)", self.name()),
             Container::Jsonl => write!(f, "{} (one message per line)", self.name()),
+            Container::ClaudeCode => f.write_str("claude-code (session log, active branch)"),
+            Container::Codex => f.write_str("codex (rollout log, response items)"),
         }
     }
 }
@@ -91,21 +120,52 @@ pub enum FormatOverride {
     OpenAiJsonl,
     /// Anthropic Messages, one message per line.
     AnthropicJsonl,
+    /// Gemini `contents`.
+    Gemini,
+    /// OpenAI Responses items.
+    Responses,
+    /// OpenHands events.
+    OpenHands,
+    /// A Claude Code session log.
+    ClaudeCode,
+    /// A Codex rollout.
+    Codex,
 }
 
 impl FormatOverride {
     /// Every accepted `--format` value.
-    pub const NAMES: [&'static str; 4] = ["openai", "anthropic", "openai-jsonl", "anthropic-jsonl"];
+    pub const NAMES: [&'static str; 9] = [
+        "openai",
+        "anthropic",
+        "openai-jsonl",
+        "anthropic-jsonl",
+        "gemini",
+        "responses",
+        "openhands",
+        "claude-code",
+        "codex",
+    ];
 
     fn dialect(self) -> Dialect {
         match self {
             FormatOverride::OpenAi | FormatOverride::OpenAiJsonl => Dialect::OpenAi,
-            FormatOverride::Anthropic | FormatOverride::AnthropicJsonl => Dialect::Anthropic,
+            FormatOverride::Anthropic | FormatOverride::AnthropicJsonl | FormatOverride::ClaudeCode => {
+                Dialect::Anthropic
+            }
+            FormatOverride::Gemini => Dialect::Gemini,
+            FormatOverride::Responses | FormatOverride::Codex => Dialect::Responses,
+            FormatOverride::OpenHands => Dialect::OpenHands,
         }
     }
 
     fn is_jsonl(self) -> bool {
-        matches!(self, FormatOverride::OpenAiJsonl | FormatOverride::AnthropicJsonl)
+        matches!(
+            self,
+            FormatOverride::OpenAiJsonl
+                | FormatOverride::AnthropicJsonl
+                | FormatOverride::ClaudeCode
+                | FormatOverride::Codex
+        )
     }
 }
 
@@ -118,6 +178,11 @@ impl FromStr for FormatOverride {
             "anthropic" => Ok(FormatOverride::Anthropic),
             "openai-jsonl" => Ok(FormatOverride::OpenAiJsonl),
             "anthropic-jsonl" => Ok(FormatOverride::AnthropicJsonl),
+            "gemini" => Ok(FormatOverride::Gemini),
+            "responses" => Ok(FormatOverride::Responses),
+            "openhands" => Ok(FormatOverride::OpenHands),
+            "claude-code" => Ok(FormatOverride::ClaudeCode),
+            "codex" => Ok(FormatOverride::Codex),
             _ => Err(format!(
                 "unknown format `{s}` (expected one of: {})",
                 Self::NAMES.join(", ")
@@ -152,12 +217,22 @@ pub(crate) fn split(
             "empty input: expected a JSON array of messages, an object with `messages`, or JSONL",
         ));
     };
-    if forced.is_some_and(FormatOverride::is_jsonl) {
-        return split_jsonl(source, text, start);
-    }
-    match body.as_bytes()[first] {
-        b'[' => split_array(source, text, start),
-        b'{' => split_object(source, text, start),
+    let split = match (forced, body.as_bytes()[first]) {
+        (Some(FormatOverride::ClaudeCode), _) => Ok(Split {
+            container: Container::ClaudeCode,
+            spans: Vec::new(),
+            system: None,
+            dialect_hint: None,
+        }),
+        (Some(FormatOverride::Codex), _) => Ok(Split {
+            container: Container::Codex,
+            spans: Vec::new(),
+            system: None,
+            dialect_hint: None,
+        }),
+        (Some(f), _) if f.is_jsonl() => split_jsonl(source, text, start),
+        (_, b'[') => split_array(source, text, start),
+        (_, b'{') => split_object(source, text, start),
         _ => Err(LoadError::at(
             source,
             Position::of_offset(text, start + first),
@@ -166,8 +241,8 @@ pub(crate) fn split(
                 describe_start(&body[first..])
             ),
         )),
-    }
-    .map(|mut s| {
+    };
+    split.map(|mut s| {
         if let Some(f) = forced {
             s.dialect_hint = Some(f.dialect());
         }
@@ -203,7 +278,7 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
         Err(e) if e.to_string().starts_with("trailing characters") => return split_jsonl(source, text, start),
         Err(e) => return Err(json_error(source, text, start, &e)),
     };
-    let Some((key, list)) = ["messages", "history"]
+    let Some((key, list)) = ["messages", "history", "contents", "input"]
         .iter()
         .find_map(|k| map.get(*k).map(|v| (*k, *v)))
     else {
@@ -211,12 +286,20 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
             // A single message on its own: JSONL with one line.
             return split_jsonl(source, text, start);
         }
+        if let Some(log) = log_container(&map) {
+            return Ok(Split {
+                container: log,
+                spans: Vec::new(),
+                system: None,
+                dialect_hint: None,
+            });
+        }
         let keys: Vec<&str> = map.keys().map(String::as_str).take(8).collect();
         return Err(LoadError::at(
             source,
             Position::of_offset(text, start + body.find('{').unwrap_or(0)),
             format!(
-                "no message list: the object has no `messages` or `history` key (its keys: {})",
+                "no message list: the object has no `messages`, `history`, `contents` or `input` key (its keys: {})",
                 if keys.is_empty() {
                     "none".to_owned()
                 } else {
@@ -233,11 +316,20 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
             format!("`{key}` must be a JSON array of messages"),
         )
     })?;
-    let system = map.get("system").map(|raw| span_of(text, raw.get()));
+    let system = map
+        .get("system")
+        .or_else(|| map.get("systemInstruction"))
+        .map(|raw| span_of(text, raw.get()));
+    let dialect_hint = match key {
+        "contents" => Some(Dialect::Gemini),
+        "input" => Some(Dialect::Responses),
+        _ if map.contains_key("system") => Some(Dialect::Anthropic),
+        _ => None,
+    };
     Ok(Split {
         container: Container::Object { key: key.to_owned() },
         spans: items.iter().map(|raw| span_of(text, raw.get())).collect(),
-        dialect_hint: system.as_ref().map(|_| Dialect::Anthropic),
+        dialect_hint,
         system,
     })
 }
@@ -262,6 +354,16 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
                     format!("{what}: {}", serde_reason(&e)),
                 )
             })?;
+            if spans.is_empty() {
+                if let Some(log) = log_container(&record) {
+                    return Ok(Split {
+                        container: log,
+                        spans: Vec::new(),
+                        system: None,
+                        dialect_hint: None,
+                    });
+                }
+            }
             check_jsonl_record(source, line_index + 1, &record)?;
             spans.push(offset..offset + trimmed.len());
         }
@@ -275,20 +377,37 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
     })
 }
 
-/// Rejects JSONL records that are not chat messages, naming the log format when known.
+/// The log format a first JSONL record announces, if any.
+fn log_container(record: &BTreeMap<String, &RawValue>) -> Option<Container> {
+    let claude_type = record.get("type").is_some_and(|t| {
+        matches!(
+            t.get().trim_matches('"'),
+            "file-history-snapshot" | "summary" | "permission-mode" | "queue-operation"
+        )
+    });
+    if claude_type
+        || record.contains_key("parentUuid")
+        || record.contains_key("sessionId")
+        || record.contains_key("leafUuid")
+    {
+        Some(Container::ClaudeCode)
+    } else if record.contains_key("payload") && record.contains_key("timestamp") {
+        Some(Container::Codex)
+    } else {
+        None
+    }
+}
+
+/// Rejects JSONL records that are not chat messages.
 fn check_jsonl_record(source: &str, line: usize, record: &BTreeMap<String, &RawValue>) -> Result<(), LoadError> {
     if record.contains_key("role") {
         return Ok(());
     }
-    let at = Position { line, column: 1 };
-    let what = if record.contains_key("parentUuid") || record.contains_key("sessionId") {
-        "this looks like a Claude Code session log, which this version cannot read yet"
-    } else if record.contains_key("payload") && record.contains_key("timestamp") {
-        "this looks like a Codex rollout log, which this version cannot read yet"
-    } else {
-        "JSONL record has no `role`: expected one chat message per line"
-    };
-    Err(LoadError::at(source, at, what))
+    Err(LoadError::at(
+        source,
+        Position { line, column: 1 },
+        "JSONL record has no `role`: expected one chat message per line",
+    ))
 }
 
 /// The byte range of `inner`, a sub-slice of `text`.

@@ -42,6 +42,25 @@ pub struct Message {
     pub boundary: bool,
     /// The message uses Anthropic content blocks (`tool_use`, `tool_result`, `thinking`…).
     pub anthropic_blocks: bool,
+    /// For log formats (Claude Code, Codex): the whole JSONL records behind the message,
+    /// written back byte for byte on export. Empty for plain message lists.
+    pub records: Vec<Range<usize>>,
+    /// The message's JSON when it is not a slice of the input (a Claude Code response
+    /// split over several lines, merged).
+    pub synthetic: Option<String>,
+    /// Usage the provider recorded for the response this message is (or precedes).
+    pub recorded: Option<Recorded>,
+    /// This message is a past compaction's summary (Claude Code `isCompactSummary`).
+    pub past_summary: bool,
+}
+
+/// Token usage a log recorded for one model response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Recorded {
+    /// Prompt tokens the provider counted: input + cache creation + cache read.
+    pub context_tokens: u64,
+    /// Output tokens of the response.
+    pub output_tokens: u64,
 }
 
 /// Block types that only the Anthropic Messages API uses.
@@ -137,7 +156,7 @@ pub fn readable_text(raw: &str) -> String {
 }
 
 /// Reads the view and up to `limit` characters of text in one pass.
-fn read(
+pub(crate) fn read(
     raw: &str,
     span: Range<usize>,
     index: usize,
@@ -152,6 +171,10 @@ fn read(
         tool_results: Vec::new(),
         boundary: false,
         anthropic_blocks: false,
+        records: Vec::new(),
+        synthetic: None,
+        recorded: None,
+        past_summary: false,
     };
     let mut text = TextBuilder::new(limit);
     let mut has_tool_result_block = false;
@@ -256,13 +279,13 @@ pub fn legacy_call_id(index: usize) -> String {
 }
 
 /// A JSON string's value; any other JSON value as its text.
-fn string_of(raw: &RawValue) -> String {
+pub(crate) fn string_of(raw: &RawValue) -> String {
     serde_json::from_str::<Cow<str>>(raw.get()).map_or_else(|_| raw.get().to_owned(), Cow::into_owned)
 }
 
 /// Accumulates readable text up to a character limit, so a preview never decodes more
 /// than it shows.
-struct TextBuilder {
+pub(crate) struct TextBuilder {
     text: String,
     chars: usize,
     limit: usize,
@@ -270,7 +293,7 @@ struct TextBuilder {
 }
 
 impl TextBuilder {
-    fn new(limit: usize) -> Self {
+    pub(crate) fn new(limit: usize) -> Self {
         TextBuilder {
             text: String::new(),
             chars: 0,
@@ -279,7 +302,7 @@ impl TextBuilder {
         }
     }
 
-    fn push_str(&mut self, s: &str) {
+    pub(crate) fn push_str(&mut self, s: &str) {
         if self.cut || s.is_empty() {
             return;
         }
@@ -298,7 +321,7 @@ impl TextBuilder {
     }
 
     /// A JSON string's value, or any other JSON value as written.
-    fn push_json(&mut self, raw: &RawValue) {
+    pub(crate) fn push_json(&mut self, raw: &RawValue) {
         if self.cut {
             return;
         }
@@ -345,12 +368,12 @@ impl TextBuilder {
         }
     }
 
-    fn push_call(&mut self, name: &str, arguments: &str) {
+    pub(crate) fn push_call(&mut self, name: &str, arguments: &str) {
         self.push_str(&format!("→ {name}({arguments})"));
     }
 
     /// The text on one line, whitespace collapsed, `…` when cut.
-    fn preview(&self) -> String {
+    pub(crate) fn preview(&self) -> String {
         let mut out = String::with_capacity(self.text.len());
         for word in self.text.split_whitespace() {
             if !out.is_empty() {
@@ -364,7 +387,7 @@ impl TextBuilder {
         out
     }
 
-    fn finish(self) -> String {
+    pub(crate) fn finish(self) -> String {
         self.text
     }
 }

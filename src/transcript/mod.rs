@@ -1,10 +1,13 @@
 //! The transcript model: the input text kept exactly as read, one [`Message`] view per
 //! message pointing at its raw JSON, and the tool groups and boundaries computed once.
 
+mod dialects;
 mod format;
 mod groups;
+mod logs;
 mod message;
 
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::ops::Range;
 use std::path::Path;
@@ -16,7 +19,8 @@ use crate::error::{LoadError, Position};
 
 pub use format::{Container, Dialect, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
-pub use message::{readable_text as readable_text_of, Message, ToolCall, PREVIEW_CHARS};
+pub use logs::{LogRecord, Note};
+pub use message::{readable_text as readable_text_of, Message, Recorded, ToolCall, PREVIEW_CHARS};
 
 const BOM: &str = "\u{feff}";
 
@@ -37,6 +41,11 @@ pub struct Transcript {
     pub groups: ToolGroups,
     /// Indices of the §7F boundaries (human turns), ascending.
     pub boundaries: Vec<usize>,
+    /// Records that are shown but not model-visible (log formats): hooks, metadata,
+    /// titles, past compactions…
+    pub notes: Vec<Note>,
+    /// Every record of a log format, in file order (empty for plain message lists).
+    pub log_records: Vec<LogRecord>,
 }
 
 impl Transcript {
@@ -70,14 +79,30 @@ impl Transcript {
         })?;
         let start = if text.starts_with(BOM) { BOM.len() } else { 0 };
         let split = format::split(source, &text, start, forced)?;
-        let messages = parse_messages(source, &text, &split.spans)?;
-        let dialect = split
-            .dialect_hint
-            .unwrap_or(if messages.iter().any(|m| m.anthropic_blocks) {
+        let (dialect, messages, notes, log_records) = if split.container.is_log() {
+            let (loaded, dialect) = if split.container == Container::ClaudeCode {
+                (logs::claude_code(source, &text, start)?, Dialect::Anthropic)
+            } else {
+                (logs::codex(source, &text, start)?, Dialect::Responses)
+            };
+            (dialect, loaded.messages, loaded.notes, loaded.records)
+        } else {
+            let sniffed = split.dialect_hint.or_else(|| sniff_dialect(&text, &split.spans));
+            let mut messages = parse_messages(source, &text, &split.spans, sniffed.unwrap_or(Dialect::OpenAi))?;
+            let dialect = sniffed.unwrap_or(if messages.iter().any(|m| m.anthropic_blocks) {
                 Dialect::Anthropic
             } else {
                 Dialect::OpenAi
             });
+            if dialect == Dialect::Gemini {
+                let names: Vec<Vec<String>> = messages
+                    .iter()
+                    .map(|m| dialects::gemini_response_names(&text[m.span.clone()]))
+                    .collect();
+                dialects::pair_gemini_by_position(&mut messages, &names);
+            }
+            (dialect, messages, Vec::new(), Vec::new())
+        };
         let system = split.system.map(|span| system_text(&text[span]));
         let groups = ToolGroups::compute(&messages);
         let boundaries = messages
@@ -97,17 +122,21 @@ impl Transcript {
             system,
             groups,
             boundaries,
+            notes,
+            log_records,
         })
-    }
-
-    /// The raw JSON text of a message, exactly as read.
-    pub fn raw(&self, message: &Message) -> &str {
-        &self.text[message.span.clone()]
     }
 
     /// The full readable text of message `index` (rebuilt from its raw JSON).
     pub fn readable_text(&self, index: usize) -> String {
-        message::readable_text(self.raw(&self.messages[index]))
+        let raw = self.raw(&self.messages[index]);
+        dialects::view(self.format.dialect, raw, 0..raw.len(), index, usize::MAX)
+            .map_or_else(|_| raw.to_owned(), |(_, text)| text.finish())
+    }
+
+    /// The raw JSON text of a message, exactly as read.
+    pub fn raw<'a>(&'a self, message: &'a Message) -> &'a str {
+        message.synthetic.as_deref().unwrap_or(&self.text[message.span.clone()])
     }
 
     /// The text between two consecutive messages (`",\n  "` in a pretty array, `"\n"` in
@@ -138,7 +167,12 @@ impl Transcript {
 }
 
 /// Parses every message's raw JSON (in parallel) into its view.
-fn parse_messages(source: &str, text: &str, spans: &[Range<usize>]) -> Result<Vec<Message>, LoadError> {
+fn parse_messages(
+    source: &str,
+    text: &str,
+    spans: &[Range<usize>],
+    dialect: Dialect,
+) -> Result<Vec<Message>, LoadError> {
     spans
         .par_iter()
         .enumerate()
@@ -158,16 +192,41 @@ fn parse_messages(source: &str, text: &str, spans: &[Range<usize>]) -> Result<Ve
                     format!("message {index}: JSON nested deeper than {MAX_DEPTH} levels"),
                 ));
             }
-            Message::parse(raw, span.clone(), index).map_err(|e| {
-                let at = span.start + Position::offset_of_serde(raw, e.line(), e.column());
-                LoadError::at(
-                    source,
-                    Position::of_offset(text, at),
-                    format!("message {index}: {}", format::serde_reason(&e)),
-                )
-            })
+            dialects::view(dialect, raw, span.clone(), index, PREVIEW_CHARS)
+                .map(|(m, _)| m)
+                .map_err(|e| {
+                    let at = span.start + Position::offset_of_serde(raw, e.line(), e.column());
+                    LoadError::at(
+                        source,
+                        Position::of_offset(text, at),
+                        format!("message {index}: {}", format::serde_reason(&e)),
+                    )
+                })
         })
         .collect()
+}
+
+/// The dialect the first items of a list announce: Gemini `parts`, OpenHands
+/// `source`+`action`/`observation`, Responses `function_call` items.
+fn sniff_dialect(text: &str, spans: &[Range<usize>]) -> Option<Dialect> {
+    for span in spans.iter().take(50) {
+        let Ok(keys) = serde_json::from_str::<BTreeMap<String, &serde_json::value::RawValue>>(&text[span.clone()])
+        else {
+            continue;
+        };
+        if keys.contains_key("parts") {
+            return Some(Dialect::Gemini);
+        }
+        if keys.contains_key("source") && (keys.contains_key("action") || keys.contains_key("observation")) {
+            return Some(Dialect::OpenHands);
+        }
+        if let Some(kind) = keys.get("type").map(|t| t.get().trim_matches('"')) {
+            if kind.ends_with("_call") || kind.ends_with("_call_output") || kind == "reasoning" {
+                return Some(Dialect::Responses);
+            }
+        }
+    }
+    None
 }
 
 /// The deepest nesting a message may have: `serde_json`'s own recursion limit, so every
@@ -218,10 +277,19 @@ fn json_kind(raw: &str) -> &'static str {
     }
 }
 
-/// The readable text of an Anthropic `system`: a string, or its text blocks joined.
+/// The readable text of a top-level system prompt: a string, text blocks, or Gemini's
+/// `{parts: [{text}]}`.
 fn system_text(raw: &str) -> String {
     match serde_json::from_str::<Value>(raw) {
         Ok(Value::String(s)) => s,
+        Ok(Value::Object(o)) => o
+            .get("parts")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
         Ok(Value::Array(blocks)) => blocks
             .iter()
             .filter_map(|b| b.get("text").and_then(Value::as_str))

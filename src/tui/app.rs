@@ -17,7 +17,7 @@ use super::ui::{layout, list_rows};
 use crate::cli::table::thousands;
 use crate::compact::deterministic::{self, Compressed};
 use crate::compact::{
-    inserted_messages, plan, reload, tokens_after, warnings, Options, Plan, SplitReason, Strategy, Warning,
+    inserted_for, plan, reload, tokens_after, warnings, Options, Plan, SplitReason, Strategy, Warning,
 };
 use crate::summarize::Placeholder;
 use crate::tokens::{Counts, Tokenizer};
@@ -398,7 +398,12 @@ impl App {
         }
         self.tokens_after = self.plan.cut().map_or(self.plan.tokens_before, |cut| {
             let summary = Placeholder::text(cut.summarized());
-            tokens_after(cut, &counts, &inserted_messages(self.options.flush_to_memory, &summary))
+            let inserted = inserted_for(&transcript, cut, self.options.flush_to_memory, &summary);
+            tokens_after(
+                cut,
+                &counts,
+                &inserted.into_iter().map(|i| i.counted).collect::<Vec<_>>(),
+            )
         });
         self.warnings = warnings(&self.plan, self.tokens_after, self.transcript.format.dialect);
         if self.strategy == Strategy::Deterministic && self.tokens_after > self.options.max_tokens {

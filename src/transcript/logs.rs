@@ -1,0 +1,383 @@
+//! Agent session logs, one JSON record per line: Claude Code sessions and Codex rollouts.
+//!
+//! Only some records are what the model saw. Those become messages (backed by their
+//! whole records, so export can write them back byte for byte); the rest (hooks,
+//! attachments, metadata, titles, sub-agent lines, UI events) become [`Note`]s: shown,
+//! never counted. Past compactions become notes too, and recorded usage is attached to
+//! the message it measured.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::Range;
+
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use super::dialects;
+use super::format::{json_error, span_of, Dialect};
+use super::message::{self, Message, Recorded, PREVIEW_CHARS};
+use crate::error::{LoadError, Position};
+
+/// A record that is not part of the model-visible transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// The message it comes before (`messages.len()` at the end).
+    pub before: usize,
+    /// 1-based line in the file.
+    pub line: usize,
+    /// What it is: `past compaction`, `hook`, `meta`, `title`, `sidechain`, …
+    pub kind: String,
+    /// One line about it.
+    pub text: String,
+}
+
+impl Note {
+    /// A past compaction (shown as a marker in the list).
+    pub fn is_past_compaction(&self) -> bool {
+        self.kind == "past compaction"
+    }
+}
+
+/// One line of a log, in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogRecord {
+    /// The line's bytes (without its newline).
+    pub range: Range<usize>,
+    /// The message it belongs to, when model-visible.
+    pub message: Option<usize>,
+    /// On the active conversation (always, for Codex).
+    pub active: bool,
+}
+
+/// What loading a log produced.
+pub(crate) struct Loaded {
+    pub messages: Vec<Message>,
+    pub notes: Vec<Note>,
+    pub records: Vec<LogRecord>,
+}
+
+struct Line<'a> {
+    number: usize,
+    range: Range<usize>,
+    fields: BTreeMap<String, &'a RawValue>,
+}
+
+fn lines<'a>(source: &str, text: &'a str, start: usize) -> Result<Vec<Line<'a>>, LoadError> {
+    let mut out = Vec::new();
+    let mut at = start;
+    for (i, line) in text[start..].split_inclusive('\n').enumerate() {
+        let trimmed = line.trim();
+        if !trimmed.is_empty() {
+            let offset = at + (line.len() - line.trim_start().len());
+            let fields: BTreeMap<String, &RawValue> = serde_json::from_str(&text[offset..offset + trimmed.len()])
+                .map_err(|e| json_error(source, text, offset, &e))?;
+            out.push(Line {
+                number: i + 1,
+                range: offset..offset + trimmed.len(),
+                fields,
+            });
+        }
+        at += line.len();
+    }
+    Ok(out)
+}
+
+fn value(raw: Option<&&RawValue>) -> Value {
+    raw.and_then(|r| serde_json::from_str(r.get()).ok())
+        .unwrap_or(Value::Null)
+}
+
+fn text_of(raw: Option<&&RawValue>) -> String {
+    match value(raw) {
+        Value::String(s) => s,
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+fn one_line(text: &str, max: usize) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    crate::cli::table::truncate(&flat, max)
+}
+
+/// A Claude Code session: the active branch (the last leaf back through `parentUuid`),
+/// assistant responses split over several lines merged (same `message.id`).
+pub(crate) fn claude_code(source: &str, text: &str, start: usize) -> Result<Loaded, LoadError> {
+    let lines = lines(source, text, start)?;
+    let uuid = |l: &Line| {
+        l.fields
+            .get("uuid")
+            .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+    };
+    let parent = |l: &Line| {
+        l.fields
+            .get("parentUuid")
+            .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+    };
+    let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
+    let by_uuid: HashMap<String, usize> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| uuid(l).map(|u| (u, i)))
+        .collect();
+    let parents: HashSet<String> = lines.iter().filter_map(parent).collect();
+    let is_leaf = |l: &Line| uuid(l).is_some_and(|u| !parents.contains(&u));
+    // The main conversation's last leaf; a sub-agent's own log is all sidechain.
+    let leaf = lines
+        .iter()
+        .rposition(|l| !sidechain(l) && is_leaf(l))
+        .or_else(|| lines.iter().rposition(is_leaf));
+    let mut chain = Vec::new();
+    let mut seen = HashSet::new();
+    let mut cursor = leaf;
+    while let Some(i) = cursor.filter(|i| seen.insert(*i)) {
+        chain.push(i);
+        cursor = parent(&lines[i]).and_then(|p| by_uuid.get(&p).copied());
+    }
+    chain.reverse();
+    let active: HashSet<usize> = chain.iter().copied().collect();
+
+    let mut loaded = Loaded {
+        messages: Vec::new(),
+        notes: Vec::new(),
+        records: Vec::new(),
+    };
+    let mut merged_ids: HashMap<usize, String> = HashMap::new();
+    let mut record_message: HashMap<usize, usize> = HashMap::new();
+    for &i in &chain {
+        let line = &lines[i];
+        let kind = text_of(line.fields.get("type"));
+        let is_meta = value(line.fields.get("isMeta")) == Value::Bool(true);
+        let message_raw = line
+            .fields
+            .get("message")
+            .filter(|_| (kind == "user" || kind == "assistant") && !is_meta);
+        let Some(message_raw) = message_raw else {
+            loaded
+                .notes
+                .push(claude_note(line, &kind, is_meta, loaded.messages.len()));
+            continue;
+        };
+        let message_value: Value = serde_json::from_str(message_raw.get()).unwrap_or(Value::Null);
+        let response_id = message_value.get("id").and_then(Value::as_str).map(str::to_owned);
+        let last = loaded.messages.len().checked_sub(1);
+        if let (Some(id), Some(last)) = (&response_id, last) {
+            if kind == "assistant" && merged_ids.get(&last) == Some(id) {
+                merge_into(text, &mut loaded.messages[last], &message_value, line.range.clone());
+                record_message.insert(i, last);
+                continue;
+            }
+        }
+        let span = span_of(text, message_raw.get());
+        let index = loaded.messages.len();
+        let mut m = Message::parse(message_raw.get(), span, index)
+            .map_err(|e| json_error(source, text, line.range.start, &e))?;
+        m.records = vec![line.range.clone()];
+        m.recorded = usage(&message_value);
+        if value(line.fields.get("isCompactSummary")) == Value::Bool(true) {
+            m.past_summary = true;
+            m.boundary = false;
+        }
+        if let Some(id) = response_id.filter(|_| kind == "assistant") {
+            merged_ids.insert(index, id);
+        }
+        record_message.insert(i, index);
+        loaded.messages.push(m);
+    }
+    off_branch_notes(&lines, &active, &mut loaded);
+    loaded.records = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| LogRecord {
+            range: l.range.clone(),
+            message: record_message.get(&i).copied(),
+            active: active.contains(&i),
+        })
+        .collect();
+    Ok(loaded)
+}
+
+/// Appends a continuation line of a split response to `message` (content blocks joined,
+/// the last line's usage kept).
+fn merge_into(text: &str, message: &mut Message, next: &Value, record: Range<usize>) {
+    let current = message
+        .synthetic
+        .clone()
+        .unwrap_or_else(|| text[message.span.clone()].to_owned());
+    let mut merged: Value = serde_json::from_str(&current).unwrap_or(Value::Null);
+    if let (Some(Value::Array(blocks)), Some(Value::Array(more))) = (merged.get_mut("content"), next.get("content")) {
+        blocks.extend(more.iter().cloned());
+    }
+    if let (Some(usage), Some(obj)) = (next.get("usage"), merged.as_object_mut()) {
+        obj.insert("usage".to_owned(), usage.clone());
+    }
+    let json = merged.to_string();
+    let (records, span) = (std::mem::take(&mut message.records), message.span.clone());
+    let recorded = usage(next).or(message.recorded);
+    *message = Message::parse(&json, span, 0).unwrap_or_else(|_| message.clone());
+    message.records = records;
+    message.records.push(record);
+    message.synthetic = Some(json);
+    message.recorded = recorded;
+}
+
+/// Anthropic usage: the prompt the response was produced from, cache included.
+fn usage(message: &Value) -> Option<Recorded> {
+    let u = message.get("usage")?;
+    let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+    Some(Recorded {
+        context_tokens: n("input_tokens") + n("cache_creation_input_tokens") + n("cache_read_input_tokens"),
+        output_tokens: n("output_tokens"),
+    })
+}
+
+fn claude_note(line: &Line, kind: &str, is_meta: bool, before: usize) -> Note {
+    let subtype = text_of(line.fields.get("subtype"));
+    let (kind, text) = if subtype == "compact_boundary" {
+        let meta = value(line.fields.get("compactMetadata"));
+        let pre = meta.get("preTokens").and_then(Value::as_u64).unwrap_or(0);
+        let trigger = meta.get("trigger").and_then(Value::as_str).unwrap_or("?");
+        (
+            "past compaction".to_owned(),
+            format!(
+                "compacted here ({trigger}): {} tokens before",
+                crate::cli::table::thousands(pre)
+            ),
+        )
+    } else if is_meta {
+        ("meta".to_owned(), one_line(&text_of(line.fields.get("message")), 100))
+    } else if kind == "attachment" {
+        let attachment = value(line.fields.get("attachment"));
+        (
+            "attachment".to_owned(),
+            attachment
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("attachment")
+                .to_owned(),
+        )
+    } else if kind == "system" {
+        (
+            format!("system {subtype}").trim().to_owned(),
+            one_line(&text_of(line.fields.get("content")), 100),
+        )
+    } else {
+        (kind.to_owned(), String::new())
+    };
+    Note {
+        before,
+        line: line.number,
+        kind,
+        text,
+    }
+}
+
+/// Titles, sub-agent lines and other branches, noted once each.
+fn off_branch_notes(lines: &[Line], active: &HashSet<usize>, loaded: &mut Loaded) {
+    let mut sidechain = 0;
+    let mut other = 0;
+    for (i, line) in lines.iter().enumerate().filter(|(i, _)| !active.contains(i)) {
+        let kind = text_of(line.fields.get("type"));
+        if kind == "summary" {
+            let title = text_of(line.fields.get("summary"));
+            loaded.notes.insert(
+                0,
+                Note {
+                    before: 0,
+                    line: line.number,
+                    kind: "title".into(),
+                    text: title,
+                },
+            );
+        } else if value(line.fields.get("isSidechain")) == Value::Bool(true) {
+            sidechain += 1;
+        } else if line.fields.contains_key("uuid") {
+            other += 1;
+        }
+        let _ = i;
+    }
+    let end = loaded.messages.len();
+    if sidechain > 0 {
+        loaded.notes.push(Note {
+            before: end,
+            line: 0,
+            kind: "sidechain".into(),
+            text: format!("{sidechain} sub-agent lines (not in this conversation)"),
+        });
+    }
+    if other > 0 {
+        loaded.notes.push(Note {
+            before: end,
+            line: 0,
+            kind: "other branches".into(),
+            text: format!("{other} records off the active branch"),
+        });
+    }
+}
+
+/// A Codex rollout: `response_item` payloads are the history; `compacted` records are
+/// past compactions; `token_count` events are recorded usage; the rest are notes.
+pub(crate) fn codex(source: &str, text: &str, start: usize) -> Result<Loaded, LoadError> {
+    let lines = lines(source, text, start)?;
+    let mut loaded = Loaded {
+        messages: Vec::new(),
+        notes: Vec::new(),
+        records: Vec::new(),
+    };
+    for line in &lines {
+        let kind = text_of(line.fields.get("type"));
+        let payload_raw = line.fields.get("payload");
+        let payload = value(payload_raw);
+        let mut owner = None;
+        match (kind.as_str(), payload_raw) {
+            ("response_item", Some(raw)) => {
+                let span = span_of(text, raw.get());
+                let index = loaded.messages.len();
+                let (mut m, _) = dialects::view(Dialect::Responses, raw.get(), span, index, PREVIEW_CHARS)
+                    .map_err(|e| json_error(source, text, line.range.start, &e))?;
+                m.records = vec![line.range.clone()];
+                loaded.messages.push(m);
+                owner = Some(index);
+            }
+            ("event_msg", _) if payload.get("type").and_then(Value::as_str) == Some("token_count") => {
+                let last = payload.pointer("/info/last_token_usage");
+                if let (Some(u), Some(m)) = (last, loaded.messages.last_mut()) {
+                    let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+                    m.recorded = Some(Recorded {
+                        context_tokens: n("input_tokens"),
+                        output_tokens: n("output_tokens"),
+                    });
+                }
+            }
+            ("compacted", _) => {
+                let replaced = payload
+                    .get("replacement_history")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len);
+                let text = format!("compacted here: history replaced by {replaced} items");
+                loaded.notes.push(Note {
+                    before: loaded.messages.len(),
+                    line: line.number,
+                    kind: "past compaction".into(),
+                    text,
+                });
+            }
+            _ => {
+                let sub = payload.get("type").and_then(Value::as_str).unwrap_or_default();
+                let what = one_line(&message::readable_text(payload_raw.map_or("", |r| r.get())), 80);
+                loaded.notes.push(Note {
+                    before: loaded.messages.len(),
+                    line: line.number,
+                    kind: format!("{kind} {sub}").trim().to_owned(),
+                    text: what,
+                });
+            }
+        }
+        loaded.records.push(LogRecord {
+            range: line.range.clone(),
+            message: owner,
+            active: true,
+        });
+    }
+    let _ = Position { line: 1, column: 1 };
+    Ok(loaded)
+}
