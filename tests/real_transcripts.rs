@@ -1,6 +1,5 @@
-//! Every real transcript of `shared/real-transcripts/openai-chat/` and
-//! `anthropic-messages/` loads with `stats` and plans with `compact --plan` (exit 0),
-//! and a no-op compact writes each one back byte-identically.
+//! Every real transcript of `shared/real-transcripts/` loads with `stats` and plans with
+//! `compact --plan` (exit 0), and a no-op compact writes each one back byte-identically.
 
 mod common;
 
@@ -8,17 +7,20 @@ use common::{assert_exit, ctxlens, json_stdout, shared};
 
 fn files() -> Vec<String> {
     let mut files = Vec::new();
-    for folder in ["openai-chat", "anthropic-messages"] {
+    for folder in [
+        "openai-chat",
+        "anthropic-messages",
+        "claude-code-jsonl",
+        "codex-rollout",
+        "gemini-contents",
+        "openhands-events",
+    ] {
         for entry in std::fs::read_dir(shared().join("real-transcripts").join(folder)).expect("folder") {
             files.push(entry.expect("entry").path().to_str().expect("UTF-8 path").to_owned());
         }
     }
     files.sort();
-    assert_eq!(
-        files.len(),
-        5,
-        "the five shared OpenAI and Anthropic transcripts: {files:?}"
-    );
+    assert_eq!(files.len(), 14, "the fourteen shared transcripts: {files:?}");
     files
 }
 
@@ -30,12 +32,18 @@ fn each_loads_and_plans_at_half_its_total() {
         let stats = json_stdout(&out);
         let total = stats["total"].as_u64().expect("total");
         assert!(total > 0, "{file}: counted");
-        let expected_format = if file.contains("anthropic") {
-            "anthropic"
-        } else {
-            "openai"
-        };
-        assert_eq!(stats["format"], expected_format, "{file}");
+        let expected_format = [
+            ("anthropic-messages", "anthropic"),
+            ("openai-chat", "openai"),
+            ("claude-code-jsonl", "claude-code"),
+            ("codex-rollout", "codex"),
+            ("gemini-contents", "gemini"),
+            ("openhands-events", "openhands"),
+        ]
+        .into_iter()
+        .find(|(folder, _)| file.contains(folder))
+        .map(|(_, format)| format);
+        assert_eq!(stats["format"].as_str(), expected_format, "{file}");
 
         let half = (total / 2).to_string();
         let out = ctxlens(&["compact", &file, "--max-tokens", &half, "--plan"]);

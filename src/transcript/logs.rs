@@ -119,13 +119,18 @@ pub(crate) fn claude_code(source: &str, text: &str, start: usize) -> Result<Load
         .enumerate()
         .filter_map(|(i, l)| uuid(l).map(|u| (u, i)))
         .collect();
-    let parents: HashSet<String> = lines.iter().filter_map(parent).collect();
-    let is_leaf = |l: &Line| uuid(l).is_some_and(|u| !parents.contains(&u));
-    // The main conversation's last leaf; a sub-agent's own log is all sidechain.
+    // The main conversation's last leaf (sub-agent children do not count); a
+    // sub-agent's own log is all sidechain, so then any leaf will do.
+    let main_parents: HashSet<String> = lines.iter().filter(|l| !sidechain(l)).filter_map(parent).collect();
+    let all_parents: HashSet<String> = lines.iter().filter_map(parent).collect();
     let leaf = lines
         .iter()
-        .rposition(|l| !sidechain(l) && is_leaf(l))
-        .or_else(|| lines.iter().rposition(is_leaf));
+        .rposition(|l| !sidechain(l) && uuid(l).is_some_and(|u| !main_parents.contains(&u)))
+        .or_else(|| {
+            lines
+                .iter()
+                .rposition(|l| uuid(l).is_some_and(|u| !all_parents.contains(&u)))
+        });
     let mut chain = Vec::new();
     let mut seen = HashSet::new();
     let mut cursor = leaf;

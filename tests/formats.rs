@@ -1,0 +1,296 @@
+//! Every format on small hand-made fixtures: Claude Code branch following, split-response
+//! merging and past compactions; Codex history, usage and compactions; Gemini id-less
+//! pairing; Responses and OpenHands pairing; orphans; checks; and a byte-identical round
+//! trip (load, export with nothing compacted) for every format.
+
+mod common;
+
+use common::{assert_exit, ctxlens_stdin, stdout};
+use ctxlens::check::{check, Provider};
+use ctxlens::compact::{compact, Options};
+use ctxlens::summarize::Placeholder;
+use ctxlens::tokens::{Counts, Tokenizer};
+use ctxlens::transcript::{Container, Dialect, OrphanKind, Transcript};
+use serde_json::{json, Value};
+
+fn jsonl(records: &[Value]) -> Vec<u8> {
+    records
+        .iter()
+        .map(|r| format!("{r}\n"))
+        .collect::<String>()
+        .into_bytes()
+}
+
+fn load(bytes: Vec<u8>) -> Transcript {
+    Transcript::parse("fixture", bytes, None).expect("the fixture loads")
+}
+
+fn roles(t: &Transcript) -> Vec<&str> {
+    t.messages.iter().map(|m| m.role.as_str()).collect()
+}
+
+fn claude_session() -> Vec<u8> {
+    let usage = json!({"input_tokens": 10, "cache_creation_input_tokens": 20, "cache_read_input_tokens": 70, "output_tokens": 5});
+    jsonl(&[
+        json!({"type": "summary", "summary": "Fix the build", "leafUuid": "u4"}),
+        json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s", "message": {"role": "user", "content": "fix the build"}}),
+        json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1", "message": {"id": "msg_1", "role": "assistant", "content": [{"type": "text", "text": "Looking."}], "usage": usage}}),
+        json!({"type": "assistant", "uuid": "a2", "parentUuid": "a1", "message": {"id": "msg_1", "role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "bash", "input": {"cmd": "make"}}, {"type": "tool_use", "id": "t2", "name": "bash", "input": {"cmd": "make test"}}], "usage": usage}}),
+        json!({"type": "user", "uuid": "u2", "parentUuid": "a2", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}, {"type": "tool_result", "tool_use_id": "t2", "content": "ok"}]}}),
+        json!({"type": "assistant", "uuid": "b1", "parentUuid": "u2", "message": {"id": "msg_old", "role": "assistant", "content": [{"type": "text", "text": "an abandoned branch"}]}}),
+        json!({"type": "system", "subtype": "stop_hook_summary", "uuid": "h1", "parentUuid": "u2", "content": "hook ran"}),
+        json!({"type": "user", "uuid": "u3", "parentUuid": "h1", "isMeta": true, "message": {"role": "user", "content": "<command-name>/clear</command-name>"}}),
+        json!({"type": "user", "uuid": "u4", "parentUuid": "u3", "message": {"role": "user", "content": "thanks, now ship it"}}),
+        json!({"type": "assistant", "uuid": "s1", "parentUuid": "u4", "isSidechain": true, "message": {"id": "msg_side", "role": "assistant", "content": [{"type": "text", "text": "sub-agent"}]}}),
+    ])
+}
+
+#[test]
+fn claude_code_follows_the_active_branch_and_merges_split_responses() {
+    let t = load(claude_session());
+    assert_eq!(t.format.container, Container::ClaudeCode);
+    assert_eq!(t.format.dialect, Dialect::Anthropic);
+    assert_eq!(
+        roles(&t),
+        ["user", "assistant", "user", "user"],
+        "the abandoned branch, hook, meta and sidechain are not messages"
+    );
+    let response = &t.messages[1];
+    assert_eq!(response.records.len(), 2, "one response over two lines");
+    assert_eq!(
+        response.tool_calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
+        ["t1", "t2"]
+    );
+    assert!(t.raw(response).contains("Looking.") && t.raw(response).contains("make test"));
+    assert_eq!(
+        response.recorded.expect("usage").context_tokens,
+        100,
+        "input + cache creation + cache read"
+    );
+    assert_eq!(t.groups.groups.len(), 1);
+    assert_eq!(
+        t.groups.groups[0].results,
+        [2],
+        "parallel calls answered in one user line"
+    );
+    assert_eq!(
+        t.boundaries,
+        [0, 3],
+        "a user line carrying tool_result is not a human turn"
+    );
+    let kinds: Vec<&str> = t.notes.iter().map(|n| n.kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "title",
+            "system stop_hook_summary",
+            "meta",
+            "sidechain",
+            "other branches"
+        ]
+    );
+}
+
+#[test]
+fn claude_code_compaction_keeps_records_and_the_chain() {
+    let input = claude_session();
+    let t = load(input.clone());
+    let counts = Counts::compute(&t, Tokenizer::Estimate);
+    let options = Options {
+        max_tokens: 10,
+        keep_tail: Some(0),
+        flush_to_memory: true,
+    };
+    let result = compact(&t, &counts, &options, &Placeholder).expect("compacts");
+    let out = result.output.to_string();
+    let text = String::from_utf8(input).expect("UTF-8");
+    let u4 = text.lines().find(|l| l.contains("\"uuid\":\"u4\"")).expect("u4");
+    assert!(out.lines().any(|l| l == u4), "the kept record is written byte for byte");
+    assert!(!out.contains("sub-agent") && !out.contains("abandoned"));
+    let reloaded = load(out.into_bytes());
+    assert_eq!(
+        roles(&reloaded),
+        ["system", "system", "user"],
+        "summary and reminder, then the tail, still one chain"
+    );
+    assert!(reloaded.messages[0].past_summary);
+}
+
+#[test]
+fn claude_code_past_compactions_are_markers() {
+    let t = load(jsonl(&[
+        json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s", "message": {"role": "user", "content": "old question"}}),
+        json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1", "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "old answer"}]}}),
+        json!({"type": "system", "subtype": "compact_boundary", "uuid": "cb", "parentUuid": null, "logicalParentUuid": "a1", "compactMetadata": {"trigger": "auto", "preTokens": 5000}}),
+        json!({"type": "user", "uuid": "u2", "parentUuid": "cb", "isCompactSummary": true, "message": {"role": "user", "content": "This session is being continued..."}}),
+        json!({"type": "user", "uuid": "u3", "parentUuid": "u2", "message": {"role": "user", "content": "next question"}}),
+        json!({"type": "assistant", "uuid": "a3", "parentUuid": "u3", "message": {"id": "m3", "role": "assistant", "content": [{"type": "text", "text": "next answer"}]}}),
+    ]));
+    assert_eq!(roles(&t), ["user", "user", "assistant"]);
+    assert!(
+        t.messages[0].past_summary && !t.messages[0].boundary,
+        "the summary is not a human turn"
+    );
+    let marker = t
+        .notes
+        .iter()
+        .find(|n| n.is_past_compaction())
+        .expect("a past compaction");
+    assert_eq!(
+        (marker.before, marker.text.as_str()),
+        (0, "compacted here (auto): 5,000 tokens before")
+    );
+}
+
+#[test]
+fn codex_history_usage_and_compactions() {
+    let t = load(jsonl(&[
+        json!({"timestamp": "t0", "type": "session_meta", "payload": {"id": "s", "cwd": "/repo"}}),
+        json!({"timestamp": "t1", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "list files"}]}}),
+        json!({"timestamp": "t2", "type": "response_item", "payload": {"type": "function_call", "call_id": "c1", "name": "shell", "arguments": "{\"cmd\":\"ls\"}"}}),
+        json!({"timestamp": "t2", "type": "response_item", "payload": {"type": "function_call", "call_id": "c2", "name": "shell", "arguments": "{\"cmd\":\"pwd\"}"}}),
+        json!({"timestamp": "t3", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1", "output": "a b"}}),
+        json!({"timestamp": "t3", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c2", "output": "/repo"}}),
+        json!({"timestamp": "t4", "type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 500, "output_tokens": 20}}}}),
+        json!({"timestamp": "t5", "type": "compacted", "payload": {"message": "", "replacement_history": [1, 2]}}),
+        json!({"timestamp": "t6", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]}}),
+    ]));
+    assert_eq!(t.format.name(), "codex");
+    assert_eq!(
+        roles(&t),
+        [
+            "user",
+            "function_call",
+            "function_call",
+            "function_call_output",
+            "function_call_output",
+            "assistant"
+        ]
+    );
+    assert_eq!(t.groups.groups.len(), 2);
+    assert!(t.groups.orphans.is_empty());
+    assert_eq!(t.messages[4].recorded.expect("token_count").context_tokens, 500);
+    assert!(t.notes.iter().any(|n| n.is_past_compaction() && n.before == 5));
+    assert!(check(&t, Provider::Responses).is_empty());
+}
+
+#[test]
+fn gemini_pairs_id_less_calls_by_position_and_name() {
+    let body = json!({
+        "systemInstruction": {"parts": [{"text": "be brief"}]},
+        "contents": [
+            {"role": "user", "parts": [{"text": "two topics please"}]},
+            {"role": "model", "parts": [{"functionCall": {"name": "topic", "args": {}}}, {"functionCall": {"name": "joke", "args": {}}}]},
+            {"role": "user", "parts": [{"functionResponse": {"name": "topic", "response": {"r": 1}}}, {"functionResponse": {"name": "joke", "response": {"r": 2}}}]},
+            {"role": "model", "parts": [{"text": "done"}]}
+        ]
+    });
+    let t = load(serde_json::to_vec_pretty(&body).expect("json"));
+    assert_eq!(t.format.name(), "gemini");
+    assert_eq!(t.system.as_deref(), Some("be brief"));
+    assert_eq!(roles(&t), ["user", "assistant", "user", "assistant"]);
+    assert_eq!(t.groups.groups.len(), 1);
+    assert_eq!(t.groups.groups[0].results, [2]);
+    assert!(t.groups.orphans.is_empty());
+    assert_eq!(
+        t.boundaries,
+        [0],
+        "a turn of only functionResponse parts is not a human turn"
+    );
+    // Names that do not line up are not paired: both sides are orphans, and check says so.
+    let mut swapped = body.clone();
+    swapped["contents"][2]["parts"][0]["functionResponse"]["name"] = "joke".into();
+    swapped["contents"][2]["parts"][1]["functionResponse"]["name"] = "topic".into();
+    let t = load(serde_json::to_vec(&swapped).expect("json"));
+    assert!(t.groups.orphans.iter().any(|o| o.kind == OrphanKind::Call));
+    let late = json!({"contents": [{"role": "user", "parts": [{"text": "hi"}]}, {"role": "user", "parts": [{"functionResponse": {"id": "x", "name": "f", "response": {}}}]}]});
+    let problems = check(&load(serde_json::to_vec(&late).expect("json")), Provider::Gemini);
+    assert_eq!(
+        problems[0].provider_error,
+        "Please ensure that function response turn comes immediately after a function call turn."
+    );
+}
+
+#[test]
+fn responses_items_pair_by_call_id() {
+    let items = json!([
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "weather?"}]},
+        {"type": "reasoning", "summary": [{"type": "summary_text", "text": "call the tool"}]},
+        {"type": "function_call", "call_id": "c1", "name": "weather", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "c1", "output": "sunny"},
+        {"type": "function_call_output", "call_id": "c9", "output": "stray"}
+    ]);
+    let t = load(serde_json::to_vec_pretty(&items).expect("json"));
+    assert_eq!(t.format.name(), "responses");
+    assert_eq!(t.groups.groups[0].results, [3]);
+    assert_eq!(t.groups.orphans.len(), 1);
+    let problems = check(&t, Provider::Responses);
+    assert_eq!(problems.len(), 1);
+    assert_eq!(
+        problems[0].provider_error,
+        "No tool call found for function call output with call_id c9."
+    );
+}
+
+#[test]
+fn openhands_actions_pair_with_their_observations() {
+    let events = json!([
+        {"id": 0, "source": "user", "action": "message", "message": "make a todo app", "args": {"content": "make a todo app"}},
+        {"id": 1, "source": "agent", "action": "run", "message": "Running mkdir", "tool_call_metadata": {"tool_call_id": "toolu_1", "function_name": "execute_bash"}, "args": {"command": "mkdir app"}},
+        {"id": 2, "source": "agent", "observation": "run", "cause": 1, "message": "ran", "content": "", "tool_call_metadata": {"tool_call_id": "toolu_1", "function_name": "execute_bash"}},
+        {"id": 3, "source": "environment", "observation": "agent_state_changed", "message": "", "content": ""},
+        {"id": 4, "source": "agent", "action": "message", "message": "done", "args": {"content": "done"}}
+    ]);
+    let t = load(serde_json::to_vec_pretty(&events).expect("json"));
+    assert_eq!(t.format.name(), "openhands");
+    assert_eq!(roles(&t), ["user", "assistant", "tool", "event", "assistant"]);
+    assert_eq!(t.groups.groups[0].results, [2]);
+    assert!(t.groups.orphans.is_empty());
+}
+
+#[test]
+fn nothing_compacted_round_trips_byte_for_byte_in_every_format() {
+    let fixtures: Vec<Vec<u8>> = vec![
+        claude_session(),
+        std::fs::read(common::repo().join("sample-transcripts/agent-loop.jsonl")).expect("jsonl"),
+        std::fs::read(common::repo().join("sample-transcripts/anthropic-parallel-tools.json")).expect("anthropic"),
+        serde_json::to_vec_pretty(&json!({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]})).expect("gemini"),
+        serde_json::to_vec_pretty(&json!([{"type": "message", "role": "user", "content": "hi"}, {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}])).expect("responses"),
+        jsonl(&[json!({"timestamp": "t", "type": "response_item", "payload": {"type": "message", "role": "user", "content": "hi"}})]),
+    ];
+    let shared = common::shared().join("real-transcripts");
+    let mut all = fixtures;
+    for folder in std::fs::read_dir(&shared)
+        .expect("folder")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+    {
+        for file in std::fs::read_dir(folder.path()).expect("files") {
+            all.push(std::fs::read(file.expect("entry").path()).expect("read"));
+        }
+    }
+    for bytes in all {
+        let out = ctxlens_stdin(&["compact", "-", "--max-tokens", "100000000"], &bytes);
+        assert_exit(&out, 0);
+        assert!(
+            out.stdout == bytes,
+            "not byte-identical: {}",
+            String::from_utf8_lossy(&bytes[..bytes.len().min(200)])
+        );
+    }
+}
+
+#[test]
+fn stats_show_recorded_usage_and_notes() {
+    let out = ctxlens_stdin(&["stats", "-"], &claude_session());
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    assert!(text.contains("┄ title: Fix the build"), "{text}");
+    assert!(text.contains("┄ recorded prompt 100 vs estimate"), "{text}");
+    let json: Value =
+        serde_json::from_slice(&ctxlens_stdin(&["stats", "-", "--json"], &claude_session()).stdout).expect("json");
+    assert_eq!(json["format"], "claude-code");
+    assert_eq!(json["messages"][1]["recorded"]["context_tokens"], 100);
+    assert_eq!(json["recorded_last"], 100);
+    assert_eq!(json["notes"][0]["kind"], "title");
+}
