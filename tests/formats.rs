@@ -14,11 +14,13 @@ use ctxlens::transcript::{Container, Dialect, OrphanKind, Transcript};
 use serde_json::{json, Value};
 
 fn jsonl(records: &[Value]) -> Vec<u8> {
-    records
-        .iter()
-        .map(|r| format!("{r}\n"))
-        .collect::<String>()
-        .into_bytes()
+    let mut out = String::new();
+    for record in records {
+        out.push_str(&record.to_string());
+        out.push('
+');
+    }
+    out.into_bytes()
 }
 
 fn load(bytes: Vec<u8>) -> Transcript {
