@@ -17,8 +17,7 @@ fn jsonl(records: &[Value]) -> Vec<u8> {
     let mut out = String::new();
     for record in records {
         out.push_str(&record.to_string());
-        out.push('
-');
+        out.push('\n');
     }
     out.into_bytes()
 }
