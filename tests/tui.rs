@@ -501,3 +501,32 @@ fn screen_deterministic_edit_with_diff() {
     assert!(row_containing(buffer, "✎ edit tool_json").is_some());
     insta::assert_snapshot!("deterministic_edit", terminal.backend());
 }
+
+// ---- logs -------------------------------------------------------------------------------
+
+#[test]
+fn screen_claude_code_log_with_a_past_compaction_and_recorded_usage() {
+    let bytes =
+        std::fs::read(common::shared().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl"))
+            .expect("log");
+    let transcript = Transcript::parse("session.jsonl", bytes, None).expect("loads");
+    let (mut app, _) = App::new(transcript, None, Some(40_000), None, false, Tokenizer::Estimate);
+    app.theme = Theme::colored();
+    app.update(Action::Resize(130, 36));
+    app.select(1);
+    assert_eq!(
+        app.row_at(0),
+        Some(ctxlens::tui::app::Row::PastCompaction(0)),
+        "the marker is the first row"
+    );
+    assert_eq!(app.row_of_message(0), 1);
+    let terminal = draw(&app, 130, 36);
+    let buffer = terminal.backend().buffer();
+    assert!(row_containing(
+        buffer,
+        "┄┄ past compaction: compacted here (auto): 155,979 tokens before"
+    )
+    .is_some());
+    assert!(row_containing(buffer, "recorded prompt 36,541 vs estimate 3,418").is_some());
+    insta::assert_snapshot!("claude_code_log", terminal.backend());
+}

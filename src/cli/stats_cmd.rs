@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use super::table::{id_list, thousands, truncate};
-use crate::tokens::{Counts, Tokenizer};
+use crate::tokens::{recorded_vs_estimate, Counts, RecordedRow, Tokenizer};
 use crate::transcript::{OrphanKind, Transcript};
 
 /// Prints the stats of `transcript` counted with `tokenizer`.
@@ -46,36 +46,6 @@ struct NoteRow<'a> {
     text: &'a str,
 }
 
-/// Recorded usage beside the estimate of the same prompt.
-#[derive(Serialize)]
-pub struct RecordedRow {
-    /// Prompt tokens the provider recorded for this response.
-    pub context_tokens: u64,
-    /// Output tokens it recorded.
-    pub output_tokens: u64,
-    /// The estimate of the messages before this one (what ctxlens can see of the prompt).
-    pub estimate: u64,
-    /// `(estimate - recorded) / recorded`, in percent.
-    pub error_percent: f64,
-}
-
-/// The recorded usage of message `i` beside ctxlens's estimate of its prompt.
-pub fn recorded_row(transcript: &Transcript, counts: &Counts, i: usize) -> Option<RecordedRow> {
-    let r = transcript.messages[i].recorded?;
-    let estimate = if i == 0 { 0 } else { counts.cumulative(i - 1) };
-    let error_percent = if r.context_tokens == 0 {
-        0.0
-    } else {
-        ((estimate as f64 - r.context_tokens as f64) / r.context_tokens as f64 * 1000.0).round() / 10.0
-    };
-    Some(RecordedRow {
-        context_tokens: r.context_tokens,
-        output_tokens: r.output_tokens,
-        estimate,
-        error_percent,
-    })
-}
-
 struct StatsRows<'a> {
     transcript: &'a Transcript,
     counts: &'a Counts,
@@ -102,7 +72,7 @@ impl Serialize for StatsRows<'_> {
             cumulative: self.counts.cumulative(i),
             tool_calls: m.tool_calls.iter().map(|c| c.id.as_str()).collect(),
             tool_results: &m.tool_results,
-            recorded: recorded_row(self.transcript, self.counts, i),
+            recorded: recorded_vs_estimate(self.transcript, self.counts, i),
         }))
     }
 }
@@ -195,7 +165,7 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
             truncate(&tools, 22),
             m.preview(60)
         )?;
-        if let Some(r) = recorded_row(transcript, counts, i) {
+        if let Some(r) = recorded_vs_estimate(transcript, counts, i) {
             writeln!(
                 out,
                 "{:>6}  ┄ recorded prompt {} vs estimate {} of the messages before: {:+.1}%",

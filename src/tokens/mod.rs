@@ -210,6 +210,38 @@ impl Counts {
     }
 }
 
+/// Usage a log recorded for a response, beside ctxlens's estimate of the same prompt.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct RecordedRow {
+    /// Prompt tokens the provider recorded for this response.
+    pub context_tokens: u64,
+    /// Output tokens it recorded.
+    pub output_tokens: u64,
+    /// The estimate of the messages before this one (what ctxlens can see of the prompt;
+    /// a log never holds the system prompt or tool definitions).
+    pub estimate: u64,
+    /// `(estimate - recorded) / recorded`, in percent, one decimal.
+    pub error_percent: f64,
+}
+
+/// The recorded usage of message `i`, when the log has it, beside the estimate of the
+/// messages before it.
+pub fn recorded_vs_estimate(transcript: &Transcript, counts: &Counts, i: usize) -> Option<RecordedRow> {
+    let r = transcript.messages[i].recorded?;
+    let estimate = if i == 0 { 0 } else { counts.cumulative(i - 1) };
+    let error_percent = if r.context_tokens == 0 {
+        0.0
+    } else {
+        ((estimate as f64 - r.context_tokens as f64) / r.context_tokens as f64 * 1000.0).round() / 10.0
+    };
+    Some(RecordedRow {
+        context_tokens: r.context_tokens,
+        output_tokens: r.output_tokens,
+        estimate,
+        error_percent,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,6 +32,17 @@ pub enum Pane {
     Detail,
 }
 
+/// What one row of the message list shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Row {
+    /// A message.
+    Message(usize),
+    /// The line where the tail starts.
+    Boundary,
+    /// A compaction that already happened in the log (index into `transcript.notes`).
+    PastCompaction(usize),
+}
+
 /// What a prompt edits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PromptKind {
@@ -749,27 +760,57 @@ impl App {
         self.plan.cut().map(|c| c.split)
     }
 
-    /// Rows of the list: one per message, plus the boundary line.
+    /// Rows that are not messages, with the message they precede: past compactions (from
+    /// the log) and the boundary line, in order.
+    fn extra_rows(&self) -> Vec<(usize, Row)> {
+        let mut extras: Vec<(usize, Row)> = self
+            .transcript
+            .notes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.is_past_compaction())
+            .map(|(k, n)| (n.before, Row::PastCompaction(k)))
+            .collect();
+        if let Some(b) = self.boundary_at() {
+            extras.push((b, Row::Boundary));
+        }
+        extras.sort_by_key(|(at, row)| (*at, matches!(row, Row::Boundary)));
+        extras
+    }
+
+    /// Rows of the list: one per message, plus the boundary line and past compactions.
     pub fn row_count(&self) -> usize {
-        self.transcript.messages.len() + usize::from(self.boundary_at().is_some())
+        self.transcript.messages.len() + self.extra_rows().len()
     }
 
     /// The row where message `index` is drawn.
     pub fn row_of_message(&self, index: usize) -> usize {
-        match self.boundary_at() {
-            Some(b) if index >= b => index + 1,
-            _ => index,
-        }
+        index + self.extra_rows().iter().filter(|(at, _)| *at <= index).count()
     }
 
-    /// The message drawn on `row` (`None` for the boundary line or past the end).
+    /// What row `row` shows (`None` past the end).
+    pub fn row_at(&self, row: usize) -> Option<Row> {
+        let mut before = 0;
+        for (at, kind) in self.extra_rows() {
+            let extra_row = at + before;
+            if row == extra_row {
+                return Some(kind);
+            }
+            if row < extra_row {
+                break;
+            }
+            before += 1;
+        }
+        let index = row - before;
+        (index < self.transcript.messages.len()).then_some(Row::Message(index))
+    }
+
+    /// The message drawn on `row` (`None` for other rows or past the end).
     pub fn message_of_row(&self, row: usize) -> Option<usize> {
-        let index = match self.boundary_at() {
-            Some(b) if row == b => return None,
-            Some(b) if row > b => row - 1,
-            _ => row,
-        };
-        (index < self.transcript.messages.len()).then_some(index)
+        match self.row_at(row) {
+            Some(Row::Message(index)) => Some(index),
+            _ => None,
+        }
     }
 
     /// Why the tail starts where it does, for the boundary line.

@@ -81,6 +81,23 @@ fn facts(app: &App) -> Vec<Line<'static>> {
         Line::from(counts),
         Line::from(vec![Span::styled("section ", t.dim), Span::styled(section, style)]),
     ];
+    if let Some(r) = crate::tokens::recorded_vs_estimate(&app.transcript, app.counts(), index) {
+        lines.push(Line::from(vec![
+            Span::styled("recorded ", t.dim),
+            Span::raw(format!(
+                "prompt {} vs estimate {} of the messages before: {:+.1}% (logs hold no system prompt or tools)",
+                thousands(r.context_tokens),
+                thousands(r.estimate),
+                r.error_percent
+            )),
+        ]));
+    }
+    if app.transcript.messages[index].past_summary {
+        lines.push(Line::styled(
+            "past summary: written by an earlier compaction",
+            t.warning,
+        ));
+    }
     lines.extend(group_lines(app));
     lines
 }

@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
 use super::thousands;
-use crate::tui::app::{App, Pane};
+use crate::tui::app::{App, Pane, Row};
 use crate::tui::ui::list_rows;
 
 const ROLE: usize = 9;
@@ -78,9 +78,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         .unwrap_or(1)
         .max(1);
     for row in app.list_offset..(app.list_offset + list_rows(area)).min(app.row_count()) {
-        lines.push(match app.message_of_row(row) {
-            Some(index) => message_row(app, index, biggest, &widths),
-            None => boundary_row(app, widths.total),
+        lines.push(match app.row_at(row) {
+            Some(Row::Message(index)) => message_row(app, index, biggest, &widths),
+            Some(Row::PastCompaction(note)) => marker_row(app, note, widths.total),
+            Some(Row::Boundary) | None => boundary_row(app, widths.total),
         });
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);
@@ -159,6 +160,13 @@ fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'stati
         tw = w.tokens
     );
     Line::from(vec![Span::styled(marker, marker_style), Span::styled(text, style)])
+}
+
+fn marker_row(app: &App, note: usize, width: usize) -> Line<'static> {
+    let text = &app.transcript.notes[note].text;
+    let label = format!("┄┄ past compaction: {text} ");
+    let fill = width.saturating_sub(label.chars().count());
+    Line::styled(format!("{label}{}", "┄".repeat(fill)), app.theme.warning)
 }
 
 fn boundary_row(app: &App, width: usize) -> Line<'static> {
