@@ -178,7 +178,8 @@ impl Work<'_> {
     fn tool_outputs(&mut self, externalize_over: usize, store: &mut dyn ArtifactStore) -> anyhow::Result<()> {
         for index in 0..self.transcript.messages.len() {
             let message = &self.transcript.messages[index];
-            if message.role != "tool" && message.tool_results.is_empty() {
+            // A merged multi-line response has no single span to rewrite in place.
+            if message.synthetic.is_some() || (message.role != "tool" && message.tool_results.is_empty()) {
                 continue;
             }
             let mut value = self.value(index);
@@ -217,7 +218,7 @@ impl Work<'_> {
     fn subjective(&mut self, rule: Rule, edit: TextRule) {
         let mut candidates = Vec::new();
         for (index, message) in self.transcript.messages.iter().enumerate() {
-            if message.role != "assistant" {
+            if message.role != "assistant" || message.synthetic.is_some() {
                 continue;
             }
             let mut value = self.value(index);
@@ -256,10 +257,19 @@ impl Work<'_> {
 /// parts), or the contents of Anthropic `tool_result` blocks.
 fn tool_texts(message: &mut Value) -> Vec<&mut String> {
     let is_tool = message.get("role").and_then(Value::as_str) == Some("tool");
+    let is_output = message
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.ends_with("_call_output"));
+    let is_observation = message.get("observation").is_some() && message.get("tool_call_metadata").is_some();
+    if is_output {
+        // Responses / Codex `function_call_output`: the output string.
+        return message.get_mut("output").map(text_slots).unwrap_or_default();
+    }
     let Some(content) = message.get_mut("content") else {
         return Vec::new();
     };
-    if is_tool {
+    if is_tool || is_observation {
         return text_slots(content);
     }
     match content {
