@@ -37,6 +37,7 @@ pub mod compact;
 pub mod demo;
 pub mod error;
 pub mod export;
+pub mod loss;
 pub mod summarize;
 pub mod synth;
 pub mod tokens;

@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::table::thousands;
 use crate::compact::{compact, deterministic, Compaction, Options, Strategy};
 use crate::export::write_atomic;
-use crate::summarize::Placeholder;
+use crate::summarize::Summarizer;
 use crate::tokens::{Counts, Tokenizer};
 use crate::transcript::Transcript;
 
@@ -24,6 +24,8 @@ pub struct Output<'a> {
     pub force: bool,
     /// Print the plan instead of the transcript.
     pub plan: bool,
+    /// Print the loss report (instead of the transcript, unless -o).
+    pub report: bool,
 }
 
 /// The deterministic strategy's options.
@@ -43,11 +45,13 @@ pub fn run(
     strategy: Strategy,
     options: &Options,
     deterministic: &DeterministicRun,
+    summarizer: &dyn Summarizer,
     output: &Output,
 ) -> anyhow::Result<ExitCode> {
     let counts = Counts::compute(transcript, tokenizer);
+    let mut report = None;
     let (bytes, summary) = match strategy {
-        Strategy::Tail => tail_stage(transcript, &counts, options, output.plan, None)?,
+        Strategy::Tail => tail_stage(transcript, &counts, options, output, summarizer, None, &mut report)?,
         Strategy::Deterministic => {
             let compressed = deterministic_stage(transcript, &counts, options, deterministic, output)?;
             let summary = format!(
@@ -68,17 +72,29 @@ pub fn run(
             let compressed = deterministic_stage(transcript, &counts, options, deterministic, output)?;
             let first = DeterministicPlan::new(&compressed);
             let (stage_two, counts_two) = crate::compact::reload(transcript, &compressed, &counts)?;
-            tail_stage(&stage_two, &counts_two, options, output.plan, Some(first))?
+            tail_stage(
+                &stage_two,
+                &counts_two,
+                options,
+                output,
+                summarizer,
+                Some(first),
+                &mut report,
+            )?
         }
     };
     if let Some(path) = output.path {
         write_atomic(path, &bytes, Some(output.input), output.force)?;
         eprintln!("ctxlens: wrote {}: {summary}", path.display());
-    } else {
-        let mut out = std::io::stdout().lock();
-        out.write_all(&bytes)?;
-        out.flush()?;
     }
+    let mut out = std::io::stdout().lock();
+    if output.report {
+        let text = report.unwrap_or_else(|| format!("Loss report: nothing summarized ({summary}), nothing lost\n"));
+        out.write_all(text.as_bytes())?;
+    } else if output.path.is_none() {
+        out.write_all(&bytes)?;
+    }
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -88,10 +104,16 @@ fn tail_stage(
     transcript: &Transcript,
     counts: &Counts,
     options: &Options,
-    plan: bool,
+    output: &Output,
+    summarizer: &dyn Summarizer,
     first: Option<DeterministicPlan>,
+    report: &mut Option<String>,
 ) -> anyhow::Result<(Vec<u8>, String)> {
-    let result = compact(transcript, counts, options, &Placeholder)?;
+    let plan = output.plan;
+    let result = compact(transcript, counts, options, summarizer)?;
+    if let (true, Some(cut), Some(text)) = (output.report, result.plan.cut(), result.summary.as_deref()) {
+        *report = Some(crate::loss::loss_report(transcript, cut, text).to_string());
+    }
     for warning in result.warnings(transcript) {
         eprintln!("warning: {warning}");
     }

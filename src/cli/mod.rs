@@ -29,6 +29,44 @@ pub struct Cli {
     budget: BudgetArgs,
     #[command(flatten)]
     input: InputArgs,
+    /// How the TUI makes summaries (placeholder, extractive, openai, cmd:<command line>).
+    #[arg(long, default_value = "extractive", value_parser = parse_summarizer)]
+    summarizer: crate::summarize::Spec,
+    #[command(flatten)]
+    summary: SummaryArgs,
+}
+
+/// Options of the summarizers.
+#[derive(Debug, Args)]
+struct SummaryArgs {
+    /// Token bound of an extractive summary (and the `max_tokens` of an `openai` one).
+    #[arg(long, value_name = "N", default_value_t = 400, global = true)]
+    summary_tokens: u64,
+    /// Seconds a `cmd:` or `openai` summarizer may take.
+    #[arg(long, value_name = "SECONDS", default_value_t = 120.0, global = true)]
+    summary_timeout: f64,
+    /// Base URL of an OpenAI-compatible endpoint (key from `CTXLENS_API_KEY` or `OPENAI_API_KEY`).
+    #[arg(long, value_name = "URL", default_value = "http://localhost:11434/v1", global = true)]
+    summarizer_url: String,
+    /// Model name sent to the endpoint.
+    #[arg(long, value_name = "MODEL", default_value = "llama3.2", global = true)]
+    summarizer_model: String,
+}
+
+impl SummaryArgs {
+    fn settings(&self) -> crate::summarize::Settings {
+        crate::summarize::Settings {
+            summary_tokens: self.summary_tokens,
+            timeout: std::time::Duration::from_secs_f64(self.summary_timeout.max(0.001)),
+            url: self.summarizer_url.clone(),
+            model: self.summarizer_model.clone(),
+            ..crate::summarize::Settings::default()
+        }
+    }
+}
+
+fn parse_summarizer(s: &str) -> Result<crate::summarize::Spec, String> {
+    s.parse()
 }
 
 #[derive(Debug, Subcommand)]
@@ -86,9 +124,13 @@ struct CompactArgs {
     strategy: Strategy,
     #[command(flatten)]
     deterministic: DeterministicArgs,
-    /// How the summary text is made.
-    #[arg(long, value_enum, default_value_t = SummarizerArg::Placeholder)]
-    summarizer: SummarizerArg,
+    /// How the summary text is made: placeholder, extractive, openai, or cmd:<command line>.
+    #[arg(long, default_value = "placeholder", value_parser = parse_summarizer)]
+    summarizer: crate::summarize::Spec,
+    /// Print the loss report (what the summarized messages held that survives, and what
+    /// is lost) instead of the transcript; with -o the transcript goes to the file.
+    #[arg(long, conflicts_with = "plan")]
+    report: bool,
     /// Write here (atomically) instead of standard output.
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
@@ -181,12 +223,6 @@ fn parse_strategy(s: &str) -> Result<Strategy, String> {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
-enum SummarizerArg {
-    /// `summarized <N> messages` (the conformance text).
-    Placeholder,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
 enum ProviderArg {
     Openai,
     Anthropic,
@@ -235,13 +271,14 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 anyhow::bail!("compact needs --max-tokens N (compact only when the transcript is over N tokens)");
             };
             let transcript = cli.input.load(&args.file)?;
-            let SummarizerArg::Placeholder = args.summarizer;
+            let summarizer = crate::summarize::build(&args.summarizer, &cli.summary.settings());
             let options = args.budget.options(|| 0);
             let output = compact_cmd::Output {
                 path: args.output.as_deref(),
                 input: &args.file,
                 force: args.force,
                 plan: args.plan,
+                report: args.report,
             };
             let det = &args.deterministic;
             let deterministic = compact_cmd::DeterministicRun {
@@ -249,7 +286,15 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 artifacts: det.artifacts.as_deref(),
                 externalize_over: det.externalize_over,
             };
-            compact_cmd::run(&transcript, tokenizer, args.strategy, &options, &deterministic, &output)
+            compact_cmd::run(
+                &transcript,
+                tokenizer,
+                args.strategy,
+                &options,
+                &deterministic,
+                summarizer.as_ref(),
+                &output,
+            )
         }
         Some(Command::Check(args)) => {
             let transcript = cli.input.load(&args.file)?;

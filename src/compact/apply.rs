@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use serde_json::json;
 
 use super::plan::{plan, Cut, Decision, Options, Plan};
-use crate::summarize::Summarizer;
+use crate::summarize::{older_messages, Summarizer};
 use crate::tokens::Counts;
 use crate::transcript::{Container, Dialect, Transcript};
 
@@ -115,10 +115,7 @@ pub fn compact<'a>(
     let plan = plan(transcript, counts, options);
     match plan.decision {
         Decision::Compact(cut) => {
-            let older: Vec<&str> = transcript.messages[cut.head_end..cut.split]
-                .iter()
-                .map(|m| transcript.raw(m))
-                .collect();
+            let older = older_messages(transcript, cut.head_end..cut.split, summarizer.needs_text());
             let summary = summarizer.summarize(&older)?;
             Ok(render(transcript, counts, plan, &cut, summary))
         }

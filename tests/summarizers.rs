@@ -1,0 +1,352 @@
+//! The summarizers and the loss report. The `openai` summarizer talks to a local HTTP
+//! server started by the test (success, HTTP 500, timeout, malformed body); the `cmd:`
+//! summarizer runs scripts that succeed, fail, hang and print nothing.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use common::{assert_exit, ctxlens_stdin, stderr, stdout};
+use ctxlens::compact::Options;
+use ctxlens::loss::{loss_report, FactKind, Survival};
+use ctxlens::summarize::{
+    older_messages, Command, Extractive, OpenAiCompatible, Placeholder, Summarizer, SUMMARY_PROMPT,
+};
+use ctxlens::tokens::{Counts, Tokenizer};
+use ctxlens::transcript::Transcript;
+use serde_json::{json, Value};
+
+fn transcript() -> Transcript {
+    let messages = json!([
+        {"role": "system", "content": "You are a deploy bot."},
+        {"role": "user", "content": "Deploy build 7 to /srv/app/releases using `deploy.sh`; never touch prod-db-01."},
+        {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "run", "arguments": "{\"cmd\":\"./deploy.sh --build 7\"}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "ERROR: ERR_DISK_FULL after writing 42 MB to /srv/app/releases/7"},
+        {"role": "assistant", "content": "The disk is full; I will clean old releases first."},
+        {"role": "user", "content": "Ok, go ahead. The dashboard is https://grafana.example.org/d/deploys"},
+        {"role": "assistant", "content": "Cleaned up; deploying build 7 again to /srv/app/releases."}
+    ]);
+    Transcript::parse("deploy.json", serde_json::to_vec_pretty(&messages).expect("json"), None).expect("loads")
+}
+
+fn older(t: &Transcript) -> Vec<ctxlens::summarize::Older<'_>> {
+    older_messages(t, 1..5, true)
+}
+
+// ---- placeholder and extractive ----------------------------------------------------------
+
+#[test]
+fn placeholder_counts_the_messages() {
+    let t = transcript();
+    assert_eq!(Placeholder.summarize(&older(&t)).expect("ok"), "summarized 4 messages");
+}
+
+#[test]
+fn extractive_is_deterministic_bounded_and_keeps_the_facts() {
+    let t = transcript();
+    let summary = Extractive { summary_tokens: 400 }.summarize(&older(&t)).expect("ok");
+    assert_eq!(
+        summary,
+        Extractive { summary_tokens: 400 }.summarize(&older(&t)).expect("ok"),
+        "deterministic"
+    );
+    for fact in [
+        "/srv/app/releases",
+        "deploy.sh",
+        "prod-db-01",
+        "ERR_DISK_FULL",
+        "42 MB",
+        "run(",
+    ] {
+        assert!(summary.contains(fact), "{fact} missing from:\n{summary}");
+    }
+    assert!(summary.contains("User requests:\n- #1 Deploy build 7"), "{summary}");
+    let tiny = Extractive { summary_tokens: 30 }.summarize(&older(&t)).expect("ok");
+    assert!(tiny.chars().count() / 4 <= 30 + 8, "bounded: {tiny}");
+}
+
+// ---- cmd: --------------------------------------------------------------------------------
+
+fn command(line: &str, timeout_ms: u64) -> Command {
+    Command {
+        line: line.to_owned(),
+        timeout: Duration::from_millis(timeout_ms),
+    }
+}
+
+#[test]
+fn a_command_reads_the_messages_as_json_and_prints_the_summary() {
+    let t = transcript();
+    let script =
+        r#"python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d), "messages, first role", d[0]["role"])'"#;
+    assert_eq!(
+        command(script, 10_000).summarize(&older(&t)).expect("ok"),
+        "4 messages, first role user"
+    );
+}
+
+#[test]
+fn a_failing_command_is_an_error_naming_it() {
+    let t = transcript();
+    let err = command("echo 'model overloaded' >&2; exit 3", 10_000)
+        .summarize(&older(&t))
+        .expect_err("fails");
+    let text = format!("{err:#}");
+    assert!(
+        text.contains("summarizer command `echo 'model overloaded' >&2; exit 3` failed")
+            && text.contains("model overloaded"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_hanging_command_times_out() {
+    let t = transcript();
+    let err = command("sleep 30", 200).summarize(&older(&t)).expect_err("times out");
+    assert!(format!("{err:#}").contains("timed out after 0.2 s"), "{err:#}");
+}
+
+#[test]
+fn a_silent_command_is_an_error_not_an_empty_summary() {
+    let t = transcript();
+    let err = command("cat > /dev/null", 10_000)
+        .summarize(&older(&t))
+        .expect_err("empty");
+    assert!(format!("{err:#}").contains("printed nothing"), "{err:#}");
+}
+
+// ---- openai (a local server) --------------------------------------------------------------
+
+/// Serves one request on 127.0.0.1 with `respond`, and hands the request back.
+fn serve_once(
+    respond: impl FnOnce(&mut std::net::TcpStream) + Send + 'static,
+) -> (String, mpsc::Receiver<(String, String)>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+    let url = format!("http://{}/v1", listener.local_addr().expect("address"));
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().expect("a connection");
+        let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+        let mut head = String::new();
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).expect("header");
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse().expect("length");
+            }
+            if line == "\r\n" {
+                break;
+            }
+            head.push_str(&line);
+        }
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).expect("body");
+        let _ = tx.send((head, String::from_utf8(body).expect("UTF-8")));
+        respond(&mut stream);
+    });
+    (url, rx)
+}
+
+fn reply(stream: &mut std::net::TcpStream, status: &str, body: &str) {
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+}
+
+fn endpoint(url: String, timeout_ms: u64) -> OpenAiCompatible {
+    OpenAiCompatible {
+        url,
+        model: "tiny".into(),
+        api_key: Some("sk-test".into()),
+        timeout: Duration::from_millis(timeout_ms),
+        summary_tokens: 300,
+    }
+}
+
+#[test]
+fn openai_success_sends_the_prompt_and_reads_the_answer() {
+    let (url, requests) = serve_once(|s| {
+        reply(
+            s,
+            "200 OK",
+            r#"{"choices":[{"message":{"role":"assistant","content":"  Deploy blocked by a full disk.  "}}]}"#,
+        );
+    });
+    let t = transcript();
+    let summary = endpoint(url, 5_000).summarize(&older(&t)).expect("ok");
+    assert_eq!(summary, "Deploy blocked by a full disk.");
+    let (head, body) = requests.recv().expect("the request");
+    assert!(head.starts_with("POST /v1/chat/completions"), "{head}");
+    assert!(
+        head.to_ascii_lowercase().contains("authorization: bearer sk-test"),
+        "{head}"
+    );
+    let body: Value = serde_json::from_str(&body).expect("JSON body");
+    assert_eq!(body["model"], "tiny");
+    assert_eq!(body["max_tokens"], 300);
+    assert_eq!(body["messages"][0]["content"], SUMMARY_PROMPT);
+    assert!(body["messages"][1]["content"]
+        .as_str()
+        .expect("text")
+        .contains("ERR_DISK_FULL"));
+}
+
+#[test]
+fn openai_http_errors_are_reported() {
+    let (url, _) = serve_once(|s| reply(s, "500 Internal Server Error", r#"{"error":"model crashed"}"#));
+    let err = endpoint(url.clone(), 5_000)
+        .summarize(&older(&transcript()))
+        .expect_err("500");
+    let text = format!("{err:#}");
+    assert!(
+        text.contains(&format!("summarizer {url}/chat/completions: HTTP 500")) && text.contains("model crashed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn openai_timeouts_are_reported() {
+    let (url, _) = serve_once(|_| std::thread::sleep(Duration::from_secs(3)));
+    let err = endpoint(url, 300)
+        .summarize(&older(&transcript()))
+        .expect_err("timeout");
+    assert!(format!("{err:#}").contains("no answer within 0.3 s"), "{err:#}");
+}
+
+#[test]
+fn openai_malformed_answers_are_reported() {
+    let (url, _) = serve_once(|s| reply(s, "200 OK", "this is not json"));
+    let err = endpoint(url, 5_000)
+        .summarize(&older(&transcript()))
+        .expect_err("malformed");
+    assert!(format!("{err:#}").contains("the answer is not JSON"), "{err:#}");
+    let (url, _) = serve_once(|s| reply(s, "200 OK", r#"{"choices":[]}"#));
+    let err = endpoint(url, 5_000)
+        .summarize(&older(&transcript()))
+        .expect_err("no content");
+    assert!(
+        format!("{err:#}").contains("has no choices[0].message.content"),
+        "{err:#}"
+    );
+}
+
+// ---- the loss report ----------------------------------------------------------------------
+
+fn report_with(summary: &str) -> ctxlens::loss::LossReport {
+    let t = transcript();
+    let counts = Counts::compute(&t, Tokenizer::Estimate);
+    let plan = ctxlens::compact::plan(
+        &t,
+        &counts,
+        &Options {
+            max_tokens: 10,
+            keep_tail: Some(60),
+            flush_to_memory: false,
+        },
+    );
+    let cut = plan.cut().expect("compacts");
+    assert_eq!(cut.split, 5, "the tail is the second user turn and the answer");
+    loss_report(&t, cut, summary)
+}
+
+#[test]
+fn the_placeholder_loses_what_the_tail_does_not_repeat() {
+    let report = report_with("summarized 4 messages");
+    let lost: Vec<(&str, FactKind)> = report
+        .facts
+        .iter()
+        .filter(|(_, s)| *s == Survival::Lost)
+        .map(|(f, _)| (f.text.as_str(), f.kind))
+        .collect();
+    assert_eq!(
+        lost,
+        [
+            ("deploy.sh", FactKind::CodeName),
+            ("prod-db-01", FactKind::Identifier),
+            ("./deploy.sh", FactKind::Path),
+            ("ERR_DISK_FULL", FactKind::ErrorCode),
+            ("42 MB", FactKind::Number),
+            ("/srv/app/releases/7", FactKind::Path),
+        ]
+    );
+    let kept: Vec<&str> = report
+        .facts
+        .iter()
+        .filter(|(_, s)| *s == Survival::Kept)
+        .map(|(f, _)| f.text.as_str())
+        .collect();
+    assert_eq!(kept, ["/srv/app/releases"], "the tail repeats the release folder");
+    assert_eq!(
+        report.instructions,
+        [(
+            1,
+            "Deploy build 7 to /srv/app/releases using `deploy.sh`; never touch prod-db-01.".to_owned()
+        )]
+    );
+    assert!(
+        (report.survival_percent() - 14.3).abs() < 0.05,
+        "{}",
+        report.survival_percent()
+    );
+}
+
+#[test]
+fn a_summary_that_names_the_facts_keeps_them() {
+    let report = report_with(
+        "Build 7: ERR_DISK_FULL after 42 MB in /srv/app/releases/7; ./deploy.sh; deploy.sh; avoid prod-db-01.",
+    );
+    assert_eq!(report.count(Survival::Lost), 0, "{report}");
+    assert!((report.survival_percent() - 100.0).abs() < f64::EPSILON);
+    let text = report.to_string();
+    assert!(text.starts_with("Loss report: 4 messages summarized (#1–#4)"), "{text}");
+}
+
+// ---- the CLI --------------------------------------------------------------------------------
+
+#[test]
+fn compact_report_and_summarizer_flags() {
+    let input = serde_json::to_vec(&serde_json::from_str::<Value>(&transcript().text).expect("json")).expect("json");
+    let out = ctxlens_stdin(
+        &["compact", "-", "--max-tokens", "10", "--keep-tail", "60", "--report"],
+        &input,
+    );
+    assert_exit(&out, 0);
+    assert!(
+        stdout(&out).contains("Lost (in no summary and no kept message):\n  #1      code    deploy.sh"),
+        "{}",
+        stdout(&out)
+    );
+    let out = ctxlens_stdin(
+        &[
+            "compact",
+            "-",
+            "--max-tokens",
+            "10",
+            "--keep-tail",
+            "60",
+            "--summarizer",
+            "cmd:cat >/dev/null; echo custom digest",
+        ],
+        &input,
+    );
+    assert_exit(&out, 0);
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(doc[1]["content"], "[Summary of earlier conversation]\ncustom digest");
+    let out = ctxlens_stdin(
+        &["compact", "-", "--max-tokens", "10", "--summarizer", "cmd:exit 4"],
+        &input,
+    );
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).starts_with("error: summarizer command `exit 4` failed"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty(), "no half output on failure");
+}
