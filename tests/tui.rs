@@ -33,6 +33,8 @@ fn fixture_app() -> App {
     let (mut app, effect) = App::new(fixture(), None, Some(2000), Some(800), false, Tokenizer::Estimate);
     assert_eq!(effect, Effect::None);
     app.theme = Theme::colored();
+    // Figures in these tests are pinned with the placeholder summary.
+    app.summarizer = ctxlens::summarize::Spec::Placeholder;
     app.update(Action::Resize(120, 36));
     app
 }
@@ -234,6 +236,7 @@ fn export_writes_atomically_and_refuses_the_input() {
         false,
         Tokenizer::Estimate,
     );
+    app.summarizer = ctxlens::summarize::Spec::Placeholder;
     app.update(Action::Export);
     let Mode::Prompt(prompt) = &app.mode else {
         panic!("export prompt")
@@ -529,4 +532,127 @@ fn screen_claude_code_log_with_a_past_compaction_and_recorded_usage() {
     .is_some());
     assert!(row_containing(buffer, "recorded prompt 36,541 vs estimate 3,418").is_some());
     insta::assert_snapshot!("claude_code_log", terminal.backend());
+}
+
+// ---- summaries and the loss report ------------------------------------------------------
+
+fn extractive_app() -> App {
+    let (mut app, _) = App::new(
+        sample("support-agent.json"),
+        None,
+        Some(1500),
+        Some(600),
+        false,
+        Tokenizer::Estimate,
+    );
+    app.theme = Theme::colored();
+    app.summarizer = ctxlens::summarize::Spec::Extractive;
+    app.update(Action::Resize(120, 36));
+    app
+}
+
+/// Runs the app's summary job here, as the worker would, and delivers the result.
+fn finish_summary(app: &mut App, generation: u64) -> Effect {
+    let job = ctxlens::tui::summary_job(app).expect("a cut to summarize");
+    app.update(Action::SummaryReady {
+        generation,
+        result: job(),
+    })
+}
+
+#[test]
+fn preview_waits_for_a_background_summary_then_uses_it() {
+    let mut app = extractive_app();
+    let placeholder_after = app.tokens_after;
+    let Effect::Summarize { generation } = app.update(Action::TogglePreview) else {
+        panic!("summarized in the background")
+    };
+    assert!(matches!(app.mode, Mode::Waiting(_)));
+    assert_eq!(finish_summary(&mut app, generation), Effect::None);
+    let Mode::Preview(preview) = &app.mode else {
+        panic!("the preview opens once the summary is ready")
+    };
+    assert!(
+        preview.text.contains("User requests:\\n- #1 Hi, my order #NW-48213"),
+        "{}",
+        &preview.text[..400]
+    );
+    assert!(app.tokens_after > placeholder_after, "the real summary is counted now");
+    app.update(Action::Back);
+    assert_eq!(app.update(Action::TogglePreview), Effect::None, "made once per cut");
+}
+
+#[test]
+fn the_latest_summary_request_wins_and_esc_cancels() {
+    let mut app = extractive_app();
+    let Effect::Summarize { generation: first } = app.update(Action::TogglePreview) else {
+        panic!("summarize")
+    };
+    app.update(Action::Back);
+    assert_eq!(app.mode, Mode::Normal, "Esc cancels the wait");
+    assert_eq!(finish_summary(&mut app, first), Effect::None);
+    assert!(app.summary.is_none(), "a cancelled result is dropped");
+    let Effect::Summarize { generation } = app.update(Action::ToggleLoss) else {
+        panic!("summarize")
+    };
+    assert!(generation > first);
+    app.update(Action::SummaryReady {
+        generation,
+        result: Err("summarizer command `x` failed".into()),
+    });
+    assert_eq!(app.mode, Mode::Normal);
+    assert!(
+        app.status.as_ref().expect("status").error,
+        "failures show in the status line"
+    );
+    assert!(app.summary.is_none(), "and lose nothing");
+}
+
+#[test]
+fn the_loss_report_and_an_edited_summary() {
+    let mut app = extractive_app();
+    let Effect::Summarize { generation } = app.update(Action::ToggleLoss) else {
+        panic!("summarize")
+    };
+    finish_summary(&mut app, generation);
+    let Mode::Loss { text, .. } = &app.mode else {
+        panic!("the loss report opens")
+    };
+    assert!(
+        text.starts_with("Loss report: 30 messages summarized (#1–#30)"),
+        "{text}"
+    );
+    assert!(text.contains("Facts: 19 found, 19 survive (100%)"), "{text}");
+    app.update(Action::Back);
+    let Effect::EditSummary(current) = app.update(Action::EditSummary) else {
+        panic!("the editor opens")
+    };
+    assert!(current.starts_with("30 earlier messages."));
+    app.update(Action::SummaryEdited(Ok(
+        "Customer Dana: tent replaced (NW-48377).\n".into()
+    )));
+    assert!(app.summary.as_ref().expect("summary").edited);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("out.json");
+    ctxlens::tui::export(&app, &path).expect("exported");
+    let written: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).expect("file")).expect("json");
+    assert_eq!(
+        written[1]["content"],
+        "[Summary of earlier conversation]\nCustomer Dana: tent replaced (NW-48377)."
+    );
+    app.update(Action::KeepUpBig);
+    assert!(
+        matches!(app.update(Action::ToggleLoss), Effect::Summarize { .. }),
+        "a new cut needs a new summary"
+    );
+}
+
+#[test]
+fn screen_loss_report() {
+    let mut app = extractive_app();
+    let Effect::Summarize { generation } = app.update(Action::ToggleLoss) else {
+        panic!("summarize")
+    };
+    finish_summary(&mut app, generation);
+    insta::assert_snapshot!("loss_report", draw(&app, 120, 36).backend());
 }

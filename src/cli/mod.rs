@@ -325,7 +325,7 @@ fn open(cli: &Cli, tokenizer: Tokenizer) -> anyhow::Result<ExitCode> {
         return stats_cmd::run(&transcript, tokenizer, false);
     }
     let budget = &cli.budget;
-    let (app, first) = crate::tui::app::App::new(
+    let (mut app, first) = crate::tui::app::App::new(
         transcript,
         input_path,
         budget.max_tokens,
@@ -333,6 +333,8 @@ fn open(cli: &Cli, tokenizer: Tokenizer) -> anyhow::Result<ExitCode> {
         budget.flush_to_memory,
         tokenizer,
     );
+    app.summarizer = cli.summarizer.clone();
+    app.summary_settings = cli.summary.settings();
     crate::tui::run(app, first)?;
     Ok(ExitCode::SUCCESS)
 }

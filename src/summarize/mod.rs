@@ -126,6 +126,20 @@ impl Summarizer for Placeholder {
     }
 }
 
+/// A summary already made (or edited by the user): returns it as is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fixed(pub String);
+
+impl Summarizer for Fixed {
+    fn summarize(&self, _older: &[Older]) -> anyhow::Result<String> {
+        Ok(self.0.clone())
+    }
+
+    fn needs_text(&self) -> bool {
+        false
+    }
+}
+
 /// Which summarizer, as `--summarizer` names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Spec {

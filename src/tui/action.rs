@@ -58,6 +58,19 @@ pub enum Action {
     PrevMatch,
     /// Open or close help.
     ToggleHelp,
+    /// Open the loss report (what the summarized messages held, and what survives).
+    ToggleLoss,
+    /// Edit the summary in `$VISUAL`/`$EDITOR` before exporting.
+    EditSummary,
+    /// A background summary finished (or failed).
+    SummaryReady {
+        /// Which request.
+        generation: u64,
+        /// The summary, or the error.
+        result: Result<String, String>,
+    },
+    /// The user edited the summary.
+    SummaryEdited(Result<String, String>),
     /// Close an overlay, or quit from the main screen.
     Back,
     /// Quit.

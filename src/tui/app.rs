@@ -19,7 +19,7 @@ use crate::compact::deterministic::{self, Compressed};
 use crate::compact::{
     inserted_for, plan, reload, tokens_after, warnings, Options, Plan, SplitReason, Strategy, Warning,
 };
-use crate::summarize::Placeholder;
+use crate::summarize::{Placeholder, Settings, Spec};
 use crate::tokens::{Counts, Tokenizer};
 use crate::transcript::Transcript;
 
@@ -79,6 +79,39 @@ pub enum Mode {
     Preview(PreviewState),
     /// A one-line prompt.
     Prompt(Prompt),
+    /// A summary is being made in the background.
+    Waiting(String),
+    /// The loss report.
+    Loss {
+        /// The report, as text.
+        text: String,
+        /// First line shown.
+        scroll: usize,
+    },
+}
+
+/// What to do once the summary exists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AfterSummary {
+    /// Open the preview.
+    Preview,
+    /// Open the loss report.
+    Loss,
+    /// Export to this path.
+    Export(PathBuf),
+    /// Open the summary in the editor.
+    Edit,
+}
+
+/// The summary of the current cut.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// The cut it summarizes: (strategy, first summarized message, split).
+    pub key: (Strategy, usize, usize),
+    /// The text.
+    pub text: String,
+    /// The user edited it.
+    pub edited: bool,
 }
 
 /// A background count in progress.
@@ -138,6 +171,13 @@ pub enum Effect {
     },
     /// Write the compacted transcript to this path.
     Export(PathBuf),
+    /// Make the summary of the current cut on a worker (request `generation`).
+    Summarize {
+        /// The request's number.
+        generation: u64,
+    },
+    /// Open this summary text in the user's editor.
+    EditSummary(String),
 }
 
 /// The whole state of the TUI.
@@ -155,12 +195,22 @@ pub struct App {
     /// A background count, while one runs.
     pub counting: Option<Counting>,
     generation: u64,
+    summary_generation: u64,
     /// The compactor's options.
     pub options: Options,
     /// The strategy shown.
     pub strategy: Strategy,
     /// The deterministic pass and the transcript it leaves, for the non-tail strategies.
     pub derived: Option<Derived>,
+    /// How summaries are made.
+    pub summarizer: Spec,
+    /// The summarizers' settings.
+    pub summary_settings: Settings,
+    /// The summary of the current cut, once made (or edited).
+    pub summary: Option<Summary>,
+    /// The summary request in flight.
+    pub summarizing: Option<u64>,
+    after_summary: Option<AfterSummary>,
     /// True while `max_tokens` is still the default (60% of the total).
     pub default_max: bool,
     /// The current plan.
@@ -227,9 +277,15 @@ impl App {
             tokenizer: Tokenizer::Estimate,
             counting: None,
             generation: 0,
+            summary_generation: 0,
             options,
             strategy: Strategy::Tail,
             derived: None,
+            summarizer: Spec::Extractive,
+            summary_settings: Settings::default(),
+            summary: None,
+            summarizing: None,
+            after_summary: None,
             default_max: max_tokens.is_none(),
             plan: Plan {
                 tokens_before: 0,
@@ -292,6 +348,8 @@ impl App {
             } => self.count_progress(generation, done, total),
             Action::CountDone { generation, counts } => self.count_done(generation, counts),
             Action::Exported(result) => self.exported(result),
+            Action::SummaryReady { generation, result } => return self.summary_ready(generation, result),
+            Action::SummaryEdited(result) => self.summary_edited(result),
             Action::PromptChar(_) | Action::PromptBackspace | Action::PromptTab | Action::PromptSubmit => {
                 return self.prompt_input(&action)
             }
@@ -355,7 +413,9 @@ impl App {
             Action::Export => self.open_prompt(PromptKind::Export, self.default_export_path()),
             Action::NextMatch => self.step_match(true),
             Action::PrevMatch => self.step_match(false),
-            Action::TogglePreview => self.mode = Mode::Preview(PreviewState::build(self)),
+            Action::TogglePreview => return self.with_summary(AfterSummary::Preview),
+            Action::ToggleLoss => return self.with_summary(AfterSummary::Loss),
+            Action::EditSummary => return self.with_summary(AfterSummary::Edit),
             Action::ToggleHelp => self.mode = Mode::Help { scroll: 0 },
             _ => {}
         }
@@ -364,10 +424,13 @@ impl App {
 
     fn overlay_action(&mut self, action: &Action) -> Effect {
         let page = self.page();
+        if matches!(action, Action::EditSummary) && matches!(self.mode, Mode::Preview(_)) {
+            return self.with_summary(AfterSummary::Edit);
+        }
         let scroll = match &mut self.mode {
-            Mode::Help { scroll } => scroll,
+            Mode::Help { scroll } | Mode::Loss { scroll, .. } => scroll,
             Mode::Preview(preview) => &mut preview.scroll,
-            Mode::Normal | Mode::Prompt(_) => return Effect::None,
+            Mode::Normal | Mode::Prompt(_) | Mode::Waiting(_) => return Effect::None,
         };
         match action {
             Action::Up => *scroll = scroll.saturating_sub(1),
@@ -377,7 +440,7 @@ impl App {
             Action::PageDown => *scroll += page,
             Action::Top => *scroll = 0,
             Action::Bottom => *scroll = usize::MAX / 2,
-            Action::ToggleHelp | Action::TogglePreview => self.mode = Mode::Normal,
+            Action::ToggleHelp | Action::TogglePreview | Action::ToggleLoss => self.mode = Mode::Normal,
             Action::Export if matches!(self.mode, Mode::Preview(_)) => {
                 self.open_prompt(PromptKind::Export, self.default_export_path());
             }
@@ -390,8 +453,157 @@ impl App {
         if matches!(self.mode, Mode::Normal) {
             return Effect::Quit;
         }
+        if matches!(self.mode, Mode::Waiting(_)) {
+            // The worker may still finish; its generation is then stale and ignored.
+            self.summarizing = None;
+            self.after_summary = None;
+            self.status = Some(Status {
+                text: "summary cancelled".into(),
+                error: false,
+            });
+        }
         self.mode = Mode::Normal;
         Effect::None
+    }
+
+    /// The cut a summary would be for: (strategy, first summarized, split).
+    pub fn summary_key(&self) -> Option<(Strategy, usize, usize)> {
+        self.plan.cut().map(|c| (self.strategy, c.head_end, c.split))
+    }
+
+    /// The summary text of the current cut, when made.
+    pub fn summary_text(&self) -> Option<&str> {
+        self.summary
+            .as_ref()
+            .filter(|s| Some(s.key) == self.summary_key())
+            .map(|s| s.text.as_str())
+    }
+
+    /// The transcript the current cut is on (the deterministic output under
+    /// `deterministic,tail`) and the messages it summarizes.
+    pub fn summary_job(&self) -> Option<(Arc<Transcript>, std::ops::Range<usize>)> {
+        let cut = self.plan.cut()?;
+        let transcript = self
+            .deterministic()
+            .map_or_else(|| Arc::clone(&self.transcript), |d| Arc::clone(&d.transcript));
+        Some((transcript, cut.head_end..cut.split))
+    }
+
+    /// Runs `after` once the current cut has a summary, starting one if needed.
+    fn with_summary(&mut self, after: AfterSummary) -> Effect {
+        let Some(key) = self.summary_key() else {
+            return self.run_after(after); // a no-op summarizes nothing
+        };
+        if self.summary_text().is_none() && self.summarizer == Spec::Placeholder {
+            let text = Placeholder::text(key.2 - key.1);
+            self.summary = Some(Summary {
+                key,
+                text,
+                edited: false,
+            });
+        }
+        if self.summary_text().is_some() {
+            return self.run_after(after);
+        }
+        self.summary_generation += 1;
+        self.summarizing = Some(self.summary_generation);
+        self.after_summary = Some(after);
+        self.mode = Mode::Waiting(format!(
+            " summarizing {} messages with {}… (Esc cancels) ",
+            key.2 - key.1,
+            self.summarizer
+        ));
+        Effect::Summarize {
+            generation: self.summary_generation,
+        }
+    }
+
+    fn run_after(&mut self, after: AfterSummary) -> Effect {
+        self.mode = Mode::Normal;
+        match after {
+            AfterSummary::Preview => self.mode = Mode::Preview(PreviewState::build(self)),
+            AfterSummary::Loss => {
+                let text = match (self.summary_job(), self.plan.cut(), self.summary_text()) {
+                    (Some((transcript, _)), Some(cut), Some(summary)) => {
+                        crate::loss::loss_report(&transcript, cut, summary).to_string()
+                    }
+                    _ => "Loss report: no-op, nothing is summarized, nothing is lost.".to_owned(),
+                };
+                self.mode = Mode::Loss { text, scroll: 0 };
+            }
+            AfterSummary::Export(path) => return Effect::Export(path),
+            AfterSummary::Edit => match self.summary_text() {
+                Some(text) => return Effect::EditSummary(text.to_owned()),
+                None => {
+                    self.status = Some(Status {
+                        text: "nothing to summarize: the plan is a no-op".into(),
+                        error: false,
+                    });
+                }
+            },
+        }
+        Effect::None
+    }
+
+    fn summary_ready(&mut self, generation: u64, result: Result<String, String>) -> Effect {
+        if self.summarizing != Some(generation) {
+            return Effect::None; // cancelled, or superseded by a newer request
+        }
+        self.summarizing = None;
+        let after = self.after_summary.take();
+        match (result, self.summary_key()) {
+            (Ok(text), Some(key)) => {
+                self.summary = Some(Summary {
+                    key,
+                    text,
+                    edited: false,
+                });
+                self.replan();
+                after.map_or(Effect::None, |a| self.run_after(a))
+            }
+            (Err(error), _) => {
+                self.mode = Mode::Normal;
+                self.status = Some(Status {
+                    text: format!("summary failed: {error}"),
+                    error: true,
+                });
+                Effect::None
+            }
+            (Ok(_), None) => {
+                self.mode = Mode::Normal;
+                Effect::None
+            }
+        }
+    }
+
+    fn summary_edited(&mut self, result: Result<String, String>) {
+        match (result, self.summary_key()) {
+            (Ok(text), Some(key)) if !text.trim().is_empty() => {
+                let tokens = (text.chars().count() as u64).div_ceil(4);
+                self.summary = Some(Summary {
+                    key,
+                    text: text.trim_end().to_owned(),
+                    edited: true,
+                });
+                self.replan();
+                self.status = Some(Status {
+                    text: format!("summary edited (≈ {tokens} tokens): preview and export use it"),
+                    error: false,
+                });
+            }
+            (Ok(_), _) => {
+                self.status = Some(Status {
+                    text: "summary left unchanged (the edit was empty)".into(),
+                    error: true,
+                });
+            }
+            (Err(error), _) => {
+                self.status = Some(Status {
+                    text: format!("editor failed: {error}"),
+                    error: true,
+                });
+            }
+        }
     }
 
     /// Re-plans with the cached counts: O(log n), no re-count. The deterministic pass
@@ -407,8 +619,10 @@ impl App {
             // No tail cut: the deterministic output is the result.
             self.plan.decision = crate::compact::Decision::UnderBudget;
         }
+        let made = self.summary_text().map(str::to_owned);
         self.tokens_after = self.plan.cut().map_or(self.plan.tokens_before, |cut| {
-            let summary = Placeholder::text(cut.summarized());
+            // The real summary once made; until then the placeholder stands in.
+            let summary = made.unwrap_or_else(|| Placeholder::text(cut.summarized()));
             let inserted = inserted_for(&transcript, cut, self.options.flush_to_memory, &summary);
             tokens_after(
                 cut,
@@ -616,7 +830,7 @@ impl App {
             },
             PromptKind::Search => self.run_search(text),
             PromptKind::Export if text.is_empty() => {}
-            PromptKind::Export => return Effect::Export(PathBuf::from(text)),
+            PromptKind::Export => return self.with_summary(AfterSummary::Export(PathBuf::from(text))),
         }
         Effect::None
     }

@@ -117,7 +117,7 @@ pub const BINDINGS: &[Binding] = &[
         [code(KeyCode::Tab)],
         "Tab",
         Action::SwitchPane,
-        "pane",
+        "",
         "switch between the list and the detail pane"
     ),
     bind!(
@@ -189,7 +189,7 @@ pub const BINDINGS: &[Binding] = &[
         [ch('=')],
         "=",
         Action::EnterValue,
-        "set",
+        "",
         "type an exact max_tokens (Tab: keep_tail)"
     ),
     bind!(
@@ -197,7 +197,7 @@ pub const BINDINGS: &[Binding] = &[
         [ch('f')],
         "f",
         Action::ToggleFlush,
-        "flush",
+        "",
         "toggle flush_to_memory (the memory-tool reminder)"
     ),
     bind!(
@@ -207,6 +207,22 @@ pub const BINDINGS: &[Binding] = &[
         Action::CycleTokenizer,
         "tokenizer",
         "next tokenizer (BPE counts run in the background)"
+    ),
+    bind!(
+        Main,
+        [ch('l')],
+        "l",
+        Action::ToggleLoss,
+        "loss",
+        "loss report: facts of the summarized messages, and which survive"
+    ),
+    bind!(
+        Main,
+        [ch('E')],
+        "E",
+        Action::EditSummary,
+        "",
+        "edit the summary in $EDITOR (it is then used by preview and export)"
     ),
     bind!(
         Main,
@@ -287,6 +303,14 @@ pub const BINDINGS: &[Binding] = &[
     ),
     bind!(
         Overlay,
+        [ch('E')],
+        "E",
+        Action::EditSummary,
+        "edit",
+        "edit the summary in $EDITOR"
+    ),
+    bind!(
+        Overlay,
         [ch('e')],
         "e",
         Action::Export,
@@ -295,7 +319,7 @@ pub const BINDINGS: &[Binding] = &[
     ),
     bind!(
         Overlay,
-        [ch('q'), code(KeyCode::Esc), ch('?'), ch('p')],
+        [ch('q'), code(KeyCode::Esc), ch('?'), ch('p'), ch('l')],
         "q/Esc",
         Action::Back,
         "close",

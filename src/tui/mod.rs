@@ -46,7 +46,7 @@ pub fn run(mut app: App, first: Effect) -> anyhow::Result<()> {
     let mut pending = vec![first];
     loop {
         for effect in pending.drain(..) {
-            if !perform(effect, &mut app, &events, &latest) {
+            if !perform(effect, &mut app, &mut guard, &events, &latest) {
                 return Ok(());
             }
         }
@@ -76,13 +76,33 @@ pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
             _ => None,
         },
         Mode::Normal => keys::action_for(key, keys::Context::Main),
-        Mode::Help { .. } | Mode::Preview(_) => keys::action_for(key, keys::Context::Overlay),
+        Mode::Help { .. } | Mode::Preview(_) | Mode::Loss { .. } => keys::action_for(key, keys::Context::Overlay),
+        Mode::Waiting(_) => matches!(key.code, KeyCode::Esc | KeyCode::Char('q')).then_some(Action::Back),
     }
 }
 
 /// Carries out an effect; false means quit.
-fn perform(effect: Effect, app: &mut App, events: &Sender<Event>, latest: &Arc<AtomicU64>) -> bool {
+fn perform(
+    effect: Effect,
+    app: &mut App,
+    guard: &mut TerminalGuard,
+    events: &Sender<Event>,
+    latest: &Arc<AtomicU64>,
+) -> bool {
     match effect {
+        Effect::Summarize { generation } => {
+            if let Some(job) = summary_job(app) {
+                let events = events.clone();
+                std::thread::spawn(move || {
+                    let result = job();
+                    let _ = events.send(Event::Action(Action::SummaryReady { generation, result }));
+                });
+            }
+        }
+        Effect::EditSummary(text) => {
+            let result = guard.suspended(|| edit_in_editor(&text));
+            app.update(Action::SummaryEdited(result));
+        }
         Effect::None => {}
         Effect::Quit => return false,
         Effect::Count { tokenizer, generation } => {
@@ -103,6 +123,40 @@ fn perform(effect: Effect, app: &mut App, events: &Sender<Event>, latest: &Arc<A
     true
 }
 
+/// The summary of the app's current cut, as a job for a worker thread.
+pub fn summary_job(app: &App) -> Option<impl FnOnce() -> Result<String, String> + Send + 'static> {
+    let (transcript, range) = app.summary_job()?;
+    let spec = app.summarizer.clone();
+    let settings = app.summary_settings.clone();
+    Some(move || {
+        let summarizer = crate::summarize::build(&spec, &settings);
+        let older = crate::summarize::older_messages(&transcript, range, summarizer.needs_text());
+        summarizer.summarize(&older).map_err(|e| format!("{e:#}"))
+    })
+}
+
+/// Opens `text` in `$VISUAL`, `$EDITOR` or `vi`, and returns what was saved.
+fn edit_in_editor(text: &str) -> Result<String, String> {
+    let file = tempfile::Builder::new()
+        .prefix("ctxlens-summary-")
+        .suffix(".txt")
+        .tempfile()
+        .map_err(|e| e.to_string())?;
+    std::fs::write(file.path(), text).map_err(|e| e.to_string())?;
+    let editor = std::env::var("VISUAL")
+        .or_else(|_| std::env::var("EDITOR"))
+        .unwrap_or_else(|_| "vi".to_owned());
+    let status = std::process::Command::new("sh")
+        .args(["-c", &format!("{editor} \"$1\""), "editor"])
+        .arg(file.path())
+        .status()
+        .map_err(|e| format!("{editor}: {e}"))?;
+    if !status.success() {
+        return Err(format!("{editor} exited with {status}"));
+    }
+    std::fs::read_to_string(file.path()).map_err(|e| e.to_string())
+}
+
 /// Writes the compacted transcript to `path` with the current strategy (atomically,
 /// never over the input; externalized output goes to `<path>.artifacts/`) and says what
 /// was written.
@@ -119,7 +173,7 @@ pub fn export(app: &App, path: &Path) -> Result<String, String> {
         &app.options,
         DeterministicOptions::default(),
         &mut store,
-        &Placeholder,
+        &summary_of(app),
     )
     .map_err(|e| format!("{e:#}"))?;
     write_atomic(path, applied.output.as_bytes(), app.input_path.as_deref(), false).map_err(|e| format!("{e:#}"))?;
@@ -144,6 +198,13 @@ pub fn export(app: &App, path: &Path) -> Result<String, String> {
     Ok(format!("wrote {}: {what}", path.display()))
 }
 
+/// The summary the preview and export use: the one made for the current cut (or the
+/// user's edit of it), else the placeholder.
+pub fn summary_of(app: &App) -> crate::summarize::Fixed {
+    let placeholder = || Placeholder::text(app.plan.cut().map_or(0, crate::compact::Cut::summarized));
+    crate::summarize::Fixed(app.summary_text().map_or_else(placeholder, str::to_owned))
+}
+
 /// Raw mode, the alternate screen and mouse capture for as long as it lives; restored on
 /// drop and by the panic hook.
 struct TerminalGuard {
@@ -162,6 +223,22 @@ impl TerminalGuard {
         }));
         execute!(stdout(), EnableMouseCapture)?;
         Ok(TerminalGuard { terminal })
+    }
+}
+
+impl TerminalGuard {
+    /// Runs `f` with the terminal given back (cooked mode, main screen), as when an
+    /// editor runs, then takes it again.
+    fn suspended<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        let _ = execute!(stdout(), DisableMouseCapture);
+        ratatui::restore();
+        let result = f();
+        if let Ok(terminal) = ratatui::try_init() {
+            self.terminal = terminal;
+        }
+        let _ = execute!(stdout(), EnableMouseCapture);
+        let _ = self.terminal.clear();
+        result
     }
 }
 

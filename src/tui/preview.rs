@@ -5,7 +5,6 @@
 use super::app::App;
 use crate::compact::deterministic::DryRun;
 use crate::compact::{apply, DeterministicOptions};
-use crate::summarize::Placeholder;
 
 /// Longest display segment, in bytes: long lines are cut so each scroll step is bounded.
 const SEGMENT_BYTES: usize = 512;
@@ -34,7 +33,7 @@ impl PreviewState {
             &app.options,
             DeterministicOptions::default(),
             &mut DryRun,
-            &Placeholder,
+            &super::summary_of(app),
         );
         let (title, text) = match applied {
             Ok(a) if a.output == app.transcript.text => (

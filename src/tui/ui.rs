@@ -78,5 +78,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Mode::Help { scroll } => overlay::help(frame, area, app, *scroll),
         Mode::Preview(preview) => overlay::preview(frame, area, app, preview),
         Mode::Prompt(prompt) => overlay::prompt(frame, area, app, prompt),
+        Mode::Waiting(text) => overlay::waiting(frame, area, app, text),
+        Mode::Loss { text, scroll } => overlay::loss(frame, area, app, text, *scroll),
     }
 }

@@ -128,7 +128,23 @@ fn third_line(app: &App) -> Line<'static> {
         ]);
     }
     if app.warnings.is_empty() {
-        return Line::styled("no warnings", t.dim);
+        let state = match (app.summary_text(), app.summary.as_ref()) {
+            _ if app.summarizing.is_some() => "summarizing…".to_owned(),
+            (Some(text), Some(s)) => {
+                let edited = if s.edited { ", edited" } else { "" };
+                format!(
+                    "summary ready (≈ {} tokens{edited})",
+                    (text.chars().count() as u64).div_ceil(4)
+                )
+            }
+            _ if app.plan.compacts() => "summary made on p, e or l (after uses the placeholder until then)".to_owned(),
+            _ => "nothing to summarize".to_owned(),
+        };
+        return Line::from(vec![
+            Span::styled("no warnings · summarizer ", t.dim),
+            Span::styled(app.summarizer.to_string(), t.accent),
+            Span::styled(format!(" · {state}"), t.dim),
+        ]);
     }
     let text = app
         .warnings

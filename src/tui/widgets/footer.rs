@@ -12,8 +12,8 @@ use crate::tui::keys::{hints, Context};
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let context = match app.mode {
-        Mode::Normal | Mode::Prompt(_) => Context::Main,
-        Mode::Help { .. } | Mode::Preview(_) => Context::Overlay,
+        Mode::Normal | Mode::Prompt(_) | Mode::Waiting(_) => Context::Main,
+        Mode::Help { .. } | Mode::Preview(_) | Mode::Loss { .. } => Context::Overlay,
     };
     let mut spans = Vec::new();
     for (keys, hint) in hints(context) {

@@ -96,3 +96,44 @@ pub fn prompt(frame: &mut Frame, area: Rect, app: &App, prompt: &Prompt) {
     frame.render_widget(Clear, popup);
     frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), popup);
 }
+
+/// The box shown while a summary is made in the background.
+pub fn waiting(frame: &mut Frame, area: Rect, app: &App, text: &str) {
+    let popup = centered(area, 70, 3);
+    frame.render_widget(Clear, popup);
+    let block = Block::bordered().title(" summary ");
+    frame.render_widget(
+        Paragraph::new(Line::styled(format!("⠿{text}"), app.theme.warning)).block(block),
+        popup,
+    );
+}
+
+/// The loss report.
+pub fn loss(frame: &mut Frame, area: Rect, app: &App, text: &str, scroll: usize) {
+    let popup = area.inner(ratatui::layout::Margin::new(2, 1));
+    let lines: Vec<Line> = text
+        .lines()
+        .skip(scroll)
+        .map(|l| {
+            if l.starts_with("Loss report") || l.starts_with("Facts") || l.ends_with(':') {
+                Line::styled(l.to_owned(), app.theme.accent)
+            } else {
+                Line::raw(l.to_owned())
+            }
+        })
+        .collect();
+    let title = if app.summary.as_ref().is_some_and(|s| s.edited) {
+        " loss report (edited summary) "
+    } else {
+        " loss report "
+    };
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines).block(
+            Block::bordered()
+                .title(title)
+                .title_bottom(" E edit summary · q/Esc close "),
+        ),
+        popup,
+    );
+}
