@@ -27,19 +27,7 @@ pub(crate) fn view(
 }
 
 fn empty(span: Range<usize>, role: &str) -> Message {
-    Message {
-        span,
-        role: role.to_owned(),
-        preview: String::new(),
-        tool_calls: Vec::new(),
-        tool_results: Vec::new(),
-        boundary: false,
-        anthropic_blocks: false,
-        records: Vec::new(),
-        synthetic: None,
-        recorded: None,
-        past_summary: false,
-    }
+    Message::empty(span, role)
 }
 
 fn str_at<'a>(value: &'a Value, key: &str) -> &'a str {

@@ -128,6 +128,23 @@ struct Function<'a> {
 }
 
 impl Message {
+    /// A message with `role` and nothing read yet; the views fill it in.
+    pub(crate) fn empty(span: Range<usize>, role: &str) -> Message {
+        Message {
+            span,
+            role: role.to_owned(),
+            preview: String::new(),
+            tool_calls: Vec::new(),
+            tool_results: Vec::new(),
+            boundary: false,
+            anthropic_blocks: false,
+            records: Vec::new(),
+            synthetic: None,
+            recorded: None,
+            past_summary: false,
+        }
+    }
+
     /// Builds the view of a message's raw JSON; `index` names legacy function calls.
     /// Fails only when the text is not a JSON object.
     pub fn parse(raw: &str, span: Range<usize>, index: usize) -> Result<Message, serde_json::Error> {
@@ -163,19 +180,7 @@ pub(crate) fn read(
     limit: usize,
 ) -> Result<(Message, TextBuilder), serde_json::Error> {
     let fields: Fields = serde_json::from_str(raw)?;
-    let mut message = Message {
-        span,
-        role: fields.role.map(string_of).unwrap_or_default(),
-        preview: String::new(),
-        tool_calls: Vec::new(),
-        tool_results: Vec::new(),
-        boundary: false,
-        anthropic_blocks: false,
-        records: Vec::new(),
-        synthetic: None,
-        recorded: None,
-        past_summary: false,
-    };
+    let mut message = Message::empty(span, &fields.role.map(string_of).unwrap_or_default());
     let mut text = TextBuilder::new(limit);
     let mut has_tool_result_block = false;
     if let Some(content) = fields.content {

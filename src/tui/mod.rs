@@ -166,16 +166,7 @@ pub fn export(app: &App, path: &Path) -> Result<String, String> {
         .map_or_else(|| "export".into(), |n| n.to_string_lossy().into_owned());
     let folder = path.with_file_name(format!("{name}.artifacts"));
     let mut store = DirStore::new(&folder);
-    let applied = apply(
-        &app.transcript,
-        app.counts(),
-        app.strategy,
-        &app.options,
-        DeterministicOptions::default(),
-        &mut store,
-        &summary_of(app),
-    )
-    .map_err(|e| format!("{e:#}"))?;
+    let applied = apply_current(app, &mut store).map_err(|e| format!("{e:#}"))?;
     write_atomic(path, applied.output.as_bytes(), app.input_path.as_deref(), false).map_err(|e| format!("{e:#}"))?;
     let mut parts = vec![format!(
         "{} → {} tokens",
@@ -196,6 +187,23 @@ pub fn export(app: &App, path: &Path) -> Result<String, String> {
     }
     let what = parts.join(", ");
     Ok(format!("wrote {}: {what}", path.display()))
+}
+
+/// The app's current strategy, plan and summary applied through the core
+/// `compact::apply`: what preview shows and export writes.
+pub fn apply_current(
+    app: &App,
+    store: &mut dyn crate::compact::deterministic::ArtifactStore,
+) -> anyhow::Result<crate::compact::Applied> {
+    apply(
+        &app.transcript,
+        app.counts(),
+        app.strategy,
+        &app.options,
+        DeterministicOptions::default(),
+        store,
+        &summary_of(app),
+    )
 }
 
 /// The summary the preview and export use: the one made for the current cut (or the

@@ -4,7 +4,6 @@
 
 use super::app::App;
 use crate::compact::deterministic::DryRun;
-use crate::compact::{apply, DeterministicOptions};
 
 /// Longest display segment, in bytes: long lines are cut so each scroll step is bounded.
 const SEGMENT_BYTES: usize = 512;
@@ -26,15 +25,7 @@ impl PreviewState {
     /// The preview of the app's current strategy and plan: the document `compact` would
     /// write (through the same `compact::apply`; externalized output is named, not stored).
     pub fn build(app: &App) -> PreviewState {
-        let applied = apply(
-            &app.transcript,
-            app.counts(),
-            app.strategy,
-            &app.options,
-            DeterministicOptions::default(),
-            &mut DryRun,
-            &super::summary_of(app),
-        );
+        let applied = super::apply_current(app, &mut DryRun);
         let (title, text) = match applied {
             Ok(a) if a.output == app.transcript.text => (
                 " preview: no change, the output is the input byte for byte ".to_owned(),
