@@ -240,13 +240,32 @@ fn openhands_actions_pair_with_their_observations() {
         {"id": 1, "source": "agent", "action": "run", "message": "Running mkdir", "tool_call_metadata": {"tool_call_id": "toolu_1", "function_name": "execute_bash"}, "args": {"command": "mkdir app"}},
         {"id": 2, "source": "agent", "observation": "run", "cause": 1, "message": "ran", "content": "", "tool_call_metadata": {"tool_call_id": "toolu_1", "function_name": "execute_bash"}},
         {"id": 3, "source": "environment", "observation": "agent_state_changed", "message": "", "content": ""},
+        {"id": 5, "source": "agent", "action": "browse", "message": "Opening the page", "args": {"url": "http://localhost:8000"}},
+        {"id": 6, "source": "agent", "observation": "browse", "cause": 5, "message": "page loaded", "content": "<html>"},
+        {"id": 7, "source": "user", "observation": "null", "cause": 0, "message": "No observation", "content": ""},
         {"id": 4, "source": "agent", "action": "message", "message": "done", "args": {"content": "done"}}
     ]);
     let t = load(serde_json::to_vec_pretty(&events).expect("json"));
     assert_eq!(t.format.name(), "openhands");
-    assert_eq!(roles(&t), ["user", "assistant", "tool", "event", "assistant"]);
-    assert_eq!(t.groups.groups[0].results, [2]);
-    assert!(t.groups.orphans.is_empty());
+    assert_eq!(
+        roles(&t),
+        [
+            "user",
+            "assistant",
+            "tool",
+            "event",
+            "assistant",
+            "tool",
+            "event",
+            "assistant"
+        ]
+    );
+    assert_eq!(t.groups.groups[0].results, [2], "paired by tool_call_metadata");
+    assert_eq!(t.groups.groups[1].results, [5], "paired by cause");
+    assert!(
+        t.groups.orphans.is_empty(),
+        "an observation caused by a user message is not a result"
+    );
 }
 
 #[test]

@@ -130,6 +130,35 @@ pub(crate) fn gemini_response_names(raw: &str) -> Vec<String> {
         .collect()
 }
 
+/// Links OpenHands observations that carry no `tool_call_metadata` to the action their
+/// `cause` names, when that action is a tool call (`event-<id>`). Observations caused by
+/// anything else (a user message, a state change) stay plain events.
+pub(crate) fn link_openhands_causes(messages: &mut [Message], raws: &[&str]) {
+    let call_ids: std::collections::HashSet<String> = messages
+        .iter()
+        .flat_map(|m| m.tool_calls.iter().map(|c| c.id.clone()))
+        .collect();
+    for (message, raw) in messages.iter_mut().zip(raws) {
+        if !message.tool_results.is_empty() || !message.tool_calls.is_empty() {
+            continue;
+        }
+        let Ok(event) = serde_json::from_str::<Value>(raw) else {
+            continue;
+        };
+        if event.get("observation").is_none() {
+            continue;
+        }
+        let Some(cause) = event.get("cause").filter(|c| !c.is_null()) else {
+            continue;
+        };
+        let id = format!("event-{cause}");
+        if call_ids.contains(&id) {
+            message.tool_results.push(id);
+            message.role = "tool".to_owned();
+        }
+    }
+}
+
 /// An OpenAI Responses item: `message` items by role; `*_call` items are calls and
 /// `*_call_output` items results, paired by `call_id`; other items (`reasoning`…) show
 /// their type as role.

@@ -94,6 +94,10 @@ impl Transcript {
             } else {
                 Dialect::OpenAi
             });
+            if dialect == Dialect::OpenHands {
+                let raws: Vec<&str> = messages.iter().map(|m| &text[m.span.clone()]).collect();
+                dialects::link_openhands_causes(&mut messages, &raws);
+            }
             if dialect == Dialect::Gemini {
                 let names: Vec<Vec<String>> = messages
                     .iter()
