@@ -656,3 +656,18 @@ fn screen_loss_report() {
     finish_summary(&mut app, generation);
     insta::assert_snapshot!("loss_report", draw(&app, 120, 36).backend());
 }
+
+#[test]
+fn the_spinner_turns_only_while_work_runs() {
+    let mut app = extractive_app();
+    assert!(!app.busy());
+    let Effect::Summarize { generation } = app.update(Action::TogglePreview) else {
+        panic!("summarize")
+    };
+    assert!(app.busy());
+    let first = app.spinner();
+    app.update(Action::Tick);
+    assert_ne!(app.spinner(), first, "each tick is a new frame");
+    finish_summary(&mut app, generation);
+    assert!(!app.busy());
+}

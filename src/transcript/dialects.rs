@@ -154,7 +154,7 @@ pub(crate) fn link_openhands_causes(messages: &mut [Message], raws: &[&str]) {
         let id = format!("event-{cause}");
         if call_ids.contains(&id) {
             message.tool_results.push(id);
-            message.role = "tool".to_owned();
+            "tool".clone_into(&mut message.role);
         }
     }
 }

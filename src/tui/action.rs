@@ -83,6 +83,8 @@ pub enum Action {
     PromptTab,
     /// Enter in the prompt.
     PromptSubmit,
+    /// Time passed while work runs in the background (animates the spinner).
+    Tick,
     /// The terminal was resized to (columns, rows).
     Resize(u16, u16),
     /// Mouse wheel: positive scrolls down.

@@ -235,6 +235,8 @@ pub struct App {
     pub status: Option<Status>,
     /// The terminal's size (columns, rows).
     pub size: (u16, u16),
+    /// Ticks seen while background work runs (the spinner's frame).
+    pub tick: u64,
 }
 
 /// A step rounded to one significant digit (47 → 50, 475 → 500), at least 1.
@@ -304,6 +306,7 @@ impl App {
             search: None,
             status: None,
             size: (0, 0),
+            tick: 0,
         };
         app.replan();
         let effect = app.switch_tokenizer(tokenizer);
@@ -341,6 +344,7 @@ impl App {
             Action::Quit => return Effect::Quit,
             Action::Back => return self.back(),
             Action::Resize(w, h) => self.resize(w, h),
+            Action::Tick => self.tick = self.tick.wrapping_add(1),
             Action::CountProgress {
                 generation,
                 done,
@@ -464,6 +468,17 @@ impl App {
         }
         self.mode = Mode::Normal;
         Effect::None
+    }
+
+    /// True while a worker runs (a count or a summary): the loop then ticks.
+    pub fn busy(&self) -> bool {
+        self.counting.is_some() || self.summarizing.is_some()
+    }
+
+    /// The spinner frame for the current tick.
+    pub fn spinner(&self) -> char {
+        const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+        FRAMES[(self.tick % 10) as usize]
     }
 
     /// The cut a summary would be for: (strategy, first summarized, split).

@@ -51,7 +51,16 @@ pub fn run(mut app: App, first: Effect) -> anyhow::Result<()> {
             }
         }
         guard.terminal.draw(|frame| ui::draw(frame, &app))?;
-        let first_event = inbox.recv()?;
+        // While a worker runs, wake up to animate the spinner; otherwise sleep until input.
+        let first_event = if app.busy() {
+            match inbox.recv_timeout(std::time::Duration::from_millis(100)) {
+                Ok(event) => event,
+                Err(mpsc::RecvTimeoutError::Timeout) => Event::Action(Action::Tick),
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+            }
+        } else {
+            inbox.recv()?
+        };
         // Apply everything already queued before drawing again (held keys, progress).
         for event in std::iter::once(first_event).chain(inbox.try_iter()) {
             pending.push(match event {

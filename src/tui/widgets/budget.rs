@@ -121,7 +121,7 @@ fn third_line(app: &App) -> Line<'static> {
         let percent = (c.done * 100).checked_div(c.total).unwrap_or(100);
         let (filled, empty) = gauge_cells(c.done as u64, c.total as u64, GAUGE);
         return Line::from(vec![
-            Span::styled(format!("counting {}… ", c.tokenizer), t.warning),
+            Span::styled(format!("{} counting {}… ", app.spinner(), c.tokenizer), t.warning),
             Span::styled(filled, t.gauge_ok),
             Span::styled(empty, t.dim),
             Span::raw(format!(" {percent}% · showing {} until it finishes", app.tokenizer)),
@@ -129,7 +129,7 @@ fn third_line(app: &App) -> Line<'static> {
     }
     if app.warnings.is_empty() {
         let state = match (app.summary_text(), app.summary.as_ref()) {
-            _ if app.summarizing.is_some() => "summarizing…".to_owned(),
+            _ if app.summarizing.is_some() => format!("{} summarizing…", app.spinner()),
             (Some(text), Some(s)) => {
                 let edited = if s.edited { ", edited" } else { "" };
                 format!(
