@@ -156,3 +156,38 @@ fn piped_input_reads_keys_from_the_terminal() {
     session.keys(&["q"]);
     session.wait_for("the exit", |s| s.contains("EXIT=0"));
 }
+
+#[test]
+fn the_summary_is_edited_in_the_editor_and_exported() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("support.json");
+    std::fs::copy(common::repo().join("sample-transcripts/support-agent.json"), &input).expect("copy");
+    // An "editor" that rewrites every line of the summary file.
+    let command = format!(
+        "EDITOR='sed -i s/.*/EDITED/' {} {} --max-tokens 1500 --keep-tail 600; echo \"EXIT=$?\"; cat",
+        env!("CARGO_BIN_EXE_ctxlens"),
+        input.display()
+    );
+    let session = Session::start("edit", &command);
+    session.wait_for("the app", |s| s.contains("summarizer extractive"));
+    session.keys(&["E"]);
+    session.wait_for("the edit", |s| s.contains("summary edited"));
+    session.keys(&["e"]);
+    session.wait_for("the export prompt", |s| {
+        s.contains("export the compacted transcript to")
+    });
+    session.keys(&["Enter"]);
+    session.wait_for("the export", |s| {
+        s.contains("wrote ") && s.contains("support.compacted.json")
+    });
+    session.keys(&["q"]);
+    session.wait_for("the exit", |s| s.contains("EXIT=0"));
+    let written: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("support.compacted.json")).expect("exported"))
+            .expect("json");
+    let summary = written[1]["content"].as_str().expect("summary");
+    assert!(
+        summary.starts_with("[Summary of earlier conversation]\nEDITED"),
+        "{summary}"
+    );
+}
