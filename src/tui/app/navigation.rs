@@ -1,0 +1,159 @@
+//! Moving around the message list: selection, paging, clicks, and the rows it shows
+//! (messages, the boundary line, past-compaction markers).
+
+use ratatui::layout::Rect;
+
+use super::{App, Pane, Row};
+use crate::cli::table::thousands;
+use crate::compact::SplitReason;
+use crate::tui::ui::{layout, list_rows};
+
+impl App {
+    pub(super) fn resize(&mut self, w: u16, h: u16) {
+        let first = self.size == (0, 0);
+        self.size = (w, h);
+        if first {
+            self.focus_on_cut();
+        }
+        self.clamp_offset();
+    }
+
+    pub(super) fn click(&mut self, x: u16, y: u16) {
+        let areas = layout(Rect::new(0, 0, self.size.0, self.size.1));
+        let inside = |r: Rect| x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
+        if let Some(detail) = areas.detail.filter(|d| inside(*d)) {
+            let _ = detail;
+            self.focus = Pane::Detail;
+        } else if inside(areas.list) {
+            self.focus = Pane::List;
+            // The list's first row sits under its top border and column header.
+            let row = usize::from(y.saturating_sub(areas.list.y + 2)) + self.list_offset;
+            if y >= areas.list.y + 2 {
+                if let Some(index) = self.message_of_row(row) {
+                    self.select(index);
+                }
+            }
+        }
+    }
+
+    pub(super) fn move_or_scroll(&mut self, delta: i64) {
+        if self.focus == Pane::Detail {
+            self.detail_scroll = self.detail_scroll.saturating_add_signed(delta as isize);
+        } else {
+            let last = self.transcript.messages.len().saturating_sub(1) as i64;
+            self.select((self.selected as i64 + delta).clamp(0, last.max(0)) as usize);
+        }
+    }
+
+    /// Selects message `index` and scrolls it into view.
+    pub fn select(&mut self, index: usize) {
+        if index != self.selected {
+            self.detail_scroll = 0;
+        }
+        self.selected = index.min(self.transcript.messages.len().saturating_sub(1));
+        self.clamp_offset();
+    }
+
+    /// Rows the list shows at once.
+    pub fn page(&self) -> usize {
+        list_rows(layout(Rect::new(0, 0, self.size.0, self.size.1)).list).max(1)
+    }
+
+    /// Selects the first tail message (the last message when the tail is empty) and
+    /// centres the list on the boundary line, so the cut is the first thing seen.
+    pub fn focus_on_cut(&mut self) {
+        let Some(split) = self.boundary_at() else {
+            return;
+        };
+        self.select(split.min(self.transcript.messages.len().saturating_sub(1)));
+        self.list_offset = split.saturating_sub(self.page() / 2);
+        self.clamp_offset();
+    }
+
+    /// Keeps the selection on screen with a few rows of context above and below it.
+    pub(super) fn clamp_offset(&mut self) {
+        const CONTEXT: usize = 3;
+        let rows = self.page();
+        let context = CONTEXT.min(rows.saturating_sub(1) / 2);
+        let row = self.row_of_message(self.selected);
+        if row < self.list_offset + context {
+            self.list_offset = row.saturating_sub(context);
+        } else if row + context >= self.list_offset + rows {
+            self.list_offset = row + context + 1 - rows;
+        }
+        self.list_offset = self.list_offset.min(self.row_count().saturating_sub(rows));
+    }
+
+    /// The message index before which the boundary line is drawn, when compacting.
+    pub fn boundary_at(&self) -> Option<usize> {
+        self.plan.cut().map(|c| c.split)
+    }
+
+    /// Rows that are not messages, with the message they precede: past compactions (from
+    /// the log) and the boundary line, in order.
+    pub(super) fn extra_rows(&self) -> Vec<(usize, Row)> {
+        let mut extras: Vec<(usize, Row)> = self
+            .transcript
+            .notes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.is_past_compaction())
+            .map(|(k, n)| (n.before, Row::PastCompaction(k)))
+            .collect();
+        if let Some(b) = self.boundary_at() {
+            extras.push((b, Row::Boundary));
+        }
+        extras.sort_by_key(|(at, row)| (*at, matches!(row, Row::Boundary)));
+        extras
+    }
+
+    /// Rows of the list: one per message, plus the boundary line and past compactions.
+    pub fn row_count(&self) -> usize {
+        self.transcript.messages.len() + self.extra_rows().len()
+    }
+
+    /// The row where message `index` is drawn.
+    pub fn row_of_message(&self, index: usize) -> usize {
+        index + self.extra_rows().iter().filter(|(at, _)| *at <= index).count()
+    }
+
+    /// What row `row` shows (`None` past the end).
+    pub fn row_at(&self, row: usize) -> Option<Row> {
+        let mut before = 0;
+        for (at, kind) in self.extra_rows() {
+            let extra_row = at + before;
+            if row == extra_row {
+                return Some(kind);
+            }
+            if row < extra_row {
+                break;
+            }
+            before += 1;
+        }
+        let index = row - before;
+        (index < self.transcript.messages.len()).then_some(Row::Message(index))
+    }
+
+    /// The message drawn on `row` (`None` for other rows or past the end).
+    pub fn message_of_row(&self, row: usize) -> Option<usize> {
+        match self.row_at(row) {
+            Some(Row::Message(index)) => Some(index),
+            _ => None,
+        }
+    }
+
+    /// Why the tail starts where it does, for the boundary line.
+    pub fn boundary_reason(&self) -> Option<String> {
+        let cut = self.plan.cut()?;
+        Some(match cut.reason {
+            SplitReason::LargestFittingTail => "largest tail ≤ keep_tail at a user turn".to_owned(),
+            SplitReason::Fallback => {
+                format!(
+                    "fallback: most recent user turn, {} over keep_tail",
+                    thousands(cut.tail_tokens - self.plan.keep_tail)
+                )
+            }
+            SplitReason::NoBoundary => "no user turn: whole body summarized, empty tail".to_owned(),
+        })
+    }
+}
