@@ -167,6 +167,17 @@ impl Work<'_> {
         self.tokens.iter().sum()
     }
 
+    /// Notes an edit of message `index` by `rule`, which leaves it at `after` tokens.
+    fn record(&mut self, index: usize, rule: Rule, after: u64) {
+        self.edits.push(Edit {
+            index,
+            rule,
+            tokens_before: self.tokens[index],
+            tokens_after: after,
+        });
+        self.tokens[index] = after;
+    }
+
     /// The message as currently edited.
     fn value(&self, index: usize) -> Value {
         self.edited.get(&index).cloned().unwrap_or_else(|| {
@@ -198,13 +209,7 @@ impl Work<'_> {
                 if rule == Rule::Externalize {
                     self.artifacts.push(content_name(&text));
                 }
-                self.edits.push(Edit {
-                    index,
-                    rule,
-                    tokens_before: self.tokens[index],
-                    tokens_after: after,
-                });
-                self.tokens[index] = after;
+                self.record(index, rule, after);
                 changed = true;
             }
             if changed {
@@ -241,13 +246,7 @@ impl Work<'_> {
             return;
         }
         for (index, value, after) in candidates {
-            self.edits.push(Edit {
-                index,
-                rule,
-                tokens_before: self.tokens[index],
-                tokens_after: after,
-            });
-            self.tokens[index] = after;
+            self.record(index, rule, after);
             self.edited.insert(index, value);
         }
     }
