@@ -444,12 +444,28 @@ fn big_tools_app() -> App {
     app
 }
 
+/// Runs the deterministic pass the app asks for, as the worker would, and delivers it.
+fn derive_now(app: &mut App) {
+    let Some(Effect::Derive { generation }) = app.take_derivation() else {
+        panic!("a pass to run")
+    };
+    assert!(app.busy(), "the spinner turns while it runs");
+    let result = ctxlens::tui::derive_job(app)().map(ctxlens::tui::app::DerivedHandle);
+    app.update(Action::DerivedReady { generation, result });
+    assert!(app.take_derivation().is_none(), "made once");
+}
+
 #[test]
 fn strategies_cycle_and_replan() {
     let mut app = big_tools_app();
     let tail_after = app.tokens_after;
     app.update(Action::CycleStrategy);
     assert_eq!(app.strategy, ctxlens::compact::Strategy::Deterministic);
+    assert!(
+        app.deterministic().is_none(),
+        "the pass runs on a worker, not in update"
+    );
+    derive_now(&mut app);
     let d = app.deterministic().expect("the pass ran");
     let rules: Vec<&str> = d.compressed.edits.iter().map(|e| e.rule.name()).collect();
     assert_eq!(
@@ -480,6 +496,7 @@ fn strategies_cycle_and_replan() {
 fn deterministic_export_stores_artifacts_beside_the_output() {
     let mut app = big_tools_app();
     app.update(Action::CycleStrategy);
+    derive_now(&mut app);
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("out.json");
     let status = ctxlens::tui::export(&app, &path).expect("written");
@@ -497,6 +514,7 @@ fn deterministic_export_stores_artifacts_beside_the_output() {
 fn screen_deterministic_edit_with_diff() {
     let mut app = big_tools_app();
     app.update(Action::CycleStrategy);
+    derive_now(&mut app);
     app.select(4);
     let terminal = draw(&app, 120, 40);
     let buffer = terminal.backend().buffer();

@@ -69,6 +69,13 @@ pub enum Action {
         /// The summary, or the error.
         result: Result<String, String>,
     },
+    /// The deterministic pass finished (or failed).
+    DerivedReady {
+        /// Which request.
+        generation: u64,
+        /// The pass and the transcript it leaves, or the error.
+        result: Result<super::app::DerivedHandle, String>,
+    },
     /// The user edited the summary.
     SummaryEdited(Result<String, String>),
     /// Close an overlay, or quit from the main screen.

@@ -17,7 +17,7 @@ use super::search::Search;
 use super::theme::Theme;
 use crate::cli::table::thousands;
 use crate::compact::deterministic::{self, Compressed};
-use crate::compact::{inserted_for, plan, reload, tokens_after, warnings, Options, Plan, Strategy, Warning};
+use crate::compact::{inserted_for, plan, tokens_after, warnings, Options, Plan, Strategy, Warning};
 use crate::summarize::{Placeholder, Settings, Spec};
 use crate::tokens::{Counts, Tokenizer};
 use crate::transcript::Transcript;
@@ -140,6 +140,18 @@ pub struct Derived {
     pub counts: Arc<Counts>,
 }
 
+/// A finished deterministic pass, as a worker hands it over (compared by identity).
+#[derive(Debug, Clone)]
+pub struct DerivedHandle(pub Arc<Derived>);
+
+impl PartialEq for DerivedHandle {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for DerivedHandle {}
+
 /// A line for the status bar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Status {
@@ -177,6 +189,11 @@ pub enum Effect {
     },
     /// Open this summary text in the user's editor.
     EditSummary(String),
+    /// Run the deterministic pass on a worker (request `generation`).
+    Derive {
+        /// The request's number.
+        generation: u64,
+    },
 }
 
 /// The whole state of the TUI.
@@ -200,7 +217,10 @@ pub struct App {
     /// The strategy shown.
     pub strategy: Strategy,
     /// The deterministic pass and the transcript it leaves, for the non-tail strategies.
-    pub derived: Option<Derived>,
+    pub derived: Option<Arc<Derived>>,
+    /// The deterministic pass in flight (its request number).
+    pub deriving: Option<u64>,
+    derive_generation: u64,
     /// How summaries are made.
     pub summarizer: Spec,
     /// The summarizers' settings.
@@ -282,6 +302,8 @@ impl App {
             options,
             strategy: Strategy::Tail,
             derived: None,
+            deriving: None,
+            derive_generation: 0,
             summarizer: Spec::Extractive,
             summary_settings: Settings::default(),
             summary: None,
@@ -321,15 +343,77 @@ impl App {
     /// The counts the list and the plan use: the deterministic output's under the
     /// deterministic strategies, the transcript's own otherwise.
     pub fn view_counts(&self) -> &Counts {
-        match (&self.derived, self.strategy) {
-            (Some(d), Strategy::Deterministic | Strategy::DeterministicThenTail) => &d.counts,
-            _ => self.counts(),
-        }
+        self.deterministic().map_or_else(|| self.counts(), |d| &d.counts)
     }
 
-    /// The deterministic pass, when the strategy uses it.
+    /// The deterministic pass, when the strategy uses it and it is made with the
+    /// tokenizer on screen.
     pub fn deterministic(&self) -> Option<&Derived> {
-        self.derived.as_ref().filter(|_| self.strategy != Strategy::Tail)
+        self.derived
+            .as_deref()
+            .filter(|d| self.strategy != Strategy::Tail && d.tokenizer == self.tokenizer)
+    }
+
+    /// The deterministic pass to start, when the strategy needs one that is neither made
+    /// nor running. The loop asks after every update and runs it on a worker: at 100k
+    /// messages it takes most of a second, far more than a frame.
+    pub fn take_derivation(&mut self) -> Option<Effect> {
+        if self.strategy == Strategy::Tail || self.deterministic().is_some() || self.deriving.is_some() {
+            return None;
+        }
+        self.derive_generation += 1;
+        self.deriving = Some(self.derive_generation);
+        self.status = Some(Status {
+            text: "running the deterministic pass…".into(),
+            error: false,
+        });
+        Some(Effect::Derive {
+            generation: self.derive_generation,
+        })
+    }
+
+    /// What the deterministic pass needs: the transcript, its counts, the settings.
+    pub fn derive_inputs(&self) -> (Arc<Transcript>, Arc<Counts>, deterministic::Settings) {
+        let settings = deterministic::Settings {
+            cap: self.options.max_tokens,
+            subjective_edits: false,
+            externalize_over: deterministic::DEFAULT_EXTERNALIZE_OVER,
+        };
+        (
+            Arc::clone(&self.transcript),
+            Arc::clone(&self.counts[&self.tokenizer]),
+            settings,
+        )
+    }
+
+    fn derived_ready(&mut self, generation: u64, result: Result<DerivedHandle, String>) {
+        if self.deriving != Some(generation) {
+            return;
+        }
+        self.deriving = None;
+        match result {
+            Ok(DerivedHandle(derived)) => {
+                self.status = Some(Status {
+                    text: format!(
+                        "deterministic pass: {} edits, {} → {} tokens",
+                        derived.compressed.edits.len(),
+                        thousands(derived.compressed.tokens_before),
+                        thousands(derived.compressed.tokens_after)
+                    ),
+                    error: false,
+                });
+                self.derived = Some(derived);
+                self.replan();
+            }
+            Err(error) => {
+                self.strategy = Strategy::Tail;
+                self.status = Some(Status {
+                    text: format!("deterministic pass failed: {error}"),
+                    error: true,
+                });
+                self.replan();
+            }
+        }
     }
 
     /// Counts by `tokenizer`, when already computed.
@@ -353,6 +437,7 @@ impl App {
             Action::Exported(result) => self.exported(result),
             Action::SummaryReady { generation, result } => return self.summary_ready(generation, result),
             Action::SummaryEdited(result) => self.summary_edited(result),
+            Action::DerivedReady { generation, result } => self.derived_ready(generation, result),
             Action::PromptChar(_) | Action::PromptBackspace | Action::PromptTab | Action::PromptSubmit => {
                 return self.prompt_input(&action)
             }
@@ -469,10 +554,9 @@ impl App {
         Effect::None
     }
 
-    /// Re-plans with the cached counts: O(log n), no re-count. The deterministic pass
-    /// is computed once per tokenizer (the TUI runs phase 1 only, which ignores the cap).
+    /// Re-plans with the cached counts: O(log n), no re-count. Under a deterministic
+    /// strategy whose pass is not made yet, the transcript's own counts stand in.
     pub fn replan(&mut self) {
-        self.ensure_derived();
         let (transcript, counts) = match self.deterministic() {
             Some(d) => (Arc::clone(&d.transcript), Arc::clone(&d.counts)),
             None => (Arc::clone(&self.transcript), Arc::clone(&self.counts[&self.tokenizer])),
@@ -501,38 +585,6 @@ impl App {
             });
         }
         self.clamp_offset();
-    }
-
-    fn ensure_derived(&mut self) {
-        if self.strategy == Strategy::Tail || self.derived.as_ref().is_some_and(|d| d.tokenizer == self.tokenizer) {
-            return;
-        }
-        let counts = Arc::clone(&self.counts[&self.tokenizer]);
-        let settings = deterministic::Settings {
-            cap: self.options.max_tokens,
-            subjective_edits: false,
-            externalize_over: deterministic::DEFAULT_EXTERNALIZE_OVER,
-        };
-        let derived = deterministic::compress(&self.transcript, &counts, &settings, &mut deterministic::DryRun)
-            .and_then(|compressed| {
-                let (transcript, counts) = reload(&self.transcript, &compressed, &counts)?;
-                Ok(Derived {
-                    tokenizer: self.tokenizer,
-                    compressed,
-                    transcript: Arc::new(transcript),
-                    counts: Arc::new(counts),
-                })
-            });
-        match derived {
-            Ok(d) => self.derived = Some(d),
-            Err(e) => {
-                self.strategy = Strategy::Tail;
-                self.status = Some(Status {
-                    text: format!("deterministic pass failed: {e:#}"),
-                    error: true,
-                });
-            }
-        }
     }
 
     fn set_max(&mut self, value: u64) {

@@ -45,6 +45,7 @@ pub fn run(mut app: App, first: Effect) -> anyhow::Result<()> {
     app.update(Action::Resize(size.width, size.height));
     let mut pending = vec![first];
     loop {
+        pending.extend(app.take_derivation());
         for effect in pending.drain(..) {
             if !perform(effect, &mut app, &mut guard, &events, &latest) {
                 return Ok(());
@@ -108,6 +109,14 @@ fn perform(
                 });
             }
         }
+        Effect::Derive { generation } => {
+            let job = derive_job(app);
+            let events = events.clone();
+            std::thread::spawn(move || {
+                let result = job().map(app::DerivedHandle);
+                let _ = events.send(Event::Action(Action::DerivedReady { generation, result }));
+            });
+        }
         Effect::EditSummary(text) => {
             let result = guard.suspended(|| edit_in_editor(&text));
             app.update(Action::SummaryEdited(result));
@@ -142,6 +151,30 @@ pub fn summary_job(app: &App) -> Option<impl FnOnce() -> Result<String, String> 
         let older = crate::summarize::older_messages(&transcript, range, summarizer.needs_text());
         summarizer.summarize(&older).map_err(|e| format!("{e:#}"))
     })
+}
+
+/// The deterministic pass of the app's current counts, as a job for a worker thread:
+/// phase 1 (the TUI has no key for subjective edits), then its output reloaded and counted.
+pub fn derive_job(app: &App) -> impl FnOnce() -> Result<Arc<app::Derived>, String> + Send + 'static {
+    let (transcript, counts, settings) = app.derive_inputs();
+    let tokenizer = app.tokenizer;
+    move || {
+        let compressed = crate::compact::deterministic::compress(
+            &transcript,
+            &counts,
+            &settings,
+            &mut crate::compact::deterministic::DryRun,
+        )
+        .map_err(|e| format!("{e:#}"))?;
+        let (reloaded, reloaded_counts) =
+            crate::compact::reload(&transcript, &compressed, &counts).map_err(|e| format!("{e:#}"))?;
+        Ok(Arc::new(app::Derived {
+            tokenizer,
+            compressed,
+            transcript: Arc::new(reloaded),
+            counts: Arc::new(reloaded_counts),
+        }))
+    }
 }
 
 /// Opens `text` in `$VISUAL`, `$EDITOR` or `vi`, and returns what was saved.

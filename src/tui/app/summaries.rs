@@ -12,7 +12,7 @@ use crate::tui::preview::PreviewState;
 impl App {
     /// True while a worker runs (a count or a summary): the loop then ticks.
     pub fn busy(&self) -> bool {
-        self.counting.is_some() || self.summarizing.is_some()
+        self.counting.is_some() || self.summarizing.is_some() || self.deriving.is_some()
     }
 
     /// The spinner frame for the current tick.

@@ -81,6 +81,13 @@ fn keep_line(app: &App) -> Line<'static> {
         )));
         return Line::from(spans);
     }
+    if app.strategy == crate::compact::Strategy::Deterministic {
+        // The pass is still running (the branch above shows it once made).
+        return Line::from(vec![
+            Span::raw(format!("cap        {:>9} ", thousands(app.options.max_tokens))),
+            Span::styled("waiting for the deterministic pass", t.dim),
+        ]);
+    }
     let mut spans = vec![Span::raw(format!("keep_tail  {:>9} ", thousands(keep)))];
     if let Some(d) = app.deterministic() {
         spans.push(Span::styled(
@@ -126,6 +133,15 @@ fn third_line(app: &App) -> Line<'static> {
             Span::styled(empty, t.dim),
             Span::raw(format!(" {percent}% · showing {} until it finishes", app.tokenizer)),
         ]);
+    }
+    if app.deriving.is_some() {
+        return Line::styled(
+            format!(
+                "{} running the deterministic pass… (the transcript's own counts meanwhile)",
+                app.spinner()
+            ),
+            t.warning,
+        );
     }
     if app.warnings.is_empty() {
         let state = match (app.summary_text(), app.summary.as_ref()) {
