@@ -123,12 +123,27 @@ fn exact_values_are_typed_in_a_prompt() {
     assert_eq!(app.plan.keep_tail, 800);
 }
 
+/// Delivers the counts a `Count` effect asks for, as the worker would.
+fn count_now(app: &mut App, effect: &Effect) {
+    let Effect::Count { tokenizer, generation } = *effect else {
+        panic!("a count to run: {effect:?}")
+    };
+    let counts = Arc::new(Counts::compute(&app.transcript, tokenizer));
+    app.update(Action::CountDone { generation, counts });
+}
+
 #[test]
 fn a_tokenizer_switch_counts_in_the_worker_and_the_counts_arrive() {
     let mut app = fixture_app();
-    app.update(Action::CycleTokenizer);
-    app.update(Action::CycleTokenizer);
-    assert_eq!(app.tokenizer, Tokenizer::EstimateUtf8, "estimators switch at once");
+    for expected in [Tokenizer::EstimateCodepoints, Tokenizer::EstimateUtf8] {
+        let effect = app.update(Action::CycleTokenizer);
+        assert!(
+            matches!(effect, Effect::Count { tokenizer, .. } if tokenizer == expected),
+            "{effect:?}"
+        );
+        count_now(&mut app, &effect);
+        assert_eq!(app.tokenizer, expected);
+    }
     let Effect::Count { tokenizer, generation } = app.update(Action::CycleTokenizer) else {
         panic!("cl100k is counted in the background");
     };
@@ -167,14 +182,29 @@ fn a_tokenizer_switch_counts_in_the_worker_and_the_counts_arrive() {
         app.plan.tokens_before,
         Counts::compute(&app.transcript, Tokenizer::Cl100k).total()
     );
+    // Counted once: cycling back to a cached tokenizer is immediate.
+    for _ in 0..3 {
+        let effect = app.update(Action::CycleTokenizer);
+        if matches!(effect, Effect::Count { .. }) {
+            count_now(&mut app, &effect);
+        }
+    }
+    assert_eq!(app.tokenizer, Tokenizer::EstimateCodepoints);
+    assert_eq!(
+        app.update(Action::CycleTokenizer),
+        Effect::None,
+        "estimate-utf8 is cached"
+    );
 }
 
 #[test]
 fn a_stale_count_is_cached_but_not_shown() {
     let mut app = fixture_app();
-    for _ in 0..3 {
-        app.update(Action::CycleTokenizer);
+    for _ in 0..2 {
+        let effect = app.update(Action::CycleTokenizer);
+        count_now(&mut app, &effect);
     }
+    app.update(Action::CycleTokenizer);
     let stale = app.counting.expect("counting").generation;
     let effect = app.update(Action::CycleTokenizer);
     assert!(

@@ -416,6 +416,11 @@ impl App {
         }
     }
 
+    /// The shown counts, shareable with a worker.
+    pub fn counts_arc(&self) -> Arc<Counts> {
+        Arc::clone(&self.counts[&self.tokenizer])
+    }
+
     /// Counts by `tokenizer`, when already computed.
     pub fn counts_by(&self, tokenizer: Tokenizer) -> Option<&Counts> {
         self.counts.get(&tokenizer).map(AsRef::as_ref)
@@ -645,12 +650,7 @@ impl App {
             }
             return Effect::None;
         }
-        if !tokenizer.is_bpe() {
-            // The estimators take milliseconds even at 100k messages.
-            self.counts
-                .insert(tokenizer, Arc::new(Counts::compute(&self.transcript, tokenizer)));
-            return self.switch_tokenizer(tokenizer);
-        }
+        // Every count runs on the worker: even the estimators take ~60 ms at 100k messages.
         self.generation += 1;
         self.counting = Some(Counting {
             tokenizer,

@@ -134,8 +134,15 @@ fn perform(
         }
         Effect::CancelCount { generation } => latest.store(generation, Ordering::SeqCst),
         Effect::Export(path) => {
-            let result = export(app, &path);
-            app.update(Action::Exported(result));
+            let job = export_job(app, &path);
+            let events = events.clone();
+            app.status = Some(app::Status {
+                text: format!("writing {}…", path.display()),
+                error: false,
+            });
+            std::thread::spawn(move || {
+                let _ = events.send(Event::Action(Action::Exported(job())));
+            });
         }
     }
     true
@@ -201,34 +208,52 @@ fn edit_in_editor(text: &str) -> Result<String, String> {
 
 /// Writes the compacted transcript to `path` with the current strategy (atomically,
 /// never over the input; externalized output goes to `<path>.artifacts/`) and says what
-/// was written.
+/// was written. The loop runs [`export_job`] on a worker; this is the same, inline.
 pub fn export(app: &App, path: &Path) -> Result<String, String> {
-    let name = path
-        .file_name()
-        .map_or_else(|| "export".into(), |n| n.to_string_lossy().into_owned());
-    let folder = path.with_file_name(format!("{name}.artifacts"));
-    let mut store = DirStore::new(&folder);
-    let applied = apply_current(app, &mut store).map_err(|e| format!("{e:#}"))?;
-    write_atomic(path, applied.output.as_bytes(), app.input_path.as_deref(), false).map_err(|e| format!("{e:#}"))?;
-    let mut parts = vec![format!(
-        "{} → {} tokens",
-        thousands(applied.tokens_before),
-        thousands(applied.tokens_after)
-    )];
-    if let Some(cut) = applied.plan.as_ref().and_then(|p| p.cut()) {
-        parts.push(format!("{} messages summarized", cut.summarized()));
+    export_job(app, path)()
+}
+
+/// An export as a job for a worker thread: it owns what it needs.
+pub fn export_job(app: &App, path: &Path) -> impl FnOnce() -> Result<String, String> + Send + 'static {
+    let (transcript, counts, strategy, options) =
+        (Arc::clone(&app.transcript), app.counts_arc(), app.strategy, app.options);
+    let (summary, input, path) = (summary_of(app), app.input_path.clone(), path.to_path_buf());
+    move || {
+        let name = path
+            .file_name()
+            .map_or_else(|| "export".into(), |n| n.to_string_lossy().into_owned());
+        let folder = path.with_file_name(format!("{name}.artifacts"));
+        let mut store = DirStore::new(&folder);
+        let applied = apply(
+            &transcript,
+            &counts,
+            strategy,
+            &options,
+            DeterministicOptions::default(),
+            &mut store,
+            &summary,
+        )
+        .map_err(|e| format!("{e:#}"))?;
+        write_atomic(&path, applied.output.as_bytes(), input.as_deref(), false).map_err(|e| format!("{e:#}"))?;
+        let mut parts = vec![format!(
+            "{} → {} tokens",
+            thousands(applied.tokens_before),
+            thousands(applied.tokens_after)
+        )];
+        if let Some(cut) = applied.plan.as_ref().and_then(|p| p.cut()) {
+            parts.push(format!("{} messages summarized", cut.summarized()));
+        }
+        if let Some(c) = &applied.compressed {
+            parts.push(format!("{} deterministic edits", c.edits.len()));
+        }
+        if !store.stored.is_empty() {
+            parts.push(format!("{} outputs stored in {}", store.stored.len(), folder.display()));
+        }
+        if applied.output == transcript.text {
+            parts.push("identical to the input".to_owned());
+        }
+        Ok(format!("wrote {}: {}", path.display(), parts.join(", ")))
     }
-    if let Some(c) = &applied.compressed {
-        parts.push(format!("{} deterministic edits", c.edits.len()));
-    }
-    if !store.stored.is_empty() {
-        parts.push(format!("{} outputs stored in {}", store.stored.len(), folder.display()));
-    }
-    if applied.output == app.transcript.text {
-        parts.push("identical to the input".to_owned());
-    }
-    let what = parts.join(", ");
-    Ok(format!("wrote {}: {what}", path.display()))
 }
 
 /// The app's current strategy, plan and summary applied through the core
