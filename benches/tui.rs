@@ -36,6 +36,20 @@ fn tui(c: &mut Criterion) {
         });
     });
     group.bench_function("replan_only", |b| b.iter(|| black_box(app.update(Action::KeepUp))));
+    app.summarizer = ctxlens::summarize::Spec::Placeholder;
+    group.sample_size(10);
+    group.bench_function("build_preview_on_the_worker", |b| {
+        b.iter(|| black_box(ctxlens::tui::preview::PreviewState::job(&app)().segments.len()));
+    });
+    group.bench_function("search_all_messages", |b| {
+        b.iter(|| {
+            black_box(
+                ctxlens::tui::search::Search::run(&app.transcript, "moved here")
+                    .matches
+                    .len(),
+            )
+        });
+    });
     group.finish();
 }
 

@@ -123,6 +123,15 @@ fn exact_values_are_typed_in_a_prompt() {
     assert_eq!(app.plan.keep_tail, 800);
 }
 
+/// Builds the preview a `BuildPreview` effect asks for, as the worker would.
+fn preview_now(app: &mut App, effect: &Effect) {
+    let Effect::BuildPreview { generation } = *effect else {
+        panic!("a preview to build: {effect:?}")
+    };
+    let preview = Box::new(ctxlens::tui::preview::PreviewState::job(app)());
+    app.update(Action::PreviewReady { generation, preview });
+}
+
 /// Delivers the counts a `Count` effect asks for, as the worker would.
 fn count_now(app: &mut App, effect: &Effect) {
     let Effect::Count { tokenizer, generation } = *effect else {
@@ -363,7 +372,9 @@ fn screen_help() {
 #[test]
 fn screen_preview() {
     let mut app = fixture_app();
-    app.update(Action::TogglePreview);
+    let effect = app.update(Action::TogglePreview);
+    assert!(matches!(app.mode, Mode::Waiting(_)), "built on a worker");
+    preview_now(&mut app, &effect);
     insta::assert_snapshot!("preview", draw(&app, 120, 36).backend());
 }
 
@@ -616,7 +627,8 @@ fn preview_waits_for_a_background_summary_then_uses_it() {
         panic!("summarized in the background")
     };
     assert!(matches!(app.mode, Mode::Waiting(_)));
-    assert_eq!(finish_summary(&mut app, generation), Effect::None);
+    let effect = finish_summary(&mut app, generation);
+    preview_now(&mut app, &effect);
     let Mode::Preview(preview) = &app.mode else {
         panic!("the preview opens once the summary is ready")
     };
@@ -627,7 +639,10 @@ fn preview_waits_for_a_background_summary_then_uses_it() {
     );
     assert!(app.tokens_after > placeholder_after, "the real summary is counted now");
     app.update(Action::Back);
-    assert_eq!(app.update(Action::TogglePreview), Effect::None, "made once per cut");
+    assert!(
+        matches!(app.update(Action::TogglePreview), Effect::BuildPreview { .. }),
+        "the summary is made once per cut"
+    );
 }
 
 #[test]
@@ -716,6 +731,8 @@ fn the_spinner_turns_only_while_work_runs() {
     let first = app.spinner();
     app.update(Action::Tick);
     assert_ne!(app.spinner(), first, "each tick is a new frame");
-    finish_summary(&mut app, generation);
+    let effect = finish_summary(&mut app, generation);
+    assert!(app.busy(), "then the preview is built");
+    preview_now(&mut app, &effect);
     assert!(!app.busy());
 }

@@ -76,6 +76,13 @@ pub enum Action {
         /// The pass and the transcript it leaves, or the error.
         result: Result<super::app::DerivedHandle, String>,
     },
+    /// The preview is built.
+    PreviewReady {
+        /// Which request.
+        generation: u64,
+        /// The preview.
+        preview: Box<super::preview::PreviewState>,
+    },
     /// The user edited the summary.
     SummaryEdited(Result<String, String>),
     /// Close an overlay, or quit from the main screen.

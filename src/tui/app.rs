@@ -189,6 +189,11 @@ pub enum Effect {
     },
     /// Open this summary text in the user's editor.
     EditSummary(String),
+    /// Build the preview on a worker (request `generation`).
+    BuildPreview {
+        /// The request's number.
+        generation: u64,
+    },
     /// Run the deterministic pass on a worker (request `generation`).
     Derive {
         /// The request's number.
@@ -218,6 +223,9 @@ pub struct App {
     pub strategy: Strategy,
     /// The deterministic pass and the transcript it leaves, for the non-tail strategies.
     pub derived: Option<Arc<Derived>>,
+    /// The preview being built (its request number).
+    pub previewing: Option<u64>,
+    preview_generation: u64,
     /// The deterministic pass in flight (its request number).
     pub deriving: Option<u64>,
     derive_generation: u64,
@@ -304,6 +312,8 @@ impl App {
             derived: None,
             deriving: None,
             derive_generation: 0,
+            previewing: None,
+            preview_generation: 0,
             summarizer: Spec::Extractive,
             summary_settings: Settings::default(),
             summary: None,
@@ -443,6 +453,12 @@ impl App {
             Action::SummaryReady { generation, result } => return self.summary_ready(generation, result),
             Action::SummaryEdited(result) => self.summary_edited(result),
             Action::DerivedReady { generation, result } => self.derived_ready(generation, result),
+            Action::PreviewReady { generation, preview } => {
+                if self.previewing == Some(generation) {
+                    self.previewing = None;
+                    self.mode = Mode::Preview(*preview);
+                }
+            }
             Action::PromptChar(_) | Action::PromptBackspace | Action::PromptTab | Action::PromptSubmit => {
                 return self.prompt_input(&action)
             }
@@ -549,9 +565,10 @@ impl App {
         if matches!(self.mode, Mode::Waiting(_)) {
             // The worker may still finish; its generation is then stale and ignored.
             self.summarizing = None;
+            self.previewing = None;
             self.after_summary = None;
             self.status = Some(Status {
-                text: "summary cancelled".into(),
+                text: "cancelled".into(),
                 error: false,
             });
         }

@@ -109,6 +109,14 @@ fn perform(
                 });
             }
         }
+        Effect::BuildPreview { generation } => {
+            let job = preview::PreviewState::job(app);
+            let events = events.clone();
+            std::thread::spawn(move || {
+                let preview = Box::new(job());
+                let _ = events.send(Event::Action(Action::PreviewReady { generation, preview }));
+            });
+        }
         Effect::Derive { generation } => {
             let job = derive_job(app);
             let events = events.clone();
@@ -254,23 +262,6 @@ pub fn export_job(app: &App, path: &Path) -> impl FnOnce() -> Result<String, Str
         }
         Ok(format!("wrote {}: {}", path.display(), parts.join(", ")))
     }
-}
-
-/// The app's current strategy, plan and summary applied through the core
-/// `compact::apply`: what preview shows and export writes.
-pub fn apply_current(
-    app: &App,
-    store: &mut dyn crate::compact::deterministic::ArtifactStore,
-) -> anyhow::Result<crate::compact::Applied> {
-    apply(
-        &app.transcript,
-        app.counts(),
-        app.strategy,
-        &app.options,
-        DeterministicOptions::default(),
-        store,
-        &summary_of(app),
-    )
 }
 
 /// The summary the preview and export use: the one made for the current cut (or the

@@ -7,12 +7,11 @@ use super::{AfterSummary, App, Effect, Mode, Status, Summary};
 use crate::compact::Strategy;
 use crate::summarize::{Placeholder, Spec};
 use crate::transcript::Transcript;
-use crate::tui::preview::PreviewState;
 
 impl App {
     /// True while a worker runs (a count or a summary): the loop then ticks.
     pub fn busy(&self) -> bool {
-        self.counting.is_some() || self.summarizing.is_some() || self.deriving.is_some()
+        self.counting.is_some() || self.summarizing.is_some() || self.deriving.is_some() || self.previewing.is_some()
     }
 
     /// The spinner frame for the current tick.
@@ -76,7 +75,14 @@ impl App {
     pub(super) fn run_after(&mut self, after: AfterSummary) -> Effect {
         self.mode = Mode::Normal;
         match after {
-            AfterSummary::Preview => self.mode = Mode::Preview(PreviewState::build(self)),
+            AfterSummary::Preview => {
+                self.preview_generation += 1;
+                self.previewing = Some(self.preview_generation);
+                self.mode = Mode::Waiting(" building the preview… (Esc cancels) ".to_owned());
+                return Effect::BuildPreview {
+                    generation: self.preview_generation,
+                };
+            }
             AfterSummary::Loss => {
                 let text = match (self.summary_job(), self.plan.cut(), self.summary_text()) {
                     (Some((transcript, _)), Some(cut), Some(summary)) => {
