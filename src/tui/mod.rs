@@ -223,25 +223,15 @@ pub fn export(app: &App, path: &Path) -> Result<String, String> {
 
 /// An export as a job for a worker thread: it owns what it needs.
 pub fn export_job(app: &App, path: &Path) -> impl FnOnce() -> Result<String, String> + Send + 'static {
-    let (transcript, counts, strategy, options) =
-        (Arc::clone(&app.transcript), app.counts_arc(), app.strategy, app.options);
-    let (summary, input, path) = (summary_of(app), app.input_path.clone(), path.to_path_buf());
+    let inputs = ApplyInputs::of(app);
+    let (input, path) = (app.input_path.clone(), path.to_path_buf());
     move || {
         let name = path
             .file_name()
             .map_or_else(|| "export".into(), |n| n.to_string_lossy().into_owned());
         let folder = path.with_file_name(format!("{name}.artifacts"));
         let mut store = DirStore::new(&folder);
-        let applied = apply(
-            &transcript,
-            &counts,
-            strategy,
-            &options,
-            DeterministicOptions::default(),
-            &mut store,
-            &summary,
-        )
-        .map_err(|e| format!("{e:#}"))?;
+        let applied = inputs.apply(&mut store).map_err(|e| format!("{e:#}"))?;
         write_atomic(&path, applied.output.as_bytes(), input.as_deref(), false).map_err(|e| format!("{e:#}"))?;
         let mut parts = vec![format!(
             "{} → {} tokens",
@@ -257,10 +247,58 @@ pub fn export_job(app: &App, path: &Path) -> impl FnOnce() -> Result<String, Str
         if !store.stored.is_empty() {
             parts.push(format!("{} outputs stored in {}", store.stored.len(), folder.display()));
         }
-        if applied.output == transcript.text {
+        if applied.output == inputs.input_text() {
             parts.push("identical to the input".to_owned());
         }
         Ok(format!("wrote {}: {}", path.display(), parts.join(", ")))
+    }
+}
+
+/// What preview and export hand to `compact::apply`, owned so a worker can run it.
+pub struct ApplyInputs {
+    transcript: Arc<crate::transcript::Transcript>,
+    counts: Arc<crate::tokens::Counts>,
+    strategy: crate::compact::Strategy,
+    options: crate::compact::Options,
+    summary: crate::summarize::Fixed,
+}
+
+impl ApplyInputs {
+    /// The app's current transcript, counts, strategy, options and summary.
+    pub fn of(app: &App) -> ApplyInputs {
+        ApplyInputs {
+            transcript: Arc::clone(&app.transcript),
+            counts: app.counts_arc(),
+            strategy: app.strategy,
+            options: app.options,
+            summary: summary_of(app),
+        }
+    }
+
+    /// Runs the strategy through the core `compact::apply`.
+    pub fn apply(
+        &self,
+        store: &mut dyn crate::compact::deterministic::ArtifactStore,
+    ) -> anyhow::Result<crate::compact::Applied> {
+        apply(
+            &self.transcript,
+            &self.counts,
+            self.strategy,
+            &self.options,
+            DeterministicOptions::default(),
+            store,
+            &self.summary,
+        )
+    }
+
+    /// The transcript's own text (to tell an unchanged output).
+    pub fn input_text(&self) -> &str {
+        &self.transcript.text
+    }
+
+    /// The strategy's name.
+    pub fn strategy_name(&self) -> &'static str {
+        self.strategy.name()
     }
 }
 

@@ -3,10 +3,7 @@
 //! array scrolls.
 
 use super::app::App;
-use std::sync::Arc;
-
 use crate::compact::deterministic::DryRun;
-use crate::compact::{apply, DeterministicOptions};
 
 /// Longest display segment, in bytes: long lines are cut so each scroll step is bounded.
 const SEGMENT_BYTES: usize = 512;
@@ -29,28 +26,18 @@ impl PreviewState {
     /// worker: the document `compact` would write (through the same `compact::apply`;
     /// externalized output is named, not stored). At 100k messages it takes ~70 ms.
     pub fn job(app: &App) -> impl FnOnce() -> PreviewState + Send + 'static {
-        let (transcript, counts, strategy, options) =
-            (Arc::clone(&app.transcript), app.counts_arc(), app.strategy, app.options);
-        let summary = super::summary_of(app);
+        let inputs = super::ApplyInputs::of(app);
         move || {
-            let applied = apply(
-                &transcript,
-                &counts,
-                strategy,
-                &options,
-                DeterministicOptions::default(),
-                &mut DryRun,
-                &summary,
-            );
+            let applied = inputs.apply(&mut DryRun);
             let (title, text) = match applied {
-                Ok(a) if a.output == transcript.text => (
+                Ok(a) if a.output == inputs.input_text() => (
                     " preview: no change, the output is the input byte for byte ".to_owned(),
                     a.output,
                 ),
                 Ok(a) => (
                     format!(
                         " preview ({}): as `compact` writes it · {} tokens ",
-                        strategy.name(),
+                        inputs.strategy_name(),
                         a.tokens_after
                     ),
                     a.output,
