@@ -83,7 +83,7 @@ fn firing(c: &mut Criterion) {
                     flush_to_memory: true,
                 };
                 let result = compact(&t, &counts, &options, &Placeholder).expect("placeholder");
-                black_box(result.output.len())
+                black_box(result.document.len())
             },
             BatchSize::LargeInput,
         );

@@ -1,15 +1,18 @@
-//! TUI benchmarks on a generated 100k-message transcript: drawing one frame, and a budget
+//! TUI benchmarks on a generated 100k-message transcript: drawing one frame, a budget
 //! change end to end (`App::update` re-plans from cached counts, then a full redraw),
-//! which must stay well under a 16 ms frame.
+//! which must stay well under a 16 ms frame, and the preview and search jobs that run on
+//! workers.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use ctxlens::cancel::CancelToken;
+use ctxlens::summarize::Spec;
 use ctxlens::synth::openai_transcript;
-use ctxlens::tokens::Tokenizer;
 use ctxlens::transcript::Transcript;
 use ctxlens::tui::action::Action;
-use ctxlens::tui::app::App;
+use ctxlens::tui::app::{App, Config, Effect};
+use ctxlens::tui::jobs::{self, Job, JobKind};
 use ctxlens::tui::ui;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -17,8 +20,12 @@ use ratatui::Terminal;
 fn tui(c: &mut Criterion) {
     let text = openai_transcript(100_000);
     let transcript = Transcript::parse("bench.json", text.into_bytes(), None).expect("valid");
-    let (mut app, _) = App::new(transcript, None, None, None, false, Tokenizer::Estimate);
-    app.update(Action::Resize(200, 50));
+    let config = Config {
+        summarizer: Spec::Placeholder,
+        ..Config::default()
+    };
+    let (mut app, _) = App::new(transcript, config);
+    app.act(Action::Resize(200, 50));
     let mut terminal = Terminal::new(TestBackend::new(200, 50)).expect("backend");
     let mut group = c.benchmark_group("tui_100k");
     group.bench_function("draw_frame", |b| {
@@ -30,25 +37,30 @@ fn tui(c: &mut Criterion) {
     group.bench_function("budget_change_replan_and_redraw", |b| {
         b.iter(|| {
             up = !up;
-            app.update(if up { Action::MaxUp } else { Action::MaxDown });
+            app.act(if up { Action::MaxUp } else { Action::MaxDown });
             terminal.draw(|frame| ui::draw(frame, &app)).expect("draw");
-            black_box(app.tokens_after)
+            black_box(app.tokens_after())
         });
     });
-    group.bench_function("replan_only", |b| b.iter(|| black_box(app.update(Action::KeepUp))));
-    app.summarizer = ctxlens::summarize::Spec::Placeholder;
+    group.bench_function("replan_only", |b| b.iter(|| black_box(app.act(Action::KeepUp))));
     group.sample_size(10);
+    let preview = app
+        .act(Action::TogglePreview)
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Start(job) if job.kind() == JobKind::Preview => Some(job),
+            _ => None,
+        })
+        .expect("a preview job");
     group.bench_function("build_preview_on_the_worker", |b| {
-        b.iter(|| black_box(ctxlens::tui::preview::PreviewState::job(&app)().segments.len()));
+        b.iter(|| black_box(jobs::run(preview.clone(), &CancelToken::new(), &|_| {})));
     });
+    let search = Job::Search {
+        query: "moved here".into(),
+        transcript: std::sync::Arc::clone(app.transcript()),
+    };
     group.bench_function("search_all_messages", |b| {
-        b.iter(|| {
-            black_box(
-                ctxlens::tui::search::Search::run(&app.transcript, "moved here")
-                    .matches
-                    .len(),
-            )
-        });
+        b.iter(|| black_box(jobs::run(search.clone(), &CancelToken::new(), &|_| {})));
     });
     group.finish();
 }

@@ -1,8 +1,10 @@
-//! Typed errors of the core: every way an input can be unreadable, each naming the
-//! file and, where one exists, the line and column, so `main` can print
-//! `error: FILE:LINE:COLUMN: what is wrong` and exit 2.
+//! Typed errors of the library. [`LoadError`]: every way an input can be unreadable,
+//! naming the file and, where one exists, the line and column, so the binary can print
+//! `error: FILE:LINE:COLUMN: what is wrong` and exit 2. [`Error`]: everything else a
+//! library call can fail with (a summarizer, an artifact store, a write, a cancellation).
 
 use std::fmt;
+use std::path::PathBuf;
 
 /// A 1-based line and column in an input file (the column counts characters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,7 +93,39 @@ impl fmt::Display for LoadError {
     }
 }
 
+// `source` here is the file's name, not an underlying error (hence no derive).
 impl std::error::Error for LoadError {}
+
+/// What a library call can fail with, besides an unreadable input.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The input could not be loaded.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// A summarizer failed (the message names the summarizer).
+    #[error("{0}")]
+    Summary(String),
+    /// Externalized tool output could not be stored (the message says where and why).
+    #[error("{0}")]
+    Artifact(String),
+    /// An output file was refused or could not be written.
+    #[error("{path}: {message}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong, and what to do about it.
+        message: String,
+    },
+    /// A setting is out of range (the message says which and why).
+    #[error("{0}")]
+    Invalid(String),
+    /// The work was cancelled (a newer request, Esc, quit).
+    #[error("cancelled")]
+    Cancelled,
+}
+
+/// The library's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]
 mod tests {

@@ -1,20 +1,26 @@
 //! # ctxlens
 //!
 //! See what an LLM agent's compactor keeps, cuts and summarizes. ctxlens loads a real
-//! transcript (OpenAI chat, Anthropic Messages, JSONL, request bodies, trajectories),
-//! counts what every message costs, and reproduces bit for bit the toolnexus SPEC §7F
-//! tail compactor: where it cuts, which tool groups it keeps together, what it
-//! summarizes away, and what the compacted transcript looks like.
+//! transcript (OpenAI chat, Anthropic Messages, Gemini, Responses, JSONL, request bodies,
+//! trajectories, Claude Code and Codex session logs), counts what every message costs,
+//! and reproduces bit for bit the toolnexus SPEC §7F tail compactor: where it cuts, which
+//! tool groups it keeps together, what it summarizes away, and what the compacted
+//! transcript looks like.
 //!
-//! The core never touches a terminal:
+//! The library is the core; it never touches a terminal, and with
+//! `default-features = false` it compiles none of the front ends' dependencies:
 //! - [`transcript`]: the model (raw JSON text per message + a parsed view), formats,
 //!   tool groups and boundaries;
 //! - [`tokens`]: the [`tokens::TokenCounter`] trait, the estimators and BPE counters, and
-//!   [`tokens::Counts`] (per-message counts with prefix sums);
-//! - [`compact`]: the pure [`compact::plan`] and [`compact::compact`], which applies it;
-//! - [`summarize`]: the [`summarize::Summarizer`] trait;
-//! - [`check`]: provider pairing rules;
-//! - [`export`]: atomic writes.
+//!   [`tokens::Counts`] (per-message counts as prefix sums);
+//! - [`compact`]: the pure [`compact::plan`], the strategies, and [`compact::run`], the
+//!   one function that compacts;
+//! - [`summarize`]: the [`summarize::Summarizer`] trait and its implementations;
+//! - [`loss`]: what a cut loses; [`check`]: provider pairing rules; [`export`]: safe
+//!   writes; [`text`]: numbers and widths for people.
+//!
+//! Features: `cli` (the command line), `tui` (the terminal UI, [`tui`]), `openai` (the
+//! HTTP summarizer). All three are on by default.
 //!
 //! ```
 //! use ctxlens::{compact, summarize::Placeholder, tokens::{Counts, Tokenizer}, transcript::Transcript};
@@ -25,14 +31,14 @@
 //! let transcript = Transcript::parse("demo.json", json, None)?;
 //! let counts = Counts::compute(&transcript, Tokenizer::Estimate);
 //! let options = compact::Options { max_tokens: 30, keep_tail: Some(10), flush_to_memory: false };
-//! let result = compact::compact(&transcript, &counts, &options, &Placeholder)?;
-//! let cut = result.plan.cut().expect("over budget, so it compacts");
+//! let outcome = compact::compact(&transcript, &counts, &options, &Placeholder)?;
+//! let cut = outcome.planned.cut().expect("over budget, so it compacts");
 //! assert_eq!((cut.head_end, cut.split, cut.summarized()), (1, 3, 2));
-//! # Ok::<(), anyhow::Error>(())
+//! # Ok::<(), ctxlens::Error>(())
 //! ```
 
+pub mod cancel;
 pub mod check;
-pub mod cli;
 pub mod compact;
 pub mod demo;
 pub mod error;
@@ -40,6 +46,10 @@ pub mod export;
 pub mod loss;
 pub mod summarize;
 pub mod synth;
+pub mod text;
 pub mod tokens;
 pub mod transcript;
+#[cfg(feature = "tui")]
 pub mod tui;
+
+pub use error::{Error, LoadError, Result};

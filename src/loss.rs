@@ -10,7 +10,6 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::compact::Cut;
 use crate::transcript::Transcript;
 
 /// What kind of fact.
@@ -202,18 +201,20 @@ impl LossReport {
     }
 }
 
-/// The report for cutting `transcript` at `cut` with `summary`.
-pub fn loss_report(transcript: &Transcript, cut: &Cut, summary: &str) -> LossReport {
+/// The report for summarizing the messages `summarized` of `transcript` into `summary`
+/// (the messages before and after are kept).
+pub fn loss_report(transcript: &Transcript, summarized: std::ops::Range<usize>, summary: &str) -> LossReport {
     let len = transcript.messages.len();
-    let kept: String = (0..cut.head_end)
-        .chain(cut.split..len)
+    let (head_end, split) = (summarized.start, summarized.end);
+    let kept: String = (0..head_end)
+        .chain(split..len)
         .map(|i| transcript.readable_text(i))
         .collect::<Vec<_>>()
         .join("\n");
     let mut seen = HashSet::new();
     let mut facts = Vec::new();
     let mut instructions = Vec::new();
-    for index in cut.head_end..cut.split {
+    for index in head_end..split {
         let message = &transcript.messages[index];
         let text = transcript.readable_text(index);
         let prose = message.tool_results.is_empty()
@@ -243,7 +244,7 @@ pub fn loss_report(transcript: &Transcript, cut: &Cut, summary: &str) -> LossRep
         }
     }
     LossReport {
-        summarized: (cut.head_end, cut.split),
+        summarized: (head_end, split),
         facts,
         instructions,
         summary_tokens: (summary.chars().count() as u64).div_ceil(4),

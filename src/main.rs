@@ -1,14 +1,16 @@
 //! The `ctxlens` binary: parse arguments, run, map errors to exit codes.
-//! 0 ok, 1 `check` found problems, 2 bad usage or unreadable input.
+//! 0 ok, 1 `check` found problems, 2 bad usage or unreadable input, 128+N after signal N.
 //! A closed standard output (`ctxlens stats big.json | head`) is success.
+
+mod cli;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = ctxlens::cli::Cli::parse();
-    match ctxlens::cli::run(&cli) {
+    let args = cli::Cli::parse();
+    match cli::run(&args) {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
@@ -19,7 +21,10 @@ fn main() -> ExitCode {
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain()
-        .filter_map(|e| e.downcast_ref::<std::io::Error>())
-        .any(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            || e.downcast_ref::<ctxlens::Error>()
+                .is_some_and(|e| matches!(e, ctxlens::Error::Write { message, .. } if message.contains("Broken pipe")))
+    })
 }

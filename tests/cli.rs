@@ -218,7 +218,7 @@ fn a_closed_pipe_is_success() {
     let script = format!(
         "{} stats {} | head -n 1 >/dev/null; echo ${{PIPESTATUS[0]}}",
         env!("CARGO_BIN_EXE_ctxlens"),
-        common::shared()
+        common::data()
             .join("real-transcripts/openai-chat/mini-swe-agent-deepseek-chat-django-13265.traj.json")
             .display()
     );

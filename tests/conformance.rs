@@ -1,10 +1,10 @@
-//! Every conformance case of `shared/conformance/cases/` run through the built binary:
+//! Every conformance case of `tests/data/conformance/cases/` run through the built binary:
 //! `compact` output and `--plan` fields must equal the case's `expect`, and every kept
 //! message must appear byte-for-byte as it was written in the input file.
 
 mod common;
 
-use common::{assert_exit, ctxlens, json_stdout, shared, stdout};
+use common::{assert_exit, ctxlens, data, json_stdout, stdout};
 use serde_json::Value;
 
 fn case_args<'a>(path: &'a str, options: &Value, extra: &[&'a str]) -> Vec<String> {
@@ -31,13 +31,17 @@ fn run(args: &[String]) -> std::process::Output {
 
 #[test]
 fn every_conformance_case_passes_through_the_binary() {
-    let dir = shared().join("conformance/cases");
+    let dir = data().join("conformance/cases");
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .expect("cases folder")
         .map(|e| e.expect("entry").path())
         .collect();
     paths.sort();
-    assert!(paths.len() >= 60, "expected the 60 shared cases, found {}", paths.len());
+    assert!(
+        paths.len() >= 60,
+        "expected the 60 conformance cases, found {}",
+        paths.len()
+    );
     let work = tempfile::tempdir().expect("temp dir");
     for path in &paths {
         let case: Value = serde_json::from_slice(&std::fs::read(path).expect("case file")).expect("case JSON");

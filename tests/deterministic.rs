@@ -188,6 +188,7 @@ fn run(t: &Transcript, cap: u64, subjective: bool) -> ctxlens::compact::determin
             externalize_over: 8192,
         },
         &mut DryRun,
+        ctxlens::cancel::never(),
     )
     .expect("ok")
 }
@@ -210,9 +211,9 @@ fn user_messages_never_change() {
         {"role": "user", "content": "x".repeat(3000)},
     ]));
     let result = run(&t, 0, true);
-    let out = Transcript::parse("o.json", result.output.into_bytes(), None).expect("loads");
-    assert_eq!(out.raw(&out.messages[0]), t.raw(&t.messages[0]));
-    assert_eq!(out.raw(&out.messages[2]), t.raw(&t.messages[2]));
+    let out = Transcript::parse("o.json", result.document(&t).to_text().into_bytes(), None).expect("loads");
+    assert_eq!(out.raw(0), t.raw(0));
+    assert_eq!(out.raw(2), t.raw(2));
     assert!(result.edits.iter().all(|e| e.index == 1), "{:?}", result.edits);
     assert!(!result.edits.is_empty(), "the assistant's copy is edited");
 }
@@ -235,7 +236,7 @@ fn code_and_json_are_never_touched_by_subjective_rules() {
     ]));
     let result = run(&t, 0, true);
     assert!(result.edits.is_empty(), "{:?}", result.edits);
-    assert_eq!(result.output, t.text);
+    assert_eq!(result.document(&t).to_text(), *t.text);
 }
 
 #[test]
@@ -345,16 +346,16 @@ proptest! {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut store = DirStore::new(dir.path());
         let cap = (counts.total() as f64 * cap_fraction) as u64;
-        let result = compress(&t, &counts, &Settings { cap, subjective_edits: subjective, externalize_over: 8192 }, &mut store).expect("ok");
-        let out = Transcript::parse("o.json", result.output.clone().into_bytes(), None).expect("output loads");
+        let result = compress(&t, &counts, &Settings { cap, subjective_edits: subjective, externalize_over: 8192 }, &mut store, ctxlens::cancel::never()).expect("ok");
+        let out = Transcript::parse("o.json", result.document(&t).to_text().into_bytes(), None).expect("output loads");
 
         prop_assert!(result.tokens_after <= result.tokens_before);
         prop_assert_eq!(Counts::compute(&out, Tokenizer::Estimate).total(), result.tokens_after);
         prop_assert_eq!(out.messages.len(), t.messages.len());
-        for (a, b) in t.messages.iter().zip(&out.messages) {
+        for (i, (a, b)) in t.messages.iter().zip(out.messages.iter()).enumerate() {
             let carries_results = !a.tool_results.is_empty();
             if (a.role == "user" && !carries_results) || a.role == "system" {
-                prop_assert_eq!(t.raw(a), out.raw(b), "user and system messages are byte-identical");
+                prop_assert_eq!(t.raw(i), out.raw(i), "user and system messages are byte-identical");
             }
             prop_assert_eq!(&a.tool_calls, &b.tool_calls);
             prop_assert_eq!(&a.tool_results, &b.tool_results);
@@ -364,7 +365,7 @@ proptest! {
             let stored = std::fs::read_to_string(dir.path().join(name)).expect("every pointer resolves");
             prop_assert_eq!(&content_name(&stored), name);
             prop_assert!(t.text.contains(&serde_json::to_string(&stored).expect("json")[1..20]), "it holds an original text");
-            prop_assert!(result.output.contains(name.as_str()));
+            prop_assert!(result.document(&t).to_text().contains(name.as_str()));
         }
     }
 }
@@ -454,7 +455,7 @@ fn output_files_get_their_artifacts_beside_them() {
 #[test]
 fn strategies_compose() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let fixture = common::shared().join("conformance/toolnexus-fixture-transcript.json");
+    let fixture = common::fixture_path();
     let out = ctxlens(&[
         "compact",
         fixture.to_str().expect("path"),

@@ -1,13 +1,13 @@
-//! The worked numbers of `compaction-semantics.md` on the toolnexus shared fixture,
+//! The worked numbers of `compaction-semantics.md` on the toolnexus fixture (`tests/data/conformance/`),
 //! through the built binary.
 
 mod common;
 
-use common::{assert_exit, ctxlens, json_stdout, shared, stdout};
+use common::{assert_exit, ctxlens, data, json_stdout, stdout};
 use serde_json::Value;
 
 fn fixture() -> String {
-    shared()
+    data()
         .join("conformance/toolnexus-fixture-transcript.json")
         .to_str()
         .expect("UTF-8 path")

@@ -62,7 +62,7 @@ fn claude_code_follows_the_active_branch_and_merges_split_responses() {
         response.tool_calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
         ["t1", "t2"]
     );
-    assert!(t.raw(response).contains("Looking.") && t.raw(response).contains("make test"));
+    assert!(t.raw(1).contains("Looking.") && t.raw(1).contains("make test"));
     assert_eq!(
         response.recorded.expect("usage").context_tokens,
         100,
@@ -75,7 +75,7 @@ fn claude_code_follows_the_active_branch_and_merges_split_responses() {
         "parallel calls answered in one user line"
     );
     assert_eq!(
-        t.boundaries,
+        *t.boundaries,
         [0, 3],
         "a user line carrying tool_result is not a human turn"
     );
@@ -103,7 +103,7 @@ fn claude_code_compaction_keeps_records_and_the_chain() {
         flush_to_memory: true,
     };
     let result = compact(&t, &counts, &options, &Placeholder).expect("compacts");
-    let out = result.output.to_string();
+    let out = result.document.to_text();
     let text = String::from_utf8(input).expect("UTF-8");
     let u4 = text.lines().find(|l| l.contains("\"uuid\":\"u4\"")).expect("u4");
     assert!(out.lines().any(|l| l == u4), "the kept record is written byte for byte");
@@ -194,7 +194,7 @@ fn gemini_pairs_id_less_calls_by_position_and_name() {
     assert_eq!(t.groups.groups[0].results, [2]);
     assert!(t.groups.orphans.is_empty());
     assert_eq!(
-        t.boundaries,
+        *t.boundaries,
         [0],
         "a turn of only functionResponse parts is not a human turn"
     );
@@ -278,9 +278,9 @@ fn nothing_compacted_round_trips_byte_for_byte_in_every_format() {
         serde_json::to_vec_pretty(&json!([{"type": "message", "role": "user", "content": "hi"}, {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}])).expect("responses"),
         jsonl(&[json!({"timestamp": "t", "type": "response_item", "payload": {"type": "message", "role": "user", "content": "hi"}})]),
     ];
-    let shared = common::shared().join("real-transcripts");
+    let real = common::data().join("real-transcripts");
     let mut all = fixtures;
-    for folder in std::fs::read_dir(&shared)
+    for folder in std::fs::read_dir(&real)
         .expect("folder")
         .filter_map(Result::ok)
         .filter(|e| e.path().is_dir())

@@ -142,9 +142,11 @@ proptest! {
             prop_assert_eq!((cut.head_end, cut.split, cut.reason), (head_end, split, reason));
         }
 
-        let Some(cut) = result.plan.cut() else {
+        let output = result.document.to_text();
+        let Some(cut) = result.planned.cut() else {
             // The no-op path is byte-identical.
-            prop_assert_eq!(result.output.as_bytes(), text.as_bytes());
+            prop_assert!(result.document.is_input());
+            prop_assert_eq!(output.as_bytes(), text.as_bytes());
             return Ok(());
         };
         // The tail starts at a boundary, or is empty.
@@ -152,15 +154,15 @@ proptest! {
         // At least one message is summarized.
         prop_assert!(cut.summarized() >= 1);
 
-        let out = Transcript::parse("out.json", result.output.as_bytes().to_vec(), None).expect("output loads");
+        let out = Transcript::parse("out.json", output.as_bytes().to_vec(), None).expect("output loads");
         // No orphaned tool result (the generated inputs have none).
         prop_assert!(out.groups.orphans.iter().all(|o| o.kind != OrphanKind::Result), "{:?}", out.groups.orphans);
         // The leading system message is kept verbatim, first.
         if cut.head_end == 1 {
-            prop_assert_eq!(out.raw(&out.messages[0]), t.raw(&t.messages[0]));
+            prop_assert_eq!(out.raw(0), t.raw(0));
         }
         // The tail is the input's bytes, separators included.
-        prop_assert!(result.output.contains(t.raw_run(cut.split..t.messages.len())));
+        prop_assert!(output.contains(&t.text[t.run_bytes(cut.split..t.messages.len())]));
         // tokens_after is what the output costs.
         prop_assert_eq!(Counts::compute(&out, tokenizer).total(), result.tokens_after);
         let expected_len = cut.head_end + 1 + usize::from(flush) + (t.messages.len() - cut.split);

@@ -1,9 +1,9 @@
-//! Every real transcript of `shared/real-transcripts/` loads with `stats` and plans with
+//! Every real transcript of `tests/data/real-transcripts/` loads with `stats` and plans with
 //! `compact --plan` (exit 0), and a no-op compact writes each one back byte-identically.
 
 mod common;
 
-use common::{assert_exit, ctxlens, json_stdout, shared};
+use common::{assert_exit, ctxlens, data, json_stdout};
 
 fn files() -> Vec<String> {
     let mut files = Vec::new();
@@ -15,12 +15,12 @@ fn files() -> Vec<String> {
         "gemini-contents",
         "openhands-events",
     ] {
-        for entry in std::fs::read_dir(shared().join("real-transcripts").join(folder)).expect("folder") {
+        for entry in std::fs::read_dir(data().join("real-transcripts").join(folder)).expect("folder") {
             files.push(entry.expect("entry").path().to_str().expect("UTF-8 path").to_owned());
         }
     }
     files.sort();
-    assert_eq!(files.len(), 14, "the fourteen shared transcripts: {files:?}");
+    assert_eq!(files.len(), 14, "the fourteen real transcripts: {files:?}");
     files
 }
 

@@ -9,11 +9,13 @@ use std::net::TcpListener;
 use std::sync::mpsc;
 use std::time::Duration;
 
+use ctxlens::cancel::never;
+
 use common::{assert_exit, ctxlens_stdin, stderr, stdout};
 use ctxlens::compact::Options;
 use ctxlens::loss::{loss_report, FactKind, Survival};
 use ctxlens::summarize::{
-    older_messages, Command, Extractive, OpenAiCompatible, Placeholder, Summarizer, SUMMARY_PROMPT,
+    older_messages, Command, Extractive, OpenAiCompatible, Placeholder, Settings, Summarizer, SUMMARY_PROMPT,
 };
 use ctxlens::tokens::{Counts, Tokenizer};
 use ctxlens::transcript::Transcript;
@@ -41,16 +43,23 @@ fn older(t: &Transcript) -> Vec<ctxlens::summarize::Older<'_>> {
 #[test]
 fn placeholder_counts_the_messages() {
     let t = transcript();
-    assert_eq!(Placeholder.summarize(&older(&t)).expect("ok"), "summarized 4 messages");
+    assert_eq!(
+        Placeholder.summarize(&older(&t), never()).expect("ok"),
+        "summarized 4 messages"
+    );
 }
 
 #[test]
 fn extractive_is_deterministic_bounded_and_keeps_the_facts() {
     let t = transcript();
-    let summary = Extractive { summary_tokens: 400 }.summarize(&older(&t)).expect("ok");
+    let summary = Extractive { summary_tokens: 400 }
+        .summarize(&older(&t), never())
+        .expect("ok");
     assert_eq!(
         summary,
-        Extractive { summary_tokens: 400 }.summarize(&older(&t)).expect("ok"),
+        Extractive { summary_tokens: 400 }
+            .summarize(&older(&t), never())
+            .expect("ok"),
         "deterministic"
     );
     for fact in [
@@ -64,7 +73,9 @@ fn extractive_is_deterministic_bounded_and_keeps_the_facts() {
         assert!(summary.contains(fact), "{fact} missing from:\n{summary}");
     }
     assert!(summary.contains("User requests:\n- #1 Deploy build 7"), "{summary}");
-    let tiny = Extractive { summary_tokens: 30 }.summarize(&older(&t)).expect("ok");
+    let tiny = Extractive { summary_tokens: 30 }
+        .summarize(&older(&t), never())
+        .expect("ok");
     assert!(tiny.chars().count() / 4 <= 30 + 8, "bounded: {tiny}");
 }
 
@@ -73,7 +84,10 @@ fn extractive_is_deterministic_bounded_and_keeps_the_facts() {
 fn command(line: &str, timeout_ms: u64) -> Command {
     Command {
         line: line.to_owned(),
-        timeout: Duration::from_millis(timeout_ms),
+        settings: Settings {
+            timeout: Duration::from_millis(timeout_ms),
+            ..Settings::default()
+        },
     }
 }
 
@@ -83,7 +97,7 @@ fn a_command_reads_the_messages_as_json_and_prints_the_summary() {
     let script =
         r#"python3 -c 'import json,sys; d=json.load(sys.stdin); print(len(d), "messages, first role", d[0]["role"])'"#;
     assert_eq!(
-        command(script, 10_000).summarize(&older(&t)).expect("ok"),
+        command(script, 10_000).summarize(&older(&t), never()).expect("ok"),
         "4 messages, first role user"
     );
 }
@@ -92,7 +106,7 @@ fn a_command_reads_the_messages_as_json_and_prints_the_summary() {
 fn a_failing_command_is_an_error_naming_it() {
     let t = transcript();
     let err = command("echo 'model overloaded' >&2; exit 3", 10_000)
-        .summarize(&older(&t))
+        .summarize(&older(&t), never())
         .expect_err("fails");
     let text = format!("{err:#}");
     assert!(
@@ -105,7 +119,9 @@ fn a_failing_command_is_an_error_naming_it() {
 #[test]
 fn a_hanging_command_times_out() {
     let t = transcript();
-    let err = command("sleep 30", 200).summarize(&older(&t)).expect_err("times out");
+    let err = command("sleep 30", 200)
+        .summarize(&older(&t), never())
+        .expect_err("times out");
     assert!(format!("{err:#}").contains("timed out after 0.2 s"), "{err:#}");
 }
 
@@ -113,7 +129,7 @@ fn a_hanging_command_times_out() {
 fn a_silent_command_is_an_error_not_an_empty_summary() {
     let t = transcript();
     let err = command("cat > /dev/null", 10_000)
-        .summarize(&older(&t))
+        .summarize(&older(&t), never())
         .expect_err("empty");
     assert!(format!("{err:#}").contains("printed nothing"), "{err:#}");
 }
@@ -161,11 +177,13 @@ fn reply(stream: &mut std::net::TcpStream, status: &str, body: &str) {
 
 fn endpoint(url: String, timeout_ms: u64) -> OpenAiCompatible {
     OpenAiCompatible {
-        url,
-        model: "tiny".into(),
-        api_key: Some("sk-test".into()),
-        timeout: Duration::from_millis(timeout_ms),
-        summary_tokens: 300,
+        settings: Settings {
+            url,
+            model: "tiny".into(),
+            api_key: Some("sk-test".into()),
+            timeout: Duration::from_millis(timeout_ms),
+            summary_tokens: 300,
+        },
     }
 }
 
@@ -179,7 +197,7 @@ fn openai_success_sends_the_prompt_and_reads_the_answer() {
         );
     });
     let t = transcript();
-    let summary = endpoint(url, 5_000).summarize(&older(&t)).expect("ok");
+    let summary = endpoint(url, 5_000).summarize(&older(&t), never()).expect("ok");
     assert_eq!(summary, "Deploy blocked by a full disk.");
     let (head, body) = requests.recv().expect("the request");
     assert!(head.starts_with("POST /v1/chat/completions"), "{head}");
@@ -201,7 +219,7 @@ fn openai_success_sends_the_prompt_and_reads_the_answer() {
 fn openai_http_errors_are_reported() {
     let (url, _) = serve_once(|s| reply(s, "500 Internal Server Error", r#"{"error":"model crashed"}"#));
     let err = endpoint(url.clone(), 5_000)
-        .summarize(&older(&transcript()))
+        .summarize(&older(&transcript()), never())
         .expect_err("500");
     let text = format!("{err:#}");
     assert!(
@@ -214,7 +232,7 @@ fn openai_http_errors_are_reported() {
 fn openai_timeouts_are_reported() {
     let (url, _) = serve_once(|_| std::thread::sleep(Duration::from_secs(3)));
     let err = endpoint(url, 300)
-        .summarize(&older(&transcript()))
+        .summarize(&older(&transcript()), never())
         .expect_err("timeout");
     assert!(format!("{err:#}").contains("no answer within 0.3 s"), "{err:#}");
 }
@@ -223,12 +241,12 @@ fn openai_timeouts_are_reported() {
 fn openai_malformed_answers_are_reported() {
     let (url, _) = serve_once(|s| reply(s, "200 OK", "this is not json"));
     let err = endpoint(url, 5_000)
-        .summarize(&older(&transcript()))
+        .summarize(&older(&transcript()), never())
         .expect_err("malformed");
     assert!(format!("{err:#}").contains("the answer is not JSON"), "{err:#}");
     let (url, _) = serve_once(|s| reply(s, "200 OK", r#"{"choices":[]}"#));
     let err = endpoint(url, 5_000)
-        .summarize(&older(&transcript()))
+        .summarize(&older(&transcript()), never())
         .expect_err("no content");
     assert!(
         format!("{err:#}").contains("has no choices[0].message.content"),
@@ -252,7 +270,7 @@ fn report_with(summary: &str) -> ctxlens::loss::LossReport {
     );
     let cut = plan.cut().expect("compacts");
     assert_eq!(cut.split, 5, "the tail is the second user turn and the answer");
-    loss_report(&t, cut, summary)
+    loss_report(&t, cut.head_end..cut.split, summary)
 }
 
 #[test]

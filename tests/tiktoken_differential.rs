@@ -25,15 +25,15 @@ fn collect_strings(value: &Value, out: &mut Vec<String>) {
 }
 
 fn corpus() -> Vec<String> {
-    let shared = common::shared();
-    let mut files = vec![shared.join("conformance/toolnexus-fixture-transcript.json")];
+    let data = common::data();
+    let mut files = vec![data.join("conformance/toolnexus-fixture-transcript.json")];
     for folder in [
         "conformance/cases",
         "real-transcripts/openai-chat",
         "real-transcripts/anthropic-messages",
     ] {
         files.extend(
-            std::fs::read_dir(shared.join(folder))
+            std::fs::read_dir(data.join(folder))
                 .expect("folder")
                 .map(|e| e.expect("entry").path()),
         );
@@ -47,7 +47,7 @@ fn corpus() -> Vec<String> {
 }
 
 #[test]
-fn counts_equal_the_reference_on_the_shared_corpus() {
+fn counts_equal_the_reference_on_the_test_corpus() {
     let strings = corpus();
     let bytes: usize = strings.iter().map(String::len).sum();
     assert!(bytes > 1_000_000, "a varied corpus of real text ({bytes} bytes)");

@@ -1,25 +1,29 @@
-//! The TUI without a terminal: `App::update` driven by actions, snapshots of every screen
+//! The TUI without a terminal: `App::update` driven by messages (user actions and job
+//! results), the jobs it asks for run here with `jobs::run`, snapshots of every screen
 //! on ratatui's `TestBackend`, and the key styles asserted on the `Buffer`.
 
 mod common;
 
-use std::sync::atomic::AtomicU64;
-use std::sync::{mpsc, Arc};
+use std::collections::VecDeque;
+use std::sync::mpsc;
 
+use ctxlens::cancel::CancelToken;
+use ctxlens::compact::Strategy;
+use ctxlens::summarize::Spec;
 use ctxlens::tokens::{Counts, Tokenizer};
 use ctxlens::transcript::Transcript;
 use ctxlens::tui::action::Action;
-use ctxlens::tui::app::{App, Effect, Mode, Pane};
-use ctxlens::tui::event::Event;
+use ctxlens::tui::app::{App, Config, Effect, Mode, Msg, Pane, Row};
+use ctxlens::tui::jobs::{self, runner::Runner, Done, Job, JobKind};
 use ctxlens::tui::theme::Theme;
-use ctxlens::tui::{ui, worker};
+use ctxlens::tui::ui;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
 use ratatui::Terminal;
 
 fn fixture() -> Transcript {
-    let bytes = std::fs::read(common::shared().join("conformance/toolnexus-fixture-transcript.json")).expect("fixture");
+    let bytes = std::fs::read(common::fixture_path()).expect("fixture");
     Transcript::parse("fixture.json", bytes, None).expect("valid")
 }
 
@@ -28,15 +32,79 @@ fn sample(name: &str) -> Transcript {
     Transcript::parse(name, bytes, None).expect("valid")
 }
 
+/// Colours on, figures pinned with the placeholder summary.
+fn config(max_tokens: Option<u64>, keep_tail: Option<u64>) -> Config {
+    Config {
+        max_tokens,
+        keep_tail,
+        theme: Theme::colored(),
+        summarizer: Spec::Placeholder,
+        ..Config::default()
+    }
+}
+
+/// Runs one job here and now, as a worker would (progress is dropped).
+fn run_job(job: Job) -> Done {
+    jobs::run(job, &CancelToken::new(), &|_| {})
+}
+
+/// Delivers a job's result.
+fn deliver(app: &mut App, done: Done) -> Vec<Effect> {
+    app.update(Msg::Job(Box::new(done)))
+}
+
+/// Runs every job the effects start (and those their results start), feeding the results
+/// back; returns the effects that are not jobs (editor, quit).
+fn settle(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
+    let mut queue: VecDeque<Effect> = effects.into();
+    let mut rest = Vec::new();
+    while let Some(effect) = queue.pop_front() {
+        match effect {
+            Effect::Start(job) => queue.extend(deliver(app, run_job(job))),
+            Effect::Cancel(_) => {}
+            other => rest.push(other),
+        }
+    }
+    rest
+}
+
+/// The jobs the effects start, by kind.
+fn started(effects: &[Effect]) -> Vec<JobKind> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Start(job) => Some(job.kind()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The one job of `kind` the effects start.
+fn take_job(effects: Vec<Effect>, kind: JobKind) -> Job {
+    effects
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Start(job) if job.kind() == kind => Some(job),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("a {kind:?} job"))
+}
+
+fn open(transcript: Transcript, config: Config, size: (u16, u16)) -> App {
+    let (mut app, effects) = App::new(transcript, config);
+    settle(&mut app, effects);
+    let effects = app.act(Action::Resize(size.0, size.1));
+    settle(&mut app, effects);
+    app
+}
+
 /// The fixture at max 2000 / `keep_tail` 800 (split 101), in colour, on a 120×36 screen.
 fn fixture_app() -> App {
-    let (mut app, effect) = App::new(fixture(), None, Some(2000), Some(800), false, Tokenizer::Estimate);
-    assert_eq!(effect, Effect::None);
-    app.theme = Theme::colored();
-    // Figures in these tests are pinned with the placeholder summary.
-    app.summarizer = ctxlens::summarize::Spec::Placeholder;
-    app.update(Action::Resize(120, 36));
-    app
+    open(fixture(), config(Some(2000), Some(800)), (120, 36))
+}
+
+fn type_text(app: &mut App, text: &str) -> Vec<Effect> {
+    text.chars().flat_map(|c| app.act(Action::PromptChar(c))).collect()
 }
 
 fn draw(app: &App, width: u16, height: u16) -> Terminal<TestBackend> {
@@ -61,14 +129,18 @@ fn cell_at_text<'a>(buffer: &'a Buffer, needle: &str, offset: u16) -> &'a ratatu
     &buffer[(x, y)]
 }
 
-// ---- state, driven by actions --------------------------------------------------------
+fn status_text(app: &App) -> String {
+    app.status().map(|s| s.text.clone()).unwrap_or_default()
+}
+
+// ---- state, driven by messages -------------------------------------------------------
 
 #[test]
 fn the_fixture_opens_with_the_documented_plan() {
     let app = fixture_app();
-    let cut = app.plan.cut().expect("compacts");
+    let cut = app.planned().cut().expect("compacts");
     assert_eq!(
-        (app.plan.tokens_before, cut.split, cut.summarized(), app.tokens_after),
+        (app.planned().tokens, cut.split, cut.summarized(), app.tokens_after()),
         (4752, 101, 100, 824)
     );
 }
@@ -76,132 +148,92 @@ fn the_fixture_opens_with_the_documented_plan() {
 #[test]
 fn tuning_replans_at_once() {
     let mut app = fixture_app();
-    app.update(Action::MaxUp);
-    assert_eq!(app.options.max_tokens, 2050, "a small step is 1% of 4,752, rounded");
-    assert!(app
-        .status
-        .as_ref()
-        .expect("status")
-        .text
-        .starts_with("max_tokens 2,050: split at #101"));
-    app.update(Action::KeepUpBig);
-    assert_eq!(app.plan.keep_tail, 1300);
+    app.act(Action::MaxUp);
+    assert_eq!(app.options().max_tokens, 2050, "a small step is 1% of 4,752, rounded");
+    assert!(status_text(&app).starts_with("max_tokens 2,050: split at #101"));
+    app.act(Action::KeepUpBig);
+    assert_eq!(app.keep_tail(), 1300);
     assert_eq!(
-        app.plan.cut().expect("compacts").split,
+        app.planned().cut().expect("compacts").split,
         89,
         "suffix(89) = 1,264 ≤ 1,300"
     );
     for _ in 0..10 {
-        app.update(Action::MaxUpBig);
+        app.act(Action::MaxUpBig);
     }
-    assert!(!app.plan.compacts(), "far over the total it is a no-op");
-    app.update(Action::ToggleFlush);
-    assert!(app.options.flush_to_memory);
+    assert!(!app.planned().compacts(), "far over the total it is a no-op");
+    app.act(Action::ToggleFlush);
+    assert!(app.options().flush_to_memory);
 }
 
 #[test]
 fn exact_values_are_typed_in_a_prompt() {
     let mut app = fixture_app();
-    app.update(Action::EnterValue);
+    app.act(Action::EnterValue);
     for _ in 0..4 {
-        app.update(Action::PromptBackspace);
+        app.act(Action::PromptBackspace);
     }
-    for c in "3,000".chars() {
-        app.update(Action::PromptChar(c));
-    }
-    app.update(Action::PromptSubmit);
-    assert_eq!(app.options.max_tokens, 3000);
-    app.update(Action::EnterValue);
-    app.update(Action::PromptTab);
-    let Mode::Prompt(prompt) = &app.mode else {
+    type_text(&mut app, "3,000");
+    app.act(Action::PromptSubmit);
+    assert_eq!(app.options().max_tokens, 3000);
+    app.act(Action::EnterValue);
+    app.act(Action::PromptTab);
+    let Mode::Prompt(prompt) = app.mode() else {
         panic!("prompt open")
     };
     assert_eq!(prompt.input, "800", "Tab switches to keep_tail with its value");
-    app.update(Action::PromptChar('x'));
-    app.update(Action::PromptSubmit);
-    assert!(app.status.as_ref().expect("status").error, "not a number is reported");
-    assert_eq!(app.plan.keep_tail, 800);
-}
-
-/// Builds the preview a `BuildPreview` effect asks for, as the worker would.
-fn preview_now(app: &mut App, effect: &Effect) {
-    let Effect::BuildPreview { generation } = *effect else {
-        panic!("a preview to build: {effect:?}")
-    };
-    let preview = Box::new(ctxlens::tui::preview::PreviewState::job(app)());
-    app.update(Action::PreviewReady { generation, preview });
-}
-
-/// Delivers the counts a `Count` effect asks for, as the worker would.
-fn count_now(app: &mut App, effect: &Effect) {
-    let Effect::Count { tokenizer, generation } = *effect else {
-        panic!("a count to run: {effect:?}")
-    };
-    let counts = Arc::new(Counts::compute(&app.transcript, tokenizer));
-    app.update(Action::CountDone { generation, counts });
+    app.act(Action::PromptChar('x'));
+    app.act(Action::PromptSubmit);
+    assert!(app.status().expect("status").error, "not a number is reported");
+    assert_eq!(app.keep_tail(), 800);
 }
 
 #[test]
 fn a_tokenizer_switch_counts_in_the_worker_and_the_counts_arrive() {
     let mut app = fixture_app();
     for expected in [Tokenizer::EstimateCodepoints, Tokenizer::EstimateUtf8] {
-        let effect = app.update(Action::CycleTokenizer);
+        let effects = app.act(Action::CycleTokenizer);
         assert!(
-            matches!(effect, Effect::Count { tokenizer, .. } if tokenizer == expected),
-            "{effect:?}"
+            matches!(effects.as_slice(), [Effect::Start(Job::Count { tokenizer, .. })] if *tokenizer == expected),
+            "{effects:?}"
         );
-        count_now(&mut app, &effect);
-        assert_eq!(app.tokenizer, expected);
+        settle(&mut app, effects);
+        assert_eq!(app.tokenizer(), expected);
     }
-    let Effect::Count { tokenizer, generation } = app.update(Action::CycleTokenizer) else {
-        panic!("cl100k is counted in the background");
-    };
-    assert_eq!(tokenizer, Tokenizer::Cl100k);
+    let job = take_job(app.act(Action::CycleTokenizer), JobKind::Count);
     assert_eq!(
-        app.tokenizer,
+        app.tokenizer(),
         Tokenizer::EstimateUtf8,
         "estimates stay on screen meanwhile"
     );
-    assert!(app.counting.is_some());
+    assert!(app.counting().is_some_and(|c| c.tokenizer == Tokenizer::Cl100k));
 
-    let (events, inbox) = mpsc::channel();
-    worker::spawn_count(
-        Arc::clone(&app.transcript),
-        tokenizer,
-        generation,
-        Arc::new(AtomicU64::new(0)),
-        events,
-    );
-    let mut progress_seen = false;
-    for event in inbox {
-        let Event::Action(action) = event else {
-            panic!("only actions come from a worker")
-        };
-        progress_seen |= matches!(action, Action::CountProgress { .. });
-        let done = matches!(action, Action::CountDone { .. });
-        app.update(action);
-        if done {
-            break;
-        }
+    // The worker reports progress, then the counts.
+    let (sender, inbox) = mpsc::channel();
+    let done = jobs::run(job, &CancelToken::new(), &|progress| {
+        sender.send(progress).expect("open");
+    });
+    drop(sender);
+    let progress: Vec<Done> = inbox.into_iter().collect();
+    assert!(progress.iter().all(|p| matches!(p, Done::CountProgress { .. })) && !progress.is_empty());
+    for p in progress {
+        deliver(&mut app, p);
     }
-    assert!(progress_seen);
-    assert_eq!(app.tokenizer, Tokenizer::Cl100k);
-    assert!(app.counting.is_none());
+    deliver(&mut app, done);
+    assert_eq!(app.tokenizer(), Tokenizer::Cl100k);
+    assert!(app.counting().is_none());
     assert_eq!(
-        app.plan.tokens_before,
-        Counts::compute(&app.transcript, Tokenizer::Cl100k).total()
+        app.planned().tokens,
+        Counts::compute(app.transcript(), Tokenizer::Cl100k).total()
     );
     // Counted once: cycling back to a cached tokenizer is immediate.
     for _ in 0..3 {
-        let effect = app.update(Action::CycleTokenizer);
-        if matches!(effect, Effect::Count { .. }) {
-            count_now(&mut app, &effect);
-        }
+        let effects = app.act(Action::CycleTokenizer);
+        settle(&mut app, effects);
     }
-    assert_eq!(app.tokenizer, Tokenizer::EstimateCodepoints);
-    assert_eq!(
-        app.update(Action::CycleTokenizer),
-        Effect::None,
+    assert_eq!(app.tokenizer(), Tokenizer::EstimateCodepoints);
+    assert!(
+        started(&app.act(Action::CycleTokenizer)).is_empty(),
         "estimate-utf8 is cached"
     );
 }
@@ -210,116 +242,119 @@ fn a_tokenizer_switch_counts_in_the_worker_and_the_counts_arrive() {
 fn a_stale_count_is_cached_but_not_shown() {
     let mut app = fixture_app();
     for _ in 0..2 {
-        let effect = app.update(Action::CycleTokenizer);
-        count_now(&mut app, &effect);
+        let effects = app.act(Action::CycleTokenizer);
+        settle(&mut app, effects);
     }
-    app.update(Action::CycleTokenizer);
-    let stale = app.counting.expect("counting").generation;
-    let effect = app.update(Action::CycleTokenizer);
+    let stale = take_job(app.act(Action::CycleTokenizer), JobKind::Count);
+    let effects = app.act(Action::CycleTokenizer);
     assert!(
         matches!(
-            effect,
-            Effect::Count {
+            effects.as_slice(),
+            [Effect::Start(Job::Count {
                 tokenizer: Tokenizer::O200k,
                 ..
-            }
+            })]
         ),
-        "{effect:?}"
+        "{effects:?}"
     );
-    let counts = Arc::new(Counts::compute(&app.transcript, Tokenizer::Cl100k));
-    app.update(Action::CountDone {
-        generation: stale,
-        counts,
-    });
-    assert_eq!(app.tokenizer, Tokenizer::EstimateUtf8);
+    deliver(&mut app, run_job(stale));
+    assert_eq!(app.tokenizer(), Tokenizer::EstimateUtf8);
     assert!(app.counts_by(Tokenizer::Cl100k).is_some());
-    assert!(matches!(app.counting, Some(c) if c.tokenizer == Tokenizer::O200k));
+    assert!(app.counting().is_some_and(|c| c.tokenizer == Tokenizer::O200k));
 }
 
 #[test]
-fn search_selects_matches_and_steps_through_them() {
+fn search_runs_on_a_worker_then_selects_matches_and_steps_through_them() {
     let mut app = fixture_app();
-    app.update(Action::Search);
-    for c in "question 25".chars() {
-        app.update(Action::PromptChar(c));
-    }
-    app.update(Action::PromptSubmit);
-    assert_eq!(app.selected, 101);
-    app.update(Action::Search);
-    for c in "answer 2".chars() {
-        app.update(Action::PromptChar(c));
-    }
-    app.update(Action::PromptSubmit);
-    let first = app.selected;
-    app.update(Action::NextMatch);
-    assert!(app.selected > first);
-    app.update(Action::PrevMatch);
-    assert_eq!(app.selected, first);
+    app.act(Action::Search);
+    type_text(&mut app, "question 25");
+    let effects = app.act(Action::PromptSubmit);
+    assert_eq!(started(&effects), [JobKind::Search]);
+    assert!(app.busy());
+    settle(&mut app, effects);
+    assert_eq!(app.selected(), 101);
+    app.act(Action::Search);
+    type_text(&mut app, "answer 2");
+    let effects = app.act(Action::PromptSubmit);
+    settle(&mut app, effects);
+    let first = app.selected();
+    app.act(Action::NextMatch);
+    assert!(app.selected() > first);
+    app.act(Action::PrevMatch);
+    assert_eq!(app.selected(), first);
 }
 
 #[test]
 fn export_writes_atomically_and_refuses_the_input() {
     let dir = tempfile::tempdir().expect("temp dir");
     let input = dir.path().join("t.json");
-    std::fs::copy(
-        common::shared().join("conformance/toolnexus-fixture-transcript.json"),
-        &input,
-    )
-    .expect("copy");
+    std::fs::copy(common::fixture_path(), &input).expect("copy");
     let transcript = Transcript::read(&input, None).expect("loads");
-    let (mut app, _) = App::new(
+    let mut app = open(
         transcript,
-        Some(input.clone()),
-        Some(2000),
-        Some(800),
-        false,
-        Tokenizer::Estimate,
+        Config {
+            input_path: Some(input.clone()),
+            ..config(Some(2000), Some(800))
+        },
+        (120, 36),
     );
-    app.summarizer = ctxlens::summarize::Spec::Placeholder;
-    app.update(Action::Export);
-    let Mode::Prompt(prompt) = &app.mode else {
+    app.act(Action::Export);
+    let Mode::Prompt(prompt) = app.mode() else {
         panic!("export prompt")
     };
-    assert_eq!(prompt.input, dir.path().join("t.compacted.json").display().to_string());
-    let Effect::Export(path) = app.update(Action::PromptSubmit) else {
-        panic!("export effect")
-    };
-    let status = ctxlens::tui::export(&app, &path).expect("written");
+    let path = dir.path().join("t.compacted.json");
+    assert_eq!(prompt.input, path.display().to_string());
+    let effects = app.act(Action::PromptSubmit);
+    assert_eq!(started(&effects), [JobKind::Export], "written on a worker");
+    settle(&mut app, effects);
+    let status = status_text(&app);
     assert!(
         status.contains("4,752 → 824 tokens, 100 messages summarized"),
         "{status}"
     );
     let written: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).expect("file")).expect("JSON");
     assert_eq!(written.as_array().expect("list").len(), 22);
-    let refused = ctxlens::tui::export(&app, &input).expect_err("never over the input");
-    assert!(refused.contains("refusing to overwrite"), "{refused}");
+
+    app.act(Action::Export);
+    for _ in 0..path.display().to_string().chars().count() {
+        app.act(Action::PromptBackspace);
+    }
+    type_text(&mut app, &input.display().to_string());
+    let effects = app.act(Action::PromptSubmit);
+    settle(&mut app, effects);
+    assert!(app.status().expect("status").error);
+    assert!(
+        status_text(&app).contains("refusing to overwrite"),
+        "{}",
+        status_text(&app)
+    );
 }
 
 #[test]
 fn navigation_clicks_and_quitting() {
     let mut app = fixture_app();
-    app.update(Action::Bottom);
-    assert_eq!(app.selected, 120);
+    app.act(Action::Bottom);
+    assert_eq!(app.selected(), 120);
     assert!(
-        app.row_of_message(120) >= app.list_offset,
+        app.row_of_message(120) >= app.list_offset(),
         "the selection is scrolled into view"
     );
-    app.update(Action::Top);
+    app.act(Action::Top);
     // Row 5 of the screen is the list's border, 6 its header, 7 message 0, 9 message 2.
-    app.update(Action::Click(10, 9));
-    assert_eq!(app.selected, 2);
-    app.update(Action::SwitchPane);
-    assert_eq!(app.focus, Pane::Detail);
-    app.update(Action::Down);
+    app.act(Action::Click(10, 9));
+    assert_eq!(app.selected(), 2);
+    app.act(Action::SwitchPane);
+    assert_eq!(app.focus(), Pane::Detail);
+    app.act(Action::Down);
     assert_eq!(
-        (app.selected, app.detail_scroll),
+        (app.selected(), app.detail_scroll()),
         (2, 1),
         "in the detail pane keys scroll"
     );
-    app.update(Action::ToggleHelp);
-    assert_eq!(app.update(Action::Back), Effect::None, "Esc closes help first");
-    assert_eq!(app.mode, Mode::Normal);
-    assert_eq!(app.update(Action::Back), Effect::Quit);
+    app.act(Action::ToggleHelp);
+    assert!(app.act(Action::Back).is_empty(), "Esc closes help first");
+    assert_eq!(*app.mode(), Mode::Normal);
+    assert!(matches!(app.act(Action::Back).as_slice(), [Effect::Quit]));
 }
 
 // ---- screens --------------------------------------------------------------------------
@@ -328,67 +363,64 @@ fn navigation_clicks_and_quitting() {
 fn screen_list_with_boundary() {
     // Opening selects the first tail message and centres the list on the cut.
     let app = fixture_app();
-    assert_eq!(app.selected, 101);
+    assert_eq!(app.selected(), 101);
     insta::assert_snapshot!("list_with_boundary", draw(&app, 120, 36).backend());
 }
 
 #[test]
 fn screen_tool_group_selected() {
-    let (mut app, _) = App::new(
-        sample("support-agent.json"),
-        None,
-        Some(1500),
-        Some(600),
-        false,
-        Tokenizer::Estimate,
-    );
-    app.update(Action::Resize(120, 36));
+    let config = Config {
+        summarizer: Spec::Extractive,
+        ..config(Some(1500), Some(600))
+    };
+    let mut app = open(sample("support-agent.json"), config, (120, 36));
     let parallel = app
-        .transcript
+        .transcript()
         .messages
         .iter()
         .position(|m| m.tool_calls.len() == 2)
         .expect("a parallel call");
-    app.select(parallel);
+    app.act(Action::Select(parallel));
     insta::assert_snapshot!("tool_group_selected", draw(&app, 120, 36).backend());
 }
 
 #[test]
 fn screen_detail_focused_and_scrolled() {
     let mut app = fixture_app();
-    app.select(3);
-    app.update(Action::SwitchPane);
-    app.update(Action::Down);
+    app.act(Action::Select(3));
+    app.act(Action::SwitchPane);
+    app.act(Action::Down);
     insta::assert_snapshot!("detail", draw(&app, 120, 36).backend());
 }
 
 #[test]
 fn screen_help() {
     let mut app = fixture_app();
-    app.update(Action::ToggleHelp);
+    app.act(Action::ToggleHelp);
     insta::assert_snapshot!("help", draw(&app, 120, 48).backend());
 }
 
 #[test]
 fn screen_preview() {
     let mut app = fixture_app();
-    let effect = app.update(Action::TogglePreview);
-    assert!(matches!(app.mode, Mode::Waiting(_)), "built on a worker");
-    preview_now(&mut app, &effect);
+    let effects = app.act(Action::TogglePreview);
+    assert!(matches!(app.mode(), Mode::Waiting(_)), "built on a worker");
+    assert_eq!(started(&effects), [JobKind::Preview]);
+    settle(&mut app, effects);
     insta::assert_snapshot!("preview", draw(&app, 120, 36).backend());
 }
 
 #[test]
 fn screen_export_prompt() {
     let mut app = fixture_app();
-    app.update(Action::Export);
+    app.act(Action::Export);
     insta::assert_snapshot!("export_prompt", draw(&app, 120, 36).backend());
 }
 
 #[test]
 fn screen_small_terminals() {
     let mut app = fixture_app();
-    app.update(Action::Resize(70, 16));
+    app.act(Action::Resize(70, 16));
     insta::assert_snapshot!("small_terminal", draw(&app, 70, 16).backend());
     insta::assert_snapshot!("too_small_terminal", draw(&app, 30, 8).backend());
 }
@@ -417,7 +449,7 @@ fn boundary_and_sections_are_coloured() {
         selected.modifier.contains(ratatui::style::Modifier::REVERSED),
         "the selection is reversed"
     );
-    app.select(0);
+    app.act(Action::Select(0));
     let terminal = draw(&app, 120, 36);
     assert_eq!(
         cell_at_text(terminal.backend().buffer(), "You are Ava", 0).fg,
@@ -429,7 +461,7 @@ fn boundary_and_sections_are_coloured() {
 #[test]
 fn tool_partners_and_orphans_are_marked() {
     let mut app = fixture_app();
-    app.select(2);
+    app.act(Action::Select(2));
     let terminal = draw(&app, 120, 36);
     let buffer = terminal.backend().buffer();
     let partner = cell_at_text(buffer, "┃  3 tool", 0);
@@ -441,9 +473,8 @@ fn tool_partners_and_orphans_are_marked() {
 
     let broken = br#"[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[{"id":"x","type":"function","function":{"name":"f","arguments":"{}"}}]}]"#;
     let transcript = Transcript::parse("orphan.json", broken.to_vec(), None).expect("valid");
-    let (mut app, _) = App::new(transcript, None, Some(1000), None, false, Tokenizer::Estimate);
-    app.theme = Theme::colored();
-    app.select(1);
+    let mut app = open(transcript, config(Some(1000), None), (120, 36));
+    app.act(Action::Select(1));
     let terminal = draw(&app, 120, 36);
     let buffer = terminal.backend().buffer();
     let mark = cell_at_text(buffer, "!1 assistant", 0);
@@ -457,7 +488,7 @@ fn tool_partners_and_orphans_are_marked() {
 // ---- strategies ------------------------------------------------------------------------
 
 /// A coding-agent transcript whose tool outputs are big enough for the deterministic pass.
-fn big_tools_app() -> App {
+fn big_tools_transcript() -> Transcript {
     let log = (0..300)
         .map(|i| format!("INFO step {i}: compiled module_{i} in 12ms ({})", "-".repeat(20)))
         .collect::<Vec<_>>()
@@ -477,36 +508,34 @@ fn big_tools_app() -> App {
         {"role": "user", "content": "Thanks, now deploy."},
         {"role": "assistant", "content": "Deploying."}
     ]);
-    let transcript =
-        Transcript::parse("agent.json", serde_json::to_vec_pretty(&messages).expect("json"), None).expect("valid");
-    let (mut app, _) = App::new(transcript, None, Some(2000), None, false, Tokenizer::Estimate);
-    app.theme = Theme::colored();
-    app.update(Action::Resize(120, 40));
-    app
+    Transcript::parse("agent.json", serde_json::to_vec_pretty(&messages).expect("json"), None).expect("valid")
 }
 
-/// Runs the deterministic pass the app asks for, as the worker would, and delivers it.
-fn derive_now(app: &mut App) {
-    let Some(Effect::Derive { generation }) = app.take_derivation() else {
-        panic!("a pass to run")
+fn big_tools_app() -> App {
+    let config = Config {
+        summarizer: Spec::Extractive,
+        ..config(Some(2000), None)
     };
-    assert!(app.busy(), "the spinner turns while it runs");
-    let result = ctxlens::tui::derive_job(app)().map(ctxlens::tui::app::DerivedHandle);
-    app.update(Action::DerivedReady { generation, result });
-    assert!(app.take_derivation().is_none(), "made once");
+    open(big_tools_transcript(), config, (120, 40))
+}
+
+/// Switches to the next strategy and runs the deterministic pass it asks for.
+fn next_strategy(app: &mut App) {
+    let effects = app.act(Action::CycleStrategy);
+    if app.strategy().uses_deterministic_pass() && app.deterministic().is_none() {
+        assert_eq!(started(&effects), [JobKind::Derive], "the pass runs on a worker");
+        assert!(app.busy(), "the spinner turns while it runs");
+    }
+    settle(app, effects);
+    assert!(started(&app.act(Action::Resize(120, 40))).is_empty(), "made once");
 }
 
 #[test]
 fn strategies_cycle_and_replan() {
     let mut app = big_tools_app();
-    let tail_after = app.tokens_after;
-    app.update(Action::CycleStrategy);
-    assert_eq!(app.strategy, ctxlens::compact::Strategy::Deterministic);
-    assert!(
-        app.deterministic().is_none(),
-        "the pass runs on a worker, not in update"
-    );
-    derive_now(&mut app);
+    let tail_after = app.tokens_after();
+    next_strategy(&mut app);
+    assert_eq!(app.strategy(), Strategy::Deterministic);
     let d = app.deterministic().expect("the pass ran");
     let rules: Vec<&str> = d.compressed.edits.iter().map(|e| e.rule.name()).collect();
     assert_eq!(
@@ -514,33 +543,45 @@ fn strategies_cycle_and_replan() {
         ["externalize", "tool_json"],
         "the 13 KB log is stored, the rows are pruned"
     );
-    assert!(!app.plan.compacts(), "deterministic alone does not cut a tail");
-    assert_eq!(app.tokens_after, d.compressed.tokens_after);
-    app.update(Action::CycleStrategy);
-    assert_eq!(app.strategy, ctxlens::compact::Strategy::DeterministicThenTail);
+    assert!(!app.planned().compacts(), "deterministic alone does not cut a tail");
+    assert_eq!(app.tokens_after(), d.compressed.tokens_after);
+    next_strategy(&mut app);
+    assert_eq!(app.strategy(), Strategy::DeterministicThenTail);
     assert_eq!(
-        app.plan.tokens_before,
+        app.planned().tokens,
         app.deterministic().expect("pass").compressed.tokens_after
     );
-    let derived_total = app.plan.tokens_before;
     assert!(
-        derived_total < app.counts().total(),
+        app.planned().tokens < app.counts().total(),
         "the pass cleared tokens before the tail plan"
     );
-    assert!(!app.plan.compacts() || app.plan.cut().expect("cut").split > 0);
-    app.update(Action::CycleStrategy);
-    assert_eq!(app.strategy, ctxlens::compact::Strategy::Tail);
-    assert_eq!(app.tokens_after, tail_after);
+    next_strategy(&mut app);
+    assert_eq!(app.strategy(), Strategy::Tail);
+    assert_eq!(app.tokens_after(), tail_after);
+}
+
+/// Exports to `path` through the prompt and returns the status line.
+fn export_to(app: &mut App, path: &std::path::Path) -> String {
+    app.act(Action::Export);
+    let Mode::Prompt(prompt) = app.mode() else {
+        panic!("export prompt")
+    };
+    for _ in 0..prompt.input.chars().count() {
+        app.act(Action::PromptBackspace);
+    }
+    type_text(app, &path.display().to_string());
+    let effects = app.act(Action::PromptSubmit);
+    settle(app, effects);
+    status_text(app)
 }
 
 #[test]
 fn deterministic_export_stores_artifacts_beside_the_output() {
     let mut app = big_tools_app();
-    app.update(Action::CycleStrategy);
-    derive_now(&mut app);
+    next_strategy(&mut app);
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("out.json");
-    let status = ctxlens::tui::export(&app, &path).expect("written");
+    let status = export_to(&mut app, &path);
     assert!(
         status.contains("2 deterministic edits") && status.contains("1 outputs stored in"),
         "{status}"
@@ -554,9 +595,8 @@ fn deterministic_export_stores_artifacts_beside_the_output() {
 #[test]
 fn screen_deterministic_edit_with_diff() {
     let mut app = big_tools_app();
-    app.update(Action::CycleStrategy);
-    derive_now(&mut app);
-    app.select(4);
+    next_strategy(&mut app);
+    app.act(Action::Select(4));
     let terminal = draw(&app, 120, 40);
     let buffer = terminal.backend().buffer();
     assert_eq!(cell_at_text(buffer, "✎4 tool", 0).fg, Color::LightBlue, "EDITED marker");
@@ -569,16 +609,14 @@ fn screen_deterministic_edit_with_diff() {
 #[test]
 fn screen_claude_code_log_with_a_past_compaction_and_recorded_usage() {
     let bytes =
-        std::fs::read(common::shared().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl"))
+        std::fs::read(common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl"))
             .expect("log");
     let transcript = Transcript::parse("session.jsonl", bytes, None).expect("loads");
-    let (mut app, _) = App::new(transcript, None, Some(40_000), None, false, Tokenizer::Estimate);
-    app.theme = Theme::colored();
-    app.update(Action::Resize(130, 36));
-    app.select(1);
+    let mut app = open(transcript, config(Some(40_000), None), (130, 36));
+    app.act(Action::Select(1));
     assert_eq!(
         app.row_at(0),
-        Some(ctxlens::tui::app::Row::PastCompaction(0)),
+        Some(Row::PastCompaction(0)),
         "the marker is the first row"
     );
     assert_eq!(app.row_of_message(0), 1);
@@ -593,43 +631,31 @@ fn screen_claude_code_log_with_a_past_compaction_and_recorded_usage() {
     insta::assert_snapshot!("claude_code_log", terminal.backend());
 }
 
-// ---- summaries and the loss report ------------------------------------------------------
+// ---- summaries, the loss report, and results that name their inputs ---------------------
 
 fn extractive_app() -> App {
-    let (mut app, _) = App::new(
+    open(
         sample("support-agent.json"),
-        None,
-        Some(1500),
-        Some(600),
-        false,
-        Tokenizer::Estimate,
-    );
-    app.theme = Theme::colored();
-    app.summarizer = ctxlens::summarize::Spec::Extractive;
-    app.update(Action::Resize(120, 36));
-    app
-}
-
-/// Runs the app's summary job here, as the worker would, and delivers the result.
-fn finish_summary(app: &mut App, generation: u64) -> Effect {
-    let job = ctxlens::tui::summary_job(app).expect("a cut to summarize");
-    app.update(Action::SummaryReady {
-        generation,
-        result: job(),
-    })
+        Config {
+            summarizer: Spec::Extractive,
+            ..config(Some(1500), Some(600))
+        },
+        (120, 36),
+    )
 }
 
 #[test]
 fn preview_waits_for_a_background_summary_then_uses_it() {
     let mut app = extractive_app();
-    let placeholder_after = app.tokens_after;
-    let Effect::Summarize { generation } = app.update(Action::TogglePreview) else {
-        panic!("summarized in the background")
-    };
-    assert!(matches!(app.mode, Mode::Waiting(_)));
-    let effect = finish_summary(&mut app, generation);
-    preview_now(&mut app, &effect);
-    let Mode::Preview(preview) = &app.mode else {
+    let placeholder_after = app.tokens_after();
+    let effects = app.act(Action::TogglePreview);
+    assert_eq!(started(&effects), [JobKind::Summary], "summarized in the background");
+    assert!(matches!(app.mode(), Mode::Waiting(_)));
+    let summary = run_job(take_job(effects, JobKind::Summary));
+    let effects = deliver(&mut app, summary);
+    assert_eq!(started(&effects), [JobKind::Preview], "then the preview is built");
+    settle(&mut app, effects);
+    let Mode::Preview(preview) = app.mode() else {
         panic!("the preview opens once the summary is ready")
     };
     assert!(
@@ -637,48 +663,75 @@ fn preview_waits_for_a_background_summary_then_uses_it() {
         "{}",
         &preview.text[..400]
     );
-    assert!(app.tokens_after > placeholder_after, "the real summary is counted now");
-    app.update(Action::Back);
     assert!(
-        matches!(app.update(Action::TogglePreview), Effect::BuildPreview { .. }),
+        app.tokens_after() > placeholder_after,
+        "the real summary is counted now"
+    );
+    app.act(Action::Back);
+    assert_eq!(
+        started(&app.act(Action::TogglePreview)),
+        [JobKind::Preview],
         "the summary is made once per cut"
     );
 }
 
 #[test]
-fn the_latest_summary_request_wins_and_esc_cancels() {
+fn esc_cancels_the_wait_and_a_failure_loses_nothing() {
     let mut app = extractive_app();
-    let Effect::Summarize { generation: first } = app.update(Action::TogglePreview) else {
-        panic!("summarize")
+    let effects = app.act(Action::TogglePreview);
+    assert_eq!(started(&effects), [JobKind::Summary]);
+    let effects = app.act(Action::Back);
+    assert_eq!(*app.mode(), Mode::Normal, "Esc cancels the wait");
+    assert!(effects.iter().any(|e| matches!(e, Effect::Cancel(JobKind::Summary))));
+    let Job::Summary { key, .. } = take_job(app.act(Action::ToggleLoss), JobKind::Summary) else {
+        unreachable!()
     };
-    app.update(Action::Back);
-    assert_eq!(app.mode, Mode::Normal, "Esc cancels the wait");
-    assert_eq!(finish_summary(&mut app, first), Effect::None);
-    assert!(app.summary.is_none(), "a cancelled result is dropped");
-    let Effect::Summarize { generation } = app.update(Action::ToggleLoss) else {
-        panic!("summarize")
-    };
-    assert!(generation > first);
-    app.update(Action::SummaryReady {
-        generation,
-        result: Err("summarizer command `x` failed".into()),
-    });
-    assert_eq!(app.mode, Mode::Normal);
-    assert!(
-        app.status.as_ref().expect("status").error,
-        "failures show in the status line"
+    deliver(
+        &mut app,
+        Done::Summarized {
+            key,
+            result: Err(ctxlens::Error::Summary("summarizer command `x` failed".into())),
+        },
     );
-    assert!(app.summary.is_none(), "and lose nothing");
+    assert_eq!(*app.mode(), Mode::Normal);
+    assert!(app.status().expect("status").error, "failures show in the status line");
+    assert!(app.summary().is_none(), "and lose nothing");
+}
+
+#[test]
+fn a_summary_made_for_another_cut_is_never_attached() {
+    // Issue 13's race: counts for a new tokenizer arrive while a summary is being made.
+    let mut app = extractive_app();
+    for _ in 0..2 {
+        let effects = app.act(Action::CycleTokenizer);
+        settle(&mut app, effects);
+    }
+    let count = take_job(app.act(Action::CycleTokenizer), JobKind::Count);
+    let old_summary = take_job(app.act(Action::TogglePreview), JobKind::Summary);
+    let effects = deliver(&mut app, run_job(count));
+    // The cut moved with the new counts, so the waiting preview asks again.
+    let Some(Job::Summary { key: new_key, .. }) = effects.into_iter().find_map(|e| match e {
+        Effect::Start(job @ Job::Summary { .. }) => Some(job),
+        _ => None,
+    }) else {
+        panic!("the new cut needs its own summary")
+    };
+    let Job::Summary { key: old_key, .. } = &old_summary else {
+        unreachable!()
+    };
+    assert_ne!(new_key.range(), old_key.range(), "the cut moved");
+    let effects = deliver(&mut app, run_job(old_summary));
+    assert!(app.summary().is_none(), "the old cut's summary is dropped");
+    assert!(started(&effects).is_empty(), "the new request is still running");
+    assert!(matches!(app.mode(), Mode::Waiting(_)));
 }
 
 #[test]
 fn the_loss_report_and_an_edited_summary() {
     let mut app = extractive_app();
-    let Effect::Summarize { generation } = app.update(Action::ToggleLoss) else {
-        panic!("summarize")
-    };
-    finish_summary(&mut app, generation);
-    let Mode::Loss { text, .. } = &app.mode else {
+    let effects = app.act(Action::ToggleLoss);
+    settle(&mut app, effects);
+    let Mode::Loss { text, .. } = app.mode() else {
         panic!("the loss report opens")
     };
     assert!(
@@ -686,26 +739,32 @@ fn the_loss_report_and_an_edited_summary() {
         "{text}"
     );
     assert!(text.contains("Facts: 19 found, 19 survive (100%)"), "{text}");
-    app.update(Action::Back);
-    let Effect::EditSummary(current) = app.update(Action::EditSummary) else {
-        panic!("the editor opens")
+    app.act(Action::Back);
+    let effects = app.act(Action::EditSummary);
+    let [Effect::Edit { key, text: current }] = effects.as_slice() else {
+        panic!("the editor opens: {effects:?}")
     };
     assert!(current.starts_with("30 earlier messages."));
-    app.update(Action::SummaryEdited(Ok(
-        "Customer Dana: tent replaced (NW-48377).\n".into()
-    )));
-    assert!(app.summary.as_ref().expect("summary").edited);
+    deliver(
+        &mut app,
+        Done::Edited {
+            key: key.clone(),
+            result: Ok("Customer Dana: tent replaced (NW-48377).\n".into()),
+        },
+    );
+    assert!(app.summary().expect("summary").edited);
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("out.json");
-    ctxlens::tui::export(&app, &path).expect("exported");
+    export_to(&mut app, &path);
     let written: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).expect("file")).expect("json");
     assert_eq!(
         written[1]["content"],
         "[Summary of earlier conversation]\nCustomer Dana: tent replaced (NW-48377)."
     );
-    app.update(Action::KeepUpBig);
-    assert!(
-        matches!(app.update(Action::ToggleLoss), Effect::Summarize { .. }),
+    app.act(Action::KeepUpBig);
+    assert_eq!(
+        started(&app.act(Action::ToggleLoss)),
+        [JobKind::Summary],
         "a new cut needs a new summary"
     );
 }
@@ -713,10 +772,8 @@ fn the_loss_report_and_an_edited_summary() {
 #[test]
 fn screen_loss_report() {
     let mut app = extractive_app();
-    let Effect::Summarize { generation } = app.update(Action::ToggleLoss) else {
-        panic!("summarize")
-    };
-    finish_summary(&mut app, generation);
+    let effects = app.act(Action::ToggleLoss);
+    settle(&mut app, effects);
     insta::assert_snapshot!("loss_report", draw(&app, 120, 36).backend());
 }
 
@@ -724,15 +781,49 @@ fn screen_loss_report() {
 fn the_spinner_turns_only_while_work_runs() {
     let mut app = extractive_app();
     assert!(!app.busy());
-    let Effect::Summarize { generation } = app.update(Action::TogglePreview) else {
-        panic!("summarize")
-    };
+    let effects = app.act(Action::TogglePreview);
     assert!(app.busy());
     let first = app.spinner();
-    app.update(Action::Tick);
+    app.update(Msg::Tick);
     assert_ne!(app.spinner(), first, "each tick is a new frame");
-    let effect = finish_summary(&mut app, generation);
+    let effects = deliver(&mut app, run_job(take_job(effects, JobKind::Summary)));
     assert!(app.busy(), "then the preview is built");
-    preview_now(&mut app, &effect);
+    settle(&mut app, effects);
     assert!(!app.busy());
+}
+
+// ---- the runner: the latest request of a kind wins ----------------------------------------
+
+#[test]
+fn a_cancelled_job_stops_and_its_result_never_arrives() {
+    let big =
+        Transcript::parse("big.json", ctxlens::synth::openai_transcript(20_000).into_bytes(), None).expect("valid");
+    let big = std::sync::Arc::new(big);
+    let (events, inbox) = mpsc::channel();
+    let mut runner = Runner::new(events, |done| done);
+    runner.start(Job::Count {
+        tokenizer: Tokenizer::Cl100k,
+        transcript: std::sync::Arc::clone(&big),
+    });
+    runner.start(Job::Count {
+        tokenizer: Tokenizer::EstimateUtf8,
+        transcript: big,
+    });
+    let finished: Vec<Tokenizer> = inbox
+        .iter()
+        .filter_map(|done| match done {
+            Done::Counted { tokenizer, result } => {
+                assert!(result.is_ok());
+                Some(tokenizer)
+            }
+            _ => None,
+        })
+        .take(1)
+        .collect();
+    runner.shut_down(std::time::Duration::from_secs(5));
+    assert_eq!(finished, [Tokenizer::EstimateUtf8], "only the latest count arrives");
+    assert!(
+        inbox.try_iter().all(|d| !matches!(d, Done::Counted { .. })),
+        "the cancelled count sent nothing"
+    );
 }

@@ -63,7 +63,7 @@ impl Drop for Session {
 
 #[test]
 fn open_tune_help_and_quit_in_a_real_terminal() {
-    let fixture = common::shared().join("conformance/toolnexus-fixture-transcript.json");
+    let fixture = common::fixture_path();
     // After ctxlens exits, the pane prints its status and whether the tty is back in
     // canonical (cooked) mode, then waits so the screen can be read.
     let command = format!(

@@ -1,18 +1,36 @@
 //! `ctxlens check`: provider pairing rules; exit 1 when the transcript has problems.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::json;
 
-use crate::check::{check, Provider};
-use crate::transcript::Transcript;
+use super::args::{FormatArgs, ProviderArg};
+use ctxlens::check::check;
 
-/// Checks `transcript` against `provider` and prints every problem.
-pub fn run(transcript: &Transcript, provider: Provider, as_json: bool) -> anyhow::Result<ExitCode> {
-    let problems = check(transcript, provider);
+/// `ctxlens check FILE`.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Transcript file (`-` for standard input).
+    file: PathBuf,
+    /// Provider whose rules to check (default: the transcript's dialect).
+    #[arg(long, value_enum)]
+    provider: Option<ProviderArg>,
+    /// Print JSON instead of lines.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    format: FormatArgs,
+}
+
+/// Checks the transcript against the provider and prints every problem.
+pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let transcript = args.format.load(&args.file)?;
+    let provider = super::provider_for(args.provider, transcript.format.dialect);
+    let problems = check(&transcript, provider);
     let mut out = std::io::stdout().lock();
-    if as_json {
+    if args.json {
         let list: Vec<_> = problems
             .iter()
             .map(|p| json!({"index": p.index, "problem": p.problem, "provider_error": p.provider_error}))

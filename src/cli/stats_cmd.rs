@@ -1,16 +1,37 @@
 //! `ctxlens stats`: the per-message token table, as text or JSON.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde::Serialize;
 
-use super::table::{id_list, thousands, truncate};
-use crate::tokens::{recorded_vs_estimate, Counts, RecordedRow, Tokenizer};
-use crate::transcript::{OrphanKind, Transcript};
+use super::args::InputArgs;
+use ctxlens::text::{fit, id_list, one_line, thousands, truncate, visible};
+use ctxlens::tokens::{recorded_vs_estimate, Counts, RecordedRow, Tokenizer};
+use ctxlens::transcript::{OrphanKind, Transcript};
+
+/// `ctxlens stats FILE`.
+#[derive(Debug, clap::Args)]
+pub struct StatsArgs {
+    /// Transcript file (`-` for standard input).
+    file: PathBuf,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+/// Prints the stats of the file.
+pub fn run(args: &StatsArgs) -> anyhow::Result<ExitCode> {
+    let transcript = args.input.load(&args.file)?;
+    print(&transcript, Tokenizer::from(args.input.tokenizer), args.json)?;
+    Ok(ExitCode::SUCCESS)
+}
 
 /// Prints the stats of `transcript` counted with `tokenizer`.
-pub fn run(transcript: &Transcript, tokenizer: Tokenizer, as_json: bool) -> anyhow::Result<ExitCode> {
+pub fn print(transcript: &Transcript, tokenizer: Tokenizer, as_json: bool) -> anyhow::Result<()> {
     let counts = Counts::compute(transcript, tokenizer);
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if as_json {
@@ -20,7 +41,7 @@ pub fn run(transcript: &Transcript, tokenizer: Tokenizer, as_json: bool) -> anyh
         write_table(&mut out, transcript, &counts)?;
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// The `stats --json` document; field order is the documented key order.
@@ -116,11 +137,7 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
         groups.orphans.len()
     )?;
     if let Some(system) = &transcript.system {
-        writeln!(
-            out,
-            "top-level system (not counted): {}",
-            truncate(&system.replace('\n', " "), 80)
-        )?;
+        writeln!(out, "top-level system (not counted): {}", one_line(system, 80))?;
     }
     writeln!(
         out,
@@ -137,7 +154,7 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
     let mut notes = transcript.notes.iter().peekable();
     for (i, m) in transcript.messages.iter().enumerate() {
         while let Some(note) = notes.next_if(|n| n.before <= i) {
-            writeln!(out, "{:>6}  ┄ {}: {}", "", note.kind, note.text)?;
+            write_note(out, note)?;
         }
         let calls: Vec<&str> = m.tool_calls.iter().map(|c| c.id.as_str()).collect();
         let results: Vec<&str> = m.tool_results.iter().map(String::as_str).collect();
@@ -157,13 +174,13 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
         }
         writeln!(
             out,
-            "{:>6}  {:<10} {:>8} {:>11}  {:<22} {}",
+            "{:>6}  {} {:>8} {:>11}  {} {}",
             i,
-            truncate(&m.role, 10),
+            fit(&visible(&m.role, false), 10, false),
             thousands(counts.message(i)),
             thousands(counts.cumulative(i)),
-            truncate(&tools, 22),
-            m.preview(60)
+            fit(&tools, 22, false),
+            visible(&truncate(&transcript.preview(i, 60), 60), false)
         )?;
         if let Some(r) = recorded_vs_estimate(transcript, counts, i) {
             writeln!(
@@ -177,7 +194,17 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
         }
     }
     for note in notes {
-        writeln!(out, "{:>6}  ┄ {}: {}", "", note.kind, note.text)?;
+        write_note(out, note)?;
     }
     Ok(())
+}
+
+fn write_note(out: &mut impl Write, note: &ctxlens::transcript::Note) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{:>6}  ┄ {}: {}",
+        "",
+        visible(&note.kind, false),
+        one_line(&note.text, 100)
+    )
 }

@@ -1,13 +1,29 @@
-//! Compaction: the §7F tail plan (pure) and applying it to produce the output document.
+//! Compaction: the §7F tail plan (pure, [`plan`]), the strategies and what they plan
+//! ([`plan_strategy`], [`Planned::section`]), writing a cut ([`render`]), and [`run`], the
+//! one function that compacts for every front end.
 
-mod apply;
 pub mod deterministic;
+mod document;
 mod plan;
+mod render;
+mod run;
 mod strategy;
 
-pub use apply::{
-    compact, inserted_for, inserted_messages, render, tokens_after, warnings, Compaction, Inserted, Warning,
-    FLUSH_REMINDER, SUMMARY_PREFIX,
+pub use document::{write_document, Document};
+pub use plan::{head_end, plan, Cut, Decision, Options, Plan, Section, SplitReason};
+pub use render::{
+    inserted_for, inserted_messages, render, tokens_after, Inserted, Rendered, FLUSH_REMINDER, SUMMARY_PREFIX,
 };
-pub use plan::{plan, Cut, Decision, Options, Plan, SplitReason};
-pub use strategy::{apply, reload, Applied, DeterministicOptions, Strategy};
+pub use run::{compact, run, Inputs, Outcome};
+pub use strategy::{
+    derive, plan_strategy, warnings, Derived, DeterministicOptions, Planned, Settings, Strategy, Warning,
+};
+
+/// Where externalized tool output goes beside an output file `OUT`: `OUT.artifacts/`.
+/// The one place the folder's name is chosen.
+pub fn artifacts_dir_for(output: &std::path::Path) -> std::path::PathBuf {
+    let name = output
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    output.with_file_name(format!("{name}.artifacts"))
+}

@@ -9,7 +9,7 @@ use crate::tokens::Counts;
 use crate::transcript::Transcript;
 
 /// The compactor's options (§7F "Options").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Options {
     /// Compact only when the total is strictly greater than this.
     pub max_tokens: u64,
@@ -82,9 +82,39 @@ pub enum Decision {
     Compact(Cut),
 }
 
+/// Where a message ends up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// The leading system message, kept verbatim.
+    Head,
+    /// Summarized away.
+    Summarized,
+    /// Kept verbatim (the tail, or everything when nothing is cut).
+    Tail,
+}
+
+impl Section {
+    /// The name used in `--plan` and JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::Head => "head",
+            Section::Summarized => "summarized",
+            Section::Tail => "tail",
+        }
+    }
+}
+
+/// §7F rule 2, the one place it is written: 1 when message 0 is a system message (kept
+/// verbatim as the head), else 0. Only index 0 is checked.
+pub fn head_end(transcript: &Transcript) -> usize {
+    usize::from(transcript.messages.first().is_some_and(|m| m.role == "system"))
+}
+
 /// The plan for one firing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Plan {
+    /// 1 when message 0 is a leading system message, else 0 (whether or not it compacts).
+    pub head_end: usize,
     /// Tokens of the whole transcript.
     pub tokens_before: u64,
     /// The budget.
@@ -110,6 +140,15 @@ impl Plan {
     pub fn compacts(&self) -> bool {
         self.cut().is_some()
     }
+
+    /// Where message `index` ends up.
+    pub fn section(&self, index: usize) -> Section {
+        match self.cut() {
+            _ if index < self.head_end => Section::Head,
+            Some(cut) if index < cut.split => Section::Summarized,
+            _ => Section::Tail,
+        }
+    }
 }
 
 /// Plans one §7F firing.
@@ -118,11 +157,11 @@ pub fn plan(transcript: &Transcript, counts: &Counts, options: &Options) -> Plan
     debug_assert_eq!(counts.len(), len, "counts belong to this transcript");
     let total = counts.total();
     let keep_tail = options.effective_keep_tail();
+    let head_end = head_end(transcript);
     let decide = || {
         if total <= options.max_tokens {
             return Decision::UnderBudget;
         }
-        let head_end = usize::from(transcript.messages.first().is_some_and(|m| m.role == "system"));
         let (split, reason) = choose_split(&transcript.boundaries, counts, head_end, keep_tail);
         if split <= head_end {
             return Decision::NothingToSummarize;
@@ -137,6 +176,7 @@ pub fn plan(transcript: &Transcript, counts: &Counts, options: &Options) -> Plan
         })
     };
     Plan {
+        head_end,
         tokens_before: total,
         max_tokens: options.max_tokens,
         keep_tail,

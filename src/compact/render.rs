@@ -1,16 +1,13 @@
-//! Applying a plan: the compacted document, in the input's format.
+//! Writing a cut: the compacted document, in the input's format.
 //!
-//! A no-op returns the input text itself (byte-identical). A compaction writes the kept
-//! head and the tail as the exact bytes read (the tail as one contiguous slice, its
-//! separators included); only the summary and reminder messages are newly serialized,
-//! joined with the file's own separator.
-
-use std::borrow::Cow;
+//! The kept head and the tail are the exact bytes read (the tail as one contiguous
+//! stretch, its separators included); only the summary and reminder messages are newly
+//! serialized, joined with the file's own separator. A session log keeps whole records.
 
 use serde_json::json;
 
-use super::plan::{plan, Cut, Decision, Options, Plan};
-use crate::summarize::{older_messages, Summarizer};
+use super::document::Document;
+use super::plan::Cut;
 use crate::tokens::Counts;
 use crate::transcript::{Container, Dialect, Transcript};
 
@@ -19,115 +16,6 @@ pub const SUMMARY_PREFIX: &str = "[Summary of earlier conversation]\n";
 
 /// The memory-tool reminder added with `flush_to_memory` (§7F 9.3; the dash is U+2014).
 pub const FLUSH_REMINDER: &str = "Before continuing: if anything from earlier is worth keeping, save it with the memory tool now \u{2014} the earlier transcript is about to be summarized.";
-
-/// The result of one firing.
-#[derive(Debug, Clone)]
-pub struct Compaction<'a> {
-    /// The plan that was applied.
-    pub plan: Plan,
-    /// The whole output document (the input itself for a no-op).
-    pub output: Cow<'a, str>,
-    /// The summary text, when compacted.
-    pub summary: Option<String>,
-    /// JSON of the newly written messages (summary, then reminder), when compacted.
-    pub inserted: Vec<String>,
-    /// Tokens of the resulting message list, by the tokenizer of the counts.
-    pub tokens_after: u64,
-}
-
-impl Compaction<'_> {
-    /// Problems a user should know about this result.
-    pub fn warnings(&self, transcript: &Transcript) -> Vec<Warning> {
-        warnings(&self.plan, self.tokens_after, transcript.format.dialect)
-    }
-}
-
-/// Problems a user should know about a plan whose result costs `tokens_after`.
-pub fn warnings(plan: &Plan, tokens_after: u64, dialect: Dialect) -> Vec<Warning> {
-    let Some(cut) = plan.cut() else {
-        return Vec::new();
-    };
-    let mut warnings = Vec::new();
-    if tokens_after > plan.max_tokens {
-        warnings.push(Warning::StillOverBudget {
-            tokens_after,
-            max_tokens: plan.max_tokens,
-        });
-    }
-    if cut.tail_empty() {
-        warnings.push(Warning::NoUserMessageLeft);
-    }
-    if dialect == Dialect::Anthropic {
-        warnings.push(Warning::SystemInsideAnthropicMessages);
-    }
-    warnings
-}
-
-/// Something about a compaction's result that will bite.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Warning {
-    /// The result is still over `max_tokens`: the compactor fires again every turn.
-    StillOverBudget {
-        /// Tokens after compaction.
-        tokens_after: u64,
-        /// The budget.
-        max_tokens: u64,
-    },
-    /// The tail is empty, so the result holds no user message.
-    NoUserMessageLeft,
-    /// The summary is a `role:"system"` message inside an Anthropic `messages` list,
-    /// which the Anthropic API rejects.
-    SystemInsideAnthropicMessages,
-    /// The deterministic pass ended over its cap (it is best effort).
-    CapNotMet {
-        /// Tokens after the pass.
-        tokens_after: u64,
-        /// The cap.
-        cap: u64,
-    },
-}
-
-impl std::fmt::Display for Warning {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Warning::StillOverBudget { tokens_after, max_tokens } => write!(
-                f,
-                "result is still over max_tokens ({tokens_after} > {max_tokens}): the compactor will fire again on every turn"
-            ),
-            Warning::NoUserMessageLeft => f.write_str("no user message left: the tail is empty and the whole body is summarized"),
-            Warning::CapNotMet { tokens_after, cap } => {
-                write!(f, "the deterministic pass cannot reach the cap ({tokens_after} > {cap}): rules only cut what they safely can")
-            }
-            Warning::SystemInsideAnthropicMessages => f.write_str(
-                "Anthropic dialect: the summary is a role:\"system\" message inside `messages`, which the Anthropic API rejects",
-            ),
-        }
-    }
-}
-
-/// Plans and applies one firing, calling `summarizer` once when the plan compacts.
-pub fn compact<'a>(
-    transcript: &'a Transcript,
-    counts: &Counts,
-    options: &Options,
-    summarizer: &dyn Summarizer,
-) -> anyhow::Result<Compaction<'a>> {
-    let plan = plan(transcript, counts, options);
-    match plan.decision {
-        Decision::Compact(cut) => {
-            let older = older_messages(transcript, cut.head_end..cut.split, summarizer.needs_text());
-            let summary = summarizer.summarize(&older)?;
-            Ok(render(transcript, counts, plan, &cut, summary))
-        }
-        Decision::UnderBudget | Decision::NothingToSummarize => Ok(Compaction {
-            plan,
-            output: Cow::Borrowed(&transcript.text),
-            summary: None,
-            inserted: Vec::new(),
-            tokens_after: plan.tokens_before,
-        }),
-    }
-}
 
 /// The JSON of the messages a firing writes: the summary, then (with `flush_to_memory`)
 /// the reminder.
@@ -232,58 +120,71 @@ pub fn tokens_after(cut: &Cut, counts: &Counts, inserted: &[String]) -> u64 {
     cut.head_tokens + inserted.iter().map(|m| counter.count_message(m)).sum::<u64>() + cut.tail_tokens
 }
 
-/// The compacted document for a plan that cuts at `cut`, with a given summary text.
-pub fn render<'a>(
-    transcript: &'a Transcript,
-    counts: &Counts,
-    plan: Plan,
-    cut: &Cut,
-    summary: String,
-) -> Compaction<'a> {
-    let shaped = inserted_for(transcript, cut, plan.flush_to_memory, &summary);
+/// A cut written out: the document and what the newly written messages are.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The output document.
+    pub document: Document,
+    /// The model-visible JSON of each inserted message (summary, then reminder).
+    pub inserted: Vec<String>,
+    /// Tokens of the resulting message list, by the tokenizer of the counts.
+    pub tokens_after: u64,
+}
+
+/// The compacted document for a cut at `cut` with the summary text `summary`.
+pub fn render(transcript: &Transcript, counts: &Counts, cut: &Cut, flush_to_memory: bool, summary: &str) -> Rendered {
+    let shaped = inserted_for(transcript, cut, flush_to_memory, summary);
     let counted: Vec<String> = shaped.iter().map(|i| i.counted.clone()).collect();
     let tokens_after = tokens_after(cut, counts, &counted);
-    let inserted: Vec<String> = shaped.into_iter().map(|i| i.written).collect();
-    if transcript.format.container.is_log() {
-        return Compaction {
-            plan,
-            output: Cow::Owned(render_log(transcript, cut, &inserted)),
-            summary: Some(summary),
-            inserted,
-            tokens_after,
-        };
-    }
-
-    let (prefix, suffix) = transcript.surroundings();
-    let separator = transcript.separator();
-    let len = transcript.messages.len();
-    let mut parts: Vec<&str> = Vec::with_capacity(4);
-    if cut.head_end > 0 {
-        parts.push(transcript.raw_run(0..cut.head_end));
-    }
-    parts.extend(inserted.iter().map(String::as_str));
-    if cut.split < len {
-        parts.push(transcript.raw_run(cut.split..len));
-    }
-    let body = parts.join(separator);
-    let mut output = String::with_capacity(prefix.len() + body.len() + suffix.len());
-    output.push_str(prefix);
-    output.push_str(&body);
-    output.push_str(suffix);
-
-    Compaction {
-        plan,
-        output: Cow::Owned(output),
-        summary: Some(summary),
-        inserted,
+    let written: Vec<String> = shaped.into_iter().map(|i| i.written).collect();
+    let document = if transcript.format.container.is_log() {
+        render_log(transcript, cut, written)
+    } else {
+        render_list(transcript, cut, written)
+    };
+    Rendered {
+        document,
+        inserted: counted,
         tokens_after,
     }
+}
+
+/// A message list: what surrounds the list, the head, the inserted messages, the tail,
+/// joined by the file's own separator.
+fn render_list(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Document {
+    let (prefix, suffix) = transcript.surroundings();
+    let separator = transcript.separator().to_owned();
+    let len = transcript.messages.len();
+    let mut doc = Document::new(transcript);
+    doc.push_input(transcript, 0..prefix.len());
+    let mut pieces: Vec<Option<std::ops::Range<usize>>> = Vec::new();
+    if cut.head_end > 0 {
+        pieces.push(Some(transcript.run_bytes(0..cut.head_end)));
+    }
+    let inserted_count = inserted.len();
+    pieces.extend(std::iter::repeat_n(None, inserted_count));
+    if cut.split < len {
+        pieces.push(Some(transcript.run_bytes(cut.split..len)));
+    }
+    let mut inserted = inserted.into_iter();
+    for (k, piece) in pieces.into_iter().enumerate() {
+        if k > 0 {
+            doc.push_str(&separator);
+        }
+        match piece {
+            Some(range) => doc.push_input(transcript, range),
+            None => doc.push_new(inserted.next().unwrap_or_default()),
+        }
+    }
+    let end = transcript.text.len();
+    doc.push_input(transcript, end - suffix.len()..end);
+    doc
 }
 
 /// A compacted log: the records before the first message (session metadata), the head
 /// messages' records, the inserted records, then every record of the active
 /// conversation from the first kept tail message on, all byte for byte as read.
-fn render_log(transcript: &Transcript, cut: &Cut, inserted: &[String]) -> String {
+fn render_log(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Document {
     let records = &transcript.log_records;
     let first_message_at = transcript
         .messages
@@ -295,28 +196,30 @@ fn render_log(transcript: &Transcript, cut: &Cut, inserted: &[String]) -> String
         .get(cut.split)
         .and_then(|m| m.records.first())
         .map(|r| r.start);
-    let mut lines: Vec<&str> = Vec::new();
-    lines.extend(
-        records
-            .iter()
-            .filter(|r| r.active && r.message.is_none() && r.range.start < first_message_at)
-            .map(|r| &transcript.text[r.range.clone()]),
-    );
+    let mut lines: Vec<std::ops::Range<usize>> = records
+        .iter()
+        .filter(|r| r.active && r.message.is_none() && r.range.start < first_message_at)
+        .map(|r| r.range.clone())
+        .collect();
     for m in &transcript.messages[..cut.head_end] {
-        lines.extend(m.records.iter().map(|r| &transcript.text[r.clone()]));
+        lines.extend(m.records.iter().cloned());
     }
-    lines.extend(inserted.iter().map(String::as_str));
+    let mut doc = Document::new(transcript);
+    for range in lines {
+        doc.push_input(transcript, range);
+        doc.push_str("\n");
+    }
+    for record in inserted {
+        doc.push_new(record);
+        doc.push_str("\n");
+    }
     if let Some(tail_at) = tail_at {
-        lines.extend(
-            records
-                .iter()
-                .filter(|r| r.active && r.range.start >= tail_at)
-                .map(|r| &transcript.text[r.range.clone()]),
-        );
+        for r in records.iter().filter(|r| r.active && r.range.start >= tail_at) {
+            doc.push_input(transcript, r.range.clone());
+            doc.push_str("\n");
+        }
     }
-    let mut out = lines.join("\n");
-    out.push('\n');
-    out
+    doc
 }
 
 /// A newly written `{"role":"system","content":…}` message, compact, key order fixed.

@@ -1,14 +1,17 @@
-//! Strategies, and [`apply`]: the one function that runs any of them. The CLI's output,
-//! the TUI's preview and the TUI's export all go through it, so they cannot disagree.
+//! Strategies and their settings, and what a strategy plans before any summary exists:
+//! [`plan_strategy`] is the one place that knows which strategy cuts a tail, and
+//! [`Planned::section`] answers where each message ends up, for every front end.
+
+use std::collections::BTreeMap;
 
 use super::deterministic::{self, ArtifactStore, Compressed};
-use super::{compact, Options, Plan};
-use crate::summarize::Summarizer;
+use super::plan::{head_end, plan, Cut, Options, Plan, Section};
+use crate::cancel::CancelToken;
 use crate::tokens::Counts;
-use crate::transcript::Transcript;
+use crate::transcript::{Dialect, Transcript};
 
 /// Which compaction strategy runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Strategy {
     /// The SPEC §7F tail compactor.
     Tail,
@@ -31,6 +34,23 @@ impl Strategy {
             Strategy::DeterministicThenTail => "deterministic,tail",
         }
     }
+
+    /// True when the deterministic pass runs first.
+    pub fn uses_deterministic_pass(self) -> bool {
+        matches!(self, Strategy::Deterministic | Strategy::DeterministicThenTail)
+    }
+
+    /// True when the §7F tail compactor runs (last).
+    pub fn cuts_a_tail(self) -> bool {
+        matches!(self, Strategy::Tail | Strategy::DeterministicThenTail)
+    }
+
+    /// The strategy after this one in [`Strategy::ALL`].
+    #[must_use]
+    pub fn next(self) -> Strategy {
+        let i = Strategy::ALL.iter().position(|&s| s == self).unwrap_or(0);
+        Strategy::ALL[(i + 1) % Strategy::ALL.len()]
+    }
 }
 
 impl std::str::FromStr for Strategy {
@@ -49,7 +69,7 @@ impl std::str::FromStr for Strategy {
 }
 
 /// The deterministic compressor's options besides the cap (which is `max_tokens`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DeterministicOptions {
     /// Run phase 2 (the subjective edits).
     pub subjective_edits: bool,
@@ -66,86 +86,183 @@ impl Default for DeterministicOptions {
     }
 }
 
-/// What a strategy produced.
-#[derive(Debug, Clone)]
-pub struct Applied {
-    /// The output document.
-    pub output: String,
-    /// Tokens before.
-    pub tokens_before: u64,
-    /// Tokens of the output's messages.
-    pub tokens_after: u64,
-    /// The deterministic pass, when it ran.
-    pub compressed: Option<Compressed>,
-    /// The tail plan, when the tail compactor ran (on the deterministic output for
-    /// `deterministic,tail`).
-    pub plan: Option<Plan>,
+/// Everything a user tunes: the strategy, the §7F options, the deterministic options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Settings {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// `max_tokens` (also the deterministic cap), `keep_tail`, `flush_to_memory`.
+    pub options: Options,
+    /// The deterministic pass's options.
+    pub deterministic: DeterministicOptions,
 }
 
-/// Runs `strategy` on `transcript`. The deterministic cap is `options.max_tokens`.
-pub fn apply(
-    transcript: &Transcript,
-    counts: &Counts,
-    strategy: Strategy,
-    options: &Options,
-    det: DeterministicOptions,
-    store: &mut dyn ArtifactStore,
-    summarizer: &dyn Summarizer,
-) -> anyhow::Result<Applied> {
-    let settings = deterministic::Settings {
-        cap: options.max_tokens,
-        subjective_edits: det.subjective_edits,
-        externalize_over: det.externalize_over,
-    };
-    match strategy {
-        Strategy::Tail => {
-            let result = compact(transcript, counts, options, summarizer)?;
-            Ok(Applied {
-                tokens_before: result.plan.tokens_before,
-                tokens_after: result.tokens_after,
-                plan: Some(result.plan),
-                output: result.output.into_owned(),
-                compressed: None,
-            })
-        }
-        Strategy::Deterministic => {
-            let compressed = deterministic::compress(transcript, counts, &settings, store)?;
-            Ok(Applied {
-                output: compressed.output.clone(),
-                tokens_before: compressed.tokens_before,
-                tokens_after: compressed.tokens_after,
-                compressed: Some(compressed),
-                plan: None,
-            })
-        }
-        Strategy::DeterministicThenTail => {
-            let compressed = deterministic::compress(transcript, counts, &settings, store)?;
-            let (stage_two, counts_two) = reload(transcript, &compressed, counts)?;
-            let result = compact(&stage_two, &counts_two, options, summarizer)?;
-            Ok(Applied {
-                output: result.output.into_owned(),
-                tokens_before: counts.total(),
-                tokens_after: result.tokens_after,
-                plan: Some(result.plan),
-                compressed: Some(compressed),
-            })
+impl Settings {
+    /// The tail compactor alone with these options.
+    pub fn tail(options: Options) -> Settings {
+        Settings {
+            strategy: Strategy::Tail,
+            options,
+            deterministic: DeterministicOptions::default(),
         }
     }
 }
 
-/// The deterministic output loaded as a transcript (same format, same message indices)
-/// and counted with the same tokenizer: what the tail compactor sees in
-/// `deterministic,tail`.
-pub fn reload(
+/// The deterministic pass applied: its edits, and the transcript it leaves (the same
+/// messages, some rewritten) with that transcript's counts. What `deterministic,tail`
+/// plans on.
+#[derive(Debug, Clone)]
+pub struct Derived {
+    /// The pass: edits, rewritten messages, totals.
+    pub compressed: Compressed,
+    /// The transcript with the rewritten messages.
+    pub view: Transcript,
+    /// Its counts (the rewritten messages re-counted).
+    pub counts: Counts,
+}
+
+/// Runs the deterministic pass with cap `max_tokens` and applies it as a view.
+pub fn derive(
     transcript: &Transcript,
-    compressed: &Compressed,
     counts: &Counts,
-) -> anyhow::Result<(Transcript, Counts)> {
-    let stage_two = Transcript::parse(
-        &transcript.source,
-        compressed.output.clone().into_bytes(),
-        Some(transcript.format.as_override()),
-    )?;
-    let counts_two = Counts::compute(&stage_two, counts.tokenizer);
-    Ok((stage_two, counts_two))
+    max_tokens: u64,
+    options: DeterministicOptions,
+    store: &mut dyn ArtifactStore,
+    cancel: &CancelToken,
+) -> crate::Result<Derived> {
+    let settings = deterministic::Settings {
+        cap: max_tokens,
+        subjective_edits: options.subjective_edits,
+        externalize_over: options.externalize_over,
+    };
+    let compressed = deterministic::compress(transcript, counts, &settings, store, cancel)?;
+    let changed: BTreeMap<usize, String> = compressed.changed.clone();
+    let indices: Vec<usize> = changed.keys().copied().collect();
+    let view = transcript.with_overrides(changed);
+    let counts = counts.with_recounted(&view, indices);
+    Ok(Derived {
+        compressed,
+        view,
+        counts,
+    })
+}
+
+/// What a strategy does with given counts, before any summary is made: instant to
+/// compute (prefix sums), so the TUI re-plans on every key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Planned {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// The §7F plan (on the deterministic output for `deterministic,tail`); `None` when
+    /// the strategy cuts no tail.
+    pub tail: Option<Plan>,
+    /// 1 when message 0 is a leading system message.
+    pub head_end: usize,
+    /// Tokens of the transcript planned on.
+    pub tokens: u64,
+}
+
+impl Planned {
+    /// The cut, when the tail compactor fires.
+    pub fn cut(&self) -> Option<&Cut> {
+        self.tail.as_ref().and_then(Plan::cut)
+    }
+
+    /// True when a tail is cut.
+    pub fn compacts(&self) -> bool {
+        self.cut().is_some()
+    }
+
+    /// Where message `index` ends up.
+    pub fn section(&self, index: usize) -> Section {
+        match &self.tail {
+            Some(plan) => plan.section(index),
+            None if index < self.head_end => Section::Head,
+            None => Section::Tail,
+        }
+    }
+}
+
+/// Plans `strategy` on `transcript` and `counts`: the transcript itself for `tail`, the
+/// view the deterministic pass left (see [`derive`]) for the other strategies.
+pub fn plan_strategy(strategy: Strategy, transcript: &Transcript, counts: &Counts, options: &Options) -> Planned {
+    Planned {
+        strategy,
+        tail: strategy.cuts_a_tail().then(|| plan(transcript, counts, options)),
+        head_end: head_end(transcript),
+        tokens: counts.total(),
+    }
+}
+
+/// Something about a result that will bite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Warning {
+    /// The result is still over `max_tokens`: the compactor fires again every turn.
+    StillOverBudget {
+        /// Tokens after compaction.
+        tokens_after: u64,
+        /// The budget.
+        max_tokens: u64,
+    },
+    /// The tail is empty, so the result holds no user message.
+    NoUserMessageLeft,
+    /// The summary is a `role:"system"` message inside an Anthropic `messages` list,
+    /// which the Anthropic API rejects.
+    SystemInsideAnthropicMessages,
+    /// The deterministic pass ended over its cap (it is best effort).
+    CapNotMet {
+        /// Tokens after the pass.
+        tokens_after: u64,
+        /// The cap.
+        cap: u64,
+    },
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::text::thousands;
+        match self {
+            Warning::StillOverBudget { tokens_after, max_tokens } => write!(
+                f,
+                "result is still over max_tokens ({} > {}): the compactor will fire again on every turn",
+                thousands(*tokens_after),
+                thousands(*max_tokens)
+            ),
+            Warning::NoUserMessageLeft => f.write_str("no user message left: the tail is empty and the whole body is summarized"),
+            Warning::CapNotMet { tokens_after, cap } => write!(
+                f,
+                "the deterministic pass cannot reach the cap ({} > {}): rules only cut what they safely can",
+                thousands(*tokens_after),
+                thousands(*cap)
+            ),
+            Warning::SystemInsideAnthropicMessages => f.write_str(
+                "Anthropic dialect: the summary is a role:\"system\" message inside `messages`, which the Anthropic API rejects",
+            ),
+        }
+    }
+}
+
+/// The warnings of a planned result that costs `tokens_after` tokens.
+pub fn warnings(planned: &Planned, max_tokens: u64, tokens_after: u64, dialect: Dialect) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    if let Some(cut) = planned.cut() {
+        if tokens_after > max_tokens {
+            warnings.push(Warning::StillOverBudget {
+                tokens_after,
+                max_tokens,
+            });
+        }
+        if cut.tail_empty() {
+            warnings.push(Warning::NoUserMessageLeft);
+        }
+        if dialect == Dialect::Anthropic {
+            warnings.push(Warning::SystemInsideAnthropicMessages);
+        }
+    } else if planned.tail.is_none() && tokens_after > max_tokens {
+        warnings.push(Warning::CapNotMet {
+            tokens_after,
+            cap: max_tokens,
+        });
+    }
+    warnings
 }

@@ -1,84 +1,157 @@
 //! `cmd:<command line>`: runs a program (through `sh -c`), writes the older messages to
 //! its standard input as a JSON array of the raw message objects, and reads the summary
-//! from its standard output. A non-zero exit, a timeout or empty output is an error
-//! naming the command, never an empty or error-text summary.
+//! from its standard output.
+//!
+//! The program runs in a process group of its own, without the API keys in its
+//! environment. The whole group is killed on timeout, on cancel and once the program has
+//! exited (a background child holding the output open cannot stretch the wait); its
+//! output is read up to a byte limit. A non-zero exit, a timeout, too much or no output is
+//! an error naming the command, never an empty or error-text summary.
 
 use std::io::{Read, Write};
-use std::process::{Command as Process, Stdio};
+use std::process::{Child, Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use super::{bounded, Older, Settings, Summarizer};
+use crate::cancel::CancelToken;
+use crate::Error;
 
-use super::{Older, Summarizer};
+/// Environment variables a summarizer command never inherits.
+const SECRET_VARIABLES: [&str; 2] = ["CTXLENS_API_KEY", "OPENAI_API_KEY"];
 
 /// A summarizer program.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Command {
     /// The command line, run with `sh -c`.
     pub line: String,
-    /// How long it may run.
-    pub timeout: Duration,
+    /// Timeout and bounds.
+    pub settings: Settings,
 }
 
-impl Summarizer for Command {
-    fn summarize(&self, older: &[Older]) -> anyhow::Result<String> {
-        let input = format!("[{}]", older.iter().map(|m| m.raw).collect::<Vec<_>>().join(","));
-        let mut child = Process::new("sh")
+impl Command {
+    fn error(&self, what: impl std::fmt::Display) -> Error {
+        Error::Summary(format!("summarizer command `{}` {what}", self.line))
+    }
+
+    fn spawn(&self) -> crate::Result<Child> {
+        let mut process = Process::new("sh");
+        process
             .args(["-c", &self.line])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .with_context(|| format!("summarizer command `{}` could not start", self.line))?;
+            .stderr(Stdio::piped());
+        for name in SECRET_VARIABLES {
+            process.env_remove(name);
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            process.process_group(0);
+        }
+        process.spawn().map_err(|e| self.error(format!("could not start: {e}")))
+    }
+}
+
+/// Kills the child's whole process group (the child leads it), then reaps the child.
+fn kill_group(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        if let Some(pid) = i32::try_from(child.id()).ok().and_then(rustix::process::Pid::from_raw) {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Reads `from` to its end, keeping at most `limit` bytes; true when there was more.
+fn read_bounded(mut from: impl Read, limit: usize) -> (Vec<u8>, bool) {
+    let mut kept = Vec::new();
+    let mut buffer = [0u8; 8192];
+    let mut over = false;
+    loop {
+        match from.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                let room = limit.saturating_sub(kept.len());
+                kept.extend_from_slice(&buffer[..n.min(room)]);
+                over |= n > room;
+            }
+        }
+    }
+    (kept, over)
+}
+
+impl Summarizer for Command {
+    fn summarize(&self, older: &[Older], cancel: &CancelToken) -> crate::Result<String> {
+        let mut input = Vec::with_capacity(older.iter().map(|m| m.raw.len() + 1).sum::<usize>() + 2);
+        input.push(b'[');
+        for (k, m) in older.iter().enumerate() {
+            if k > 0 {
+                input.push(b',');
+            }
+            input.extend_from_slice(m.raw.as_bytes());
+        }
+        input.push(b']');
+        let mut child = self.spawn()?;
         // Feed and drain on threads, so a large input or output cannot deadlock the pipes.
         let mut stdin = child.stdin.take().expect("stdin was piped");
         let feeder = std::thread::spawn(move || {
-            let _ = stdin.write_all(input.as_bytes()); // a command may exit without reading
+            let _ = stdin.write_all(&input); // a command may exit without reading
         });
-        let mut stdout = child.stdout.take().expect("stdout was piped");
-        let reader = std::thread::spawn(move || {
-            let mut out = Vec::new();
-            let _ = stdout.read_to_end(&mut out);
-            out
-        });
-        let mut stderr = child.stderr.take().expect("stderr was piped");
-        let err_reader = std::thread::spawn(move || {
-            let mut err = String::new();
-            let _ = stderr.read_to_string(&mut err);
-            err
-        });
-        let deadline = Instant::now() + self.timeout;
+        let stdout = child.stdout.take().expect("stdout was piped");
+        let limit = self.settings.limit_bytes();
+        let reader = std::thread::spawn(move || read_bounded(stdout, limit));
+        let stderr = child.stderr.take().expect("stderr was piped");
+        let err_reader = std::thread::spawn(move || read_bounded(stderr, 4096).0);
+        let deadline = Instant::now() + self.settings.timeout;
         let status = loop {
-            if let Some(status) = child.try_wait()? {
-                break status;
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) => {}
+                Err(e) => {
+                    kill_group(&mut child);
+                    return Err(self.error(format!("could not be waited for: {e}")));
+                }
+            }
+            if cancel.is_cancelled() {
+                kill_group(&mut child);
+                return Err(Error::Cancelled);
             }
             if Instant::now() >= deadline {
-                let _ = child.kill();
-                let _ = child.wait();
-                bail!(
-                    "summarizer command `{}` timed out after {} s",
-                    self.line,
-                    self.timeout.as_secs_f64()
-                );
+                kill_group(&mut child);
+                return Err(self.error(format!("timed out after {} s", self.settings.timeout.as_secs_f64())));
             }
             std::thread::sleep(Duration::from_millis(10));
         };
+        // The program is done: whatever it left running goes too, which also closes
+        // every copy of its output so the readers finish.
+        kill_group(&mut child);
         let _ = feeder.join();
-        let out = reader.join().unwrap_or_default();
-        let err = err_reader.join().unwrap_or_default();
+        let (out, over) = reader.join().unwrap_or_default();
+        let err = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
         if !status.success() {
             let why = err
                 .lines()
                 .find(|l| !l.trim().is_empty())
                 .unwrap_or("no message on standard error");
-            bail!("summarizer command `{}` failed ({status}): {why}", self.line);
+            return Err(self.error(format!("failed ({status}): {why}")));
         }
-        let summary = String::from_utf8(out)
-            .with_context(|| format!("summarizer command `{}` printed invalid UTF-8", self.line))?;
+        if over {
+            return Err(self.error(format!(
+                "printed more than {limit} bytes: a summary is at most {} tokens",
+                self.settings.limit_tokens()
+            )));
+        }
+        let summary = String::from_utf8(out).map_err(|_| self.error("printed invalid UTF-8"))?;
         let summary = summary.trim();
         if summary.is_empty() {
-            bail!("summarizer command `{}` printed nothing", self.line);
+            return Err(self.error("printed nothing"));
         }
-        Ok(summary.to_owned())
+        bounded(
+            &format!("summarizer command `{}`", self.line),
+            summary.to_owned(),
+            &self.settings,
+        )
     }
 }

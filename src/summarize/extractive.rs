@@ -5,7 +5,9 @@
 //! budget (estimated as characters / 4) is spent.
 
 use super::{Older, Summarizer};
+use crate::cancel::CancelToken;
 use crate::loss::extract_facts;
+use crate::text::truncate;
 
 /// The extractive summarizer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,7 +20,7 @@ const LINE_CHARS: usize = 160;
 
 fn first_line(text: &str, max: usize) -> String {
     let line = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or_default();
-    crate::cli::table::truncate(&line.split_whitespace().collect::<Vec<_>>().join(" "), max)
+    truncate(&line.split_whitespace().collect::<Vec<_>>().join(" "), max).into_owned()
 }
 
 fn is_error_line(line: &str) -> bool {
@@ -37,25 +39,24 @@ fn is_error_line(line: &str) -> bool {
 }
 
 impl Summarizer for Extractive {
-    fn summarize(&self, older: &[Older]) -> anyhow::Result<String> {
+    fn summarize(&self, older: &[Older], cancel: &CancelToken) -> crate::Result<String> {
         let mut requests = Vec::new();
         let mut answers = Vec::new();
         let mut calls = Vec::new();
         let mut errors = Vec::new();
         let mut facts = Vec::new();
         let mut seen_facts = std::collections::HashSet::new();
-        for m in older {
+        for (k, m) in older.iter().enumerate() {
+            if k % 256 == 0 {
+                cancel.check()?;
+            }
             if m.human_turn {
                 requests.push(format!("- #{} {}", m.index, first_line(&m.text, LINE_CHARS)));
             } else if m.role == "assistant" && m.calls.is_empty() && !m.text.trim().is_empty() {
                 answers.push(format!("- #{} {}", m.index, first_line(&m.text, LINE_CHARS)));
             }
             for (name, arguments) in &m.calls {
-                calls.push(format!(
-                    "- #{} {name}({})",
-                    m.index,
-                    crate::cli::table::truncate(arguments, 80)
-                ));
+                calls.push(format!("- #{} {name}({})", m.index, truncate(arguments, 80)));
             }
             if !m.human_turn {
                 for line in m.text.lines().filter(|l| is_error_line(l)).take(2) {

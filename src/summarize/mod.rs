@@ -5,11 +5,16 @@
 //! - [`Extractive`]: an offline, deterministic digest (requests, tool calls, errors,
 //!   answers, facts), bounded in tokens;
 //! - [`Command`]: any program, reading the messages as a JSON array on standard input;
-//! - [`OpenAiCompatible`]: any chat-completions endpoint (a local Ollama by default).
+//! - `OpenAiCompatible` (feature `openai`): any chat-completions endpoint.
+//!
+//! Every summarizer is bounded: a summary over [`Settings::limit_tokens`] is an error
+//! naming the summarizer, never a summary.
 
 mod command;
 mod extractive;
+#[cfg(feature = "openai")]
 mod http;
+mod older;
 
 use std::fmt;
 use std::str::FromStr;
@@ -17,86 +22,23 @@ use std::time::Duration;
 
 pub use command::Command;
 pub use extractive::Extractive;
-pub use http::{OpenAiCompatible, SUMMARY_PROMPT};
+#[cfg(feature = "openai")]
+pub use http::OpenAiCompatible;
+pub use older::{older_messages, Older};
 
-use crate::transcript::Transcript;
+use crate::cancel::CancelToken;
+use crate::Error;
 
-/// One message being summarized away.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Older<'a> {
-    /// Its index in the transcript.
-    pub index: usize,
-    /// Its role.
-    pub role: &'a str,
-    /// Its raw JSON.
-    pub raw: &'a str,
-    /// Its readable text.
-    pub text: String,
-    /// A human turn (a §7F boundary).
-    pub human_turn: bool,
-    /// Names of the tools it calls, with their arguments.
-    pub calls: Vec<(String, String)>,
-}
-
-/// The messages `range` of `transcript`, ready for a summarizer; their text and calls
-/// only `with_text`.
-pub fn older_messages(transcript: &Transcript, range: std::ops::Range<usize>, with_text: bool) -> Vec<Older<'_>> {
-    range
-        .map(|index| {
-            let m = &transcript.messages[index];
-            let raw = transcript.raw(m);
-            let (text, calls) = if with_text {
-                (transcript.readable_text(index), call_arguments(raw, m))
-            } else {
-                (String::new(), Vec::new())
-            };
-            Older {
-                index,
-                role: &m.role,
-                raw,
-                text,
-                human_turn: m.boundary,
-                calls,
-            }
-        })
-        .collect()
-}
-
-/// (name, arguments) of each call a message makes, arguments as compact text.
-fn call_arguments(raw: &str, message: &crate::transcript::Message) -> Vec<(String, String)> {
-    if message.tool_calls.is_empty() {
-        return Vec::new();
-    }
-    let value: serde_json::Value = serde_json::from_str(raw).unwrap_or_default();
-    let mut arguments: Vec<String> = Vec::new();
-    if let Some(calls) = value.get("tool_calls").and_then(serde_json::Value::as_array) {
-        arguments.extend(calls.iter().map(|c| {
-            c.pointer("/function/arguments")
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or_default()
-                .to_owned()
-        }));
-    }
-    if let Some(blocks) = value.get("content").and_then(serde_json::Value::as_array) {
-        arguments.extend(
-            blocks
-                .iter()
-                .filter(|b| b.get("type").and_then(serde_json::Value::as_str) == Some("tool_use"))
-                .map(|b| b.get("input").map(serde_json::Value::to_string).unwrap_or_default()),
-        );
-    }
-    message
-        .tool_calls
-        .iter()
-        .enumerate()
-        .map(|(k, c)| (c.name.clone(), arguments.get(k).cloned().unwrap_or_default()))
-        .collect()
-}
+/// The instructions sent with every summarization request to a model.
+pub const SUMMARY_PROMPT: &str = "You are compacting the transcript of an AI agent so it can continue without the older part. \
+Write a concise summary that keeps: the user's requests, constraints and preferences; decisions made and answers given; \
+the tool calls that mattered, with their key arguments and outcomes; errors met and how they were handled; and exact \
+identifiers: file paths, URLs, ids, numbers with units, names in code. Do not invent anything. Plain text, no preamble.";
 
 /// Makes the summary text of the messages being summarized away.
 pub trait Summarizer: Send + Sync {
-    /// The summary of `older`.
-    fn summarize(&self, older: &[Older]) -> anyhow::Result<String>;
+    /// The summary of `older`; stops with [`Error::Cancelled`] once `cancel` is set.
+    fn summarize(&self, older: &[Older], cancel: &CancelToken) -> crate::Result<String>;
 
     /// Whether it reads the messages' text (the placeholder only counts them, so the
     /// text of 100k messages need not be built for it).
@@ -117,7 +59,7 @@ impl Placeholder {
 }
 
 impl Summarizer for Placeholder {
-    fn summarize(&self, older: &[Older]) -> anyhow::Result<String> {
+    fn summarize(&self, older: &[Older], _cancel: &CancelToken) -> crate::Result<String> {
         Ok(Placeholder::text(older.len()))
     }
 
@@ -126,13 +68,30 @@ impl Summarizer for Placeholder {
     }
 }
 
-/// A summary already made (or edited by the user): returns it as is.
+/// A summary already made (or edited by the user) for the messages `range`: returned
+/// as is for exactly those messages, refused for any other cut, so a summary can never
+/// be attached to a cut it was not made for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fixed(pub String);
+pub struct Fixed {
+    /// The text.
+    pub text: String,
+    /// The messages it summarizes.
+    pub range: std::ops::Range<usize>,
+}
 
 impl Summarizer for Fixed {
-    fn summarize(&self, _older: &[Older]) -> anyhow::Result<String> {
-        Ok(self.0.clone())
+    fn summarize(&self, older: &[Older], _cancel: &CancelToken) -> crate::Result<String> {
+        let asked = older.first().map_or(0, |m| m.index)..older.last().map_or(0, |m| m.index + 1);
+        if asked != self.range {
+            return Err(Error::Summary(format!(
+                "the summary was made for messages #{}–#{}, but the cut summarizes #{}–#{}: make it again",
+                self.range.start,
+                self.range.end.saturating_sub(1),
+                asked.start,
+                asked.end.saturating_sub(1)
+            )));
+        }
+        Ok(self.text.clone())
     }
 
     fn needs_text(&self) -> bool {
@@ -141,7 +100,7 @@ impl Summarizer for Fixed {
 }
 
 /// Which summarizer, as `--summarizer` names it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Spec {
     /// `placeholder`.
     Placeholder,
@@ -182,8 +141,28 @@ impl fmt::Display for Spec {
     }
 }
 
+/// The longest `--summary-timeout` accepted: a day.
+pub const MAX_TIMEOUT_SECONDS: f64 = 86_400.0;
+
+/// A timeout in seconds as the command line gives it: positive, finite, at most a day.
+pub fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !seconds.is_finite() || seconds <= 0.0 {
+        return Err(format!("`{text}`: the timeout must be a positive number of seconds"));
+    }
+    if seconds > MAX_TIMEOUT_SECONDS {
+        return Err(format!(
+            "`{text}`: the timeout must be at most {MAX_TIMEOUT_SECONDS} seconds (a day)"
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
 /// Settings shared by the summarizers that need them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Settings {
     /// Token bound of a summary (extractive; `max_tokens` for the HTTP one).
     pub summary_tokens: u64,
@@ -211,23 +190,102 @@ impl Default for Settings {
     }
 }
 
-/// The summarizer `spec` names.
-pub fn build(spec: &Spec, settings: &Settings) -> Box<dyn Summarizer> {
-    match spec {
+impl Settings {
+    /// The largest summary accepted, in tokens (estimated as characters / 4): four times
+    /// `summary_tokens`. A model or command that writes more is an error.
+    pub fn limit_tokens(&self) -> u64 {
+        self.summary_tokens.saturating_mul(4).max(64)
+    }
+
+    /// The most bytes read from a command or an HTTP answer: generous room for the
+    /// largest accepted summary (4 bytes a character), plus a JSON envelope.
+    pub fn limit_bytes(&self) -> usize {
+        usize::try_from(self.limit_tokens().saturating_mul(16))
+            .unwrap_or(usize::MAX)
+            .saturating_add(64 * 1024)
+    }
+}
+
+/// `summary` when it is within `settings.limit_tokens()`, else an error naming `who`.
+pub fn bounded(who: &str, summary: String, settings: &Settings) -> crate::Result<String> {
+    let tokens = (summary.chars().count() as u64).div_ceil(4);
+    if tokens > settings.limit_tokens() {
+        return Err(Error::Summary(format!(
+            "{who} wrote a summary of about {tokens} tokens, over the limit of {} (4 × --summary-tokens {})",
+            settings.limit_tokens(),
+            settings.summary_tokens
+        )));
+    }
+    Ok(summary)
+}
+
+/// The summarizer `spec` names, or why it cannot be built (the `openai` summarizer
+/// needs the `openai` feature).
+pub fn build(spec: &Spec, settings: &Settings) -> crate::Result<Box<dyn Summarizer>> {
+    Ok(match spec {
         Spec::Placeholder => Box::new(Placeholder),
         Spec::Extractive => Box::new(Extractive {
             summary_tokens: settings.summary_tokens,
         }),
         Spec::Command(line) => Box::new(Command {
             line: line.clone(),
-            timeout: settings.timeout,
+            settings: settings.clone(),
         }),
+        #[cfg(feature = "openai")]
         Spec::OpenAi => Box::new(OpenAiCompatible {
-            url: settings.url.clone(),
-            model: settings.model.clone(),
-            api_key: settings.api_key.clone(),
-            timeout: settings.timeout,
-            summary_tokens: settings.summary_tokens,
+            settings: settings.clone(),
         }),
+        #[cfg(not(feature = "openai"))]
+        Spec::OpenAi => {
+            return Err(Error::Invalid(
+                "the openai summarizer is not built in (build ctxlens with the `openai` feature)".into(),
+            ))
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_are_positive_finite_and_bounded() {
+        assert_eq!(parse_timeout("2.5"), Ok(Duration::from_millis(2500)));
+        for bad in [
+            "0",
+            "-1",
+            "NaN",
+            "inf",
+            "1e30",
+            "1e19",
+            "18446744073709551616",
+            "x",
+            "86401",
+        ] {
+            assert!(parse_timeout(bad).is_err(), "{bad} must be refused");
+        }
+    }
+
+    #[test]
+    fn a_fixed_summary_only_fits_its_own_cut() {
+        let fixed = Fixed {
+            text: "s".into(),
+            range: 1..3,
+        };
+        let older = |range: std::ops::Range<usize>| -> Vec<Older<'static>> {
+            range
+                .map(|index| Older {
+                    index,
+                    role: "user",
+                    raw: "{}",
+                    text: String::new(),
+                    human_turn: true,
+                    calls: Vec::new(),
+                })
+                .collect()
+        };
+        let never = crate::cancel::never();
+        assert_eq!(fixed.summarize(&older(1..3), never).expect("same cut"), "s");
+        assert!(fixed.summarize(&older(1..4), never).is_err());
     }
 }

@@ -12,6 +12,7 @@ use std::str::FromStr;
 
 use rayon::prelude::*;
 
+use crate::cancel::CancelToken;
 use crate::transcript::Transcript;
 
 pub use bpe::{openai_message_tokens, BpeCounter};
@@ -106,92 +107,105 @@ impl TokenCounter for EstimateCounter {
     }
 }
 
-/// Per-message token counts of one transcript by one tokenizer, with prefix sums.
+/// Per-message token counts of one transcript by one tokenizer, kept as prefix sums
+/// (a message's count is a difference of two). Cloning is cheap: the sums are shared.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Counts {
     /// Which tokenizer produced these counts.
     pub tokenizer: Tokenizer,
-    per_message: Vec<u64>,
-    /// `prefix[i]` = tokens of messages `0..i`; one longer than `per_message`.
-    prefix: Vec<u64>,
+    /// `prefix[i]` = tokens of messages `0..i`; one longer than the message list.
+    prefix: std::sync::Arc<Vec<u64>>,
 }
 
 impl Counts {
     /// Counts every message of `transcript` (in parallel).
     pub fn compute(transcript: &Transcript, tokenizer: Tokenizer) -> Counts {
         let counter = tokenizer.counter();
-        let per_message = transcript
-            .messages
-            .par_iter()
-            .map(|m| counter.count_message(transcript.raw(m)))
+        let per_message = (0..transcript.messages.len())
+            .into_par_iter()
+            .map(|i| counter.count_message(transcript.raw(i)))
             .collect();
         Counts::from_per_message(tokenizer, per_message)
     }
 
     /// Counts every message, reporting `(done, total)` after each chunk so a worker
-    /// thread can show progress; `progress` returning false cancels (then `None`).
-    /// Chunks are counted in parallel.
-    pub fn compute_with_progress(
+    /// thread can show progress, and stopping with [`crate::Error::Cancelled`] once
+    /// `cancel` is set. Chunks are counted in parallel.
+    pub fn compute_cancellable(
         transcript: &Transcript,
         tokenizer: Tokenizer,
-        mut progress: impl FnMut(usize, usize) -> bool,
-    ) -> Option<Counts> {
+        cancel: &CancelToken,
+        mut progress: impl FnMut(usize, usize),
+    ) -> crate::Result<Counts> {
         const CHUNK: usize = 2048;
         let counter = tokenizer.counter();
         let total = transcript.messages.len();
         let mut per_message = Vec::with_capacity(total);
-        for chunk in transcript.messages.chunks(CHUNK) {
-            let chunk_counts: Vec<u64> = chunk
-                .par_iter()
-                .map(|m| counter.count_message(transcript.raw(m)))
+        while per_message.len() < total {
+            cancel.check()?;
+            let start = per_message.len();
+            let end = (start + CHUNK).min(total);
+            let chunk_counts: Vec<u64> = (start..end)
+                .into_par_iter()
+                .map(|i| counter.count_message(transcript.raw(i)))
                 .collect();
             per_message.extend(chunk_counts);
-            if !progress(per_message.len(), total) {
-                return None;
-            }
+            progress(per_message.len(), total);
         }
-        Some(Counts::from_per_message(tokenizer, per_message))
+        Ok(Counts::from_per_message(tokenizer, per_message))
+    }
+
+    /// These counts with some messages re-counted (those a derived view rewrote).
+    #[must_use]
+    pub fn with_recounted(&self, transcript: &Transcript, indices: impl IntoIterator<Item = usize>) -> Counts {
+        let counter = self.tokenizer.counter();
+        let mut per_message: Vec<u64> = self.iter().collect();
+        for i in indices {
+            per_message[i] = counter.count_message(transcript.raw(i));
+        }
+        Counts::from_per_message(self.tokenizer, per_message)
     }
 
     /// Builds the cache from already-known per-message counts.
     pub fn from_per_message(tokenizer: Tokenizer, per_message: Vec<u64>) -> Counts {
-        let mut prefix = Vec::with_capacity(per_message.len() + 1);
+        let mut prefix = per_message;
+        // In place: the vector of counts becomes the prefix sums (one longer).
         let mut running = 0u64;
-        prefix.push(0);
-        for &c in &per_message {
-            running += c;
-            prefix.push(running);
+        for c in &mut prefix {
+            let count = *c;
+            *c = running;
+            running += count;
         }
+        prefix.push(running);
         Counts {
             tokenizer,
-            per_message,
-            prefix,
+            prefix: std::sync::Arc::new(prefix),
         }
     }
 
     /// Number of messages counted.
     pub fn len(&self) -> usize {
-        self.per_message.len()
+        self.prefix.len() - 1
     }
 
     /// True when there are no messages.
     pub fn is_empty(&self) -> bool {
-        self.per_message.is_empty()
+        self.len() == 0
     }
 
     /// Tokens of message `i`.
     pub fn message(&self, i: usize) -> u64 {
-        self.per_message[i]
+        self.prefix[i + 1] - self.prefix[i]
     }
 
-    /// All per-message counts.
-    pub fn per_message(&self) -> &[u64] {
-        &self.per_message
+    /// Every message's tokens, in order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.prefix.windows(2).map(|w| w[1] - w[0])
     }
 
     /// Tokens of the whole transcript.
     pub fn total(&self) -> u64 {
-        self.prefix[self.per_message.len()]
+        self.prefix[self.len()]
     }
 
     /// Tokens of messages `0..=i` (the running total shown beside message `i`).

@@ -95,8 +95,7 @@ fn text_of(raw: Option<&&RawValue>) -> String {
 }
 
 fn one_line(text: &str, max: usize) -> String {
-    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    crate::cli::table::truncate(&flat, max)
+    crate::text::one_line(text, max)
 }
 
 /// A Claude Code session: the active branch (the last leaf back through `parentUuid`),
@@ -245,7 +244,7 @@ fn claude_note(line: &Line, kind: &str, is_meta: bool, before: usize) -> Note {
             "past compaction".to_owned(),
             format!(
                 "compacted here ({trigger}): {} tokens before",
-                crate::cli::table::thousands(pre)
+                crate::text::thousands(pre)
             ),
         )
     } else if is_meta {

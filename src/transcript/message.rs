@@ -154,10 +154,15 @@ impl Message {
 
     /// The preview cut to `max_chars` characters.
     pub fn preview(&self, max_chars: usize) -> Cow<'_, str> {
-        if self.preview.chars().count() <= max_chars {
-            return Cow::Borrowed(&self.preview);
+        Message::cut_preview(&self.preview, max_chars)
+    }
+
+    /// `preview` cut to `max_chars` characters, ending in `…` when cut.
+    pub fn cut_preview(preview: &str, max_chars: usize) -> Cow<'_, str> {
+        if preview.chars().count() <= max_chars {
+            return Cow::Borrowed(preview);
         }
-        let mut cut: String = self.preview.chars().take(max_chars.saturating_sub(1)).collect();
+        let mut cut: String = preview.chars().take(max_chars.saturating_sub(1)).collect();
         cut.push('…');
         Cow::Owned(cut)
     }

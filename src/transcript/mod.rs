@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde_json::Value;
@@ -24,28 +25,32 @@ pub use message::{readable_text as readable_text_of, Message, Recorded, ToolCall
 
 const BOM: &str = "\u{feff}";
 
-/// A loaded transcript.
+/// A loaded transcript. Cloning is cheap (the text and the message views are shared), so
+/// a derived view ([`Transcript::with_overrides`]) costs only its changed messages.
 #[derive(Debug, Clone)]
 pub struct Transcript {
     /// The file as the user named it (`<stdin>` for `-`), for messages.
     pub source: String,
     /// The whole input, exactly as read (a BOM included).
-    pub text: String,
+    pub text: Arc<String>,
     /// The detected or forced format.
     pub format: Format,
     /// The messages, in order.
-    pub messages: Vec<Message>,
+    pub messages: Arc<Vec<Message>>,
     /// Text of an Anthropic top-level `system` (shown, never counted).
     pub system: Option<String>,
     /// Tool groups and orphans.
-    pub groups: ToolGroups,
+    pub groups: Arc<ToolGroups>,
     /// Indices of the §7F boundaries (human turns), ascending.
-    pub boundaries: Vec<usize>,
+    pub boundaries: Arc<Vec<usize>>,
     /// Records that are shown but not model-visible (log formats): hooks, metadata,
     /// titles, past compactions…
-    pub notes: Vec<Note>,
+    pub notes: Arc<Vec<Note>>,
     /// Every record of a log format, in file order (empty for plain message lists).
-    pub log_records: Vec<LogRecord>,
+    pub log_records: Arc<Vec<LogRecord>>,
+    /// Messages whose JSON was rewritten (the deterministic pass): index → new JSON.
+    /// Everything that reads a message's text ([`Transcript::raw`], export) sees these.
+    overrides: Arc<BTreeMap<usize, String>>,
 }
 
 impl Transcript {
@@ -121,25 +126,62 @@ impl Transcript {
                 dialect,
                 container: split.container,
             },
-            text,
-            messages,
+            text: Arc::new(text),
+            messages: Arc::new(messages),
             system,
-            groups,
-            boundaries,
-            notes,
-            log_records,
+            groups: Arc::new(groups),
+            boundaries: Arc::new(boundaries),
+            notes: Arc::new(notes),
+            log_records: Arc::new(log_records),
+            overrides: Arc::default(),
         })
+    }
+
+    /// The same transcript with the JSON of some messages replaced (index → new JSON):
+    /// what the deterministic pass leaves. The new texts must keep each message's role,
+    /// calls and results (the pass only shortens texts), so groups and boundaries hold.
+    #[must_use]
+    pub fn with_overrides(&self, changed: BTreeMap<usize, String>) -> Transcript {
+        let mut overrides = (*self.overrides).clone();
+        overrides.extend(changed);
+        Transcript {
+            overrides: Arc::new(overrides),
+            ..self.clone()
+        }
+    }
+
+    /// The messages rewritten by [`Transcript::with_overrides`], index → JSON.
+    pub fn overrides(&self) -> &BTreeMap<usize, String> {
+        &self.overrides
     }
 
     /// The full readable text of message `index` (rebuilt from its raw JSON).
     pub fn readable_text(&self, index: usize) -> String {
-        let raw = self.raw(&self.messages[index]);
+        let raw = self.raw(index);
         dialects::view(self.format.dialect, raw, 0..raw.len(), index, usize::MAX)
             .map_or_else(|_| raw.to_owned(), |(_, text)| text.finish())
     }
 
-    /// The raw JSON text of a message, exactly as read.
-    pub fn raw<'a>(&'a self, message: &'a Message) -> &'a str {
+    /// The one-line preview of message `index`, cut to `max_chars` characters.
+    pub fn preview(&self, index: usize, max_chars: usize) -> std::borrow::Cow<'_, str> {
+        match self.overrides.get(&index) {
+            Some(json) => {
+                let fresh = dialects::view(self.format.dialect, json, 0..json.len(), index, PREVIEW_CHARS)
+                    .map(|(m, _)| m.preview)
+                    .unwrap_or_default();
+                std::borrow::Cow::Owned(Message::cut_preview(&fresh, max_chars).into_owned())
+            }
+            None => self.messages[index].preview(max_chars),
+        }
+    }
+
+    /// The JSON text of message `index`: as rewritten, else as read (a merged Claude Code
+    /// response is its merged JSON).
+    pub fn raw(&self, index: usize) -> &str {
+        if let Some(json) = self.overrides.get(&index) {
+            return json;
+        }
+        let message = &self.messages[index];
         message.synthetic.as_deref().unwrap_or(&self.text[message.span.clone()])
     }
 
@@ -161,12 +203,12 @@ impl Transcript {
         }
     }
 
-    /// The text of messages `range` with the separators between them, exactly as read.
-    pub fn raw_run(&self, range: Range<usize>) -> &str {
+    /// The byte range of messages `range` with the separators between them.
+    pub fn run_bytes(&self, range: Range<usize>) -> Range<usize> {
         if range.is_empty() {
-            return "";
+            return 0..0;
         }
-        &self.text[self.messages[range.start].span.start..self.messages[range.end - 1].span.end]
+        self.messages[range.start].span.start..self.messages[range.end - 1].span.end
     }
 }
 

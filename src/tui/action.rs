@@ -1,9 +1,8 @@
-//! Everything that can change the app's state. Keys, the mouse, the terminal and the
-//! worker all become `Action`s; only `App::update` applies them.
+//! What the user asks for: keys, the mouse and the terminal become `Action`s (plain
+//! data). Results of background work arrive apart from these, as
+//! [`super::jobs::Done`]; only `App::update` applies either.
 
-use std::sync::Arc;
-
-use crate::tokens::{Counts, Tokenizer};
+use crate::tokens::Tokenizer;
 
 /// A change to the app's state.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,29 +61,6 @@ pub enum Action {
     ToggleLoss,
     /// Edit the summary in `$VISUAL`/`$EDITOR` before exporting.
     EditSummary,
-    /// A background summary finished (or failed).
-    SummaryReady {
-        /// Which request.
-        generation: u64,
-        /// The summary, or the error.
-        result: Result<String, String>,
-    },
-    /// The deterministic pass finished (or failed).
-    DerivedReady {
-        /// Which request.
-        generation: u64,
-        /// The pass and the transcript it leaves, or the error.
-        result: Result<super::app::DerivedHandle, String>,
-    },
-    /// The preview is built.
-    PreviewReady {
-        /// Which request.
-        generation: u64,
-        /// The preview.
-        preview: Box<super::preview::PreviewState>,
-    },
-    /// The user edited the summary.
-    SummaryEdited(Result<String, String>),
     /// Close an overlay, or quit from the main screen.
     Back,
     /// Quit.
@@ -97,32 +73,14 @@ pub enum Action {
     PromptTab,
     /// Enter in the prompt.
     PromptSubmit,
-    /// Time passed while work runs in the background (animates the spinner).
-    Tick,
     /// The terminal was resized to (columns, rows).
     Resize(u16, u16),
     /// Mouse wheel: positive scrolls down.
     Scroll(i32),
     /// Left click at (column, row).
     Click(u16, u16),
-    /// The background counter made progress.
-    CountProgress {
-        /// Which request.
-        generation: u64,
-        /// Messages counted.
-        done: usize,
-        /// Messages in all.
-        total: usize,
-    },
-    /// The background counter finished.
-    CountDone {
-        /// Which request.
-        generation: u64,
-        /// The counts.
-        counts: Arc<Counts>,
-    },
-    /// An export finished: the status text, or the error.
-    Exported(Result<String, String>),
+    /// Select message `index` (a click, a jump from a report).
+    Select(usize),
 }
 
 /// The tokenizer after `t` in the cycle.

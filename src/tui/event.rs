@@ -1,21 +1,24 @@
 //! The event sources of the TUI, all feeding one channel: a thread reading terminal
-//! input, a thread turning SIGTERM/SIGINT/SIGHUP into a quit, and the workers.
+//! input, a thread turning SIGTERM/SIGINT/SIGHUP into a quit, and the job runner.
 
 use std::sync::mpsc::Sender;
 
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyEventKind, MouseButton, MouseEventKind};
 
 use super::action::Action;
+use super::jobs::Done;
 
 /// Something the event loop must handle.
 #[derive(Debug)]
 pub enum Event {
     /// A key press (to be mapped through the key table in the current mode).
     Key(event::KeyEvent),
-    /// Anything else, already an action.
+    /// A terminal event that is already a user action (mouse, resize).
     Action(Action),
-    /// A signal asked us to stop.
-    Terminate,
+    /// A background job finished or progressed.
+    Job(Box<Done>),
+    /// A signal asked us to stop (its number).
+    Terminate(i32),
 }
 
 /// Reads terminal input forever (crossterm reads `/dev/tty` when stdin is a pipe).
@@ -35,8 +38,8 @@ pub fn spawn_signal_thread(events: Sender<Event>) -> std::io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP])?;
     std::thread::spawn(move || {
-        if signals.forever().next().is_some() {
-            let _ = events.send(Event::Terminate);
+        if let Some(signal) = signals.forever().next() {
+            let _ = events.send(Event::Terminate(signal));
         }
     });
     Ok(())

@@ -1,6 +1,8 @@
 //! Search over the messages' raw JSON text, smart case (a lowercase query ignores case).
-//! All matches are found once per query, so `n`/`N` are just steps through a list.
+//! All matches are found once per query (on a worker: 100k messages take tens of ms), so
+//! `n`/`N` are just steps through a list.
 
+use crate::cancel::CancelToken;
 use crate::transcript::Transcript;
 
 /// A query and the messages it matches.
@@ -12,33 +14,45 @@ pub struct Search {
     pub matches: Vec<usize>,
 }
 
+/// True when the query ignores case (it has no upper-case letter).
+pub fn ignores_case(query: &str) -> bool {
+    !query.chars().any(char::is_uppercase)
+}
+
+/// Indices of the messages whose raw JSON contains `query` (smart case), ascending; what
+/// was found so far once `cancel` is set.
+pub fn find(transcript: &Transcript, query: &str, cancel: &CancelToken) -> Vec<usize> {
+    let ignore_case = ignores_case(query);
+    let needle = if ignore_case {
+        query.to_lowercase()
+    } else {
+        query.to_owned()
+    };
+    let finder = memchr::memmem::Finder::new(needle.as_bytes());
+    let mut matches = Vec::new();
+    for i in 0..transcript.messages.len() {
+        if i % 4096 == 0 && cancel.is_cancelled() {
+            break;
+        }
+        let raw = transcript.raw(i).as_bytes();
+        let hit = if ignore_case {
+            contains_ignore_ascii_case(raw, needle.as_bytes())
+        } else {
+            finder.find(raw).is_some()
+        };
+        if hit {
+            matches.push(i);
+        }
+    }
+    matches
+}
+
 impl Search {
     /// Finds every message whose raw JSON contains `query`.
     pub fn run(transcript: &Transcript, query: &str) -> Search {
-        let ignore_case = !query.chars().any(char::is_uppercase);
-        let needle = if ignore_case {
-            query.to_lowercase()
-        } else {
-            query.to_owned()
-        };
-        let finder = memchr::memmem::Finder::new(needle.as_bytes());
-        let matches = transcript
-            .messages
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| {
-                let raw = transcript.raw(m);
-                if ignore_case {
-                    contains_ignore_ascii_case(raw.as_bytes(), needle.as_bytes())
-                } else {
-                    finder.find(raw.as_bytes()).is_some()
-                }
-            })
-            .map(|(i, _)| i)
-            .collect();
         Search {
             query: query.to_owned(),
-            matches,
+            matches: find(transcript, query, crate::cancel::never()),
         }
     }
 
@@ -60,7 +74,7 @@ impl Search {
 }
 
 /// `needle` (already lowercase) occurs in `haystack`, ignoring ASCII case.
-fn contains_ignore_ascii_case(haystack: &[u8], needle: &[u8]) -> bool {
+pub fn contains_ignore_ascii_case(haystack: &[u8], needle: &[u8]) -> bool {
     let Some(&first) = needle.first() else {
         return true;
     };

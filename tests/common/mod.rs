@@ -1,24 +1,20 @@
-//! Helpers shared by the integration tests: the built binary, the shared design folder,
-//! and running commands.
+//! Helpers shared by the integration tests: the built binary, the test data inside the
+//! repository, and running commands.
 #![allow(dead_code)]
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-/// The `shared/` folder beside the repository (conformance cases, real transcripts).
-/// `CTXLENS_SHARED` overrides it. A missing folder fails the test: these tests must run.
-pub fn shared() -> PathBuf {
-    let dir = std::env::var_os("CTXLENS_SHARED").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-        PathBuf::from,
-    );
-    assert!(
-        dir.join("conformance").is_dir(),
-        "shared folder not found at {} (set CTXLENS_SHARED)",
-        dir.display()
-    );
-    dir
+/// `tests/data/`: the conformance cases, the toolnexus fixture, the replay expectations
+/// and the real transcripts (each with its origin in a `SOURCES.md` beside it).
+pub fn data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// The toolnexus fixture transcript (121 messages).
+pub fn fixture_path() -> PathBuf {
+    data().join("conformance/toolnexus-fixture-transcript.json")
 }
 
 /// The repository's own folder.

@@ -4,8 +4,9 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
 use sha2::{Digest, Sha256};
+
+use crate::Error;
 
 /// The name an externalized text is stored under: `content_<sha256 hex>`.
 pub fn content_name(text: &str) -> String {
@@ -22,15 +23,29 @@ pub fn content_name(text: &str) -> String {
 /// Stores externalized texts.
 pub trait ArtifactStore {
     /// Stores `text` and returns its name.
-    fn put(&mut self, text: &str) -> anyhow::Result<String>;
+    fn put(&mut self, text: &str) -> crate::Result<String>;
+
+    /// Removes what this store wrote (the output it belongs to could not be written).
+    fn roll_back(&mut self) {}
+
+    /// How many texts are stored, and where (for a store that writes files).
+    fn stored(&self) -> Option<(usize, &Path)> {
+        None
+    }
 }
 
-/// Writes each text to `DIR/content_<sha256>` (atomically; existing files are kept).
+/// Writes each text to `DIR/content_<sha256>` (atomically). A file already there is
+/// trusted only when its content hashes to its name; one with other content is
+/// replaced, and anything else of that name (a folder) is an error.
 #[derive(Debug)]
 pub struct DirStore {
     dir: PathBuf,
     /// Files written or found, in order.
     pub stored: Vec<PathBuf>,
+    /// Files this store created (not found), and whether it created the folder: what
+    /// [`DirStore::roll_back`] removes.
+    created: Vec<PathBuf>,
+    created_dir: bool,
 }
 
 impl DirStore {
@@ -39,21 +54,67 @@ impl DirStore {
         DirStore {
             dir: dir.to_owned(),
             stored: Vec::new(),
+            created: Vec::new(),
+            created_dir: false,
+        }
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn already_stored(path: &Path, name: &str) -> crate::Result<bool> {
+        match std::fs::symlink_metadata(path) {
+            Err(_) => Ok(false),
+            Ok(meta) if meta.is_file() => {
+                let held = std::fs::read(path).unwrap_or_default();
+                Ok(std::str::from_utf8(&held).is_ok_and(|text| content_name(text) == name))
+            }
+            Ok(_) => Err(Error::Artifact(format!(
+                "{}: exists and is not a file; cannot store the tool output there",
+                path.display()
+            ))),
         }
     }
 }
 
 impl ArtifactStore for DirStore {
-    fn put(&mut self, text: &str) -> anyhow::Result<String> {
+    fn put(&mut self, text: &str) -> crate::Result<String> {
         let name = content_name(text);
         let path = self.dir.join(&name);
-        if !path.exists() {
-            std::fs::create_dir_all(&self.dir)
-                .with_context(|| format!("{}: cannot create the artifact folder", self.dir.display()))?;
+        if !Self::already_stored(&path, &name)? {
+            if !self.dir.exists() {
+                std::fs::create_dir_all(&self.dir).map_err(|e| {
+                    Error::Artifact(format!(
+                        "{}: cannot create the artifact folder: {e}",
+                        self.dir.display()
+                    ))
+                })?;
+                self.created_dir = true;
+            }
+            let existed = path.exists();
             crate::export::write_atomic(&path, text.as_bytes(), None, false)?;
+            if !existed {
+                self.created.push(path.clone());
+            }
         }
         self.stored.push(path);
         Ok(name)
+    }
+
+    fn roll_back(&mut self) {
+        for path in self.created.drain(..) {
+            let _ = std::fs::remove_file(path);
+        }
+        if self.created_dir {
+            let _ = std::fs::remove_dir(&self.dir);
+        }
+        self.stored.clear();
+    }
+
+    fn stored(&self) -> Option<(usize, &Path)> {
+        Some((self.stored.len(), &self.dir))
     }
 }
 
@@ -62,7 +123,7 @@ impl ArtifactStore for DirStore {
 pub struct DryRun;
 
 impl ArtifactStore for DryRun {
-    fn put(&mut self, text: &str) -> anyhow::Result<String> {
+    fn put(&mut self, text: &str) -> crate::Result<String> {
         Ok(content_name(text))
     }
 }
@@ -72,11 +133,11 @@ impl ArtifactStore for DryRun {
 pub struct Refuse;
 
 impl ArtifactStore for Refuse {
-    fn put(&mut self, text: &str) -> anyhow::Result<String> {
-        bail!(
+    fn put(&mut self, text: &str) -> crate::Result<String> {
+        Err(Error::Artifact(format!(
             "a tool output of {} bytes must be externalized, but there is nowhere to store it: pass --artifacts DIR, or -o OUT (artifacts then go beside it)",
             text.len()
-        )
+        )))
     }
 }
 

@@ -21,6 +21,7 @@ pub use tool_output::{
     ContentType, DEFAULT_EXTERNALIZE_OVER, KEEP_BYTES,
 };
 
+use crate::cancel::CancelToken;
 use crate::tokens::{Counts, TokenCounter};
 use crate::transcript::Transcript;
 
@@ -88,11 +89,10 @@ pub struct Edit {
     pub tokens_after: u64,
 }
 
-/// The result of a compression.
+/// The result of a compression. The output document is the transcript with `changed`
+/// applied ([`crate::transcript::Transcript::with_overrides`]).
 #[derive(Debug, Clone)]
 pub struct Compressed {
-    /// The output document, in the input's format.
-    pub output: String,
     /// Tokens before.
     pub tokens_before: u64,
     /// Tokens after.
@@ -107,22 +107,31 @@ pub struct Compressed {
     pub artifacts: Vec<String>,
 }
 
+impl Compressed {
+    /// The output document: `transcript` with the rewritten messages, everything else
+    /// byte for byte.
+    pub fn document(&self, transcript: &Transcript) -> super::Document {
+        super::Document::unchanged(&transcript.with_overrides(self.changed.clone()))
+    }
+}
+
 /// Compresses `transcript` toward `settings.cap`, counting with the counts' tokenizer.
 pub fn compress(
     transcript: &Transcript,
     counts: &Counts,
     settings: &Settings,
     store: &mut dyn ArtifactStore,
-) -> anyhow::Result<Compressed> {
+    cancel: &CancelToken,
+) -> crate::Result<Compressed> {
     let mut work = Work {
         transcript,
         counter: counts.tokenizer.counter(),
-        tokens: counts.per_message().to_vec(),
+        tokens: counts.iter().collect(),
         edited: BTreeMap::new(),
         edits: Vec::new(),
         artifacts: Vec::new(),
     };
-    work.tool_outputs(settings.externalize_over, store)?;
+    work.tool_outputs(settings.externalize_over, store, cancel)?;
     if settings.subjective_edits {
         let rules: [(Rule, TextRule); 3] = [
             (Rule::FillerWords, remove_fillers),
@@ -133,6 +142,7 @@ pub fn compress(
             if work.total() <= settings.cap {
                 break;
             }
+            cancel.check()?;
             work.subjective(rule, edit);
         }
     }
@@ -143,7 +153,6 @@ pub fn compress(
         .map(|(&i, v)| (i, serde_json::to_string(v).expect("a Value always serializes")))
         .collect();
     Ok(Compressed {
-        output: assemble(transcript, &changed),
         tokens_before: counts.total(),
         tokens_after,
         cap_met: tokens_after <= settings.cap,
@@ -178,22 +187,33 @@ impl Work<'_> {
         self.tokens[index] = after;
     }
 
-    /// The message as currently edited.
-    fn value(&self, index: usize) -> Value {
-        self.edited.get(&index).cloned().unwrap_or_else(|| {
-            let raw = self.transcript.raw(&self.transcript.messages[index]);
-            serde_json::from_str(raw).expect("a loaded message parses")
-        })
+    /// The message as currently edited; `None` when its JSON cannot be held as a value
+    /// (a lone surrogate escape such as `"\ud800"`): such a message is left as read.
+    fn value(&self, index: usize) -> Option<Value> {
+        match self.edited.get(&index) {
+            Some(v) => Some(v.clone()),
+            None => serde_json::from_str(self.transcript.raw(index)).ok(),
+        }
     }
 
-    fn tool_outputs(&mut self, externalize_over: usize, store: &mut dyn ArtifactStore) -> anyhow::Result<()> {
+    fn tool_outputs(
+        &mut self,
+        externalize_over: usize,
+        store: &mut dyn ArtifactStore,
+        cancel: &CancelToken,
+    ) -> crate::Result<()> {
         for index in 0..self.transcript.messages.len() {
+            if index % 256 == 0 {
+                cancel.check()?;
+            }
             let message = &self.transcript.messages[index];
             // A merged multi-line response has no single span to rewrite in place.
             if message.synthetic.is_some() || (message.role != "tool" && message.tool_results.is_empty()) {
                 continue;
             }
-            let mut value = self.value(index);
+            let Some(mut value) = self.value(index) else {
+                continue;
+            };
             let mut changed = false;
             for slot in 0..tool_texts(&mut value).len() {
                 let text = tool_texts(&mut value)[slot].clone();
@@ -201,7 +221,9 @@ impl Work<'_> {
                     continue;
                 };
                 tool_texts(&mut value)[slot].clone_from(&replacement);
-                let after = self.counter.count_message(&serde_json::to_string(&value)?);
+                let after = self
+                    .counter
+                    .count_message(&serde_json::to_string(&value).unwrap_or_default());
                 if after > self.tokens[index] {
                     *tool_texts(&mut value)[slot] = text; // never let an edit cost more
                     continue;
@@ -226,7 +248,9 @@ impl Work<'_> {
             if message.role != "assistant" || message.synthetic.is_some() {
                 continue;
             }
-            let mut value = self.value(index);
+            let Some(mut value) = self.value(index) else {
+                continue;
+            };
             let mut changed = false;
             for slot in assistant_texts(&mut value) {
                 if let Some(new) = edit(slot) {
@@ -303,22 +327,4 @@ fn text_slots(content: &mut Value) -> Vec<&mut String> {
             .collect(),
         _ => Vec::new(),
     }
-}
-
-/// The document with edited messages replaced and everything else as read.
-fn assemble(transcript: &Transcript, changed: &BTreeMap<usize, String>) -> String {
-    if changed.is_empty() {
-        return transcript.text.clone();
-    }
-    let text = &transcript.text;
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for (&index, json) in changed {
-        let span = &transcript.messages[index].span;
-        out.push_str(&text[at..span.start]);
-        out.push_str(json);
-        at = span.end;
-    }
-    out.push_str(&text[at..]);
-    out
 }

@@ -83,7 +83,7 @@ pub fn compact_tool_output(
     text: &str,
     externalize_over: usize,
     store: &mut dyn ArtifactStore,
-) -> anyhow::Result<Option<(String, Rule)>> {
+) -> crate::Result<Option<(String, Rule)>> {
     let size = text.len();
     if size <= KEEP_BYTES {
         return Ok(None);

@@ -1,12 +1,21 @@
 //! Moving around the message list: selection, paging, clicks, and the rows it shows
 //! (messages, the boundary line, past-compaction markers).
 
-use ratatui::layout::Rect;
-
-use super::{App, Pane, Row};
-use crate::cli::table::thousands;
+use super::{App, Pane};
 use crate::compact::SplitReason;
-use crate::tui::ui::{layout, list_rows};
+use crate::text::thousands;
+use crate::tui::layout::{list_rows, of_size};
+
+/// What one row of the message list shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Row {
+    /// A message.
+    Message(usize),
+    /// The line where the tail starts.
+    Boundary,
+    /// A compaction that already happened in the log (index into `transcript.notes`).
+    PastCompaction(usize),
+}
 
 impl App {
     pub(super) fn resize(&mut self, w: u16, h: u16) {
@@ -19,8 +28,8 @@ impl App {
     }
 
     pub(super) fn click(&mut self, x: u16, y: u16) {
-        let areas = layout(Rect::new(0, 0, self.size.0, self.size.1));
-        let inside = |r: Rect| x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
+        let areas = of_size(self.size);
+        let inside = |r: ratatui::layout::Rect| x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
         if let Some(detail) = areas.detail.filter(|d| inside(*d)) {
             let _ = detail;
             self.focus = Pane::Detail;
@@ -46,7 +55,7 @@ impl App {
     }
 
     /// Selects message `index` and scrolls it into view.
-    pub fn select(&mut self, index: usize) {
+    pub(super) fn select(&mut self, index: usize) {
         if index != self.selected {
             self.detail_scroll = 0;
         }
@@ -56,7 +65,7 @@ impl App {
 
     /// Rows the list shows at once.
     pub fn page(&self) -> usize {
-        list_rows(layout(Rect::new(0, 0, self.size.0, self.size.1)).list).max(1)
+        list_rows(of_size(self.size).list).max(1)
     }
 
     /// Selects the first tail message (the last message when the tail is empty) and
@@ -86,7 +95,7 @@ impl App {
 
     /// The message index before which the boundary line is drawn, when compacting.
     pub fn boundary_at(&self) -> Option<usize> {
-        self.plan.cut().map(|c| c.split)
+        self.planned.cut().map(|c| c.split)
     }
 
     /// Rows that are not messages, with the message they precede: past compactions (from
@@ -144,13 +153,13 @@ impl App {
 
     /// Why the tail starts where it does, for the boundary line.
     pub fn boundary_reason(&self) -> Option<String> {
-        let cut = self.plan.cut()?;
+        let cut = self.planned.cut()?;
         Some(match cut.reason {
             SplitReason::LargestFittingTail => "largest tail ≤ keep_tail at a user turn".to_owned(),
             SplitReason::Fallback => {
                 format!(
                     "fallback: most recent user turn, {} over keep_tail",
-                    thousands(cut.tail_tokens - self.plan.keep_tail)
+                    thousands(cut.tail_tokens.saturating_sub(self.keep_tail()))
                 )
             }
             SplitReason::NoBoundary => "no user turn: whole body summarized, empty tail".to_owned(),

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use super::{AfterSummary, App, Effect, Mode, Prompt, PromptKind, Status};
 use crate::tui::action::Action;
+use crate::tui::jobs::Job;
 use crate::tui::search::Search;
 
 impl App {
@@ -11,9 +12,9 @@ impl App {
         self.mode = Mode::Prompt(Prompt { kind, input });
     }
 
-    pub(super) fn prompt_input(&mut self, action: &Action) -> Effect {
+    pub(super) fn prompt_input(&mut self, action: &Action) -> Vec<Effect> {
         let Mode::Prompt(prompt) = &mut self.mode else {
-            return Effect::None;
+            return Vec::new();
         };
         match action {
             Action::PromptChar(c) => prompt.input.push(*c),
@@ -24,13 +25,13 @@ impl App {
                 PromptKind::MaxTokens => {
                     *prompt = Prompt {
                         kind: PromptKind::KeepTail,
-                        input: self.plan.keep_tail.to_string(),
+                        input: self.settings.options.effective_keep_tail().to_string(),
                     }
                 }
                 PromptKind::KeepTail => {
                     *prompt = Prompt {
                         kind: PromptKind::MaxTokens,
-                        input: self.options.max_tokens.to_string(),
+                        input: self.settings.options.max_tokens.to_string(),
                     }
                 }
                 PromptKind::Search | PromptKind::Export => {}
@@ -42,10 +43,10 @@ impl App {
             }
             _ => {}
         }
-        Effect::None
+        Vec::new()
     }
 
-    pub(super) fn submit(&mut self, prompt: &Prompt) -> Effect {
+    pub(super) fn submit(&mut self, prompt: &Prompt) -> Vec<Effect> {
         let text = prompt.input.trim();
         match prompt.kind {
             PromptKind::MaxTokens | PromptKind::KeepTail => match text.replace([',', '_'], "").parse::<u64>() {
@@ -58,26 +59,36 @@ impl App {
                     });
                 }
             },
-            PromptKind::Search => self.run_search(text),
+            PromptKind::Search => return self.run_search(text),
             PromptKind::Export if text.is_empty() => {}
-            PromptKind::Export => return self.with_summary(AfterSummary::Export(PathBuf::from(text))),
+            PromptKind::Export => return self.with_summary(AfterSummary::Export(PathBuf::from(text), false)),
         }
-        Effect::None
+        Vec::new()
     }
 
-    pub(super) fn run_search(&mut self, query: &str) {
+    /// Starts a search on a worker (100k messages take tens of milliseconds).
+    pub(super) fn run_search(&mut self, query: &str) -> Vec<Effect> {
         if query.is_empty() {
             self.search = None;
-            return;
+            return Vec::new();
         }
-        let search = Search::run(&self.transcript, query);
-        if search.matches.is_empty() {
-            self.status = Some(Status {
-                text: format!("no message matches {query:?}"),
-                error: true,
-            });
+        self.searching = Some(query.to_owned());
+        self.status = Status::info(format!("searching for {query:?}…"));
+        vec![Effect::Start(Job::Search {
+            query: query.to_owned(),
+            transcript: std::sync::Arc::clone(&self.transcript),
+        })]
+    }
+
+    pub(super) fn searched(&mut self, query: String, matches: Vec<usize>) {
+        if self.searching.as_deref() != Some(query.as_str()) {
+            return; // a newer search owns the prompt
         }
-        self.search = Some(search);
+        self.searching = None;
+        if matches.is_empty() {
+            self.status = Status::error(format!("no message matches {query:?}"));
+        }
+        self.search = Some(Search { query, matches });
         self.step_match(true);
     }
 

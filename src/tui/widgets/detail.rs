@@ -7,29 +7,29 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::list::{section_of, Section};
 use super::thousands;
+use crate::compact::Section;
 use crate::tokens::Tokenizer;
 use crate::transcript::OrphanKind;
 use crate::tui::app::{App, Pane};
 
 /// Draws the detail pane.
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
-    let border = if app.focus == Pane::Detail {
+    let t = &app.theme();
+    let border = if app.focus() == Pane::Detail {
         t.focus
     } else {
         Style::new()
     };
-    let Some(message) = app.transcript.messages.get(app.selected) else {
+    let Some(message) = app.transcript().messages.get(app.selected()) else {
         frame.render_widget(Paragraph::new("no messages").block(Block::bordered()), area);
         return;
     };
     let title = format!(
         " #{} {} · {} tokens ",
-        app.selected,
+        app.selected(),
         message.role,
-        thousands(app.counts().message(app.selected))
+        thousands(app.counts().message(app.selected()))
     );
     let block = Block::bordered().title(title).border_style(border);
     let mut lines = facts(app);
@@ -38,11 +38,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let height = usize::from(area.height.saturating_sub(2));
     let shown = app
         .deterministic()
-        .and_then(|d| d.compressed.changed.get(&app.selected));
-    let body = pretty(shown.map_or_else(|| app.transcript.raw(message), String::as_str));
+        .and_then(|d| d.compressed.changed.get(&app.selected()));
+    let body = pretty(shown.map_or_else(|| app.transcript().raw(app.selected()), String::as_str));
     lines.extend(body.lines().map(|l| Line::raw(l.to_owned())));
     // Build only what can be seen: wrapping a 100 KB tool result every frame would not be.
-    let visible: Vec<Line> = lines.into_iter().skip(app.detail_scroll).take(height).collect();
+    let visible: Vec<Line> = lines.into_iter().skip(app.detail_scroll()).take(height).collect();
     frame.render_widget(Paragraph::new(visible).block(block).wrap(Wrap { trim: false }), area);
 }
 
@@ -54,9 +54,9 @@ fn pretty(raw: &str) -> String {
 }
 
 fn facts(app: &App) -> Vec<Line<'static>> {
-    let t = &app.theme;
-    let index = app.selected;
-    let raw = app.transcript.raw(&app.transcript.messages[index]);
+    let t = &app.theme();
+    let index = app.selected();
+    let raw = app.transcript().raw(index);
     let mut counts = vec![Span::styled("tokens ", t.dim)];
     for tokenizer in Tokenizer::ALL {
         let value = if tokenizer.is_bpe() {
@@ -65,14 +65,14 @@ fn facts(app: &App) -> Vec<Line<'static>> {
         } else {
             thousands(tokenizer.counter().count_message(raw))
         };
-        let style = if tokenizer == app.tokenizer {
+        let style = if tokenizer == app.tokenizer() {
             t.accent
         } else {
             Style::new()
         };
         counts.push(Span::styled(format!("{tokenizer} {value}  "), style));
     }
-    let (section, style) = match section_of(app, index) {
+    let (section, style) = match app.planned().section(index) {
         Section::Head => ("kept head (the leading system message)", t.head),
         Section::Summarized => ("summarized away", t.summarized),
         Section::Tail => ("kept verbatim", t.tail),
@@ -81,7 +81,7 @@ fn facts(app: &App) -> Vec<Line<'static>> {
         Line::from(counts),
         Line::from(vec![Span::styled("section ", t.dim), Span::styled(section, style)]),
     ];
-    if let Some(r) = crate::tokens::recorded_vs_estimate(&app.transcript, app.counts(), index) {
+    if let Some(r) = crate::tokens::recorded_vs_estimate(app.transcript(), app.counts(), index) {
         lines.push(Line::from(vec![
             Span::styled("recorded ", t.dim),
             Span::raw(format!(
@@ -92,7 +92,7 @@ fn facts(app: &App) -> Vec<Line<'static>> {
             )),
         ]));
     }
-    if app.transcript.messages[index].past_summary {
+    if app.transcript().messages[index].past_summary {
         lines.push(Line::styled(
             "past summary: written by an earlier compaction",
             t.warning,
@@ -104,11 +104,11 @@ fn facts(app: &App) -> Vec<Line<'static>> {
 
 /// The deterministic edits of the selected message, and a diff of its text.
 fn edit_lines(app: &App) -> Vec<Line<'static>> {
-    let t = &app.theme;
+    let t = &app.theme();
     let Some(d) = app.deterministic() else {
         return Vec::new();
     };
-    let index = app.selected;
+    let index = app.selected();
     let Some(after) = d.compressed.changed.get(&index) else {
         return Vec::new();
     };
@@ -124,7 +124,7 @@ fn edit_lines(app: &App) -> Vec<Line<'static>> {
             )),
         ]));
     }
-    let before = app.transcript.readable_text(index);
+    let before = app.transcript().readable_text(index);
     let after = crate::transcript::readable_text_of(after);
     lines.push(Line::styled("diff of the text (− before, + after):", t.dim));
     for (sign, line) in diff_lines(&before, &after) {
@@ -170,9 +170,9 @@ pub fn diff_lines(before: &str, after: &str) -> Vec<(char, String)> {
 }
 
 fn group_lines(app: &App) -> Vec<Line<'static>> {
-    let t = &app.theme;
-    let index = app.selected;
-    let groups = &app.transcript.groups;
+    let t = &app.theme();
+    let index = app.selected();
+    let groups = &app.transcript().groups;
     let mut lines = Vec::new();
     if let Some(group) = groups.group_of[index].map(|g| &groups.groups[g]) {
         let results: Vec<String> = group.results.iter().map(|r| format!("#{r}")).collect();
@@ -184,7 +184,7 @@ fn group_lines(app: &App) -> Vec<Line<'static>> {
             ),
         ]));
         let split_inside = app
-            .plan
+            .planned()
             .cut()
             .is_some_and(|c| group.members().any(|m| m < c.split) && group.members().any(|m| m >= c.split));
         if split_inside {

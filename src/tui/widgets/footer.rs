@@ -10,8 +10,8 @@ use crate::tui::keys::{hints, Context};
 
 /// Draws hints and status.
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
-    let context = match app.mode {
+    let t = &app.theme();
+    let context = match app.mode() {
         Mode::Normal | Mode::Prompt(_) | Mode::Waiting(_) => Context::Main,
         Mode::Help { .. } | Mode::Preview(_) | Mode::Loss { .. } => Context::Overlay,
     };
@@ -20,10 +20,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::styled(keys, t.accent));
         spans.push(Span::raw(format!(" {hint}  ")));
     }
-    let status = match &app.status {
+    let status = match &app.status() {
         Some(s) => Line::styled(s.text.clone(), if s.error { t.error } else { t.dim }),
         None => Line::styled(
-            format!("{} of {} messages", app.selected + 1, app.transcript.messages.len()),
+            format!("{} of {} messages", app.selected() + 1, app.transcript().messages.len()),
             t.dim,
         ),
     };

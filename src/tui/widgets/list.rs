@@ -9,8 +9,9 @@ use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
 use super::thousands;
+use crate::compact::Section;
 use crate::tui::app::{App, Pane, Row};
-use crate::tui::ui::list_rows;
+use crate::tui::layout::list_rows;
 
 const ROLE: usize = 9;
 const TOKENS: usize = 7;
@@ -19,41 +20,24 @@ const TOKENS_EDITED: usize = 13;
 const BAR: usize = 8;
 const RUNNING: usize = 9;
 
-/// The section a message falls in under the current plan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Section {
-    /// The leading system message, kept.
-    Head,
-    /// Summarized away.
-    Summarized,
-    /// Kept verbatim.
-    Tail,
-}
-
-/// The section of message `index`.
-pub fn section_of(app: &App, index: usize) -> Section {
-    match app.plan.cut() {
-        Some(cut) if index < cut.head_end => Section::Head,
-        Some(cut) if index < cut.split => Section::Summarized,
-        None if index == 0 && app.transcript.messages.first().is_some_and(|m| m.role == "system") => Section::Head,
-        Some(_) | None => Section::Tail,
-    }
-}
-
 /// Draws the list.
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
-    let groups = &app.transcript.groups;
+    let t = &app.theme();
+    let groups = &app.transcript().groups;
     let title = format!(
         " messages {} · {} tool groups · {} orphans ",
-        app.transcript.messages.len(),
+        app.transcript().messages.len(),
         groups.groups.len(),
         groups.orphans.len()
     );
-    let border = if app.focus == Pane::List { t.focus } else { Style::new() };
+    let border = if app.focus() == Pane::List {
+        t.focus
+    } else {
+        Style::new()
+    };
     let block = Block::bordered().title(title).border_style(border);
     let inner_width = usize::from(area.width.saturating_sub(2));
-    let index_width = app.transcript.messages.len().max(1).to_string().len();
+    let index_width = app.transcript().messages.len().max(1).to_string().len();
     let tokens_width = if app.deterministic().is_some() {
         TOKENS_EDITED
     } else {
@@ -69,15 +53,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     };
 
     let mut lines = vec![header(app, &widths)];
-    let biggest = app
-        .view_counts()
-        .per_message()
-        .iter()
-        .copied()
-        .max()
-        .unwrap_or(1)
-        .max(1);
-    for row in app.list_offset..(app.list_offset + list_rows(area)).min(app.row_count()) {
+    let biggest = app.view_counts().iter().max().unwrap_or(1).max(1);
+    for row in app.list_offset()..(app.list_offset() + list_rows(area)).min(app.row_count()) {
         lines.push(match app.row_at(row) {
             Some(Row::Message(index)) => message_row(app, index, biggest, &widths),
             Some(Row::PastCompaction(note)) => marker_row(app, note, widths.total),
@@ -107,28 +84,28 @@ fn header(app: &App, w: &Widths) -> Line<'static> {
         pw = w.preview,
         tw = w.tokens
     );
-    Line::styled(text, app.theme.dim)
+    Line::styled(text, app.theme().dim)
 }
 
 fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'static> {
-    let t = &app.theme;
-    let message = &app.transcript.messages[index];
+    let t = &app.theme();
+    let message = &app.transcript().messages[index];
     let counts = app.view_counts();
     let edited = app
         .deterministic()
         .is_some_and(|d| d.compressed.changed.contains_key(&index));
-    let style = match section_of(app, index) {
+    let style = match app.planned().section(index) {
         Section::Head => t.head,
         Section::Summarized => t.summarized,
         Section::Tail => t.tail,
     };
-    let style = if index == app.selected {
+    let style = if index == app.selected() {
         style.patch(t.selected)
     } else {
         style
     };
-    let groups = &app.transcript.groups;
-    let selected_group = groups.group_of.get(app.selected).copied().flatten();
+    let groups = &app.transcript().groups;
+    let selected_group = groups.group_of.get(app.selected()).copied().flatten();
     let (marker, marker_style) = if groups.orphans_of(index).next().is_some() {
         ("!", t.orphan)
     } else if edited {
@@ -145,8 +122,8 @@ fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'stati
         thousands(tokens)
     };
     let bar_cells = ((u128::from(tokens) * BAR as u128).div_ceil(u128::from(biggest)) as usize).min(BAR);
-    let role = crate::cli::table::truncate(&message.role, ROLE);
-    let preview = message.preview(w.preview);
+    let role = crate::text::truncate(&message.role, ROLE);
+    let preview = app.transcript().preview(index, w.preview);
     let text = format!(
         "{:>iw$} {:<ROLE$} {:<pw$} {:>tw$} {:<BAR$} {:>RUNNING$}",
         index,
@@ -163,20 +140,20 @@ fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'stati
 }
 
 fn marker_row(app: &App, note: usize, width: usize) -> Line<'static> {
-    let text = &app.transcript.notes[note].text;
+    let text = &app.transcript().notes[note].text;
     let label = format!("┄┄ past compaction: {text} ");
     let fill = width.saturating_sub(label.chars().count());
-    Line::styled(format!("{label}{}", "┄".repeat(fill)), app.theme.warning)
+    Line::styled(format!("{label}{}", "┄".repeat(fill)), app.theme().warning)
 }
 
 fn boundary_row(app: &App, width: usize) -> Line<'static> {
     let reason = app.boundary_reason().unwrap_or_default();
-    let tail = app.plan.cut().map_or(0, |c| c.tail_tokens);
-    let label = if app.plan.cut().is_some_and(crate::compact::Cut::tail_empty) {
+    let tail = app.planned().cut().map_or(0, |c| c.tail_tokens);
+    let label = if app.planned().cut().is_some_and(crate::compact::Cut::tail_empty) {
         format!("━━ {reason} ")
     } else {
         format!("━━ tail starts here ({} tokens): {reason} ", thousands(tail))
     };
     let fill = width.saturating_sub(label.chars().count());
-    Line::styled(format!("{label}{}", "━".repeat(fill)), app.theme.boundary)
+    Line::styled(format!("{label}{}", "━".repeat(fill)), app.theme().boundary)
 }

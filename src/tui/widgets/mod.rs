@@ -8,7 +8,7 @@ pub mod list;
 pub mod overlay;
 
 /// `4752` → `4,752`.
-pub use crate::cli::table::thousands;
+pub use crate::text::thousands;
 
 /// A text gauge of `width` cells: `value` out of `max`, full when over.
 pub fn gauge_cells(value: u64, max: u64, width: usize) -> (String, String) {

@@ -6,9 +6,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
+use crate::tui::app::PreviewView;
 use crate::tui::app::{App, Prompt, PromptKind};
 use crate::tui::keys::{Context, BINDINGS};
-use crate::tui::preview::PreviewState;
 
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let [row] = Layout::vertical([Constraint::Length(height.min(area.height))])
@@ -22,7 +22,7 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
 
 /// The help popup.
 pub fn help(frame: &mut Frame, area: Rect, app: &App, scroll: usize) {
-    let t = &app.theme;
+    let t = &app.theme();
     let mut lines = Vec::new();
     for (context, heading) in [(Context::Main, "Main screen"), (Context::Overlay, "Help and preview")] {
         lines.push(Line::styled(heading, t.accent));
@@ -66,12 +66,12 @@ pub fn help(frame: &mut Frame, area: Rect, app: &App, scroll: usize) {
 }
 
 /// The preview of the compacted transcript.
-pub fn preview(frame: &mut Frame, area: Rect, app: &App, state: &PreviewState) {
+pub fn preview(frame: &mut Frame, area: Rect, app: &App, state: &PreviewView) {
     let popup = area.inner(ratatui::layout::Margin::new(1, 1));
     let height = usize::from(popup.height.saturating_sub(2));
     let lines: Vec<Line> = state.visible(height).map(|s| Line::raw(s.to_owned())).collect();
     let block = Block::bordered()
-        .title(Line::styled(state.title.clone(), app.theme.accent))
+        .title(Line::styled(state.title.clone(), app.theme().accent))
         .title_bottom(" e export · q/Esc close ");
     frame.render_widget(Clear, popup);
     frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), popup);
@@ -89,9 +89,9 @@ pub fn prompt(frame: &mut Frame, area: Rect, app: &App, prompt: &Prompt) {
     let lines = vec![
         Line::from(vec![
             Span::raw(prompt.input.clone()),
-            Span::styled("▏", app.theme.accent),
+            Span::styled("▏", app.theme().accent),
         ]),
-        Line::styled("Enter confirm · Esc cancel", app.theme.dim),
+        Line::styled("Enter confirm · Esc cancel", app.theme().dim),
     ];
     frame.render_widget(Clear, popup);
     frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), popup);
@@ -103,7 +103,7 @@ pub fn waiting(frame: &mut Frame, area: Rect, app: &App, text: &str) {
     frame.render_widget(Clear, popup);
     let block = Block::bordered().title(" summary ");
     frame.render_widget(
-        Paragraph::new(Line::styled(format!("⠿{text}"), app.theme.warning)).block(block),
+        Paragraph::new(Line::styled(format!("⠿{text}"), app.theme().warning)).block(block),
         popup,
     );
 }
@@ -116,13 +116,13 @@ pub fn loss(frame: &mut Frame, area: Rect, app: &App, text: &str, scroll: usize)
         .skip(scroll)
         .map(|l| {
             if l.starts_with("Loss report") || l.starts_with("Facts") || l.ends_with(':') {
-                Line::styled(l.to_owned(), app.theme.accent)
+                Line::styled(l.to_owned(), app.theme().accent)
             } else {
                 Line::raw(l.to_owned())
             }
         })
         .collect();
-    let title = if app.summary.as_ref().is_some_and(|s| s.edited) {
+    let title = if app.summary().as_ref().is_some_and(|s| s.edited) {
         " loss report (edited summary) "
     } else {
         " loss report "

@@ -1,0 +1,151 @@
+//! The `compact --plan` documents: the §7F plan with a row per message, the
+//! deterministic pass's edits, and both for `deterministic,tail`. Field order is the
+//! documented key order; rows are serialized straight from the transcript.
+
+use serde::Serialize;
+
+use ctxlens::compact::{deterministic::Compressed, Outcome, Planned};
+use ctxlens::tokens::Counts;
+use ctxlens::transcript::Transcript;
+
+/// The document `--plan` prints for an outcome.
+pub fn plan_json(outcome: &Outcome) -> serde_json::Result<Vec<u8>> {
+    let tail = || PlanDoc::new(&outcome.view, &outcome.view_counts, outcome);
+    // The stages that ran decide the document: the deterministic pass, the tail plan, or both.
+    let mut doc = match (&outcome.compressed, outcome.planned.tail.is_some()) {
+        (Some(c), false) => serde_json::to_vec(&DeterministicPlan::new(c))?,
+        (Some(c), true) => serde_json::to_vec(&ComposedPlan {
+            strategy: outcome.settings.strategy.name(),
+            deterministic: DeterministicPlan::new(c),
+            tail: tail(),
+        })?,
+        (None, _) => serde_json::to_vec(&tail())?,
+    };
+    doc.push(b'\n');
+    Ok(doc)
+}
+
+/// The deterministic strategy's `--plan` document.
+#[derive(Serialize)]
+struct DeterministicPlan {
+    strategy: &'static str,
+    tokens_before: u64,
+    tokens_after: u64,
+    cap_met: bool,
+    edits: Vec<EditRow>,
+}
+
+#[derive(Serialize)]
+struct EditRow {
+    index: usize,
+    rule: &'static str,
+    tokens_before: u64,
+    tokens_after: u64,
+}
+
+impl DeterministicPlan {
+    fn new(c: &Compressed) -> DeterministicPlan {
+        DeterministicPlan {
+            strategy: "deterministic",
+            tokens_before: c.tokens_before,
+            tokens_after: c.tokens_after,
+            cap_met: c.cap_met,
+            edits: c
+                .edits
+                .iter()
+                .map(|e| EditRow {
+                    index: e.index,
+                    rule: e.rule.name(),
+                    tokens_before: e.tokens_before,
+                    tokens_after: e.tokens_after,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `deterministic,tail`: both stages' plans.
+#[derive(Serialize)]
+struct ComposedPlan<'a> {
+    strategy: &'static str,
+    deterministic: DeterministicPlan,
+    tail: PlanDoc<'a>,
+}
+
+/// The §7F `--plan` document.
+#[derive(Serialize)]
+struct PlanDoc<'a> {
+    tokenizer: &'static str,
+    tokens_before: u64,
+    max_tokens: u64,
+    keep_tail: u64,
+    compacted: bool,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    cut: Option<CutDoc>,
+    tokens_after: u64,
+    messages: Rows<'a>,
+}
+
+#[derive(Serialize)]
+struct CutDoc {
+    head_end: usize,
+    split: usize,
+    summarized: usize,
+    fallback: bool,
+    tail_empty: bool,
+}
+
+impl<'a> PlanDoc<'a> {
+    fn new(transcript: &'a Transcript, counts: &'a Counts, outcome: &Outcome) -> PlanDoc<'a> {
+        let planned = &outcome.planned;
+        let plan = planned.tail.expect("a tail strategy has a §7F plan");
+        PlanDoc {
+            tokenizer: counts.tokenizer.name(),
+            tokens_before: plan.tokens_before,
+            max_tokens: plan.max_tokens,
+            keep_tail: plan.keep_tail,
+            compacted: plan.compacts(),
+            cut: plan.cut().map(|c| CutDoc {
+                head_end: c.head_end,
+                split: c.split,
+                summarized: c.summarized(),
+                fallback: c.fallback(),
+                tail_empty: c.tail_empty(),
+            }),
+            tokens_after: outcome.tokens_after,
+            messages: Rows {
+                transcript,
+                counts,
+                planned: *planned,
+            },
+        }
+    }
+}
+
+/// The per-message rows.
+struct Rows<'a> {
+    transcript: &'a Transcript,
+    counts: &'a Counts,
+    planned: Planned,
+}
+
+#[derive(Serialize)]
+struct Row<'a> {
+    index: usize,
+    role: &'a str,
+    tokens: u64,
+    section: &'static str,
+    group: Option<usize>,
+}
+
+impl Serialize for Rows<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.transcript.messages.iter().enumerate().map(|(i, m)| Row {
+            index: i,
+            role: &m.role,
+            tokens: self.counts.message(i),
+            section: self.planned.section(i).name(),
+            group: self.transcript.groups.group_of[i],
+        }))
+    }
+}

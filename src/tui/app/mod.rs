@@ -1,0 +1,639 @@
+//! The TUI's state and its one mutator, [`App::update`]. User actions and finished jobs
+//! arrive as a [`Msg`]; `update` changes state and returns the [`Effect`]s the event
+//! loop must carry out (start or cancel a job, open the editor, quit). No I/O happens
+//! here, so every behaviour is testable without a terminal. Fields are private; widgets
+//! and tests read through the accessors below.
+
+mod navigation;
+mod prompts;
+mod tuning;
+mod work;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::action::Action;
+use super::jobs::{Done, Job, JobKind, SummaryKey};
+use super::search::Search;
+use super::theme::Theme;
+use crate::compact::{Derived, Options, Planned, Settings, Strategy, Warning};
+use crate::summarize::{self, Spec};
+use crate::tokens::{Counts, Tokenizer};
+use crate::transcript::Transcript;
+
+pub use navigation::Row;
+pub use work::AfterSummary;
+
+/// What the TUI starts with (the command line's options).
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The input path, when it is a file (export refuses to overwrite it unless confirmed).
+    pub input_path: Option<PathBuf>,
+    /// `--max-tokens` (default: 60% of the total, so the compactor visibly fires).
+    pub max_tokens: Option<u64>,
+    /// `--keep-tail`.
+    pub keep_tail: Option<u64>,
+    /// `--flush-to-memory`.
+    pub flush_to_memory: bool,
+    /// `--tokenizer`.
+    pub tokenizer: Tokenizer,
+    /// `--summarizer` (extractive by default).
+    pub summarizer: Spec,
+    /// The summarizers' settings.
+    pub summary_settings: summarize::Settings,
+    /// Colours.
+    pub theme: Theme,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            input_path: None,
+            max_tokens: None,
+            keep_tail: None,
+            flush_to_memory: false,
+            tokenizer: Tokenizer::Estimate,
+            summarizer: Spec::Extractive,
+            summary_settings: summarize::Settings::default(),
+            theme: Theme::from_env(),
+        }
+    }
+}
+
+/// Something for [`App::update`].
+#[derive(Debug)]
+pub enum Msg {
+    /// The user asked for something.
+    Action(Action),
+    /// A background job finished or progressed.
+    Job(Box<Done>),
+    /// Time passed while work runs (animates the spinner).
+    Tick,
+}
+
+/// What the event loop must do after an update.
+#[derive(Debug)]
+pub enum Effect {
+    /// Run a job on a worker (the running job of its kind is cancelled).
+    Start(Job),
+    /// Cancel the running job of a kind.
+    Cancel(JobKind),
+    /// Open the summary of `key` in the user's editor; the result comes back as
+    /// [`Done::Edited`].
+    Edit {
+        /// The summary being edited.
+        key: SummaryKey,
+        /// Its text.
+        text: String,
+    },
+    /// Leave the TUI.
+    Quit,
+}
+
+/// Which pane has the focus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    /// The message list.
+    List,
+    /// The detail pane.
+    Detail,
+}
+
+/// What a prompt edits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PromptKind {
+    /// An exact `max_tokens`.
+    MaxTokens,
+    /// An exact `keep_tail`.
+    KeepTail,
+    /// A search query.
+    Search,
+    /// The export path.
+    Export,
+}
+
+/// An open prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt {
+    /// What it edits.
+    pub kind: PromptKind,
+    /// The text typed so far.
+    pub input: String,
+}
+
+/// The preview overlay's content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviewView {
+    /// What the preview is of.
+    pub title: String,
+    /// The document.
+    pub text: String,
+    /// Its display segments (byte ranges).
+    pub segments: Vec<(usize, usize)>,
+    /// The first segment shown.
+    pub scroll: usize,
+}
+
+impl PreviewView {
+    /// The segments from `scroll`, at most `count`.
+    pub fn visible(&self, count: usize) -> impl Iterator<Item = &str> {
+        let start = self.scroll.min(self.segments.len().saturating_sub(1));
+        self.segments[start..]
+            .iter()
+            .take(count)
+            .map(|&(a, b)| &self.text[a..b])
+    }
+}
+
+/// What is on screen besides the main panes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// Just the list, detail and budget bar.
+    Normal,
+    /// The help popup, scrolled by `scroll` lines.
+    Help {
+        /// First line shown.
+        scroll: usize,
+    },
+    /// The compacted transcript.
+    Preview(PreviewView),
+    /// A one-line prompt.
+    Prompt(Prompt),
+    /// Background work the user waits for (Esc cancels).
+    Waiting(String),
+    /// The loss report.
+    Loss {
+        /// The report, as text.
+        text: String,
+        /// First line shown.
+        scroll: usize,
+    },
+}
+
+/// The summary of a cut.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// The cut it summarizes and how it was made.
+    pub key: SummaryKey,
+    /// The text.
+    pub text: String,
+    /// The user edited it.
+    pub edited: bool,
+}
+
+/// A background count in progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counting {
+    /// The tokenizer being counted.
+    pub tokenizer: Tokenizer,
+    /// Messages counted so far.
+    pub done: usize,
+    /// Messages in all.
+    pub total: usize,
+}
+
+/// A line for the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    /// The text.
+    pub text: String,
+    /// Shown as an error.
+    pub error: bool,
+}
+
+impl Status {
+    // Both return `Option` because they are assigned to `App::status`, which is one.
+    #[allow(clippy::unnecessary_wraps)]
+    fn info(text: impl Into<String>) -> Option<Status> {
+        Some(Status {
+            text: text.into(),
+            error: false,
+        })
+    }
+
+    #[allow(clippy::unnecessary_wraps)]
+    fn error(text: impl Into<String>) -> Option<Status> {
+        Some(Status {
+            text: text.into(),
+            error: true,
+        })
+    }
+}
+
+/// The whole state of the TUI.
+#[derive(Debug)]
+pub struct App {
+    transcript: Arc<Transcript>,
+    input_path: Option<PathBuf>,
+    theme: Theme,
+    counts: BTreeMap<Tokenizer, Arc<Counts>>,
+    tokenizer: Tokenizer,
+    counting: Option<Counting>,
+    settings: Settings,
+    default_max: bool,
+    derived: Option<(super::jobs::DeriveKey, Arc<Derived>)>,
+    deriving: Option<super::jobs::DeriveKey>,
+    planned: Planned,
+    tokens_after: u64,
+    warnings: Vec<Warning>,
+    summarizer: Spec,
+    summary_settings: summarize::Settings,
+    summary: Option<Summary>,
+    summarizing: Option<SummaryKey>,
+    pending: Option<AfterSummary>,
+    previewing: Option<super::jobs::OutcomeKey>,
+    reporting: Option<super::jobs::OutcomeKey>,
+    exporting: Option<PathBuf>,
+    searching: Option<String>,
+    selected: usize,
+    list_offset: usize,
+    focus: Pane,
+    detail_scroll: usize,
+    mode: Mode,
+    search: Option<Search>,
+    status: Option<Status>,
+    size: (u16, u16),
+    tick: u64,
+}
+
+/// A step rounded to one significant digit (47 → 50, 475 → 500), at least 1.
+pub fn round_step(raw: u64) -> u64 {
+    let mut magnitude = 1;
+    while raw / magnitude >= 10 {
+        magnitude *= 10;
+    }
+    ((raw + magnitude / 2) / magnitude * magnitude).max(1)
+}
+
+/// The default `max_tokens`: 60% of the total, so a transcript compacts visibly.
+pub fn default_max_tokens(total: u64) -> u64 {
+    total * 6 / 10
+}
+
+impl App {
+    /// A new app on `transcript`; the effects start a count when `config.tokenizer` is
+    /// not the estimator (counted here, the list needs it at once).
+    pub fn new(transcript: Transcript, config: Config) -> (App, Vec<Effect>) {
+        let transcript = Arc::new(transcript);
+        let estimate = Arc::new(Counts::compute(&transcript, Tokenizer::Estimate));
+        let total = estimate.total();
+        let options = Options {
+            max_tokens: config.max_tokens.unwrap_or_else(|| default_max_tokens(total)),
+            keep_tail: config.keep_tail,
+            flush_to_memory: config.flush_to_memory,
+        };
+        let planned = crate::compact::plan_strategy(Strategy::Tail, &transcript, &estimate, &options);
+        let mut app = App {
+            transcript,
+            input_path: config.input_path,
+            theme: config.theme,
+            counts: BTreeMap::from([(Tokenizer::Estimate, estimate)]),
+            tokenizer: Tokenizer::Estimate,
+            counting: None,
+            settings: Settings::tail(options),
+            default_max: config.max_tokens.is_none(),
+            derived: None,
+            deriving: None,
+            planned,
+            tokens_after: 0,
+            warnings: Vec::new(),
+            summarizer: config.summarizer,
+            summary_settings: config.summary_settings,
+            summary: None,
+            summarizing: None,
+            pending: None,
+            previewing: None,
+            reporting: None,
+            exporting: None,
+            searching: None,
+            selected: 0,
+            list_offset: 0,
+            focus: Pane::List,
+            detail_scroll: 0,
+            mode: Mode::Normal,
+            search: None,
+            status: None,
+            size: (0, 0),
+            tick: 0,
+        };
+        app.replan();
+        let effects = app.switch_tokenizer(config.tokenizer);
+        app.focus_on_cut();
+        (app, effects)
+    }
+
+    /// Applies one message; returns what the loop must do.
+    pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        let mut effects = match msg {
+            Msg::Action(action) => self.action(action),
+            Msg::Job(done) => self.job_done(*done),
+            Msg::Tick => {
+                self.tick = self.tick.wrapping_add(1);
+                Vec::new()
+            }
+        };
+        effects.extend(self.needed_jobs());
+        effects
+    }
+
+    /// Shorthand for `update(Msg::Action(action))`.
+    pub fn act(&mut self, action: Action) -> Vec<Effect> {
+        self.update(Msg::Action(action))
+    }
+
+    fn action(&mut self, action: Action) -> Vec<Effect> {
+        match action {
+            Action::Quit => vec![Effect::Quit],
+            Action::Back => self.back(),
+            Action::Resize(w, h) => {
+                self.resize(w, h);
+                Vec::new()
+            }
+            Action::PromptChar(_) | Action::PromptBackspace | Action::PromptTab | Action::PromptSubmit => {
+                self.prompt_input(&action)
+            }
+            _ if !matches!(self.mode, Mode::Normal) => self.overlay_action(&action),
+            other => self.main_action(&other),
+        }
+    }
+
+    fn main_action(&mut self, action: &Action) -> Vec<Effect> {
+        match action {
+            Action::Up => self.move_or_scroll(-1),
+            Action::Down => self.move_or_scroll(1),
+            Action::PageUp => self.move_or_scroll(-(self.page() as i64)),
+            Action::PageDown => self.move_or_scroll(self.page() as i64),
+            Action::Top => self.select(0),
+            Action::Bottom => self.select(self.transcript.messages.len().saturating_sub(1)),
+            Action::Scroll(n) => self.move_or_scroll(i64::from(*n)),
+            Action::Click(x, y) => self.click(*x, *y),
+            Action::Select(index) => self.select(*index),
+            Action::SwitchPane => {
+                self.focus = if self.focus == Pane::List {
+                    Pane::Detail
+                } else {
+                    Pane::List
+                };
+            }
+            Action::EnterValue => self.open_prompt(PromptKind::MaxTokens, self.settings.options.max_tokens.to_string()),
+            Action::Search => self.open_prompt(PromptKind::Search, String::new()),
+            Action::Export => self.open_prompt(PromptKind::Export, self.default_export_path()),
+            Action::NextMatch => self.step_match(true),
+            Action::PrevMatch => self.step_match(false),
+            Action::TogglePreview => return self.with_summary(AfterSummary::Preview),
+            Action::ToggleLoss => return self.with_summary(AfterSummary::Loss),
+            Action::EditSummary => return self.with_summary(AfterSummary::Edit),
+            Action::ToggleHelp => self.mode = Mode::Help { scroll: 0 },
+            tuning => return self.tune(tuning),
+        }
+        Vec::new()
+    }
+
+    fn overlay_action(&mut self, action: &Action) -> Vec<Effect> {
+        let page = self.page();
+        if matches!(action, Action::EditSummary) && matches!(self.mode, Mode::Preview(_)) {
+            return self.with_summary(AfterSummary::Edit);
+        }
+        if matches!(action, Action::Export) && matches!(self.mode, Mode::Preview(_)) {
+            self.open_prompt(PromptKind::Export, self.default_export_path());
+            return Vec::new();
+        }
+        let scroll = match &mut self.mode {
+            Mode::Help { scroll } | Mode::Loss { scroll, .. } => scroll,
+            Mode::Preview(preview) => &mut preview.scroll,
+            Mode::Normal | Mode::Prompt(_) | Mode::Waiting(_) => return Vec::new(),
+        };
+        match action {
+            Action::Up => *scroll = scroll.saturating_sub(1),
+            Action::Down => *scroll += 1,
+            Action::Scroll(n) => *scroll = scroll.saturating_add_signed(*n as isize),
+            Action::PageUp => *scroll = scroll.saturating_sub(page),
+            Action::PageDown => *scroll += page,
+            Action::Top => *scroll = 0,
+            Action::Bottom => *scroll = usize::MAX / 2,
+            Action::ToggleHelp | Action::TogglePreview | Action::ToggleLoss => self.mode = Mode::Normal,
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    fn back(&mut self) -> Vec<Effect> {
+        match self.mode {
+            Mode::Normal => vec![Effect::Quit],
+            Mode::Waiting(_) => self.cancel_waiting(),
+            _ => {
+                self.mode = Mode::Normal;
+                Vec::new()
+            }
+        }
+    }
+
+    fn job_done(&mut self, done: Done) -> Vec<Effect> {
+        match done {
+            Done::CountProgress { tokenizer, done, total } => {
+                if let Some(c) = self.counting.as_mut().filter(|c| c.tokenizer == tokenizer) {
+                    c.done = done;
+                    c.total = total;
+                }
+                Vec::new()
+            }
+            Done::Counted { tokenizer, result } => self.counted(tokenizer, result),
+            Done::Derived { key, result } => {
+                self.derived_ready(key, result);
+                Vec::new()
+            }
+            Done::Summarized { key, result } => self.summarized(key, result),
+            Done::Edited { key, result } => {
+                self.edited(&key, result);
+                Vec::new()
+            }
+            Done::Previewed { key, result } => {
+                self.previewed(&key, result);
+                Vec::new()
+            }
+            Done::Lost { key, result } => {
+                self.reported(&key, result);
+                Vec::new()
+            }
+            Done::Exported { path, result } => {
+                self.exported(&path, result);
+                Vec::new()
+            }
+            Done::Searched { query, matches } => {
+                self.searched(query, matches);
+                Vec::new()
+            }
+        }
+    }
+
+    // ---- what widgets and tests read ------------------------------------------------
+
+    /// The transcript being inspected.
+    pub fn transcript(&self) -> &Arc<Transcript> {
+        &self.transcript
+    }
+
+    /// Colours.
+    pub fn theme(&self) -> &Theme {
+        &self.theme
+    }
+
+    /// Counts of the shown tokenizer.
+    pub fn counts(&self) -> &Counts {
+        &self.counts[&self.tokenizer]
+    }
+
+    /// Counts by `tokenizer`, when already computed.
+    pub fn counts_by(&self, tokenizer: Tokenizer) -> Option<&Counts> {
+        self.counts.get(&tokenizer).map(AsRef::as_ref)
+    }
+
+    /// The counts the list and the plan use: the deterministic output's under the
+    /// deterministic strategies, the transcript's own otherwise.
+    pub fn view_counts(&self) -> &Counts {
+        self.deterministic().map_or_else(|| self.counts(), |d| &d.counts)
+    }
+
+    /// The deterministic pass of the current settings, once made.
+    pub fn deterministic(&self) -> Option<&Derived> {
+        let current = self.derive_key()?;
+        self.derived
+            .as_ref()
+            .filter(|(key, _)| *key == current)
+            .map(|(_, d)| d.as_ref())
+    }
+
+    /// The tokenizer whose counts are shown.
+    pub fn tokenizer(&self) -> Tokenizer {
+        self.tokenizer
+    }
+
+    /// A background count, while one runs.
+    pub fn counting(&self) -> Option<Counting> {
+        self.counting
+    }
+
+    /// Strategy and options.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The §7F options.
+    pub fn options(&self) -> &Options {
+        &self.settings.options
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> Strategy {
+        self.settings.strategy
+    }
+
+    /// What the strategy plans with the current counts.
+    pub fn planned(&self) -> &Planned {
+        &self.planned
+    }
+
+    /// The effective `keep_tail`.
+    pub fn keep_tail(&self) -> u64 {
+        self.settings.options.effective_keep_tail()
+    }
+
+    /// Tokens after compaction (with the summary once made, the placeholder until then).
+    pub fn tokens_after(&self) -> u64 {
+        self.tokens_after
+    }
+
+    /// Warnings about the current plan.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// True while `max_tokens` is still the default (60% of the total).
+    pub fn default_max(&self) -> bool {
+        self.default_max
+    }
+
+    /// How summaries are made.
+    pub fn summarizer(&self) -> &Spec {
+        &self.summarizer
+    }
+
+    /// The summary made for the current cut (or the user's edit of it).
+    pub fn summary(&self) -> Option<&Summary> {
+        let key = self.summary_key()?;
+        self.summary.as_ref().filter(|s| s.key == key)
+    }
+
+    /// Its text.
+    pub fn summary_text(&self) -> Option<&str> {
+        self.summary().map(|s| s.text.as_str())
+    }
+
+    /// True while a summary is being made.
+    pub fn summarizing(&self) -> bool {
+        self.summarizing.is_some()
+    }
+
+    /// True while the deterministic pass runs.
+    pub fn deriving(&self) -> bool {
+        self.deriving.is_some()
+    }
+
+    /// The selected message.
+    pub fn selected(&self) -> usize {
+        self.selected
+    }
+
+    /// The first visible row of the list.
+    pub fn list_offset(&self) -> usize {
+        self.list_offset
+    }
+
+    /// The focused pane.
+    pub fn focus(&self) -> Pane {
+        self.focus
+    }
+
+    /// The first visible line of the detail pane.
+    pub fn detail_scroll(&self) -> usize {
+        self.detail_scroll
+    }
+
+    /// Overlays and prompts.
+    pub fn mode(&self) -> &Mode {
+        &self.mode
+    }
+
+    /// The last search and its matches.
+    pub fn search(&self) -> Option<&Search> {
+        self.search.as_ref()
+    }
+
+    /// The status line.
+    pub fn status(&self) -> Option<&Status> {
+        self.status.as_ref()
+    }
+
+    /// The terminal's size (columns, rows).
+    pub fn size(&self) -> (u16, u16) {
+        self.size
+    }
+
+    /// True while a worker runs: the loop then ticks to animate the spinner.
+    pub fn busy(&self) -> bool {
+        self.counting.is_some()
+            || self.summarizing.is_some()
+            || self.deriving.is_some()
+            || self.previewing.is_some()
+            || self.reporting.is_some()
+            || self.exporting.is_some()
+            || self.searching.is_some()
+    }
+
+    /// The spinner frame for the current tick.
+    pub fn spinner(&self) -> char {
+        const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+        FRAMES[(self.tick % 10) as usize]
+    }
+}

@@ -1,0 +1,397 @@
+//! Background jobs: everything slower than a frame. A [`Job`] owns a snapshot of what it
+//! needs (shared transcript and counts, settings, keys naming its inputs); [`run`] does
+//! the work on a worker thread, checking its [`CancelToken`]; the [`Done`] it returns
+//! names the inputs it was made from, so the app uses a result only with those inputs.
+//! The runner in [`runner`] starts jobs (the latest of a kind wins) and cancels them.
+
+pub mod runner;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::cancel::CancelToken;
+use crate::compact::deterministic::{DirStore, DryRun};
+use crate::compact::{derive, Derived, DeterministicOptions, Inputs, Outcome, Settings, Strategy};
+use crate::loss::LossReport;
+use crate::summarize::{self, Fixed, Spec};
+use crate::tokens::{Counts, Tokenizer};
+use crate::transcript::Transcript;
+
+/// What names a deterministic pass: the counts it ran on and its options (the cap only
+/// matters with subjective edits, which stop at it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DeriveKey {
+    /// The tokenizer of the counts.
+    pub tokenizer: Tokenizer,
+    /// The pass's options.
+    pub options: DeterministicOptions,
+    /// The cap, when it changes the result (subjective edits on).
+    pub cap: Option<u64>,
+}
+
+/// What names a summary: the exact cut and the view it is on, and how it is made.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SummaryKey {
+    /// The strategy (the tail strategies summarize different views).
+    pub strategy: Strategy,
+    /// The tokenizer of the counts the cut was planned with.
+    pub tokenizer: Tokenizer,
+    /// The deterministic pass the view comes from, if any.
+    pub derive: Option<DeriveKey>,
+    /// First summarized message.
+    pub head_end: usize,
+    /// First kept tail message.
+    pub split: usize,
+    /// The summarizer and its settings.
+    pub summarizer: (Spec, summarize::Settings),
+}
+
+impl SummaryKey {
+    /// The summarized messages.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.head_end..self.split
+    }
+}
+
+/// What names a compaction's result (preview, export): settings, tokenizer, and the
+/// summary it used (its key and text).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct OutcomeKey {
+    /// Strategy and options.
+    pub settings: Settings,
+    /// The tokenizer of the counts.
+    pub tokenizer: Tokenizer,
+    /// The summary, when a tail is cut.
+    pub summary: Option<(SummaryKey, String)>,
+}
+
+/// The inputs of a compaction, owned so a worker can run it.
+#[derive(Debug, Clone)]
+pub struct RunSnapshot {
+    /// What the result will be keyed by.
+    pub key: OutcomeKey,
+    /// The transcript.
+    pub transcript: Arc<Transcript>,
+    /// Its counts.
+    pub counts: Arc<Counts>,
+    /// The deterministic pass already made for these inputs (a preview reuses it).
+    pub derived: Option<Arc<Derived>>,
+}
+
+impl RunSnapshot {
+    /// Runs the one core, [`crate::compact::run`], with the snapshot's summary.
+    pub fn run(
+        &self,
+        store: &mut dyn crate::compact::deterministic::ArtifactStore,
+        reuse_derived: bool,
+        with_loss: bool,
+        cancel: &CancelToken,
+    ) -> crate::Result<Outcome> {
+        let summary = self.key.summary.as_ref().map_or_else(
+            || Fixed {
+                text: String::new(),
+                range: 0..0,
+            },
+            |(key, text)| Fixed {
+                text: text.clone(),
+                range: key.range(),
+            },
+        );
+        crate::compact::run(Inputs {
+            transcript: &self.transcript,
+            counts: &self.counts,
+            settings: &self.key.settings,
+            summarizer: &summary,
+            store,
+            cancel,
+            loss_report: with_loss,
+            derived: if reuse_derived { self.derived.as_deref() } else { None },
+        })
+    }
+}
+
+/// Work for a worker thread.
+#[derive(Debug, Clone)]
+pub enum Job {
+    /// Count every message with a tokenizer.
+    Count {
+        /// The tokenizer.
+        tokenizer: Tokenizer,
+        /// The transcript.
+        transcript: Arc<Transcript>,
+    },
+    /// The deterministic pass.
+    Derive {
+        /// Its inputs.
+        key: DeriveKey,
+        /// The transcript.
+        transcript: Arc<Transcript>,
+        /// Its counts by `key.tokenizer`.
+        counts: Arc<Counts>,
+    },
+    /// The summary of a cut.
+    Summary {
+        /// The cut and how.
+        key: SummaryKey,
+        /// The transcript the cut is on (the deterministic view for `deterministic,tail`).
+        view: Transcript,
+    },
+    /// The preview of the compacted transcript.
+    Preview(RunSnapshot),
+    /// The loss report of the current cut.
+    Loss(RunSnapshot),
+    /// Writing the compacted transcript.
+    Export {
+        /// What to run.
+        snapshot: RunSnapshot,
+        /// Where.
+        path: PathBuf,
+        /// The input file, never overwritten unless `overwrite_input`.
+        input: Option<PathBuf>,
+        /// The user confirmed replacing the input.
+        overwrite_input: bool,
+    },
+    /// Searching the messages' text.
+    Search {
+        /// The query.
+        query: String,
+        /// The transcript.
+        transcript: Arc<Transcript>,
+    },
+}
+
+/// Kinds of job: one of each may run at a time (the latest wins).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum JobKind {
+    /// Counting.
+    Count,
+    /// The deterministic pass.
+    Derive,
+    /// A summary.
+    Summary,
+    /// The preview.
+    Preview,
+    /// The loss report.
+    Loss,
+    /// An export.
+    Export,
+    /// A search.
+    Search,
+}
+
+impl Job {
+    /// Its kind.
+    pub fn kind(&self) -> JobKind {
+        match self {
+            Job::Count { .. } => JobKind::Count,
+            Job::Derive { .. } => JobKind::Derive,
+            Job::Summary { .. } => JobKind::Summary,
+            Job::Preview(_) => JobKind::Preview,
+            Job::Loss(_) => JobKind::Loss,
+            Job::Export { .. } => JobKind::Export,
+            Job::Search { .. } => JobKind::Search,
+        }
+    }
+}
+
+/// A finished (or progressing) job, naming the inputs it was made from.
+#[derive(Debug)]
+pub enum Done {
+    /// Counting progressed.
+    CountProgress {
+        /// The tokenizer being counted.
+        tokenizer: Tokenizer,
+        /// Messages counted.
+        done: usize,
+        /// Messages in all.
+        total: usize,
+    },
+    /// Counting finished.
+    Counted {
+        /// The tokenizer.
+        tokenizer: Tokenizer,
+        /// The counts, or why not.
+        result: crate::Result<Arc<Counts>>,
+    },
+    /// The deterministic pass finished.
+    Derived {
+        /// Its inputs.
+        key: DeriveKey,
+        /// The pass, or why not.
+        result: crate::Result<Arc<Derived>>,
+    },
+    /// A summary was made.
+    Summarized {
+        /// Its inputs.
+        key: SummaryKey,
+        /// The text, or why not.
+        result: crate::Result<String>,
+    },
+    /// The user's editor returned (an edit of the summary of `key`).
+    Edited {
+        /// The summary edited.
+        key: SummaryKey,
+        /// The edited text, or why not.
+        result: Result<String, String>,
+    },
+    /// The preview is built.
+    Previewed {
+        /// Its inputs.
+        key: OutcomeKey,
+        /// The preview's text, or why not.
+        result: crate::Result<Preview>,
+    },
+    /// The loss report is made.
+    Lost {
+        /// Its inputs.
+        key: OutcomeKey,
+        /// The report (`None`: nothing is summarized), or why not.
+        result: crate::Result<Option<LossReport>>,
+    },
+    /// An export finished.
+    Exported {
+        /// Where.
+        path: PathBuf,
+        /// What was written, or why not.
+        result: crate::Result<String>,
+    },
+    /// A search finished.
+    Searched {
+        /// The query.
+        query: String,
+        /// Matching messages, ascending.
+        matches: Vec<usize>,
+    },
+}
+
+/// A built preview: the compacted document and how it was made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Preview {
+    /// The document's text.
+    pub text: String,
+    /// Its display segments ([`super::preview::segments`]).
+    pub segments: Vec<(usize, usize)>,
+    /// The output is the input, byte for byte.
+    pub unchanged: bool,
+    /// Tokens of the output's messages.
+    pub tokens_after: u64,
+    /// The strategy's name.
+    pub strategy: &'static str,
+}
+
+/// Does `job`, reporting progress through `report`; stops early once `cancel` is set
+/// (the result is then dropped by the runner).
+pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
+    match job {
+        Job::Count { tokenizer, transcript } => {
+            let result = Counts::compute_cancellable(&transcript, tokenizer, cancel, |done, total| {
+                report(Done::CountProgress { tokenizer, done, total });
+            })
+            .map(Arc::new);
+            Done::Counted { tokenizer, result }
+        }
+        Job::Derive {
+            key,
+            transcript,
+            counts,
+        } => {
+            let result = derive(
+                &transcript,
+                &counts,
+                key.cap.unwrap_or(0),
+                key.options,
+                &mut DryRun,
+                cancel,
+            )
+            .map(Arc::new);
+            Done::Derived { key, result }
+        }
+        Job::Summary { key, view } => {
+            let result = summarize::build(&key.summarizer.0, &key.summarizer.1).and_then(|summarizer| {
+                let older = summarize::older_messages(&view, key.range(), summarizer.needs_text());
+                summarizer.summarize(&older, cancel)
+            });
+            Done::Summarized { key, result }
+        }
+        Job::Preview(snapshot) => {
+            let result = snapshot.run(&mut DryRun, true, false, cancel).map(|outcome| {
+                let text = outcome.document.to_text();
+                Preview {
+                    unchanged: outcome.document.is_input(),
+                    segments: super::preview::segments(&text),
+                    text,
+                    tokens_after: outcome.tokens_after,
+                    strategy: outcome.settings.strategy.name(),
+                }
+            });
+            Done::Previewed {
+                key: snapshot.key,
+                result,
+            }
+        }
+        Job::Loss(snapshot) => {
+            let result = snapshot
+                .run(&mut DryRun, true, true, cancel)
+                .map(|outcome| outcome.loss);
+            Done::Lost {
+                key: snapshot.key,
+                result,
+            }
+        }
+        Job::Export {
+            snapshot,
+            path,
+            input,
+            overwrite_input,
+        } => {
+            let result = export(&snapshot, &path, input.as_deref(), overwrite_input, cancel);
+            Done::Exported { path, result }
+        }
+        Job::Search { query, transcript } => {
+            let matches = super::search::find(&transcript, &query, cancel);
+            Done::Searched { query, matches }
+        }
+    }
+}
+
+/// Writes the compacted transcript to `path` (atomically; externalized output goes to
+/// `<path>.artifacts/` and is removed again if the write fails) and says what was written.
+fn export(
+    snapshot: &RunSnapshot,
+    path: &std::path::Path,
+    input: Option<&std::path::Path>,
+    overwrite_input: bool,
+    cancel: &CancelToken,
+) -> crate::Result<String> {
+    use crate::text::thousands;
+    crate::export::check_output(path, input, overwrite_input)?;
+    let mut store = DirStore::new(&crate::compact::artifacts_dir_for(path));
+    let outcome = snapshot.run(&mut store, false, false, cancel)?;
+    if let Err(e) = cancel.check() {
+        crate::compact::deterministic::ArtifactStore::roll_back(&mut store);
+        return Err(e);
+    }
+    crate::compact::write_document(path, &outcome.document, input, overwrite_input, &mut store)?;
+    let mut parts = vec![format!(
+        "{} → {} tokens",
+        thousands(outcome.tokens_before),
+        thousands(outcome.tokens_after)
+    )];
+    if let Some(cut) = outcome.planned.cut() {
+        parts.push(format!("{} messages summarized", thousands(cut.summarized() as u64)));
+    }
+    if let Some(c) = &outcome.compressed {
+        parts.push(format!("{} deterministic edits", thousands(c.edits.len() as u64)));
+    }
+    if !store.stored.is_empty() {
+        parts.push(format!(
+            "{} outputs stored in {}",
+            thousands(store.stored.len() as u64),
+            store.dir().display()
+        ));
+    }
+    if outcome.document.is_input() {
+        parts.push("identical to the input".to_owned());
+    }
+    Ok(format!("wrote {}: {}", path.display(), parts.join(", ")))
+}

@@ -1,0 +1,38 @@
+//! Drawing: the order in which the widgets are drawn over the layout. Nothing here
+//! changes state.
+
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::app::{App, Mode};
+use super::layout::{layout, MIN_SIZE};
+use super::widgets::{budget, detail, footer, list, overlay};
+
+/// Draws the whole screen.
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        let text = format!(
+            "terminal too small: {}×{} (ctxlens needs {}×{})",
+            area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
+        );
+        frame.render_widget(Paragraph::new(Line::from(text)).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    let areas = layout(area);
+    budget::render(frame, areas.budget, app);
+    list::render(frame, areas.list, app);
+    if let Some(detail_area) = areas.detail {
+        detail::render(frame, detail_area, app);
+    }
+    footer::render(frame, areas.footer, app);
+    match app.mode() {
+        Mode::Normal => {}
+        Mode::Help { scroll } => overlay::help(frame, area, app, *scroll),
+        Mode::Preview(preview) => overlay::preview(frame, area, app, preview),
+        Mode::Prompt(prompt) => overlay::prompt(frame, area, app, prompt),
+        Mode::Waiting(text) => overlay::waiting(frame, area, app, text),
+        Mode::Loss { text, scroll } => overlay::loss(frame, area, app, text, *scroll),
+    }
+}

@@ -1,0 +1,184 @@
+//! The house rules, checked on the source: the core never imports a front end, no two
+//! modules import each other (directly or round a loop), and only `compact` decides
+//! what a strategy does. Read from `src/` as text: `use crate::…`, `super::…` and
+//! `crate::…` paths outside `#[cfg(test)]` blocks are the edges.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Every module of the library: its path (`compact::plan`) and its source.
+fn modules() -> BTreeMap<String, String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("src") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    walk(&root, &mut files);
+    files
+        .into_iter()
+        .filter(|p| !p.starts_with(root.join("cli")) && p != &root.join("main.rs") && p != &root.join("lib.rs"))
+        .map(|p| {
+            let rel = p.strip_prefix(&root).expect("inside src").with_extension("");
+            let mut parts: Vec<String> = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
+            if parts.last().is_some_and(|l| l == "mod") {
+                parts.pop();
+            }
+            let text = std::fs::read_to_string(&p).expect("source");
+            // Unit tests may reach anywhere.
+            let code = text
+                .split("#[cfg(test)]\nmod tests")
+                .next()
+                .unwrap_or_default()
+                .to_owned();
+            (parts.join("::"), code)
+        })
+        .collect()
+}
+
+/// The module a path names: its longest prefix that is a module.
+fn resolve<'a>(path: &str, modules: &'a BTreeMap<String, String>) -> Option<&'a str> {
+    let parts: Vec<&str> = path.split("::").filter(|p| !p.is_empty()).collect();
+    (1..=parts.len())
+        .rev()
+        .find_map(|n| modules.get_key_value(&parts[..n].join("::")).map(|(k, _)| k.as_str()))
+}
+
+/// Paths after `prefix` in `code` (`crate::compact::plan` → `compact::plan`).
+fn paths_after<'a>(code: &'a str, prefix: &str) -> Vec<&'a str> {
+    code.match_indices(prefix)
+        .map(|(at, _)| {
+            let rest = &code[at + prefix.len()..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(rest.len());
+            rest[..end].trim_end_matches(':')
+        })
+        .collect()
+}
+
+/// Module → the modules it uses (neither an ancestor nor a descendant of it).
+fn edges(modules: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (name, code) in modules {
+        let is_dir_module = modules.keys().any(|k| k.starts_with(&format!("{name}::")));
+        let parent: Vec<&str> = name.split("::").collect();
+        let base = if is_dir_module {
+            &parent[..]
+        } else {
+            &parent[..parent.len() - 1]
+        };
+        let mut targets: Vec<String> = paths_after(code, "crate::").into_iter().map(str::to_owned).collect();
+        targets.extend(
+            paths_after(code, "super::")
+                .into_iter()
+                .map(|p| format!("{}::{p}", base[..base.len().saturating_sub(1)].join("::"))),
+        );
+        for target in targets {
+            let Some(module) = resolve(&target, modules) else {
+                continue;
+            };
+            let related =
+                module == name || name.starts_with(&format!("{module}::")) || module.starts_with(&format!("{name}::"));
+            if !related {
+                out.entry(name.clone()).or_default().insert(module.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// The graph with every module cut to its first `depth` path segments.
+fn at_depth(edges: &BTreeMap<String, BTreeSet<String>>, depth: usize) -> BTreeMap<String, BTreeSet<String>> {
+    let cut = |m: &str| m.split("::").take(depth).collect::<Vec<_>>().join("::");
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (from, tos) in edges {
+        for to in tos {
+            let (a, b) = (cut(from), cut(to));
+            if a != b {
+                out.entry(a).or_default().insert(b);
+            }
+        }
+    }
+    out
+}
+
+/// A cycle of the graph, if it has one.
+fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        stack: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = stack.iter().position(|n| n == node) {
+            return Some(stack[at..].to_vec());
+        }
+        if done.contains(node) {
+            return None;
+        }
+        stack.push(node.to_owned());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(cycle) = visit(next, graph, stack, done) {
+                return Some(cycle);
+            }
+        }
+        stack.pop();
+        done.insert(node.to_owned());
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|node| visit(node, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn the_core_never_imports_a_front_end() {
+    let modules = modules();
+    for (name, code) in &modules {
+        if name == "tui" || name.starts_with("tui::") {
+            continue;
+        }
+        for forbidden in ["crate::tui", "crate::cli", "ratatui", "crossterm", "clap::", "anyhow"] {
+            assert!(!code.contains(forbidden), "core module `{name}` uses `{forbidden}`");
+        }
+    }
+}
+
+#[test]
+fn no_module_imports_another_round_a_loop() {
+    let modules = modules();
+    let graph = edges(&modules);
+    assert!(
+        graph.get("tui::app").is_some_and(|to| to.contains("tui::jobs")),
+        "the reader sees edges: {graph:?}"
+    );
+    for depth in 1..=3 {
+        let cycle = find_cycle(&at_depth(&graph, depth));
+        assert!(cycle.is_none(), "import cycle at depth {depth}: {cycle:?}");
+    }
+}
+
+#[test]
+fn only_compact_decides_what_a_strategy_does() {
+    let modules = modules();
+    for (name, code) in &modules {
+        if name == "compact" || name.starts_with("compact::") {
+            continue;
+        }
+        for variant in ["Strategy::Deterministic", "Strategy::DeterministicThenTail"] {
+            assert!(
+                !code.contains(variant),
+                "`{name}` names {variant}: ask the strategy (cuts_a_tail, uses_deterministic_pass) instead"
+            );
+        }
+        assert!(!code.contains("Strategy::Tail =>"), "`{name}` matches on a strategy");
+    }
+}
