@@ -37,6 +37,8 @@
 //! # Ok::<(), ctxlens::Error>(())
 //! ```
 
+pub mod breakdown;
+pub mod calibrate;
 pub mod cancel;
 pub mod check;
 pub mod compact;

@@ -111,10 +111,10 @@ fn claude_code_compaction_keeps_records_and_the_chain() {
     let reloaded = load(out.into_bytes());
     assert_eq!(
         roles(&reloaded),
-        ["system", "system", "user"],
-        "summary and reminder, then the tail, still one chain"
+        ["user", "user", "user"],
+        "summary and reminder as Claude Code writes them, then the tail, still one chain"
     );
-    assert!(reloaded.messages[0].past_summary);
+    assert!(reloaded.messages[0].past_summary && reloaded.messages[1].past_summary);
 }
 
 #[test]
@@ -153,7 +153,7 @@ fn codex_history_usage_and_compactions() {
         json!({"timestamp": "t3", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1", "output": "a b"}}),
         json!({"timestamp": "t3", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c2", "output": "/repo"}}),
         json!({"timestamp": "t4", "type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 500, "output_tokens": 20}}}}),
-        json!({"timestamp": "t5", "type": "compacted", "payload": {"message": "", "replacement_history": [1, 2]}}),
+        json!({"timestamp": "t5", "type": "compacted", "payload": {"message": "summary"}}),
         json!({"timestamp": "t6", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]}}),
     ]));
     assert_eq!(t.format.name(), "codex");
@@ -173,6 +173,22 @@ fn codex_history_usage_and_compactions() {
     assert_eq!(t.messages[4].recorded.expect("token_count").context_tokens, 500);
     assert!(t.notes.iter().any(|n| n.is_past_compaction() && n.before == 5));
     assert!(check(&t, Provider::Responses).is_empty());
+}
+
+#[test]
+fn codex_replacement_history_is_the_live_context() {
+    let summary =
+        json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "summary of the work"}]});
+    let t = load(jsonl(&[
+        json!({"timestamp": "t0", "type": "session_meta", "payload": {"id": "s"}}),
+        json!({"timestamp": "t1", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "old request"}]}}),
+        json!({"timestamp": "t2", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "old answer"}]}}),
+        json!({"timestamp": "t3", "type": "compacted", "payload": {"message": "summary of the work", "replacement_history": [summary]}}),
+        json!({"timestamp": "t4", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "new answer"}]}}),
+    ]));
+    assert_eq!(roles(&t), ["user", "assistant"], "the replacement, then what followed");
+    assert!(t.readable_text(0).contains("summary of the work"));
+    assert!(t.notes.iter().any(|n| n.is_past_compaction() && n.before == 0));
 }
 
 #[test]

@@ -226,8 +226,9 @@ fn a_tokenizer_switch_counts_in_the_worker_and_the_counts_arrive() {
         app.planned().tokens,
         Counts::compute(app.transcript(), Tokenizer::Cl100k).total()
     );
-    // Counted once: cycling back to a cached tokenizer is immediate.
-    for _ in 0..3 {
+    // Counted once: cycling back to a cached tokenizer is immediate (o200k and provider
+    // are counted on the way).
+    for _ in 0..4 {
         let effects = app.act(Action::CycleTokenizer);
         settle(&mut app, effects);
     }

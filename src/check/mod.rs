@@ -87,6 +87,17 @@ fn check_openai(transcript: &Transcript) -> Vec<Problem> {
         if message.role != "tool" {
             callable.clear();
         }
+        if message.role == "tool" && !has_key(transcript.raw(index), "tool_call_id") {
+            problems.push(Problem {
+                index,
+                problem: if has_key(transcript.raw(index), "tool_call_ids") {
+                    "tool message has SWE-agent's plural `tool_call_ids` but no `tool_call_id`".to_owned()
+                } else {
+                    "tool message has no `tool_call_id`".to_owned()
+                },
+                provider_error: format!("Missing required parameter: 'messages[{index}].tool_call_id'."),
+            });
+        }
         if message.role == "tool" {
             for id in &message.tool_results {
                 if !callable.contains(id.as_str()) {
@@ -238,6 +249,12 @@ fn check_responses(transcript: &Transcript) -> Vec<Problem> {
         }
     }
     problems
+}
+
+/// True when the message object `raw` has the top-level key `key`.
+fn has_key(raw: &str, key: &str) -> bool {
+    serde_json::from_str::<std::collections::BTreeMap<String, &serde_json::value::RawValue>>(raw)
+        .is_ok_and(|map| map.contains_key(key))
 }
 
 fn quoted(ids: &[&str]) -> String {

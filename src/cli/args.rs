@@ -10,16 +10,28 @@ use ctxlens::check::Provider;
 use ctxlens::compact::Options;
 use ctxlens::summarize::{self, Spec};
 use ctxlens::tokens::Tokenizer;
-use ctxlens::transcript::{FormatOverride, Transcript};
+use ctxlens::transcript::{CountMode, FormatOverride, Transcript};
 
 /// How to read the input and what to count with.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Tokenizer to count with.
+    /// Tokenizer to count with (`provider`: what the transcript's provider charges, images
+    /// by its rule).
     #[arg(long, value_enum, default_value_t = TokenizerArg::Estimate)]
     pub tokenizer: TokenizerArg,
+    /// Count each message as its API request carries it (`request`), or as stored in the
+    /// file, trajectory metadata and log envelopes included (`raw`).
+    #[arg(long, value_enum, default_value_t = CountArg::Request)]
+    pub count: CountArg,
     #[command(flatten)]
     pub format: FormatArgs,
+}
+
+/// `--count` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum CountArg {
+    Request,
+    Raw,
 }
 
 /// How to read the input.
@@ -38,9 +50,14 @@ impl FormatArgs {
 }
 
 impl InputArgs {
-    /// Loads `path` (`-`: standard input) in the detected or forced format.
+    /// Loads `path` (`-`: standard input) in the detected or forced format, counted as
+    /// `--count` says.
     pub fn load(&self, path: &Path) -> anyhow::Result<Transcript> {
-        self.format.load(path)
+        let mode = match self.count {
+            CountArg::Request => CountMode::Request,
+            CountArg::Raw => CountMode::Raw,
+        };
+        Ok(self.format.load(path)?.with_count_mode(mode))
     }
 }
 
@@ -118,6 +135,7 @@ pub enum TokenizerArg {
     EstimateUtf8,
     Cl100k,
     O200k,
+    Provider,
 }
 
 impl From<TokenizerArg> for Tokenizer {
@@ -128,6 +146,7 @@ impl From<TokenizerArg> for Tokenizer {
             TokenizerArg::EstimateUtf8 => Tokenizer::EstimateUtf8,
             TokenizerArg::Cl100k => Tokenizer::Cl100k,
             TokenizerArg::O200k => Tokenizer::O200k,
+            TokenizerArg::Provider => Tokenizer::Provider,
         }
     }
 }

@@ -11,7 +11,7 @@ use anyhow::bail;
 use super::args::{parse_strategy, parse_summarizer, BudgetArgs, InputArgs, SummaryArgs};
 use ctxlens::compact::deterministic::{ArtifactStore, DirStore, DryRun, Refuse};
 use ctxlens::compact::write_document;
-use ctxlens::compact::{artifacts_dir_for, DeterministicOptions, Inputs, Outcome, Settings, Strategy};
+use ctxlens::compact::{artifacts_dir_for, DeterministicOptions, Inputs, Outcome, Settings, Strategy, SummaryRole};
 use ctxlens::export::check_output;
 use ctxlens::text::thousands;
 use ctxlens::tokens::{Counts, Tokenizer};
@@ -39,6 +39,10 @@ pub struct CompactArgs {
     /// How the summary text is made: placeholder, extractive, openai, or cmd:<command line>.
     #[arg(long, default_value = "placeholder", value_parser = parse_summarizer)]
     summarizer: ctxlens::summarize::Spec,
+    /// The summary's role in a message list: system (as §7F writes it) or user (which the
+    /// Anthropic API accepts). Session logs always get their client's own shape.
+    #[arg(long, value_name = "ROLE", default_value = "system", value_parser = parse_summary_role)]
+    summary_role: SummaryRole,
     #[command(flatten)]
     summary: SummaryArgs,
     /// Print the loss report (what the summarized messages held that survives, and what
@@ -56,6 +60,10 @@ pub struct CompactArgs {
     force: bool,
     #[command(flatten)]
     input: InputArgs,
+}
+
+fn parse_summary_role(s: &str) -> Result<SummaryRole, String> {
+    s.parse()
 }
 
 impl CompactArgs {
@@ -98,6 +106,7 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
             subjective_edits: args.subjective_edits,
             externalize_over: args.externalize_over,
         },
+        summary_role: args.summary_role,
     };
     let mut store = args.store();
     let outcome = ctxlens::compact::run(Inputs {

@@ -2,6 +2,7 @@
 //! option types. Each subcommand lives in its own module and shows only its own options.
 
 mod args;
+mod breakdown_cmd;
 mod check_cmd;
 mod compact_cmd;
 mod plan_doc;

@@ -19,14 +19,37 @@ pub struct StatsArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// Where the context goes instead of the per-message table: by kind (system, user,
+    /// assistant, thinking, tool calls, tool results, images, past summaries) or by tool.
+    #[arg(long, value_enum, value_name = "KIND|TOOL")]
+    by: Option<ByArg>,
+    /// With --by: split each row into head, summarized and tail under this budget.
+    #[arg(long, value_name = "N", requires = "by")]
+    max_tokens: Option<u64>,
+    /// With --by and --max-tokens: the tail budget (default: max-tokens / 2).
+    #[arg(long, value_name = "N", requires = "max_tokens")]
+    keep_tail: Option<u64>,
     #[command(flatten)]
     input: InputArgs,
+}
+
+/// `--by` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ByArg {
+    Kind,
+    Tool,
 }
 
 /// Prints the stats of the file.
 pub fn run(args: &StatsArgs) -> anyhow::Result<ExitCode> {
     let transcript = args.input.load(&args.file)?;
-    print(&transcript, Tokenizer::from(args.input.tokenizer), args.json)?;
+    let tokenizer = Tokenizer::from(args.input.tokenizer);
+    match args.by {
+        Some(by) => {
+            super::breakdown_cmd::print(&transcript, tokenizer, by, args.max_tokens, args.keep_tail, args.json)?;
+        }
+        None => print(&transcript, tokenizer, args.json)?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -57,6 +80,32 @@ pub struct StatsDoc<'a> {
     /// The last recorded prompt size, when the log records usage.
     #[serde(skip_serializing_if = "Option::is_none")]
     recorded_last: Option<u64>,
+    /// The fit of the recorded usage, when the log records usage.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    calibration: Option<CalibrationDoc>,
+}
+
+/// The calibration in `stats --json`.
+#[derive(Serialize)]
+struct CalibrationDoc {
+    overhead: u64,
+    ratio: f64,
+    calibrated_total: u64,
+    median_error_percent: f64,
+    worst_error_percent: f64,
+    calls: Vec<ctxlens::calibrate::CallFit>,
+}
+
+fn calibration_doc(transcript: &Transcript, counts: &Counts) -> Option<CalibrationDoc> {
+    let c = ctxlens::calibrate::calibrate(transcript, counts)?;
+    Some(CalibrationDoc {
+        overhead: c.overhead,
+        ratio: c.ratio,
+        calibrated_total: c.predict(counts.total()),
+        median_error_percent: c.median_error_percent,
+        worst_error_percent: c.worst_error_percent,
+        calls: c.calls,
+    })
 }
 
 #[derive(Serialize)]
@@ -82,6 +131,47 @@ struct StatsRow<'a> {
     tool_results: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
     recorded: Option<RecordedRow>,
+    /// Images and documents of a message that is mostly binary data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    media: Option<MediaDoc>,
+}
+
+/// A binary-heavy message's media in `stats --json`.
+#[derive(Serialize)]
+struct MediaDoc {
+    /// What the provider's rules make of the message.
+    provider_tokens: u64,
+    parts: Vec<MediaPart>,
+}
+
+#[derive(Serialize)]
+struct MediaPart {
+    kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    width: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    height: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pages: Option<u32>,
+    payload_chars: usize,
+}
+
+fn media_doc(transcript: &Transcript, index: usize) -> Option<MediaDoc> {
+    let heavy = ctxlens::tokens::media::binary_heavy(transcript, index)?;
+    Some(MediaDoc {
+        provider_tokens: heavy.provider_tokens,
+        parts: heavy
+            .media
+            .iter()
+            .map(|m| MediaPart {
+                kind: m.describe(),
+                width: m.size.map(|s| s.0),
+                height: m.size.map(|s| s.1),
+                pages: m.pages,
+                payload_chars: m.payload_chars,
+            })
+            .collect(),
+    })
 }
 
 impl Serialize for StatsRows<'_> {
@@ -94,6 +184,7 @@ impl Serialize for StatsRows<'_> {
             tool_calls: m.tool_calls.iter().map(|c| c.id.as_str()).collect(),
             tool_results: &m.tool_results,
             recorded: recorded_vs_estimate(self.transcript, self.counts, i),
+            media: media_doc(self.transcript, i),
         }))
     }
 }
@@ -121,6 +212,7 @@ pub fn stats_doc<'a>(transcript: &'a Transcript, counts: &'a Counts) -> StatsDoc
             .rev()
             .find_map(|m| m.recorded)
             .map(|r| r.context_tokens),
+        calibration: calibration_doc(transcript, counts),
     }
 }
 
@@ -145,6 +237,22 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
         counts.tokenizer,
         thousands(counts.total())
     )?;
+    if let Some(c) = ctxlens::calibrate::calibrate(transcript, counts) {
+        writeln!(
+            out,
+            "recorded usage ({} calls): ≈{} tokens of system prompt and tool definitions, not in the log; {:.3} recorded per counted token; fit error median {:.1}%, worst {:.1}%",
+            c.calls.len(),
+            thousands(c.overhead),
+            c.ratio,
+            c.median_error_percent,
+            c.worst_error_percent
+        )?;
+        writeln!(
+            out,
+            "calibrated total (what the provider would count now): {} tokens",
+            thousands(c.predict(counts.total()))
+        )?;
+    }
     writeln!(out)?;
     writeln!(
         out,
@@ -182,6 +290,14 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
             fit(&tools, 22, false),
             visible(&truncate(&transcript.preview(i, 60), 60), false)
         )?;
+        if let Some(heavy) = ctxlens::tokens::media::binary_heavy(transcript, i) {
+            writeln!(
+                out,
+                "{:>6}  ┄ {}",
+                "",
+                binary_warning(&heavy, counts.message(i), counts.tokenizer)
+            )?;
+        }
         if let Some(r) = recorded_vs_estimate(transcript, counts, i) {
             writeln!(
                 out,
@@ -197,6 +313,30 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
         write_note(out, note)?;
     }
     Ok(())
+}
+
+/// The warning beside a message that is mostly binary data.
+pub fn binary_warning(heavy: &ctxlens::tokens::media::BinaryHeavy, tokens: u64, tokenizer: Tokenizer) -> String {
+    let what: Vec<String> = heavy
+        .media
+        .iter()
+        .map(ctxlens::tokens::media::Media::describe)
+        .collect();
+    if tokenizer.is_estimate() {
+        format!(
+            "⚠ {}: the estimator counts it as {} tokens, the model sees about {} (provider rule); a compactor using the estimator fires on it",
+            what.join(", "),
+            thousands(tokens),
+            thousands(heavy.provider_tokens)
+        )
+    } else {
+        format!(
+            "{}: counted by the provider's image rule ({} tokens here, {} by the provider tokenizer)",
+            what.join(", "),
+            thousands(tokens),
+            thousands(heavy.provider_tokens)
+        )
+    }
 }
 
 fn write_note(out: &mut impl Write, note: &ctxlens::transcript::Note) -> std::io::Result<()> {

@@ -4,16 +4,18 @@
 
 pub mod deterministic;
 mod document;
+mod inserted;
 mod plan;
 mod render;
 mod run;
 mod strategy;
 
 pub use document::{write_document, Document};
-pub use plan::{head_end, plan, Cut, Decision, Options, Plan, Section, SplitReason};
-pub use render::{
-    inserted_for, inserted_messages, render, tokens_after, Inserted, Rendered, FLUSH_REMINDER, SUMMARY_PREFIX,
+pub use inserted::{
+    inserted_messages, inserted_texts, insertion, Insertion, SummaryRole, FLUSH_REMINDER, SUMMARY_PREFIX,
 };
+pub use plan::{head_end, plan, Cut, Decision, Options, Plan, Section, SplitReason};
+pub use render::{render, tokens_after, Rendered};
 pub use run::{compact, run, Inputs, Outcome};
 pub use strategy::{
     derive, plan_strategy, warnings, Derived, DeterministicOptions, Planned, Settings, Strategy, Warning,

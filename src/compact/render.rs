@@ -4,120 +4,20 @@
 //! stretch, its separators included); only the summary and reminder messages are newly
 //! serialized, joined with the file's own separator. A session log keeps whole records.
 
-use serde_json::json;
-
 use super::document::Document;
+use super::inserted::{insertion, SummaryRole};
 use super::plan::Cut;
 use crate::tokens::Counts;
-use crate::transcript::{Container, Dialect, Transcript};
-
-/// The prefix of the summary message's content (§7F 9.2).
-pub const SUMMARY_PREFIX: &str = "[Summary of earlier conversation]\n";
-
-/// The memory-tool reminder added with `flush_to_memory` (§7F 9.3; the dash is U+2014).
-pub const FLUSH_REMINDER: &str = "Before continuing: if anything from earlier is worth keeping, save it with the memory tool now \u{2014} the earlier transcript is about to be summarized.";
-
-/// The JSON of the messages a firing writes: the summary, then (with `flush_to_memory`)
-/// the reminder.
-pub fn inserted_messages(flush_to_memory: bool, summary: &str) -> Vec<String> {
-    let mut inserted = vec![system_message(&format!("{SUMMARY_PREFIX}{summary}"))];
-    if flush_to_memory {
-        inserted.push(system_message(FLUSH_REMINDER));
-    }
-    inserted
-}
-
-/// One message a firing inserts: the message the model sees (counted) and the text
-/// written into the output (a whole record, for log formats).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Inserted {
-    /// The model-visible message JSON.
-    pub counted: String,
-    /// What is written to the output.
-    pub written: String,
-}
-
-/// The messages a firing inserts, in the transcript's own shape. OpenAI and Anthropic
-/// get §7F's `role:"system"` messages exactly; Gemini a `user` content; Responses and
-/// Codex a `system` message item; OpenHands a user message event; Claude Code a `user`
-/// record marked `isCompactSummary` whose `uuid` is the parent the first kept tail
-/// record points at, so the `parentUuid` chain stays linked.
-pub fn inserted_for(transcript: &Transcript, cut: &Cut, flush_to_memory: bool, summary: &str) -> Vec<Inserted> {
-    let specs = inserted_messages(flush_to_memory, summary);
-    let count = specs.len();
-    specs
-        .into_iter()
-        .enumerate()
-        .map(|(k, spec)| {
-            let content = serde_json::from_str::<serde_json::Value>(&spec)
-                .ok()
-                .and_then(|v| v.get("content").and_then(|c| c.as_str().map(str::to_owned)))
-                .unwrap_or_default();
-            shape(transcript, cut, (k, count), spec, &content)
-        })
-        .collect()
-}
-
-fn shape(transcript: &Transcript, cut: &Cut, (k, count): (usize, usize), spec: String, content: &str) -> Inserted {
-    let same = |json: String| Inserted {
-        counted: json.clone(),
-        written: json,
-    };
-    match (&transcript.format.container, transcript.format.dialect) {
-        (Container::ClaudeCode, _) => {
-            // The inserted records form a chain whose last link takes the uuid the first
-            // kept tail record's parentUuid names.
-            let name = |i: usize| format!("ctxlens-inserted-{i}");
-            let uuid = if k + 1 == count {
-                claude_link(transcript, cut).unwrap_or_else(|| name(k))
-            } else {
-                name(k)
-            };
-            let parent = if k == 0 {
-                serde_json::Value::Null
-            } else {
-                name(k - 1).into()
-            };
-            let message = serde_json::from_str::<serde_json::Value>(&spec).unwrap_or_default();
-            let record = json!({"parentUuid": parent, "isSidechain": false, "type": "user", "isCompactSummary": true, "uuid": uuid, "message": message});
-            Inserted {
-                counted: spec,
-                written: record.to_string(),
-            }
-        }
-        (Container::Codex, _) => {
-            let item =
-                json!({"type": "message", "role": "system", "content": [{"type": "input_text", "text": content}]});
-            Inserted {
-                counted: item.to_string(),
-                written: json!({"timestamp": "", "type": "response_item", "payload": item}).to_string(),
-            }
-        }
-        (_, Dialect::Gemini) => same(json!({"role": "user", "parts": [{"text": content}]}).to_string()),
-        (_, Dialect::Responses) => same(
-            json!({"type": "message", "role": "system", "content": [{"type": "input_text", "text": content}]})
-                .to_string(),
-        ),
-        (_, Dialect::OpenHands) => same(
-            json!({"source": "user", "action": "message", "message": content, "args": {"content": content}})
-                .to_string(),
-        ),
-        (_, Dialect::OpenAi | Dialect::Anthropic) => same(spec),
-    }
-}
-
-/// The `parentUuid` of the first kept Claude Code record after the summary.
-fn claude_link(transcript: &Transcript, cut: &Cut) -> Option<String> {
-    let first = transcript.messages.get(cut.split)?.records.first()?;
-    let record: serde_json::Value = serde_json::from_str(&transcript.text[first.clone()]).ok()?;
-    record.get("parentUuid")?.as_str().map(str::to_owned)
-}
+use crate::transcript::Transcript;
 
 /// Tokens of the compacted message list, without building the document: the kept head
 /// and tail come from the counts, only the inserted messages are counted.
-pub fn tokens_after(cut: &Cut, counts: &Counts, inserted: &[String]) -> u64 {
-    let counter = counts.tokenizer.counter();
-    cut.head_tokens + inserted.iter().map(|m| counter.count_message(m)).sum::<u64>() + cut.tail_tokens
+pub fn tokens_after(transcript: &Transcript, cut: &Cut, counts: &Counts, inserted: &[String]) -> u64 {
+    let new: u64 = inserted
+        .iter()
+        .map(|m| crate::tokens::count_json(transcript, counts.tokenizer, m))
+        .sum();
+    cut.head_tokens + new + cut.tail_tokens
 }
 
 /// A cut written out: the document and what the newly written messages are.
@@ -132,19 +32,24 @@ pub struct Rendered {
 }
 
 /// The compacted document for a cut at `cut` with the summary text `summary`.
-pub fn render(transcript: &Transcript, counts: &Counts, cut: &Cut, flush_to_memory: bool, summary: &str) -> Rendered {
-    let shaped = inserted_for(transcript, cut, flush_to_memory, summary);
-    let counted: Vec<String> = shaped.iter().map(|i| i.counted.clone()).collect();
-    let tokens_after = tokens_after(cut, counts, &counted);
-    let written: Vec<String> = shaped.into_iter().map(|i| i.written).collect();
+pub fn render(
+    transcript: &Transcript,
+    counts: &Counts,
+    cut: &Cut,
+    flush_to_memory: bool,
+    role: SummaryRole,
+    summary: &str,
+) -> Rendered {
+    let insertion = insertion(transcript, cut, flush_to_memory, role, summary);
+    let tokens_after = tokens_after(transcript, cut, counts, &insertion.messages);
     let document = if transcript.format.container.is_log() {
-        render_log(transcript, cut, written)
+        render_log(transcript, cut, insertion.records)
     } else {
-        render_list(transcript, cut, written)
+        render_list(transcript, cut, insertion.records)
     };
     Rendered {
         document,
-        inserted: counted,
+        inserted: insertion.messages,
         tokens_after,
     }
 }
@@ -183,7 +88,9 @@ fn render_list(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Doc
 
 /// A compacted log: the records before the first message (session metadata), the head
 /// messages' records, the inserted records, then every record of the active
-/// conversation from the first kept tail message on, all byte for byte as read.
+/// conversation from the first kept tail message on, all byte for byte as read (each
+/// record once). A Codex tail that starts inside an earlier replacement history starts
+/// after that `compacted` record: its kept items were written into the new one.
 fn render_log(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Document {
     let records = &transcript.log_records;
     let first_message_at = transcript
@@ -195,7 +102,13 @@ fn render_log(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Docu
         .messages
         .get(cut.split)
         .and_then(|m| m.records.first())
-        .map(|r| r.start);
+        .map(|r| {
+            if super::inserted::from_replacement(transcript, cut.split) {
+                r.end
+            } else {
+                r.start
+            }
+        });
     let mut lines: Vec<std::ops::Range<usize>> = records
         .iter()
         .filter(|r| r.active && r.message.is_none() && r.range.start < first_message_at)
@@ -204,6 +117,7 @@ fn render_log(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Docu
     for m in &transcript.messages[..cut.head_end] {
         lines.extend(m.records.iter().cloned());
     }
+    lines.dedup();
     let mut doc = Document::new(transcript);
     for range in lines {
         doc.push_input(transcript, range);
@@ -220,9 +134,4 @@ fn render_log(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Docu
         }
     }
     doc
-}
-
-/// A newly written `{"role":"system","content":…}` message, compact, key order fixed.
-fn system_message(content: &str) -> String {
-    json!({"role": "system", "content": content}).to_string()
 }

@@ -107,7 +107,14 @@ pub fn run(inputs: Inputs) -> crate::Result<Outcome> {
             let summary = summarizer.summarize(&older, cancel)?;
             drop(older);
             cancel.check()?;
-            let rendered = render(&view, &view_counts, cut, settings.options.flush_to_memory, &summary);
+            let rendered = render(
+                &view,
+                &view_counts,
+                cut,
+                settings.options.flush_to_memory,
+                settings.summary_role,
+                &summary,
+            );
             let loss = with_loss.then(|| loss_report(&view, cut.head_end..cut.split, &summary));
             (
                 rendered.document,
@@ -124,6 +131,8 @@ pub fn run(inputs: Inputs) -> crate::Result<Outcome> {
         settings.options.max_tokens,
         tokens_after,
         transcript.format.dialect,
+        settings.summary_role,
+        transcript.format.container.is_log(),
     );
     Ok(Outcome {
         settings: *settings,

@@ -86,7 +86,8 @@ impl Default for DeterministicOptions {
     }
 }
 
-/// Everything a user tunes: the strategy, the §7F options, the deterministic options.
+/// Everything a user tunes: the strategy, the §7F options, the deterministic options,
+/// the summary's role.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Settings {
     /// The strategy.
@@ -95,6 +96,8 @@ pub struct Settings {
     pub options: Options,
     /// The deterministic pass's options.
     pub deterministic: DeterministicOptions,
+    /// The role of the summary message in a message list (system, as §7F writes it).
+    pub summary_role: super::SummaryRole,
 }
 
 impl Settings {
@@ -104,6 +107,7 @@ impl Settings {
             strategy: Strategy::Tail,
             options,
             deterministic: DeterministicOptions::default(),
+            summary_role: super::SummaryRole::System,
         }
     }
 }
@@ -236,14 +240,22 @@ impl std::fmt::Display for Warning {
                 thousands(*cap)
             ),
             Warning::SystemInsideAnthropicMessages => f.write_str(
-                "Anthropic dialect: the summary is a role:\"system\" message inside `messages`, which the Anthropic API rejects",
+                "Anthropic dialect: the summary is a role:\"system\" message inside `messages`, which the Anthropic API rejects (--summary-role user writes one it accepts)",
             ),
         }
     }
 }
 
-/// The warnings of a planned result that costs `tokens_after` tokens.
-pub fn warnings(planned: &Planned, max_tokens: u64, tokens_after: u64, dialect: Dialect) -> Vec<Warning> {
+/// The warnings of a planned result that costs `tokens_after` tokens (`is_log`: a session
+/// log, whose summary takes its client's own shape).
+pub fn warnings(
+    planned: &Planned,
+    max_tokens: u64,
+    tokens_after: u64,
+    dialect: Dialect,
+    role: super::SummaryRole,
+    is_log: bool,
+) -> Vec<Warning> {
     let mut warnings = Vec::new();
     if let Some(cut) = planned.cut() {
         if tokens_after > max_tokens {
@@ -255,7 +267,7 @@ pub fn warnings(planned: &Planned, max_tokens: u64, tokens_after: u64, dialect: 
         if cut.tail_empty() {
             warnings.push(Warning::NoUserMessageLeft);
         }
-        if dialect == Dialect::Anthropic {
+        if dialect == Dialect::Anthropic && role == super::SummaryRole::System && !is_log {
             warnings.push(Warning::SystemInsideAnthropicMessages);
         }
     } else if planned.tail.is_none() && tokens_after > max_tokens {

@@ -6,6 +6,8 @@
 
 mod bpe;
 pub mod estimate;
+pub mod media;
+pub mod provider;
 
 use std::fmt;
 use std::str::FromStr;
@@ -13,7 +15,7 @@ use std::str::FromStr;
 use rayon::prelude::*;
 
 use crate::cancel::CancelToken;
-use crate::transcript::Transcript;
+use crate::transcript::{Dialect, Transcript};
 
 pub use bpe::{openai_message_tokens, BpeCounter};
 pub use estimate::{compact_length, estimate_tokens, CompactLength, Unit};
@@ -31,16 +33,20 @@ pub enum Tokenizer {
     Cl100k,
     /// OpenAI `o200k_base` (GPT-4o and later), OpenAI's per-message formula.
     O200k,
+    /// What the transcript's provider charges: its framing, its image rules, text by
+    /// `o200k_base` (see [`provider`]).
+    Provider,
 }
 
 impl Tokenizer {
     /// Every tokenizer, in the order the TUI cycles through them.
-    pub const ALL: [Tokenizer; 5] = [
+    pub const ALL: [Tokenizer; 6] = [
         Tokenizer::Estimate,
         Tokenizer::EstimateCodepoints,
         Tokenizer::EstimateUtf8,
         Tokenizer::Cl100k,
         Tokenizer::O200k,
+        Tokenizer::Provider,
     ];
 
     /// The name used on the command line and in JSON output.
@@ -51,15 +57,35 @@ impl Tokenizer {
             Tokenizer::EstimateUtf8 => "estimate-utf8",
             Tokenizer::Cl100k => "cl100k",
             Tokenizer::O200k => "o200k",
+            Tokenizer::Provider => "provider",
         }
     }
 
     /// True for the BPE vocabularies, which are slow enough to need a background worker.
     pub fn is_bpe(self) -> bool {
-        matches!(self, Tokenizer::Cl100k | Tokenizer::O200k)
+        matches!(self, Tokenizer::Cl100k | Tokenizer::O200k | Tokenizer::Provider)
     }
 
-    /// The counter for this tokenizer. BPE vocabularies load on first use (tens of ms).
+    /// True for the three §7F estimators, which count every character of the message
+    /// (images as text) exactly as the reference ports do.
+    pub fn is_estimate(self) -> bool {
+        matches!(
+            self,
+            Tokenizer::Estimate | Tokenizer::EstimateCodepoints | Tokenizer::EstimateUtf8
+        )
+    }
+
+    /// The counter for messages of `dialect` (the provider tokenizer depends on it, and
+    /// on the model for Anthropic's image resolution).
+    pub fn counter_for(self, dialect: Dialect, model: Option<&str>) -> &'static dyn TokenCounter {
+        match self {
+            Tokenizer::Provider => provider::for_dialect(dialect, model),
+            other => other.counter(),
+        }
+    }
+
+    /// The counter for this tokenizer (the provider tokenizer as for OpenAI; prefer
+    /// [`Tokenizer::counter_for`]). BPE vocabularies load on first use (tens of ms).
     pub fn counter(self) -> &'static dyn TokenCounter {
         static ESTIMATE: EstimateCounter = EstimateCounter(Unit::Utf16);
         static CODEPOINTS: EstimateCounter = EstimateCounter(Unit::Codepoints);
@@ -70,8 +96,26 @@ impl Tokenizer {
             Tokenizer::EstimateUtf8 => &UTF8,
             Tokenizer::Cl100k => BpeCounter::cl100k(),
             Tokenizer::O200k => BpeCounter::o200k(),
+            Tokenizer::Provider => provider::for_dialect(Dialect::OpenAi, None),
         }
     }
+}
+
+/// Tokens of one message of `transcript`, given the JSON it is counted as (see
+/// [`Transcript::request`]); a message never sent costs nothing.
+pub fn count_request(transcript: &Transcript, tokenizer: Tokenizer, request: &str) -> u64 {
+    if request.is_empty() {
+        return 0;
+    }
+    tokenizer
+        .counter_for(transcript.format.dialect, transcript.model.as_deref())
+        .count_message(request)
+}
+
+/// Tokens of any message JSON of `transcript` (a rewritten or an inserted message),
+/// counted in the transcript's count form.
+pub fn count_json(transcript: &Transcript, tokenizer: Tokenizer, json: &str) -> u64 {
+    count_request(transcript, tokenizer, &transcript.count_form(json))
 }
 
 impl fmt::Display for Tokenizer {
@@ -120,10 +164,9 @@ pub struct Counts {
 impl Counts {
     /// Counts every message of `transcript` (in parallel).
     pub fn compute(transcript: &Transcript, tokenizer: Tokenizer) -> Counts {
-        let counter = tokenizer.counter();
         let per_message = (0..transcript.messages.len())
             .into_par_iter()
-            .map(|i| counter.count_message(transcript.raw(i)))
+            .map(|i| count_request(transcript, tokenizer, &transcript.request(i)))
             .collect();
         Counts::from_per_message(tokenizer, per_message)
     }
@@ -138,7 +181,6 @@ impl Counts {
         mut progress: impl FnMut(usize, usize),
     ) -> crate::Result<Counts> {
         const CHUNK: usize = 2048;
-        let counter = tokenizer.counter();
         let total = transcript.messages.len();
         let mut per_message = Vec::with_capacity(total);
         while per_message.len() < total {
@@ -147,7 +189,7 @@ impl Counts {
             let end = (start + CHUNK).min(total);
             let chunk_counts: Vec<u64> = (start..end)
                 .into_par_iter()
-                .map(|i| counter.count_message(transcript.raw(i)))
+                .map(|i| count_request(transcript, tokenizer, &transcript.request(i)))
                 .collect();
             per_message.extend(chunk_counts);
             progress(per_message.len(), total);
@@ -158,10 +200,9 @@ impl Counts {
     /// These counts with some messages re-counted (those a derived view rewrote).
     #[must_use]
     pub fn with_recounted(&self, transcript: &Transcript, indices: impl IntoIterator<Item = usize>) -> Counts {
-        let counter = self.tokenizer.counter();
         let mut per_message: Vec<u64> = self.iter().collect();
         for i in indices {
-            per_message[i] = counter.count_message(transcript.raw(i));
+            per_message[i] = count_request(transcript, self.tokenizer, &transcript.request(i));
         }
         Counts::from_per_message(self.tokenizer, per_message)
     }

@@ -82,6 +82,9 @@ fn gemini(content: &Value, span: Range<usize>, limit: usize) -> (Message, TextBu
         }
     }
     m.boundary = m.role == "user" && (human || m.tool_results.is_empty());
+    m.shape.beyond_role_content = content
+        .as_object()
+        .is_some_and(|o| o.keys().any(|k| k != "role" && k != "parts"));
     finish(m, text, limit)
 }
 
@@ -265,5 +268,8 @@ fn openhands(event: &Value, span: Range<usize>, index: usize, limit: usize) -> (
         _ => empty(span, "event"),
     };
     m.tool_calls.retain(|c| !c.id.is_empty());
+    // An event is never itself a request message: the agent builds one from it.
+    m.shape.beyond_openai = true;
+    m.shape.beyond_role_content = true;
     finish(m, text, limit)
 }

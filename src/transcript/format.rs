@@ -200,6 +200,8 @@ pub(crate) struct Split {
     pub system: Option<Range<usize>>,
     /// The dialect the container itself implies (a top-level `system` means Anthropic).
     pub dialect_hint: Option<Dialect>,
+    /// Raw JSON of a request body's `model`, if present.
+    pub model: Option<Range<usize>>,
 }
 
 /// Splits `text[start..]` (the document after any BOM) into message spans.
@@ -223,12 +225,14 @@ pub(crate) fn split(
             spans: Vec::new(),
             system: None,
             dialect_hint: None,
+            model: None,
         }),
         (Some(FormatOverride::Codex), _) => Ok(Split {
             container: Container::Codex,
             spans: Vec::new(),
             system: None,
             dialect_hint: None,
+            model: None,
         }),
         (Some(f), _) if f.is_jsonl() => split_jsonl(source, text, start),
         (_, b'[') => split_array(source, text, start),
@@ -268,6 +272,7 @@ fn split_array(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
         spans: items.iter().map(|raw| span_of(text, raw.get())).collect(),
         system: None,
         dialect_hint: None,
+        model: None,
     })
 }
 
@@ -292,6 +297,7 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
                 spans: Vec::new(),
                 system: None,
                 dialect_hint: None,
+                model: None,
             });
         }
         let keys: Vec<&str> = map.keys().map(String::as_str).take(8).collect();
@@ -326,11 +332,16 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
         _ if map.contains_key("system") => Some(Dialect::Anthropic),
         _ => None,
     };
+    let model = map
+        .get("model")
+        .filter(|raw| raw.get().starts_with('"'))
+        .map(|raw| span_of(text, raw.get()));
     Ok(Split {
         container: Container::Object { key: key.to_owned() },
         spans: items.iter().map(|raw| span_of(text, raw.get())).collect(),
         dialect_hint,
         system,
+        model,
     })
 }
 
@@ -361,6 +372,7 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
                         spans: Vec::new(),
                         system: None,
                         dialect_hint: None,
+                        model: None,
                     });
                 }
             }
@@ -374,6 +386,7 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
         spans,
         system: None,
         dialect_hint: None,
+        model: None,
     })
 }
 

@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::dialects;
 use super::format::{json_error, span_of, Dialect};
 use super::message::{self, Message, Recorded, PREVIEW_CHARS};
-use crate::error::{LoadError, Position};
+use crate::error::LoadError;
 
 /// A record that is not part of the model-visible transcript.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,6 +53,8 @@ pub(crate) struct Loaded {
     pub messages: Vec<Message>,
     pub notes: Vec<Note>,
     pub records: Vec<LogRecord>,
+    /// The model the session ran with (the last one a response names).
+    pub model: Option<String>,
 }
 
 struct Line<'a> {
@@ -138,55 +140,23 @@ pub(crate) fn claude_code(source: &str, text: &str, start: usize) -> Result<Load
         cursor = parent(&lines[i]).and_then(|p| by_uuid.get(&p).copied());
     }
     chain.reverse();
+    let chain = with_parallel_results(&lines, chain, &parent);
     let active: HashSet<usize> = chain.iter().copied().collect();
 
     let mut loaded = Loaded {
         messages: Vec::new(),
         notes: Vec::new(),
         records: Vec::new(),
+        model: None,
     };
-    let mut merged_ids: HashMap<usize, String> = HashMap::new();
-    let mut record_message: HashMap<usize, usize> = HashMap::new();
+    let mut builder = ClaudeMessages::default();
     for &i in &chain {
-        let line = &lines[i];
-        let kind = text_of(line.fields.get("type"));
-        let is_meta = value(line.fields.get("isMeta")) == Value::Bool(true);
-        let message_raw = line
-            .fields
-            .get("message")
-            .filter(|_| (kind == "user" || kind == "assistant") && !is_meta);
-        let Some(message_raw) = message_raw else {
-            loaded
-                .notes
-                .push(claude_note(line, &kind, is_meta, loaded.messages.len()));
-            continue;
-        };
-        let message_value: Value = serde_json::from_str(message_raw.get()).unwrap_or(Value::Null);
-        let response_id = message_value.get("id").and_then(Value::as_str).map(str::to_owned);
-        let last = loaded.messages.len().checked_sub(1);
-        if let (Some(id), Some(last)) = (&response_id, last) {
-            if kind == "assistant" && merged_ids.get(&last) == Some(id) {
-                merge_into(text, &mut loaded.messages[last], &message_value, line.range.clone());
-                record_message.insert(i, last);
-                continue;
-            }
-        }
-        let span = span_of(text, message_raw.get());
-        let index = loaded.messages.len();
-        let mut m = Message::parse(message_raw.get(), span, index)
-            .map_err(|e| json_error(source, text, line.range.start, &e))?;
-        m.records = vec![line.range.clone()];
-        m.recorded = usage(&message_value);
-        if value(line.fields.get("isCompactSummary")) == Value::Bool(true) {
-            m.past_summary = true;
-            m.boundary = false;
-        }
-        if let Some(id) = response_id.filter(|_| kind == "assistant") {
-            merged_ids.insert(index, id);
-        }
-        record_message.insert(i, index);
-        loaded.messages.push(m);
+        builder.add(source, text, &lines[i], i)?;
     }
+    let (messages, notes, record_message, model) = builder.finish();
+    loaded.messages = messages;
+    loaded.notes = notes;
+    loaded.model = model;
     off_branch_notes(&lines, &active, &mut loaded);
     loaded.records = lines
         .iter()
@@ -198,6 +168,199 @@ pub(crate) fn claude_code(source: &str, text: &str, start: usize) -> Result<Load
         })
         .collect();
     Ok(loaded)
+}
+
+/// The chain with the results of parallel calls that sit on side branches put back.
+/// Claude Code links each parallel call's `tool_result` line to that call's own line, so
+/// every result but the last is a sibling of the chain the leaf walks back through; the
+/// client still sends them all. A result line is taken back right after its parent.
+fn with_parallel_results(lines: &[Line], chain: Vec<usize>, parent: &dyn Fn(&Line) -> Option<String>) -> Vec<usize> {
+    let on_chain: HashSet<usize> = chain.iter().copied().collect();
+    let mut children: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, line) in lines.iter().enumerate() {
+        if on_chain.contains(&i) || !is_tool_result_line(line) {
+            continue;
+        }
+        if let Some(p) = parent(line) {
+            children.entry(p).or_default().push(i);
+        }
+    }
+    if children.is_empty() {
+        return chain;
+    }
+    let mut out = Vec::with_capacity(chain.len());
+    for i in chain {
+        out.push(i);
+        let uuid = lines[i]
+            .fields
+            .get("uuid")
+            .and_then(|r| serde_json::from_str::<String>(r.get()).ok());
+        if let Some(side) = uuid.and_then(|u| children.remove(&u)) {
+            out.extend(side);
+        }
+    }
+    out
+}
+
+/// A main-conversation `user` line whose content is only `tool_result` blocks.
+fn is_tool_result_line(line: &Line) -> bool {
+    if text_of(line.fields.get("type")) != "user" || value(line.fields.get("isSidechain")) == Value::Bool(true) {
+        return false;
+    }
+    let message = value(line.fields.get("message"));
+    message.get("content").and_then(Value::as_array).is_some_and(|blocks| {
+        !blocks.is_empty()
+            && blocks
+                .iter()
+                .all(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+    })
+}
+
+/// Builds the messages of one Claude Code conversation chain, as the client sends them:
+/// the lines of one response (same `message.id`) are one assistant message, and the
+/// `tool_result` lines answering its calls are one user message, results in call order
+/// (older clients interleave call and result lines; newer ones write each parallel
+/// result on its own line).
+#[derive(Default)]
+struct ClaudeMessages {
+    messages: Vec<Message>,
+    notes: Vec<Note>,
+    record_message: HashMap<usize, usize>,
+    model: Option<String>,
+    /// The response being built: its message index and `message.id`.
+    response: Option<(usize, String)>,
+    /// The user message collecting that response's tool results.
+    results: Option<usize>,
+}
+
+impl ClaudeMessages {
+    fn add(&mut self, source: &str, text: &str, line: &Line, line_index: usize) -> Result<(), LoadError> {
+        let kind = text_of(line.fields.get("type"));
+        let is_meta = value(line.fields.get("isMeta")) == Value::Bool(true);
+        let message_raw = line
+            .fields
+            .get("message")
+            .filter(|_| (kind == "user" || kind == "assistant") && !is_meta);
+        let Some(message_raw) = message_raw else {
+            self.notes.push(claude_note(line, &kind, is_meta, self.messages.len()));
+            return Ok(());
+        };
+        let message_value: Value = serde_json::from_str(message_raw.get()).unwrap_or(Value::Null);
+        let response_id = message_value.get("id").and_then(Value::as_str).map(str::to_owned);
+        if kind == "assistant" {
+            if let Some(model) = message_value.get("model").and_then(Value::as_str) {
+                self.model = Some(model.to_owned());
+            }
+        }
+        // A further line of the response being built (possibly after some of its results).
+        if let (Some((at, open)), Some(id), "assistant") = (&self.response, &response_id, kind.as_str()) {
+            if id == open {
+                let at = *at;
+                merge_into(text, &mut self.messages[at], &message_value, line.range.clone());
+                self.record_message.insert(line_index, at);
+                return Ok(());
+            }
+        }
+        // A result of the response being built: gathered into one user message.
+        if kind == "user" && self.answers_open_response(&message_value) {
+            if let Some(at) = self.results {
+                merge_into(text, &mut self.messages[at], &message_value, line.range.clone());
+                self.record_message.insert(line_index, at);
+                return Ok(());
+            }
+            self.push(source, text, line, line_index, message_raw, &message_value)?;
+            self.results = Some(self.messages.len() - 1);
+            return Ok(());
+        }
+        self.close_response();
+        self.push(source, text, line, line_index, message_raw, &message_value)?;
+        if let Some(id) = response_id.filter(|_| kind == "assistant") {
+            self.response = Some((self.messages.len() - 1, id));
+        }
+        Ok(())
+    }
+
+    fn push(
+        &mut self,
+        source: &str,
+        text: &str,
+        line: &Line,
+        line_index: usize,
+        message_raw: &RawValue,
+        message_value: &Value,
+    ) -> Result<(), LoadError> {
+        let span = span_of(text, message_raw.get());
+        let index = self.messages.len();
+        let mut m = Message::parse(message_raw.get(), span, index)
+            .map_err(|e| json_error(source, text, line.range.start, &e))?;
+        m.records = vec![line.range.clone()];
+        m.recorded = usage(message_value);
+        if value(line.fields.get("isCompactSummary")) == Value::Bool(true) {
+            m.past_summary = true;
+            m.boundary = false;
+        }
+        self.record_message.insert(line_index, index);
+        self.messages.push(m);
+        Ok(())
+    }
+
+    /// A user message of only `tool_result` blocks answering calls of the open response.
+    fn answers_open_response(&self, message: &Value) -> bool {
+        let Some((at, _)) = &self.response else {
+            return false;
+        };
+        let calls = &self.messages[*at].tool_calls;
+        let Some(blocks) = message.get("content").and_then(Value::as_array) else {
+            return false;
+        };
+        !blocks.is_empty()
+            && blocks.iter().all(|b| {
+                b.get("type").and_then(Value::as_str) == Some("tool_result")
+                    && b.get("tool_use_id")
+                        .and_then(Value::as_str)
+                        .is_some_and(|id| calls.iter().any(|c| c.id == id))
+            })
+    }
+
+    /// Ends the response being built: its gathered results go in call order.
+    fn close_response(&mut self) {
+        if let (Some((at, _)), Some(results)) = (self.response.take(), self.results.take()) {
+            let order: Vec<String> = self.messages[at].tool_calls.iter().map(|c| c.id.clone()).collect();
+            sort_results(&mut self.messages[results], &order);
+        }
+        self.response = None;
+        self.results = None;
+    }
+
+    fn finish(mut self) -> (Vec<Message>, Vec<Note>, HashMap<usize, usize>, Option<String>) {
+        self.close_response();
+        (self.messages, self.notes, self.record_message, self.model)
+    }
+}
+
+/// Puts the `tool_result` blocks of a gathered results message in the calls' order.
+fn sort_results(message: &mut Message, order: &[String]) {
+    let Some(current) = message.synthetic.clone() else {
+        return; // one line: nothing was gathered
+    };
+    let mut value: Value = serde_json::from_str(&current).unwrap_or(Value::Null);
+    if let Some(Value::Array(blocks)) = value.get_mut("content") {
+        let position = |b: &Value| {
+            let id = b.get("tool_use_id").and_then(Value::as_str).unwrap_or_default();
+            order.iter().position(|o| o == id).unwrap_or(usize::MAX)
+        };
+        blocks.sort_by_key(position);
+    }
+    let json = value.to_string();
+    let (records, span, recorded) = (
+        std::mem::take(&mut message.records),
+        message.span.clone(),
+        message.recorded,
+    );
+    *message = Message::parse(&json, span, 0).unwrap_or_else(|_| message.clone());
+    message.records = records;
+    message.synthetic = Some(json);
+    message.recorded = recorded;
 }
 
 /// Appends a continuation line of a split response to `message` (content blocks joined,
@@ -326,6 +489,7 @@ pub(crate) fn codex(source: &str, text: &str, start: usize) -> Result<Loaded, Lo
         messages: Vec::new(),
         notes: Vec::new(),
         records: Vec::new(),
+        model: None,
     };
     for line in &lines {
         let kind = text_of(line.fields.get("type"));
@@ -353,13 +517,39 @@ pub(crate) fn codex(source: &str, text: &str, start: usize) -> Result<Loaded, Lo
                 }
             }
             ("compacted", _) => {
-                let replaced = payload
-                    .get("replacement_history")
-                    .and_then(Value::as_array)
-                    .map_or(0, Vec::len);
-                let text = format!("compacted here: history replaced by {replaced} items");
+                let replacement = payload.get("replacement_history").and_then(Value::as_array);
+                if let Some(items) = replacement {
+                    // The model's history is now the replacement; what came before is an
+                    // earlier epoch, no longer part of the live conversation.
+                    for record in &mut loaded.records {
+                        if record.message.is_some() {
+                            record.message = None;
+                            record.active = false;
+                        }
+                    }
+                    loaded.messages.clear();
+                    for item in items {
+                        let json = item.to_string();
+                        let index = loaded.messages.len();
+                        let (mut m, _) =
+                            dialects::view(Dialect::Responses, &json, line.range.clone(), index, PREVIEW_CHARS)
+                                .map_err(|e| json_error(source, text, line.range.start, &e))?;
+                        m.records = vec![line.range.clone()];
+                        m.synthetic = Some(json);
+                        loaded.messages.push(m);
+                    }
+                    owner = loaded.messages.len().checked_sub(1);
+                }
+                let text = match replacement {
+                    Some(items) => format!("compacted here: history replaced by {} items", items.len()),
+                    None => "compacted here".to_owned(),
+                };
                 loaded.notes.push(Note {
-                    before: loaded.messages.len(),
+                    before: if replacement.is_some() {
+                        0
+                    } else {
+                        loaded.messages.len()
+                    },
                     line: line.number,
                     kind: "past compaction".into(),
                     text,
@@ -382,6 +572,5 @@ pub(crate) fn codex(source: &str, text: &str, start: usize) -> Result<Loaded, Lo
             active: true,
         });
     }
-    let _ = Position { line: 1, column: 1 };
     Ok(loaded)
 }

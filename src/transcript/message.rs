@@ -52,6 +52,8 @@ pub struct Message {
     pub recorded: Option<Recorded>,
     /// This message is a past compaction's summary (Claude Code `isCompactSummary`).
     pub past_summary: bool,
+    /// Keys beyond what its API request carries (see [`crate::transcript::request`]).
+    pub shape: RequestShape,
 }
 
 /// Token usage a log recorded for one model response.
@@ -74,21 +76,87 @@ const ANTHROPIC_BLOCKS: &[&str] = &[
     "compaction",
 ];
 
-/// The keys ctxlens reads; every other key is skipped without being built.
-#[derive(Deserialize)]
+/// The keys ctxlens reads; every other key is skipped without being built, but noted
+/// (see [`RequestShape`]): a key the provider's API does not accept is trajectory
+/// metadata or a log envelope, never part of the request.
+#[derive(Default)]
 struct Fields<'a> {
-    #[serde(borrow, default)]
     role: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     content: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     tool_calls: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     tool_call_id: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     tool_call_ids: Option<&'a RawValue>,
-    #[serde(borrow, default)]
     function_call: Option<&'a RawValue>,
+    shape: RequestShape,
+}
+
+/// Which keys beyond a dialect's own a message carries: whether it must be trimmed to be
+/// counted as its API request carries it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RequestShape {
+    /// Keys the OpenAI chat API does not accept (or SWE-agent's plural `tool_call_ids`).
+    pub beyond_openai: bool,
+    /// Keys beyond the Anthropic/Gemini message's `role` and `content`.
+    pub beyond_role_content: bool,
+}
+
+/// The message keys the OpenAI chat API (and compatible APIs) accept.
+pub(crate) const OPENAI_MESSAGE_KEYS: &[&str] = &[
+    "role",
+    "content",
+    "name",
+    "tool_calls",
+    "tool_call_id",
+    "function_call",
+    "refusal",
+    "audio",
+    // DeepSeek and compatible reasoning APIs take the reasoning back with tool calls.
+    "reasoning_content",
+    "prefix",
+    "partial",
+];
+
+impl<'de: 'a, 'a> Deserialize<'de> for Fields<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct FieldsVisitor<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for FieldsVisitor<'a> {
+            type Value = Fields<'a>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object (a message)")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Fields<'a>, A::Error> {
+                let mut fields = Fields::default();
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    let slot = match key.as_ref() {
+                        "role" => &mut fields.role,
+                        "content" => &mut fields.content,
+                        "tool_calls" => &mut fields.tool_calls,
+                        "tool_call_id" => &mut fields.tool_call_id,
+                        "tool_call_ids" => &mut fields.tool_call_ids,
+                        "function_call" => &mut fields.function_call,
+                        other => {
+                            fields.shape.beyond_openai |= !OPENAI_MESSAGE_KEYS.contains(&other);
+                            fields.shape.beyond_role_content = true;
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                            continue;
+                        }
+                    };
+                    *slot = Some(map.next_value()?);
+                }
+                let shape = &mut fields.shape;
+                shape.beyond_role_content |= fields.tool_calls.is_some()
+                    || fields.tool_call_id.is_some()
+                    || fields.tool_call_ids.is_some()
+                    || fields.function_call.is_some();
+                // SWE-agent's plural form is not what the API takes.
+                shape.beyond_openai |= fields.tool_call_ids.is_some();
+                Ok(fields)
+            }
+        }
+        deserializer.deserialize_map(FieldsVisitor(std::marker::PhantomData))
+    }
 }
 
 #[derive(Deserialize)]
@@ -142,6 +210,7 @@ impl Message {
             synthetic: None,
             recorded: None,
             past_summary: false,
+            shape: RequestShape::default(),
         }
     }
 
@@ -186,6 +255,7 @@ pub(crate) fn read(
 ) -> Result<(Message, TextBuilder), serde_json::Error> {
     let fields: Fields = serde_json::from_str(raw)?;
     let mut message = Message::empty(span, &fields.role.map(string_of).unwrap_or_default());
+    message.shape = fields.shape;
     let mut text = TextBuilder::new(limit);
     let mut has_tool_result_block = false;
     if let Some(content) = fields.content {
@@ -194,6 +264,15 @@ pub(crate) fn read(
             for block in &blocks {
                 has_tool_result_block |= read_block(&mut message, &mut text, block);
             }
+            // The summary ctxlens writes for an Anthropic export with `--summary-role
+            // user` (a text block) marks the file as Anthropic, even when nothing else
+            // does (every tool block summarized away).
+            message.anthropic_blocks |= message.role == "user"
+                && blocks.first().is_some_and(|b| {
+                    b.kind.as_deref() == Some("text")
+                        && b.text
+                            .is_some_and(|t| t.get().starts_with(r#""[Summary of earlier conversation]\n"#))
+                });
         } else {
             text.push_json(content);
         }

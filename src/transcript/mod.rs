@@ -6,6 +6,7 @@ mod format;
 mod groups;
 mod logs;
 mod message;
+pub mod request;
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -21,7 +22,8 @@ use crate::error::{LoadError, Position};
 pub use format::{Container, Dialect, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
 pub use logs::{LogRecord, Note};
-pub use message::{readable_text as readable_text_of, Message, Recorded, ToolCall, PREVIEW_CHARS};
+pub use message::{readable_text as readable_text_of, Message, Recorded, RequestShape, ToolCall, PREVIEW_CHARS};
+pub use request::CountMode;
 
 const BOM: &str = "\u{feff}";
 
@@ -51,6 +53,11 @@ pub struct Transcript {
     /// Messages whose JSON was rewritten (the deterministic pass): index → new JSON.
     /// Everything that reads a message's text ([`Transcript::raw`], export) sees these.
     overrides: Arc<BTreeMap<usize, String>>,
+    /// How messages are counted: as their API request carries them, or as stored.
+    count_mode: CountMode,
+    /// The model the transcript was made with, when it says (a request body's `model`,
+    /// a Claude Code response's `message.model`): some provider rules depend on it.
+    pub model: Option<String>,
 }
 
 impl Transcript {
@@ -84,13 +91,13 @@ impl Transcript {
         })?;
         let start = if text.starts_with(BOM) { BOM.len() } else { 0 };
         let split = format::split(source, &text, start, forced)?;
-        let (dialect, messages, notes, log_records) = if split.container.is_log() {
+        let (dialect, messages, notes, log_records, log_model) = if split.container.is_log() {
             let (loaded, dialect) = if split.container == Container::ClaudeCode {
                 (logs::claude_code(source, &text, start)?, Dialect::Anthropic)
             } else {
                 (logs::codex(source, &text, start)?, Dialect::Responses)
             };
-            (dialect, loaded.messages, loaded.notes, loaded.records)
+            (dialect, loaded.messages, loaded.notes, loaded.records, loaded.model)
         } else {
             let sniffed = split.dialect_hint.or_else(|| sniff_dialect(&text, &split.spans));
             let mut messages = parse_messages(source, &text, &split.spans, sniffed.unwrap_or(Dialect::OpenAi))?;
@@ -110,9 +117,13 @@ impl Transcript {
                     .collect();
                 dialects::pair_gemini_by_position(&mut messages, &names);
             }
-            (dialect, messages, Vec::new(), Vec::new())
+            (dialect, messages, Vec::new(), Vec::new(), None)
         };
         let system = split.system.map(|span| system_text(&text[span]));
+        let model = split
+            .model
+            .map(|span| text[span].trim_matches('"').to_owned())
+            .or(log_model);
         let groups = ToolGroups::compute(&messages);
         let boundaries = messages
             .iter()
@@ -134,7 +145,51 @@ impl Transcript {
             notes: Arc::new(notes),
             log_records: Arc::new(log_records),
             overrides: Arc::default(),
+            count_mode: CountMode::default(),
+            model,
         })
+    }
+
+    /// The same transcript counted in `mode` (`--count raw` counts messages as stored).
+    #[must_use]
+    pub fn with_count_mode(mut self, mode: CountMode) -> Transcript {
+        self.count_mode = mode;
+        self
+    }
+
+    /// How messages are counted.
+    pub fn count_mode(&self) -> CountMode {
+        self.count_mode
+    }
+
+    /// Message `index` as it is counted: as its API request carries it (trajectory
+    /// metadata and log envelopes left out, see [`request`]), or as stored with
+    /// `--count raw`. An empty string is a message never sent.
+    pub fn request(&self, index: usize) -> std::borrow::Cow<'_, str> {
+        let raw = self.raw(index);
+        let shape = self.messages[index].shape;
+        let exact = match self.format.dialect {
+            Dialect::OpenAi => !shape.beyond_openai,
+            Dialect::Anthropic | Dialect::Gemini => !shape.beyond_role_content,
+            Dialect::Responses => true,
+            Dialect::OpenHands => false,
+        };
+        if exact || self.count_mode == CountMode::Raw {
+            return std::borrow::Cow::Borrowed(raw);
+        }
+        self.count_form(raw)
+    }
+
+    /// Any message JSON of this transcript's dialect as it is counted (see
+    /// [`Transcript::request`]): a rewritten message, a message a compaction inserts.
+    pub fn count_form<'a>(&self, json: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.count_mode == CountMode::Raw {
+            return std::borrow::Cow::Borrowed(json);
+        }
+        match request::request_json(self.format.dialect, json) {
+            Some(request) => std::borrow::Cow::Owned(request),
+            None => std::borrow::Cow::Borrowed(json),
+        }
     }
 
     /// The same transcript with the JSON of some messages replaced (index → new JSON):

@@ -22,7 +22,7 @@ pub use tool_output::{
 };
 
 use crate::cancel::CancelToken;
-use crate::tokens::{Counts, TokenCounter};
+use crate::tokens::Counts;
 use crate::transcript::Transcript;
 
 /// A subjective rule: the edited text, or `None` when it leaves the text alone.
@@ -125,7 +125,7 @@ pub fn compress(
 ) -> crate::Result<Compressed> {
     let mut work = Work {
         transcript,
-        counter: counts.tokenizer.counter(),
+        tokenizer: counts.tokenizer,
         tokens: counts.iter().collect(),
         edited: BTreeMap::new(),
         edits: Vec::new(),
@@ -164,7 +164,7 @@ pub fn compress(
 
 struct Work<'a> {
     transcript: &'a Transcript,
-    counter: &'static dyn TokenCounter,
+    tokenizer: crate::tokens::Tokenizer,
     tokens: Vec<u64>,
     edited: BTreeMap<usize, Value>,
     edits: Vec<Edit>,
@@ -174,6 +174,12 @@ struct Work<'a> {
 impl Work<'_> {
     fn total(&self) -> u64 {
         self.tokens.iter().sum()
+    }
+
+    /// Tokens of an edited message, counted as the transcript counts its messages.
+    fn count(&self, value: &Value) -> u64 {
+        let json = serde_json::to_string(value).unwrap_or_default();
+        crate::tokens::count_json(self.transcript, self.tokenizer, &json)
     }
 
     /// Notes an edit of message `index` by `rule`, which leaves it at `after` tokens.
@@ -221,9 +227,7 @@ impl Work<'_> {
                     continue;
                 };
                 tool_texts(&mut value)[slot].clone_from(&replacement);
-                let after = self
-                    .counter
-                    .count_message(&serde_json::to_string(&value).unwrap_or_default());
+                let after = self.count(&value);
                 if after > self.tokens[index] {
                     *tool_texts(&mut value)[slot] = text; // never let an edit cost more
                     continue;
@@ -259,8 +263,7 @@ impl Work<'_> {
                 }
             }
             if changed {
-                let json = serde_json::to_string(&value).expect("a Value always serializes");
-                let after = self.counter.count_message(&json);
+                let after = self.count(&value);
                 if after < self.tokens[index] {
                     candidates.push((index, value, after));
                 }

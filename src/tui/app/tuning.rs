@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::{App, Counting, Effect, Status};
-use crate::compact::{plan_strategy, tokens_after, warnings, Derived, Strategy};
+use crate::compact::{insertion, plan_strategy, tokens_after, warnings, Derived, Strategy};
 use crate::summarize::Placeholder;
 use crate::text::thousands;
 use crate::tokens::{Counts, Tokenizer};
@@ -176,18 +176,23 @@ impl App {
         self.tokens_after = self.planned.cut().map_or(counts.total(), |cut| {
             // The real summary once made; until then the placeholder stands in.
             let summary = made.unwrap_or_else(|| Placeholder::text(cut.summarized()));
-            let inserted = crate::compact::inserted_for(&view, cut, self.settings.options.flush_to_memory, &summary);
-            tokens_after(
+            let options = &self.settings.options;
+            let inserted = insertion(
+                &view,
                 cut,
-                &counts,
-                &inserted.into_iter().map(|i| i.counted).collect::<Vec<_>>(),
-            )
+                options.flush_to_memory,
+                self.settings.summary_role,
+                &summary,
+            );
+            tokens_after(&view, cut, &counts, &inserted.messages)
         });
         self.warnings = warnings(
             &self.planned,
             self.settings.options.max_tokens,
             self.tokens_after,
             self.transcript.format.dialect,
+            self.settings.summary_role,
+            self.transcript.format.container.is_log(),
         );
         self.clamp_offset();
     }

@@ -56,14 +56,17 @@ fn pretty(raw: &str) -> String {
 fn facts(app: &App) -> Vec<Line<'static>> {
     let t = &app.theme();
     let index = app.selected();
-    let raw = app.transcript().raw(index);
     let mut counts = vec![Span::styled("tokens ", t.dim)];
     for tokenizer in Tokenizer::ALL {
         let value = if tokenizer.is_bpe() {
             app.counts_by(tokenizer)
                 .map_or_else(|| "–".to_owned(), |c| thousands(c.message(index)))
         } else {
-            thousands(tokenizer.counter().count_message(raw))
+            thousands(crate::tokens::count_request(
+                app.transcript(),
+                tokenizer,
+                &app.transcript().request(index),
+            ))
         };
         let style = if tokenizer == app.tokenizer() {
             t.accent

@@ -1,0 +1,106 @@
+//! `ctxlens stats --by kind|tool`: where the context goes, as a table of bars or JSON.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::stats_cmd::ByArg;
+use ctxlens::breakdown::{breakdown, By, Row};
+use ctxlens::compact::{plan_strategy, Options, Strategy};
+use ctxlens::text::{fit, thousands};
+use ctxlens::tokens::{Counts, Tokenizer};
+use ctxlens::transcript::Transcript;
+
+#[derive(Serialize)]
+struct Doc<'a> {
+    by: &'static str,
+    tokenizer: &'static str,
+    total: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<u64>,
+    rows: &'a [Row],
+}
+
+/// Prints the breakdown; with `max_tokens`, each row split into head, summarized, tail.
+pub fn print(
+    transcript: &Transcript,
+    tokenizer: Tokenizer,
+    by: ByArg,
+    max_tokens: Option<u64>,
+    keep_tail: Option<u64>,
+    json: bool,
+) -> anyhow::Result<()> {
+    let counts = Counts::compute(transcript, tokenizer);
+    let planned = max_tokens.map(|max_tokens| {
+        let options = Options {
+            max_tokens,
+            keep_tail,
+            flush_to_memory: false,
+        };
+        plan_strategy(Strategy::Tail, transcript, &counts, &options)
+    });
+    let by_value = match by {
+        ByArg::Kind => By::Kind,
+        ByArg::Tool => By::Tool,
+    };
+    let rows = breakdown(transcript, &counts, planned.as_ref(), by_value);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if json {
+        let doc = Doc {
+            by: if by_value == By::Kind { "kind" } else { "tool" },
+            tokenizer: tokenizer.name(),
+            total: counts.total(),
+            max_tokens,
+            rows: &rows,
+        };
+        serde_json::to_writer(&mut out, &doc)?;
+        writeln!(out)?;
+    } else {
+        write_table(&mut out, transcript, &counts, &rows, planned.is_some())?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn write_table(
+    out: &mut impl Write,
+    transcript: &Transcript,
+    counts: &Counts,
+    rows: &[Row],
+    sections: bool,
+) -> std::io::Result<()> {
+    const BAR: usize = 30;
+    let total = counts.total().max(1);
+    writeln!(
+        out,
+        "{}: {} tokens ({}), by where they go",
+        transcript.source,
+        thousands(counts.total()),
+        counts.tokenizer
+    )?;
+    let biggest = rows.first().map_or(1, |r| r.tokens.max(1));
+    for row in rows {
+        let cells = ((u128::from(row.tokens) * BAR as u128).div_ceil(u128::from(biggest)) as usize).min(BAR);
+        let percent = row.tokens as f64 * 100.0 / total as f64;
+        write!(
+            out,
+            "{} {:>10} {:>5.1}%  {:<BAR$}  {:>6} msgs",
+            fit(&row.label, 32, false),
+            thousands(row.tokens),
+            percent,
+            "█".repeat(cells),
+            thousands(row.messages as u64)
+        )?;
+        if sections {
+            write!(
+                out,
+                "  head {} · summarized {} · tail {}",
+                thousands(row.head),
+                thousands(row.summarized),
+                thousands(row.tail)
+            )?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,251 @@
+//! What a firing writes besides the kept messages: the summary (and with
+//! `flush_to_memory` the reminder), in the transcript's own shape, so the provider or
+//! the client that reads the file accepts it.
+//!
+//! - OpenAI and Anthropic message lists: §7F's `{"role":"system","content":…}` exactly
+//!   (the default), or with `--summary-role user` a user message (for Anthropic as a text
+//!   block, which its API accepts where it rejects a system role).
+//! - Gemini: a `user` content; Responses: a `message` item; OpenHands: a user message event.
+//! - Claude Code: `user` records as Claude Code writes a compaction summary
+//!   (`isCompactSummary`, the envelope — `userType`, `cwd`, `sessionId`, `version`,
+//!   `gitBranch`, `timestamp` — taken from the first kept record), linked into the
+//!   `parentUuid` chain.
+//! - Codex: a `compacted` record as Codex writes one, whose `replacement_history` is the
+//!   new context's start: the kept head items, then the summary.
+
+use serde_json::{json, Map, Value};
+use sha2::{Digest, Sha256};
+
+use super::plan::Cut;
+use crate::transcript::{Container, Dialect, Transcript};
+
+/// The prefix of the summary message's content (§7F 9.2).
+pub const SUMMARY_PREFIX: &str = "[Summary of earlier conversation]\n";
+
+/// The memory-tool reminder added with `flush_to_memory` (§7F 9.3; the dash is U+2014).
+pub const FLUSH_REMINDER: &str = "Before continuing: if anything from earlier is worth keeping, save it with the memory tool now \u{2014} the earlier transcript is about to be summarized.";
+
+/// The role of the summary and reminder messages in a message list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SummaryRole {
+    /// `role:"system"`, as §7F writes it (the default).
+    #[default]
+    System,
+    /// `role:"user"`, which every provider accepts mid-conversation.
+    User,
+}
+
+impl SummaryRole {
+    /// The role's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            SummaryRole::System => "system",
+            SummaryRole::User => "user",
+        }
+    }
+}
+
+impl std::str::FromStr for SummaryRole {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "system" => Ok(SummaryRole::System),
+            "user" => Ok(SummaryRole::User),
+            _ => Err(format!("unknown summary role `{s}` (expected system or user)")),
+        }
+    }
+}
+
+/// What a firing inserts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Insertion {
+    /// The new model-visible messages (summary, then reminder), as counted.
+    pub messages: Vec<String>,
+    /// What is written: for message lists the messages themselves; for session logs
+    /// whole records.
+    pub records: Vec<String>,
+}
+
+/// The texts a firing inserts: the summary, then (with `flush_to_memory`) the reminder.
+pub fn inserted_texts(flush_to_memory: bool, summary: &str) -> Vec<String> {
+    let mut texts = vec![format!("{SUMMARY_PREFIX}{summary}")];
+    if flush_to_memory {
+        texts.push(FLUSH_REMINDER.to_owned());
+    }
+    texts
+}
+
+/// The JSON of the messages a §7F firing writes (the system role): the summary, then the
+/// reminder.
+pub fn inserted_messages(flush_to_memory: bool, summary: &str) -> Vec<String> {
+    inserted_texts(flush_to_memory, summary)
+        .iter()
+        .map(|text| json!({"role": "system", "content": text}).to_string())
+        .collect()
+}
+
+/// What a firing at `cut` inserts into `transcript`, in its own shape.
+pub fn insertion(
+    transcript: &Transcript,
+    cut: &Cut,
+    flush_to_memory: bool,
+    role: SummaryRole,
+    summary: &str,
+) -> Insertion {
+    let texts = inserted_texts(flush_to_memory, summary);
+    match (&transcript.format.container, transcript.format.dialect) {
+        (Container::ClaudeCode, _) => claude_code(transcript, cut, &texts),
+        (Container::Codex, _) => codex(transcript, cut, &texts),
+        (_, dialect) => {
+            let messages: Vec<String> = texts.iter().map(|t| list_message(dialect, role, t)).collect();
+            Insertion {
+                records: messages.clone(),
+                messages,
+            }
+        }
+    }
+}
+
+/// One inserted message of a plain message list.
+fn list_message(dialect: Dialect, role: SummaryRole, text: &str) -> String {
+    let role_name = role.name();
+    match (dialect, role) {
+        (Dialect::OpenAi | Dialect::Anthropic, SummaryRole::System) | (Dialect::OpenAi, SummaryRole::User) => {
+            json!({"role": role_name, "content": text}).to_string()
+        }
+        (Dialect::Anthropic, SummaryRole::User) => {
+            json!({"role": "user", "content": [{"type": "text", "text": text}]}).to_string()
+        }
+        (Dialect::Gemini, _) => json!({"role": "user", "parts": [{"text": text}]}).to_string(),
+        (Dialect::Responses, _) => {
+            json!({"type": "message", "role": role_name, "content": [{"type": "input_text", "text": text}]}).to_string()
+        }
+        (Dialect::OpenHands, _) => {
+            json!({"source": "user", "action": "message", "message": text, "args": {"content": text}}).to_string()
+        }
+    }
+}
+
+/// A uuid-shaped id derived from `seed` (stable: the same export writes the same ids).
+fn derived_uuid(seed: &str) -> String {
+    let d = Sha256::digest(seed.as_bytes());
+    let hex = d.iter().take(16).fold(String::with_capacity(32), |mut hex, b| {
+        use std::fmt::Write;
+        let _ = write!(hex, "{b:02x}");
+        hex
+    });
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
+}
+
+/// The record of message `index` as a JSON object, when it has one.
+fn record_of(transcript: &Transcript, index: usize) -> Option<Map<String, Value>> {
+    let range = transcript.messages.get(index)?.records.first()?.clone();
+    serde_json::from_str::<Value>(&transcript.text[range])
+        .ok()?
+        .as_object()
+        .cloned()
+}
+
+/// Claude Code: the summary as the client writes one (a `user` record marked
+/// `isCompactSummary`), then the reminder as a user record, chained: the first after the
+/// last kept head record (or at the root), the last under the uuid the first kept tail
+/// record names as its parent, so the `parentUuid` chain stays linked.
+fn claude_code(transcript: &Transcript, cut: &Cut, texts: &[String]) -> Insertion {
+    // The envelope comes from the first kept record; with an empty tail, from the last
+    // record of the conversation.
+    let first_kept = record_of(transcript, cut.split)
+        .or_else(|| cut.split.checked_sub(1).and_then(|last| record_of(transcript, last)))
+        .unwrap_or_default();
+    let tail_parent =
+        record_of(transcript, cut.split).and_then(|r| r.get("parentUuid").and_then(Value::as_str).map(str::to_owned));
+    let head_uuid = cut
+        .head_end
+        .checked_sub(1)
+        .and_then(|h| record_of(transcript, h))
+        .and_then(|r| r.get("uuid").and_then(Value::as_str).map(str::to_owned));
+    let seed = transcript.text.len().to_string() + &texts.concat();
+    let uuids: Vec<String> = (0..texts.len())
+        .map(|k| match (&tail_parent, k + 1 == texts.len()) {
+            (Some(parent), true) => parent.clone(),
+            _ => derived_uuid(&format!("{seed}#{k}")),
+        })
+        .collect();
+    let mut messages = Vec::new();
+    let mut records = Vec::new();
+    for (k, text) in texts.iter().enumerate() {
+        let message = json!({"role": "user", "content": text});
+        let mut record = Map::new();
+        let parent = if k == 0 {
+            head_uuid.clone().map_or(Value::Null, Value::String)
+        } else {
+            Value::String(uuids[k - 1].clone())
+        };
+        record.insert("parentUuid".into(), parent);
+        let sidechain = first_kept.get("isSidechain").cloned().unwrap_or(Value::Bool(false));
+        record.insert("isSidechain".into(), sidechain);
+        for key in ["userType", "cwd", "sessionId", "version", "gitBranch", "agentId"] {
+            if let Some(v) = first_kept.get(key) {
+                record.insert(key.into(), v.clone());
+            }
+        }
+        record.insert("type".into(), "user".into());
+        record.insert("message".into(), message.clone());
+        // Both are what the compaction wrote (neither is a human turn).
+        record.insert("isVisibleInTranscriptOnly".into(), Value::Bool(true));
+        record.insert("isCompactSummary".into(), Value::Bool(true));
+        record.insert("uuid".into(), uuids[k].clone().into());
+        if let Some(ts) = first_kept.get("timestamp") {
+            record.insert("timestamp".into(), ts.clone());
+        }
+        messages.push(message.to_string());
+        records.push(Value::Object(record).to_string());
+    }
+    Insertion { messages, records }
+}
+
+/// True for a Codex message that lives in an earlier `compacted` record's replacement
+/// history (it has no record of its own).
+pub(crate) fn from_replacement(transcript: &Transcript, index: usize) -> bool {
+    transcript.format.container == Container::Codex && transcript.messages[index].synthetic.is_some()
+}
+
+/// Codex: one `compacted` record whose replacement history is the kept head's items and
+/// the summary (and reminder) as user messages, as Codex rebuilds history after a
+/// compaction, then any kept tail items that lived in an earlier replacement history;
+/// the tail's own records follow it unchanged.
+fn codex(transcript: &Transcript, cut: &Cut, texts: &[String]) -> Insertion {
+    let new_items: Vec<Value> = texts
+        .iter()
+        .map(|t| json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": t}]}))
+        .collect();
+    let mut history: Vec<Value> = (0..cut.head_end)
+        .filter_map(|i| serde_json::from_str(transcript.raw(i)).ok())
+        .collect();
+    history.extend(new_items.iter().cloned());
+    history.extend(
+        (cut.split..transcript.messages.len())
+            .take_while(|&i| from_replacement(transcript, i))
+            .filter_map(|i| serde_json::from_str::<Value>(transcript.raw(i)).ok()),
+    );
+    let timestamp = record_of(transcript, cut.split)
+        .or_else(|| record_of(transcript, cut.split.saturating_sub(1)))
+        .and_then(|r| r.get("timestamp").cloned())
+        .unwrap_or(Value::String(String::new()));
+    let record = json!({
+        "timestamp": timestamp,
+        "type": "compacted",
+        "payload": {"message": texts.first().cloned().unwrap_or_default(), "replacement_history": history}
+    });
+    Insertion {
+        messages: new_items.iter().map(Value::to_string).collect(),
+        records: vec![record.to_string()],
+    }
+}

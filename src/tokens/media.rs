@@ -1,0 +1,375 @@
+//! Images and documents inside messages, counted by their provider's documented rule
+//! instead of as text: a base64 screenshot is hundreds of thousands of characters but a
+//! model sees it as about a thousand tokens. Dimensions come from the image's header
+//! bytes (the `imagesize` crate; no pixel is decoded); a PDF's pages are counted from its
+//! page objects. The rules, and where each provider documents them: `docs/tokens.md`.
+
+use base64::Engine;
+use serde_json::{Map, Value};
+
+/// Whose rule applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// OpenAI: 85 tokens at low detail; at high detail 170 per 512-px tile plus 85.
+    OpenAi,
+    /// Anthropic: one token per 28×28-px patch, after resizing to the model's native
+    /// resolution (`high_res`: Claude Opus 4.7 and later, 2576 px and 4,784 tokens;
+    /// otherwise 1568 px and 1,568 tokens).
+    Anthropic {
+        /// The model takes the higher native resolution.
+        high_res: bool,
+    },
+    /// Gemini: 258 tokens up to 384×384 px, else 258 per 768-px tile; 258 per PDF page.
+    Gemini,
+}
+
+/// What kind of media a part holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MediaKind {
+    /// A picture.
+    Image,
+    /// A PDF.
+    Pdf,
+    /// Some other binary document.
+    Other,
+}
+
+/// One image or document part of a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Media {
+    /// Image, PDF or other.
+    pub kind: MediaKind,
+    /// Its media type (`image/png`), when given.
+    pub mime: String,
+    /// Width and height in pixels, when the header could be read.
+    pub size: Option<(u32, u32)>,
+    /// Pages of a PDF, when they could be counted.
+    pub pages: Option<u32>,
+    /// Characters of its base64 payload in the message (0 for a URL or file reference).
+    pub payload_chars: usize,
+    /// OpenAI's `detail` (`low`, `high`, `auto`), when given.
+    pub detail: Option<String>,
+}
+
+/// A PDF page by the Anthropic documentation's middle figure (1,500–3,000 tokens of text
+/// per page; the page image is not priced separately there).
+const PDF_PAGE_TOKENS: u64 = 2_250;
+
+impl Media {
+    /// Its tokens under `rules`.
+    pub fn tokens(&self, rules: Rules) -> u64 {
+        match (self.kind, rules) {
+            (MediaKind::Image, Rules::OpenAi) => match self.size {
+                _ if self.detail.as_deref() == Some("low") => 85,
+                Some((w, h)) => openai_image(w, h),
+                None => openai_image(1024, 1024),
+            },
+            (MediaKind::Image, Rules::Anthropic { high_res }) => {
+                let (_, cap) = anthropic_limits(high_res);
+                self.size.map_or(cap, |(w, h)| anthropic_image(w, h, high_res))
+            }
+            (MediaKind::Image, Rules::Gemini) => self.size.map_or(258, |(w, h)| gemini_image(w, h)),
+            (MediaKind::Pdf, Rules::Gemini) => 258 * u64::from(self.pages.unwrap_or(1)),
+            (MediaKind::Pdf, _) => PDF_PAGE_TOKENS * u64::from(self.pages.unwrap_or(1)),
+            (MediaKind::Other, Rules::Gemini) => 258,
+            (MediaKind::Other, _) => PDF_PAGE_TOKENS,
+        }
+    }
+
+    /// One line about it: `image/png 2000×1008`, `PDF, 3 pages`.
+    pub fn describe(&self) -> String {
+        match (self.kind, self.size, self.pages) {
+            (MediaKind::Image, Some((w, h)), _) => format!("image {w}×{h}"),
+            (MediaKind::Image, None, _) => "image (size unknown)".to_owned(),
+            (MediaKind::Pdf, _, Some(p)) => format!("PDF, {p} page{}", if p == 1 { "" } else { "s" }),
+            (MediaKind::Pdf, _, None) => "PDF".to_owned(),
+            (MediaKind::Other, ..) => format!("document {}", self.mime),
+        }
+    }
+}
+
+/// OpenAI high detail: fit in 2048×2048, shortest side down to 768, 512-px tiles.
+pub fn openai_image(width: u32, height: u32) -> u64 {
+    let (mut w, mut h) = (f64::from(width.max(1)), f64::from(height.max(1)));
+    let fit = (2048.0 / w.max(h)).min(1.0);
+    (w, h) = (w * fit, h * fit);
+    let shortest = (768.0 / w.min(h)).min(1.0);
+    (w, h) = (w * shortest, h * shortest);
+    let tiles = (w / 512.0).ceil() as u64 * (h / 512.0).ceil() as u64;
+    85 + 170 * tiles
+}
+
+fn anthropic_limits(high_res: bool) -> (u32, u64) {
+    if high_res {
+        (2576, 4784)
+    } else {
+        (1568, 1568)
+    }
+}
+
+/// Anthropic: resized to the largest size that keeps the aspect ratio within the long
+/// edge and the token cap, then one token per 28×28 patch (edges padded up).
+pub fn anthropic_image(width: u32, height: u32, high_res: bool) -> u64 {
+    let (max_edge, cap) = anthropic_limits(high_res);
+    let patches = |w: u64, h: u64| w.div_ceil(28) * h.div_ceil(28);
+    let (w, h) = (u64::from(width.max(1)), u64::from(height.max(1)));
+    let long = w.max(h);
+    let scaled = |scale: f64| {
+        (
+            ((w as f64 * scale).floor() as u64).max(1),
+            ((h as f64 * scale).floor() as u64).max(1),
+        )
+    };
+    let mut scale = (f64::from(max_edge) / long as f64).min(1.0);
+    let (sw, sh) = scaled(scale);
+    if patches(sw, sh) <= cap {
+        return patches(sw, sh);
+    }
+    // Shrink until the patches fit the cap: the largest scale that does.
+    let (mut lo, mut hi) = (0.0, scale);
+    for _ in 0..40 {
+        scale = f64::midpoint(lo, hi);
+        let (sw, sh) = scaled(scale);
+        if patches(sw, sh) <= cap {
+            lo = scale;
+        } else {
+            hi = scale;
+        }
+    }
+    let (sw, sh) = scaled(lo);
+    patches(sw, sh)
+}
+
+/// Gemini: 258 tokens up to 384×384, else 258 for each 768×768 tile.
+pub fn gemini_image(width: u32, height: u32) -> u64 {
+    if width <= 384 && height <= 384 {
+        return 258;
+    }
+    u64::from(width.div_ceil(768)) * u64::from(height.div_ceil(768)) * 258
+}
+
+/// The media part `object` is, if it is one: Anthropic `image`/`document` blocks with a
+/// base64 (or URL/file) source, OpenAI `image_url` and `file` parts, Responses
+/// `input_image`/`input_file` items, Gemini `inlineData`/`fileData` parts.
+pub fn media_part(object: &Map<String, Value>) -> Option<Media> {
+    let str_at = |o: &Map<String, Value>, k: &str| o.get(k).and_then(Value::as_str).map(str::to_owned);
+    let kind = object.get("type").and_then(Value::as_str).unwrap_or_default();
+    match kind {
+        "image" | "document" => {
+            let source = object.get("source")?.as_object()?;
+            let data = str_at(source, "data");
+            let mime = str_at(source, "media_type").unwrap_or_default();
+            if kind == "document" && source.get("type").and_then(Value::as_str) == Some("text") {
+                return None; // a plain-text document is counted as text
+            }
+            Some(from_payload(&mime, data.as_deref(), None))
+        }
+        "image_url" => {
+            let (url, detail) = match object.get("image_url")? {
+                Value::String(url) => (url.clone(), None),
+                Value::Object(o) => (str_at(o, "url").unwrap_or_default(), str_at(o, "detail")),
+                _ => return None,
+            };
+            Some(from_data_url(&url, detail))
+        }
+        "input_image" => {
+            let url = str_at(object, "image_url").unwrap_or_default();
+            Some(from_data_url(&url, str_at(object, "detail")))
+        }
+        "file" => {
+            let file = object.get("file")?.as_object()?;
+            Some(from_data_url(&str_at(file, "file_data").unwrap_or_default(), None))
+        }
+        "input_file" => Some(from_data_url(&str_at(object, "file_data").unwrap_or_default(), None)),
+        _ => {
+            let inline = object.get("inlineData").or_else(|| object.get("inline_data"));
+            if let Some(inline) = inline.and_then(Value::as_object) {
+                let mime = str_at(inline, "mimeType")
+                    .or_else(|| str_at(inline, "mime_type"))
+                    .unwrap_or_default();
+                return Some(from_payload(&mime, str_at(inline, "data").as_deref(), None));
+            }
+            let file = object.get("fileData").or_else(|| object.get("file_data"));
+            let file = file.and_then(Value::as_object)?;
+            let mime = str_at(file, "mimeType")
+                .or_else(|| str_at(file, "mime_type"))
+                .unwrap_or_default();
+            Some(from_payload(&mime, None, None))
+        }
+    }
+}
+
+/// A message whose size is mostly binary data (a base64 image or document): what the
+/// estimator charges for it is far from what the model sees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BinaryHeavy {
+    /// Its media parts.
+    pub media: Vec<Media>,
+    /// Its tokens by the provider's rules (text by `o200k_base`, media by rule).
+    pub provider_tokens: u64,
+}
+
+/// The media of message `index` when its base64 payloads are more than half of its JSON.
+pub fn binary_heavy(transcript: &crate::transcript::Transcript, index: usize) -> Option<BinaryHeavy> {
+    let request = transcript.request(index);
+    let bytes = request.as_bytes();
+    let hints: [&[u8]; 3] = [b"base64", b"inlineData", b"inline_data"];
+    if !hints.iter().any(|h| memchr::memmem::find(bytes, h).is_some()) {
+        return None;
+    }
+    let value: Value = serde_json::from_str(&request).ok()?;
+    let media = media_in(&value);
+    let payload: usize = media.iter().map(|m| m.payload_chars).sum();
+    if payload * 2 <= request.len() {
+        return None;
+    }
+    let provider_tokens = crate::tokens::count_request(transcript, crate::tokens::Tokenizer::Provider, &request);
+    Some(BinaryHeavy { media, provider_tokens })
+}
+
+/// Every media part in a message value, in order.
+pub fn media_in(value: &Value) -> Vec<Media> {
+    let mut out = Vec::new();
+    collect(value, &mut out);
+    out
+}
+
+fn collect(value: &Value, out: &mut Vec<Media>) {
+    match value {
+        Value::Object(o) => match media_part(o) {
+            Some(media) => out.push(media),
+            None => o.values().for_each(|v| collect(v, out)),
+        },
+        Value::Array(items) => items.iter().for_each(|v| collect(v, out)),
+        _ => {}
+    }
+}
+
+/// A `data:<mime>;base64,<payload>` URL (or a plain URL: nothing to read).
+fn from_data_url(url: &str, detail: Option<String>) -> Media {
+    match url.strip_prefix("data:").and_then(|rest| rest.split_once(',')) {
+        Some((meta, payload)) => {
+            let mime = meta.split(';').next().unwrap_or_default().to_owned();
+            from_payload(&mime, Some(payload), detail)
+        }
+        None => from_payload("", None, detail),
+    }
+}
+
+fn from_payload(mime: &str, payload: Option<&str>, detail: Option<String>) -> Media {
+    let payload = payload.unwrap_or_default();
+    let head = decode_prefix(payload, 64 * 1024);
+    let kind = if mime == "application/pdf" || head.starts_with(b"%PDF") {
+        MediaKind::Pdf
+    } else if mime.starts_with("image/") || imagesize::image_type(&head).is_ok() || payload.is_empty() {
+        MediaKind::Image
+    } else {
+        MediaKind::Other
+    };
+    let size = (kind == MediaKind::Image).then(|| image_size(payload, &head)).flatten();
+    let pages = (kind == MediaKind::Pdf && !payload.is_empty())
+        .then(|| pdf_pages(&decode_prefix(payload, usize::MAX)))
+        .flatten();
+    Media {
+        kind,
+        mime: mime.to_owned(),
+        size,
+        pages,
+        payload_chars: payload.len(),
+        detail,
+    }
+}
+
+/// The dimensions from the header (a JPEG's size marker may sit after a long EXIF block:
+/// then the whole payload is read).
+fn image_size(payload: &str, head: &[u8]) -> Option<(u32, u32)> {
+    let size = imagesize::blob_size(head).or_else(|_| imagesize::blob_size(&decode_prefix(payload, usize::MAX)));
+    let size = size.ok()?;
+    Some((u32::try_from(size.width).ok()?, u32::try_from(size.height).ok()?))
+}
+
+/// The first `max_bytes` (about) of a base64 payload, decoded; what decodes cleanly.
+fn decode_prefix(payload: &str, max_bytes: usize) -> Vec<u8> {
+    let clean: String = payload
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace())
+        .take(max_bytes.saturating_mul(4) / 3 + 4)
+        .collect();
+    let usable = clean.len() / 4 * 4;
+    let engine = base64::engine::general_purpose::STANDARD;
+    engine
+        .decode(&clean[..usable])
+        .or_else(|_| engine.decode(clean[..usable].trim_end_matches('=')))
+        .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD.decode(clean[..usable].trim_end_matches('=')))
+        .unwrap_or_default()
+}
+
+/// Pages of a PDF: its `/Type /Page` objects, else the page tree's `/Count`.
+fn pdf_pages(pdf: &[u8]) -> Option<u32> {
+    let finder = memchr::memmem::Finder::new(b"/Type");
+    let mut pages = 0u32;
+    for at in finder.find_iter(pdf) {
+        let rest = &pdf[at + 5..];
+        let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+        if rest.starts_with(b"/Page") && !rest.starts_with(b"/Pages") {
+            pages += 1;
+        }
+    }
+    if pages > 0 {
+        return Some(pages);
+    }
+    let count = memchr::memmem::find(pdf, b"/Count")?;
+    let digits: String = pdf[count + 6..]
+        .iter()
+        .skip_while(|b| b.is_ascii_whitespace())
+        .take_while(|b| b.is_ascii_digit())
+        .map(|&b| char::from(b))
+        .collect();
+    digits.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openai_tiles_follow_the_documented_examples() {
+        // "A 1024 x 1024 square image in detail: high mode costs 765 tokens".
+        assert_eq!(openai_image(1024, 1024), 765);
+        // "A 2048 x 4096 image in detail: high mode costs 1105 tokens".
+        assert_eq!(openai_image(2048, 4096), 1105);
+    }
+
+    #[test]
+    fn anthropic_patches_and_resizing() {
+        // 1000×1000 needs no resize: 36 × 36 patches.
+        assert_eq!(anthropic_image(1000, 1000, false), 1296);
+        // A large screenshot is resized under both limits.
+        let t = anthropic_image(2000, 1008, false);
+        assert!(t <= 1568 && t > 1400, "{t}");
+        assert!(anthropic_image(4000, 3000, true) <= 4784);
+        assert_eq!(anthropic_image(200, 200, false), 64);
+    }
+
+    #[test]
+    fn gemini_tiles() {
+        assert_eq!(gemini_image(384, 384), 258);
+        assert_eq!(gemini_image(2000, 1008), 3 * 2 * 258);
+    }
+
+    #[test]
+    fn media_parts_are_recognized_in_every_dialect() {
+        // A 1×1 PNG.
+        let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+        let anthropic =
+            serde_json::json!({"type":"image","source":{"type":"base64","media_type":"image/png","data":png}});
+        let openai = serde_json::json!({"type":"image_url","image_url":{"url":format!("data:image/png;base64,{png}"),"detail":"low"}});
+        let gemini = serde_json::json!({"inlineData":{"mimeType":"image/png","data":png}});
+        for part in [anthropic, openai, gemini] {
+            let media = media_part(part.as_object().expect("object")).expect("media");
+            assert_eq!((media.kind, media.size), (MediaKind::Image, Some((1, 1))), "{part}");
+        }
+        let text = serde_json::json!({"type":"text","text":"hi"});
+        assert!(media_part(text.as_object().expect("object")).is_none());
+    }
+}
