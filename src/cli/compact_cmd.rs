@@ -122,6 +122,14 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
     for warning in &outcome.warnings {
         eprintln!("warning: {warning}");
     }
+    if counts.tokenizer.is_estimate() {
+        for index in 0..transcript.messages.len() {
+            if let Some(heavy) = ctxlens::tokens::media::binary_heavy(&transcript, index) {
+                let warning = super::stats_cmd::binary_warning(&heavy, counts.message(index), counts.tokenizer);
+                eprintln!("warning: message {index}: {}", warning.trim_start_matches("⚠ "));
+            }
+        }
+    }
     if let Some(path) = args.output_path() {
         write_document(path, &outcome.document, Some(&args.file), args.force, store.as_mut())?;
         eprintln!("ctxlens: wrote {}: {}", path.display(), describe(&outcome));

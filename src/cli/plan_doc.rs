@@ -136,6 +136,9 @@ struct Row<'a> {
     tokens: u64,
     section: &'static str,
     group: Option<usize>,
+    /// What the provider's rules make of a message that is mostly binary data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provider_tokens: Option<u64>,
 }
 
 impl Serialize for Rows<'_> {
@@ -146,6 +149,7 @@ impl Serialize for Rows<'_> {
             tokens: self.counts.message(i),
             section: self.planned.section(i).name(),
             group: self.transcript.groups.group_of[i],
+            provider_tokens: ctxlens::tokens::media::binary_heavy(self.transcript, i).map(|h| h.provider_tokens),
         }))
     }
 }
