@@ -262,6 +262,9 @@ pub struct Row {
     pub summarized: u64,
     /// Tokens in the kept tail.
     pub tail: u64,
+    /// The messages holding some of it, ascending.
+    #[serde(skip)]
+    pub message_indices: Vec<usize>,
 }
 
 /// How a breakdown is grouped.
@@ -299,6 +302,7 @@ pub fn breakdown(transcript: &Transcript, counts: &Counts, planned: Option<&Plan
                 head: 0,
                 summarized: 0,
                 tail: 0,
+                message_indices: Vec::new(),
             });
             row.tokens += tokens;
             match section {
@@ -308,6 +312,7 @@ pub fn breakdown(transcript: &Transcript, counts: &Counts, planned: Option<&Plan
             }
             if !seen.contains(&kind) {
                 row.messages += 1;
+                row.message_indices.push(index);
                 seen.push(kind);
             }
         }
@@ -315,19 +320,6 @@ pub fn breakdown(transcript: &Transcript, counts: &Counts, planned: Option<&Plan
     let mut rows: Vec<Row> = rows.into_values().collect();
     rows.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.label.cmp(&b.label)));
     rows
-}
-
-/// True when message `index` holds some of `kind` (a row's kind, grouped or by tool).
-pub fn message_has(
-    transcript: &Transcript,
-    counts: &Counts,
-    index: usize,
-    kind: &Kind,
-    names: &BTreeMap<String, String>,
-) -> bool {
-    message_parts(transcript, counts, index, names)
-        .iter()
-        .any(|(k, t)| *t > 0 && (k == kind || k.grouped() == *kind))
 }
 
 #[cfg(test)]

@@ -61,12 +61,7 @@ fn tui_export(file: &Path, strategy: Strategy, max_tokens: u64, out: &Path) {
         settle(&mut app, effects);
     }
     app.act(Action::Export);
-    let Mode::Prompt(prompt) = app.mode() else {
-        panic!("export prompt")
-    };
-    for _ in 0..prompt.input.chars().count() {
-        app.act(Action::PromptBackspace);
-    }
+    assert!(matches!(app.mode(), Mode::Prompt(_)), "export prompt");
     for c in out.display().to_string().chars() {
         app.act(Action::PromptChar(c));
     }

@@ -12,7 +12,7 @@ use ctxlens::compact::Strategy;
 use ctxlens::summarize::Spec;
 use ctxlens::tokens::{Counts, Tokenizer};
 use ctxlens::transcript::Transcript;
-use ctxlens::tui::action::Action;
+use ctxlens::tui::action::{Action, PromptEdit};
 use ctxlens::tui::app::{App, Config, Effect, Mode, Msg, Pane, Row};
 use ctxlens::tui::jobs::{self, runner::Runner, Done, Job, JobKind};
 use ctxlens::tui::theme::Theme;
@@ -166,26 +166,47 @@ fn tuning_replans_at_once() {
     assert!(app.options().flush_to_memory);
 }
 
+fn prompt_value(app: &App) -> String {
+    let Mode::Prompt(prompt) = app.mode() else {
+        panic!("a prompt is open: {:?}", app.mode())
+    };
+    prompt.value().to_owned()
+}
+
 #[test]
 fn exact_values_are_typed_in_a_prompt() {
     let mut app = fixture_app();
     app.act(Action::EnterValue);
-    for _ in 0..4 {
-        app.act(Action::PromptBackspace);
-    }
+    assert_eq!(prompt_value(&app), "2000", "pre-filled with the current value");
     type_text(&mut app, "3,000");
+    assert_eq!(
+        prompt_value(&app),
+        "3,000",
+        "the first key replaces the pre-filled value"
+    );
     app.act(Action::PromptSubmit);
     assert_eq!(app.options().max_tokens, 3000);
+
     app.act(Action::EnterValue);
+    type_text(&mut app, "5000");
     app.act(Action::PromptTab);
-    let Mode::Prompt(prompt) = app.mode() else {
-        panic!("prompt open")
-    };
-    assert_eq!(prompt.input, "800", "Tab switches to keep_tail with its value");
+    assert_eq!(prompt_value(&app), "800", "Tab switches to keep_tail with its value");
+    app.act(Action::PromptTab);
+    assert_eq!(prompt_value(&app), "5000", "and back, keeping what was typed");
+    app.act(Action::PromptTab);
     app.act(Action::PromptChar('x'));
     app.act(Action::PromptSubmit);
     assert!(app.status().expect("status").error, "not a number is reported");
-    assert_eq!(app.keep_tail(), 800);
+    assert_eq!((app.options().max_tokens, app.keep_tail()), (5000, 800));
+
+    app.act(Action::EnterValue);
+    app.act(Action::PromptEdit(PromptEdit::End));
+    app.act(Action::PromptEdit(PromptEdit::DeletePrevChar));
+    assert_eq!(prompt_value(&app), "500", "editing keeps the value");
+    app.act(Action::PromptEdit(PromptEdit::DeleteLine));
+    type_text(&mut app, "4200");
+    app.act(Action::PromptSubmit);
+    assert_eq!(app.options().max_tokens, 4200, "Ctrl-U cleared the line");
 }
 
 #[test]
@@ -300,11 +321,8 @@ fn export_writes_atomically_and_refuses_the_input() {
         (120, 36),
     );
     app.act(Action::Export);
-    let Mode::Prompt(prompt) = app.mode() else {
-        panic!("export prompt")
-    };
     let path = dir.path().join("t.compacted.json");
-    assert_eq!(prompt.input, path.display().to_string());
+    assert_eq!(prompt_value(&app), path.display().to_string());
     let effects = app.act(Action::PromptSubmit);
     assert_eq!(started(&effects), [JobKind::Export], "written on a worker");
     settle(&mut app, effects);
@@ -316,19 +334,30 @@ fn export_writes_atomically_and_refuses_the_input() {
     let written: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).expect("file")).expect("JSON");
     assert_eq!(written.as_array().expect("list").len(), 22);
 
+    // The input: asked first, and "no" leaves it alone.
+    let original = std::fs::read(&input).expect("input");
     app.act(Action::Export);
-    for _ in 0..path.display().to_string().chars().count() {
-        app.act(Action::PromptBackspace);
-    }
     type_text(&mut app, &input.display().to_string());
-    let effects = app.act(Action::PromptSubmit);
-    settle(&mut app, effects);
-    assert!(app.status().expect("status").error);
     assert!(
-        status_text(&app).contains("refusing to overwrite"),
-        "{}",
-        status_text(&app)
+        app.act(Action::PromptSubmit).is_empty(),
+        "nothing runs before the answer"
     );
+    let Mode::Confirm { question, .. } = app.mode() else {
+        panic!("a question: {:?}", app.mode())
+    };
+    assert!(question.contains("is the input transcript"), "{question}");
+    app.act(Action::Back);
+    assert_eq!(std::fs::read(&input).expect("input"), original, "untouched");
+
+    // An existing output: asked, and "yes" replaces it.
+    app.act(Action::Export);
+    type_text(&mut app, &path.display().to_string());
+    app.act(Action::PromptSubmit);
+    assert!(matches!(app.mode(), Mode::Confirm { .. }), "it exists");
+    let effects = app.act(Action::Activate);
+    assert_eq!(started(&effects), [JobKind::Export]);
+    settle(&mut app, effects);
+    assert!(!app.status().expect("status").error, "{}", status_text(&app));
 }
 
 #[test]
@@ -564,12 +593,6 @@ fn strategies_cycle_and_replan() {
 /// Exports to `path` through the prompt and returns the status line.
 fn export_to(app: &mut App, path: &std::path::Path) -> String {
     app.act(Action::Export);
-    let Mode::Prompt(prompt) = app.mode() else {
-        panic!("export prompt")
-    };
-    for _ in 0..prompt.input.chars().count() {
-        app.act(Action::PromptBackspace);
-    }
     type_text(app, &path.display().to_string());
     let effects = app.act(Action::PromptSubmit);
     settle(app, effects);
@@ -827,4 +850,88 @@ fn a_cancelled_job_stops_and_its_result_never_arrives() {
         inbox.try_iter().all(|d| !matches!(d, Done::Counted { .. })),
         "the cancelled count sent nothing"
     );
+}
+
+// ---- where the context goes, filters, the summary's role, overlays that stop ---------------
+
+#[test]
+fn the_breakdown_is_made_on_a_worker_and_narrows_the_list() {
+    let mut app = open(sample("support-agent.json"), config(Some(1500), Some(600)), (120, 36));
+    let effects = app.act(Action::ToggleBreakdown);
+    assert_eq!(started(&effects), [JobKind::Breakdown]);
+    assert!(matches!(app.mode(), Mode::Waiting(_)));
+    settle(&mut app, effects);
+    let Mode::Breakdown(view) = app.mode() else {
+        panic!("the breakdown opens: {:?}", app.mode())
+    };
+    let total: u64 = view.rows.iter().map(|r| r.tokens).sum();
+    assert_eq!(total, app.counts().total(), "every token is somewhere");
+    assert!(
+        view.rows.windows(2).all(|w| w[0].tokens >= w[1].tokens),
+        "largest first"
+    );
+    insta::assert_snapshot!("breakdown_by_kind", draw(&app, 120, 36).backend());
+
+    // By tool, then the row of one tool's results narrows the list to its messages.
+    let effects = app.act(Action::SwitchPane);
+    settle(&mut app, effects);
+    let Mode::Breakdown(view) = app.mode() else {
+        panic!("by tool")
+    };
+    let row = view
+        .rows
+        .iter()
+        .position(|r| r.label.starts_with("tool result"))
+        .expect("a tool's results");
+    let expected = view.rows[row].message_indices.clone();
+    for _ in 0..row {
+        app.act(Action::Down);
+    }
+    app.act(Action::Activate);
+    assert_eq!(*app.mode(), Mode::Normal);
+    let filter = app.filter().expect("narrowed");
+    assert_eq!(*filter.shown, expected);
+    app.act(Action::Top);
+    assert_eq!(app.selected(), expected[0]);
+    app.act(Action::Down);
+    assert_eq!(app.selected(), expected[1], "moving steps through shown messages only");
+    insta::assert_snapshot!("list_filtered_by_tool", draw(&app, 120, 36).backend());
+    assert!(app.act(Action::Back).is_empty(), "Esc clears the filter first");
+    assert!(app.filter().is_none());
+    assert!(matches!(app.act(Action::Back).as_slice(), [Effect::Quit]));
+}
+
+#[test]
+fn the_summary_role_is_a_toggle_and_anthropic_stops_warning() {
+    let transcript = sample("anthropic-parallel-tools.json");
+    let mut app = open(transcript, config(Some(300), None), (120, 36));
+    assert!(app
+        .warnings()
+        .iter()
+        .any(|w| matches!(w, ctxlens::compact::Warning::SystemInsideAnthropicMessages)));
+    app.act(Action::ToggleSummaryRole);
+    assert_eq!(app.settings().summary_role, ctxlens::compact::SummaryRole::User);
+    assert!(!app
+        .warnings()
+        .iter()
+        .any(|w| matches!(w, ctxlens::compact::Warning::SystemInsideAnthropicMessages)));
+}
+
+#[test]
+fn overlays_stop_at_their_last_page() {
+    let mut app = fixture_app();
+    app.act(Action::ToggleHelp);
+    app.act(Action::Bottom);
+    let Mode::Help { scroll: bottom } = *app.mode() else {
+        panic!("help")
+    };
+    assert!(bottom > 0 && bottom < ctxlens::tui::keys::help().len());
+    app.act(Action::PageDown);
+    app.act(Action::Down);
+    assert_eq!(*app.mode(), Mode::Help { scroll: bottom }, "never past the end");
+    app.act(Action::PageUp);
+    let Mode::Help { scroll } = *app.mode() else {
+        panic!("help")
+    };
+    assert!(scroll < bottom, "one page up shows text again");
 }

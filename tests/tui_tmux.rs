@@ -91,11 +91,9 @@ fn open_tune_help_and_quit_in_a_real_terminal() {
     });
 
     session.keys(&["?"]);
-    session.wait_for("help", |s| {
-        s.contains("help · q/Esc to close") && s.contains("raise max_tokens")
-    });
+    session.wait_for("help", |s| s.contains("┌ help ") && s.contains("raise max_tokens"));
     session.keys(&["q"]);
-    session.wait_for("help to close", |s| !s.contains("help · q/Esc to close"));
+    session.wait_for("help to close", |s| !s.contains("┌ help "));
 
     session.keys(&["q"]);
     let screen = session.wait_for("the exit", |s| s.contains("TTY="));
@@ -150,9 +148,9 @@ fn piped_input_reads_keys_from_the_terminal() {
         s.contains("<stdin> · openai-jsonl") && s.contains("no user message left")
     });
     session.keys(&["?"]);
-    session.wait_for("help", |s| s.contains("help · q/Esc to close"));
+    session.wait_for("help", |s| s.contains("┌ help "));
     session.keys(&["q"]);
-    session.wait_for("help to close", |s| !s.contains("help · q/Esc to close"));
+    session.wait_for("help to close", |s| !s.contains("┌ help "));
     session.keys(&["q"]);
     session.wait_for("the exit", |s| s.contains("EXIT=0"));
 }

@@ -67,8 +67,8 @@ pub enum Action {
     Quit,
     /// A character typed into the open prompt.
     PromptChar(char),
-    /// Backspace in the prompt.
-    PromptBackspace,
+    /// An edit of the open prompt's text (delete, move the cursor).
+    PromptEdit(PromptEdit),
     /// Tab in the prompt (switches the value being edited).
     PromptTab,
     /// Enter in the prompt.
@@ -81,6 +81,33 @@ pub enum Action {
     Click(u16, u16),
     /// Select message `index` (a click, a jump from a report).
     Select(usize),
+    /// Switch the summary's role between system (§7F) and user.
+    ToggleSummaryRole,
+    /// Open or close where the context goes (the breakdown).
+    ToggleBreakdown,
+    /// Choose the highlighted row of an overlay (Enter).
+    Activate,
+}
+
+/// An edit of a prompt's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptEdit {
+    /// Delete the character before the cursor.
+    DeletePrevChar,
+    /// Delete the character under the cursor.
+    DeleteNextChar,
+    /// Delete the word before the cursor.
+    DeletePrevWord,
+    /// Delete everything.
+    DeleteLine,
+    /// Cursor one character left.
+    Left,
+    /// Cursor one character right.
+    Right,
+    /// Cursor to the start.
+    Start,
+    /// Cursor to the end.
+    End,
 }
 
 /// The tokenizer after `t` in the cycle.

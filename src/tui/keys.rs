@@ -1,17 +1,44 @@
-//! The one key table. It drives key handling, the footer hints and the help popup, so
-//! the three can never disagree.
+//! The one key table. It drives key handling, the footer hints and the help popup for
+//! every screen, overlay, prompt and waiting state, so the three never disagree and a
+//! screen only offers keys that work there.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::action::Action;
+use super::action::{Action, PromptEdit};
 
-/// Where a binding applies.
+/// Where a binding applies: one context per screen, overlay, prompt and waiting state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Context {
     /// The main screen (list and detail).
     Main,
-    /// Help and preview overlays.
-    Overlay,
+    /// The help overlay.
+    Help,
+    /// The preview of the compacted transcript.
+    Preview,
+    /// The loss report.
+    Loss,
+    /// Where the context goes (the breakdown bars).
+    Breakdown,
+    /// A one-line prompt (typed text goes into it).
+    Prompt,
+    /// Waiting for background work.
+    Waiting,
+    /// A yes/no question.
+    Confirm,
+}
+
+impl Context {
+    /// Every context, in help order, with its heading.
+    pub const ALL: [(Context, &'static str); 8] = [
+        (Context::Main, "Main screen"),
+        (Context::Breakdown, "Where the context goes (b)"),
+        (Context::Preview, "Preview (p)"),
+        (Context::Loss, "Loss report (l)"),
+        (Context::Help, "Help (?)"),
+        (Context::Prompt, "Prompts (=, /, e)"),
+        (Context::Waiting, "While waiting"),
+        (Context::Confirm, "Questions"),
+    ];
 }
 
 /// One key, as crossterm reports it (Shift is ignored for characters: `+` is `+`).
@@ -53,298 +80,153 @@ pub struct Binding {
     /// Short footer text, or empty when it is not in the footer.
     pub hint: &'static str,
     /// Where it applies.
-    pub context: Context,
+    pub contexts: &'static [Context],
 }
 
+use Context::{Breakdown as B, Confirm as C, Help as H, Loss as L, Main as M, Preview as P, Prompt as Q, Waiting as W};
+
 macro_rules! bind {
-    ($context:ident, [$($key:expr),+], $label:literal, $action:expr, $hint:literal, $help:literal) => {
-        Binding { keys: &[$($key),+], label: $label, action: $action, help: $help, hint: $hint, context: Context::$context }
+    ([$($context:expr),+], [$($key:expr),+], $label:literal, $action:expr, $hint:literal, $help:literal) => {
+        Binding { keys: &[$($key),+], label: $label, action: $action, help: $help, hint: $hint, contexts: &[$($context),+] }
     };
 }
 
 /// Every binding, in help order.
+#[rustfmt::skip]
 pub const BINDINGS: &[Binding] = &[
-    bind!(
-        Main,
-        [ch('j'), code(KeyCode::Down)],
-        "j/↓",
-        Action::Down,
-        "",
-        "next message (scroll down in the detail pane)"
-    ),
-    bind!(
-        Main,
-        [ch('k'), code(KeyCode::Up)],
-        "k/↑",
-        Action::Up,
-        "",
-        "previous message (scroll up in the detail pane)"
-    ),
-    bind!(
-        Main,
-        [code(KeyCode::PageDown), ctrl('d')],
-        "PgDn",
-        Action::PageDown,
-        "",
-        "one page down"
-    ),
-    bind!(
-        Main,
-        [code(KeyCode::PageUp), ctrl('u')],
-        "PgUp",
-        Action::PageUp,
-        "",
-        "one page up"
-    ),
-    bind!(
-        Main,
-        [ch('g'), code(KeyCode::Home)],
-        "g",
-        Action::Top,
-        "",
-        "first message"
-    ),
-    bind!(
-        Main,
-        [ch('G'), code(KeyCode::End)],
-        "G",
-        Action::Bottom,
-        "",
-        "last message"
-    ),
-    bind!(
-        Main,
-        [code(KeyCode::Tab)],
-        "Tab",
-        Action::SwitchPane,
-        "",
-        "switch between the list and the detail pane"
-    ),
-    bind!(
-        Main,
-        [ch('+')],
-        "+",
-        Action::MaxUp,
-        "max",
-        "raise max_tokens by a small step (1% of the total)"
-    ),
-    bind!(
-        Main,
-        [ch('-')],
-        "-",
-        Action::MaxDown,
-        "",
-        "lower max_tokens by a small step"
-    ),
-    bind!(
-        Main,
-        [ch('>')],
-        ">",
-        Action::MaxUpBig,
-        "",
-        "raise max_tokens by a large step (10% of the total)"
-    ),
-    bind!(
-        Main,
-        [ch('<')],
-        "<",
-        Action::MaxDownBig,
-        "",
-        "lower max_tokens by a large step"
-    ),
-    bind!(
-        Main,
-        [ch(']')],
-        "]",
-        Action::KeepUp,
-        "tail",
-        "raise keep_tail by a small step"
-    ),
-    bind!(
-        Main,
-        [ch('[')],
-        "[",
-        Action::KeepDown,
-        "",
-        "lower keep_tail by a small step"
-    ),
-    bind!(
-        Main,
-        [ch('}')],
-        "}",
-        Action::KeepUpBig,
-        "",
-        "raise keep_tail by a large step"
-    ),
-    bind!(
-        Main,
-        [ch('{')],
-        "{",
-        Action::KeepDownBig,
-        "",
-        "lower keep_tail by a large step"
-    ),
-    bind!(
-        Main,
-        [ch('=')],
-        "=",
-        Action::EnterValue,
-        "",
-        "type an exact max_tokens (Tab: keep_tail)"
-    ),
-    bind!(
-        Main,
-        [ch('f')],
-        "f",
-        Action::ToggleFlush,
-        "",
-        "toggle flush_to_memory (the memory-tool reminder)"
-    ),
-    bind!(
-        Main,
-        [ch('t')],
-        "t",
-        Action::CycleTokenizer,
-        "tokenizer",
-        "next tokenizer (BPE counts run in the background)"
-    ),
-    bind!(
-        Main,
-        [ch('l')],
-        "l",
-        Action::ToggleLoss,
-        "loss",
-        "loss report: facts of the summarized messages, and which survive"
-    ),
-    bind!(
-        Main,
-        [ch('E')],
-        "E",
-        Action::EditSummary,
-        "",
-        "edit the summary in $EDITOR (it is then used by preview and export)"
-    ),
-    bind!(
-        Main,
-        [ch('s')],
-        "s",
-        Action::CycleStrategy,
-        "strategy",
-        "next strategy: tail, deterministic, deterministic+tail"
-    ),
-    bind!(
-        Main,
-        [ch('p')],
-        "p",
-        Action::TogglePreview,
-        "preview",
-        "preview the compacted transcript"
-    ),
-    bind!(
-        Main,
-        [ch('e')],
-        "e",
-        Action::Export,
-        "export",
-        "export the compacted transcript"
-    ),
-    bind!(Main, [ch('/')], "/", Action::Search, "search", "search message text"),
-    bind!(Main, [ch('n')], "n", Action::NextMatch, "", "next match"),
-    bind!(Main, [ch('N')], "N", Action::PrevMatch, "", "previous match"),
-    bind!(Main, [ch('?')], "?", Action::ToggleHelp, "help", "this help"),
-    bind!(
-        Main,
-        [ch('q'), code(KeyCode::Esc), ctrl('c')],
-        "q/Esc",
-        Action::Quit,
-        "quit",
-        "quit"
-    ),
-    bind!(
-        Overlay,
-        [ch('j'), code(KeyCode::Down)],
-        "j/↓",
-        Action::Down,
-        "scroll",
-        "scroll down"
-    ),
-    bind!(
-        Overlay,
-        [ch('k'), code(KeyCode::Up)],
-        "k/↑",
-        Action::Up,
-        "",
-        "scroll up"
-    ),
-    bind!(
-        Overlay,
-        [code(KeyCode::PageDown), ctrl('d'), ch(' ')],
-        "PgDn",
-        Action::PageDown,
-        "",
-        "one page down"
-    ),
-    bind!(
-        Overlay,
-        [code(KeyCode::PageUp), ctrl('u')],
-        "PgUp",
-        Action::PageUp,
-        "",
-        "one page up"
-    ),
-    bind!(Overlay, [ch('g'), code(KeyCode::Home)], "g", Action::Top, "", "top"),
-    bind!(
-        Overlay,
-        [ch('G'), code(KeyCode::End)],
-        "G",
-        Action::Bottom,
-        "",
-        "bottom"
-    ),
-    bind!(
-        Overlay,
-        [ch('E')],
-        "E",
-        Action::EditSummary,
-        "edit",
-        "edit the summary in $EDITOR"
-    ),
-    bind!(
-        Overlay,
-        [ch('e')],
-        "e",
-        Action::Export,
-        "export",
-        "export (from the preview)"
-    ),
-    bind!(
-        Overlay,
-        [ch('q'), code(KeyCode::Esc), ch('?'), ch('p'), ch('l')],
-        "q/Esc",
-        Action::Back,
-        "close",
-        "close"
-    ),
-    bind!(Overlay, [ctrl('c')], "^C", Action::Quit, "", "quit"),
+    // The main screen.
+    bind!([M], [ch('j'), code(KeyCode::Down)], "j/↓", Action::Down, "", "next message (scroll down in the detail pane)"),
+    bind!([M], [ch('k'), code(KeyCode::Up)], "k/↑", Action::Up, "", "previous message (scroll up in the detail pane)"),
+    bind!([M], [code(KeyCode::PageDown), ctrl('d')], "PgDn", Action::PageDown, "", "one page down"),
+    bind!([M], [code(KeyCode::PageUp), ctrl('u')], "PgUp", Action::PageUp, "", "one page up"),
+    bind!([M], [ch('g'), code(KeyCode::Home)], "g", Action::Top, "", "first message"),
+    bind!([M], [ch('G'), code(KeyCode::End)], "G", Action::Bottom, "", "last message"),
+    bind!([M], [code(KeyCode::Tab)], "Tab", Action::SwitchPane, "", "switch between the list and the detail pane"),
+    bind!([M], [ch('+')], "+", Action::MaxUp, "max", "raise max_tokens by a small step (1% of the total)"),
+    bind!([M], [ch('-')], "-", Action::MaxDown, "", "lower max_tokens by a small step"),
+    bind!([M], [ch('>')], ">", Action::MaxUpBig, "", "raise max_tokens by a large step (10% of the total)"),
+    bind!([M], [ch('<')], "<", Action::MaxDownBig, "", "lower max_tokens by a large step"),
+    bind!([M], [ch(']')], "]", Action::KeepUp, "tail", "raise keep_tail by a small step"),
+    bind!([M], [ch('[')], "[", Action::KeepDown, "", "lower keep_tail by a small step"),
+    bind!([M], [ch('}')], "}", Action::KeepUpBig, "", "raise keep_tail by a large step"),
+    bind!([M], [ch('{')], "{", Action::KeepDownBig, "", "lower keep_tail by a large step"),
+    bind!([M], [ch('=')], "=", Action::EnterValue, "", "type an exact max_tokens (Tab: keep_tail)"),
+    bind!([M], [ch('f')], "f", Action::ToggleFlush, "", "toggle flush_to_memory (the memory-tool reminder)"),
+    bind!([M], [ch('r')], "r", Action::ToggleSummaryRole, "", "summary role: system (as §7F writes it) or user (which Anthropic accepts)"),
+    bind!([M], [ch('t')], "t", Action::CycleTokenizer, "tokenizer", "next tokenizer (BPE counts run in the background)"),
+    bind!([M], [ch('s')], "s", Action::CycleStrategy, "strategy", "next strategy: tail, deterministic, deterministic+tail"),
+    bind!([M], [ch('b')], "b", Action::ToggleBreakdown, "where", "where the context goes: by kind and by tool (Enter narrows the list)"),
+    bind!([M], [ch('l')], "l", Action::ToggleLoss, "loss", "loss report: facts of the summarized messages, and which survive"),
+    bind!([M, P, L], [ch('E')], "E", Action::EditSummary, "", "edit the summary in $EDITOR (preview and export then use it)"),
+    bind!([M], [ch('p')], "p", Action::TogglePreview, "preview", "preview the compacted transcript"),
+    bind!([M, P], [ch('e')], "e", Action::Export, "export", "export the compacted transcript"),
+    bind!([M], [ch('/')], "/", Action::Search, "search", "search message text"),
+    bind!([M], [ch('n')], "n", Action::NextMatch, "", "next match"),
+    bind!([M], [ch('N')], "N", Action::PrevMatch, "", "previous match"),
+    bind!([M], [ch('?')], "?", Action::ToggleHelp, "help", "this help"),
+    bind!([M], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "quit", "clear the list's filter, else quit"),
+    // Overlays: scrolling, choosing, closing.
+    bind!([H, P, L, B], [ch('j'), code(KeyCode::Down)], "j/↓", Action::Down, "", "down"),
+    bind!([H, P, L, B], [ch('k'), code(KeyCode::Up)], "k/↑", Action::Up, "", "up"),
+    bind!([H, P, L, B], [code(KeyCode::PageDown), ctrl('d'), ch(' ')], "PgDn", Action::PageDown, "", "one page down"),
+    bind!([H, P, L, B], [code(KeyCode::PageUp), ctrl('u')], "PgUp", Action::PageUp, "", "one page up"),
+    bind!([H, P, L, B], [ch('g'), code(KeyCode::Home)], "g", Action::Top, "", "top"),
+    bind!([H, P, L, B], [ch('G'), code(KeyCode::End)], "G", Action::Bottom, "", "bottom"),
+    bind!([B], [code(KeyCode::Enter)], "Enter", Action::Activate, "narrow the list", "narrow the message list to the chosen row"),
+    bind!([B], [code(KeyCode::Tab)], "Tab", Action::SwitchPane, "by kind/tool", "switch between by kind and by tool"),
+    bind!([H], [ch('?')], "?", Action::Back, "", "close"),
+    bind!([P], [ch('p')], "p", Action::Back, "", "close"),
+    bind!([L], [ch('l')], "l", Action::Back, "", "close"),
+    bind!([B], [ch('b')], "b", Action::Back, "", "close"),
+    bind!([H, P, L, B], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "close", "close"),
+    // Prompts: typed text goes into the prompt; these keys edit it.
+    bind!([Q], [code(KeyCode::Enter)], "Enter", Action::PromptSubmit, "confirm", "confirm"),
+    bind!([Q], [code(KeyCode::Esc), ctrl('c')], "Esc", Action::Back, "cancel", "cancel"),
+    bind!([Q], [code(KeyCode::Tab)], "Tab", Action::PromptTab, "", "max_tokens ↔ keep_tail (each keeps what was typed)"),
+    bind!([Q], [code(KeyCode::Backspace), ctrl('h')], "Bksp", Action::PromptEdit(PromptEdit::DeletePrevChar), "", "delete the character before the cursor"),
+    bind!([Q], [code(KeyCode::Delete)], "Del", Action::PromptEdit(PromptEdit::DeleteNextChar), "", "delete the character under the cursor"),
+    bind!([Q], [ctrl('u')], "^U", Action::PromptEdit(PromptEdit::DeleteLine), "", "delete everything"),
+    bind!([Q], [ctrl('w')], "^W", Action::PromptEdit(PromptEdit::DeletePrevWord), "", "delete the word before the cursor"),
+    bind!([Q], [code(KeyCode::Left)], "←", Action::PromptEdit(PromptEdit::Left), "", "cursor left"),
+    bind!([Q], [code(KeyCode::Right)], "→", Action::PromptEdit(PromptEdit::Right), "", "cursor right"),
+    bind!([Q], [code(KeyCode::Home), ctrl('a')], "Home", Action::PromptEdit(PromptEdit::Start), "", "cursor to the start"),
+    bind!([Q], [code(KeyCode::End), ctrl('e')], "End", Action::PromptEdit(PromptEdit::End), "", "cursor to the end"),
+    // Waiting for background work.
+    bind!([W], [code(KeyCode::Esc), ch('q')], "Esc", Action::Back, "cancel", "cancel the work"),
+    // Questions.
+    bind!([C], [ch('y'), code(KeyCode::Enter)], "y", Action::Activate, "yes", "yes"),
+    bind!([C], [ch('n'), code(KeyCode::Esc), ch('q')], "n/Esc", Action::Back, "no", "no"),
+    // Everywhere.
+    bind!([M, H, P, L, B, W, C], [ctrl('c')], "^C", Action::Quit, "", "quit"),
 ];
 
-/// The action bound to `event` in `context`.
+/// The action bound to `event` in `context`. In a prompt, an unbound character is typed.
 pub fn action_for(event: &KeyEvent, context: Context) -> Option<Action> {
     let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
     let key = Key { code: event.code, ctrl };
-    BINDINGS
+    let bound = BINDINGS
         .iter()
-        .filter(|b| b.context == context)
+        .filter(|b| b.contexts.contains(&context))
         .find(|b| b.keys.contains(&key))
-        .map(|b| b.action.clone())
+        .map(|b| b.action.clone());
+    match (bound, context, event.code) {
+        (Some(action), ..) => Some(action),
+        (None, Context::Prompt, KeyCode::Char(c)) if !ctrl => Some(Action::PromptChar(c)),
+        _ => None,
+    }
 }
 
 /// The footer hints of `context`: (keys, hint) pairs.
 pub fn hints(context: Context) -> impl Iterator<Item = (&'static str, &'static str)> {
     BINDINGS
         .iter()
-        .filter(move |b| b.context == context && !b.hint.is_empty())
+        .filter(move |b| b.contexts.contains(&context) && !b.hint.is_empty())
         .map(|b| (b.label, b.hint))
+}
+
+/// One line of the help overlay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HelpLine {
+    /// A section's heading.
+    Heading(&'static str),
+    /// A key and what it does.
+    Key(&'static str, &'static str),
+    /// A line of text.
+    Text(&'static str),
+    /// One of the colour legend's lines (0, 1, 2), drawn with the theme's styles.
+    Legend(u8),
+    /// An empty line.
+    Blank,
+}
+
+/// The help overlay's lines: every context's keys, the mouse, the colours. The help
+/// widget draws them and the app scrolls them, so both count the same lines.
+pub fn help() -> Vec<HelpLine> {
+    let mut lines = Vec::new();
+    for (context, heading) in Context::ALL {
+        lines.push(HelpLine::Heading(heading));
+        lines.extend(bindings(context).map(|b| HelpLine::Key(b.label, b.help)));
+        lines.push(HelpLine::Blank);
+    }
+    lines.extend([
+        HelpLine::Heading("Mouse"),
+        HelpLine::Key(
+            "wheel",
+            "scrolls what is under the pointer (the list, the detail pane, an overlay)",
+        ),
+        HelpLine::Key("click", "selects a message, or focuses the detail pane"),
+        HelpLine::Blank,
+        HelpLine::Heading("Colours"),
+        HelpLine::Legend(0),
+        HelpLine::Legend(1),
+        HelpLine::Legend(2),
+    ]);
+    lines
+}
+
+/// The bindings of `context`, in help order.
+pub fn bindings(context: Context) -> impl Iterator<Item = &'static Binding> {
+    BINDINGS.iter().filter(move |b| b.contexts.contains(&context))
 }
 
 #[cfg(test)]
@@ -359,22 +241,32 @@ mod tests {
             action_for(&KeyEvent::new(KeyCode::Char('+'), KeyModifiers::SHIFT), Context::Main),
             Some(Action::MaxUp)
         );
-        assert_eq!(action_for(&press('q'), Context::Overlay), Some(Action::Back));
+        assert_eq!(action_for(&press('q'), Context::Help), Some(Action::Back));
         assert_eq!(
             action_for(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL), Context::Main),
             Some(Action::Quit)
         );
         assert_eq!(action_for(&press('x'), Context::Main), None);
+        assert_eq!(action_for(&press('x'), Context::Prompt), Some(Action::PromptChar('x')));
+        assert_eq!(
+            action_for(
+                &KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL),
+                Context::Prompt
+            ),
+            Some(Action::PromptEdit(PromptEdit::DeleteLine)),
+            "Ctrl-U clears, it does not type a u"
+        );
+        assert_eq!(
+            action_for(&press('E'), Context::Help),
+            None,
+            "E works only where there is a summary"
+        );
     }
 
     #[test]
     fn no_key_is_bound_twice_in_one_context() {
-        for context in [Context::Main, Context::Overlay] {
-            let keys: Vec<Key> = BINDINGS
-                .iter()
-                .filter(|b| b.context == context)
-                .flat_map(|b| b.keys.iter().copied())
-                .collect();
+        for (context, _) in Context::ALL {
+            let keys: Vec<Key> = bindings(context).flat_map(|b| b.keys.iter().copied()).collect();
             for (i, k) in keys.iter().enumerate() {
                 assert!(!keys[i + 1..].contains(k), "{k:?} bound twice in {context:?}");
             }

@@ -46,6 +46,16 @@ pub fn list_rows(list: Rect) -> usize {
     usize::from(list.height.saturating_sub(3))
 }
 
+/// Where the full-screen overlays (help, preview, loss report, breakdown) go.
+pub fn overlay_area(area: Rect) -> Rect {
+    area.inner(ratatui::layout::Margin::new(1, 1))
+}
+
+/// Lines of text an overlay shows at once on a terminal of `(columns, rows)`.
+pub fn overlay_rows(size: (u16, u16)) -> usize {
+    usize::from(overlay_area(Rect::new(0, 0, size.0, size.1)).height.saturating_sub(2)).max(1)
+}
+
 /// The layout of a terminal of `(columns, rows)`.
 pub fn of_size(size: (u16, u16)) -> Areas {
     layout(Rect::new(0, 0, size.0, size.1))

@@ -21,11 +21,11 @@ use std::collections::VecDeque;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyEvent;
 
 use self::action::Action;
 pub use self::app::Config;
-use self::app::{App, Effect, Mode, Msg};
+use self::app::{App, Effect, Msg};
 use self::event::Event;
 use self::jobs::runner::Runner;
 use self::jobs::Done;
@@ -102,20 +102,7 @@ pub fn run(transcript: Transcript, config: Config) -> std::io::Result<Exit> {
     Ok(exit)
 }
 
-/// The action of a key press in the app's current mode.
+/// The action of a key press in the app's current mode (its key context).
 pub fn key_action(app: &App, key: &KeyEvent) -> Option<Action> {
-    match app.mode() {
-        Mode::Prompt(_) => match key.code {
-            KeyCode::Enter => Some(Action::PromptSubmit),
-            KeyCode::Esc => Some(Action::Back),
-            KeyCode::Backspace => Some(Action::PromptBackspace),
-            KeyCode::Tab => Some(Action::PromptTab),
-            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => Some(Action::Back),
-            KeyCode::Char(c) => Some(Action::PromptChar(c)),
-            _ => None,
-        },
-        Mode::Normal => keys::action_for(key, keys::Context::Main),
-        Mode::Help { .. } | Mode::Preview(_) | Mode::Loss { .. } => keys::action_for(key, keys::Context::Overlay),
-        Mode::Waiting(_) => matches!(key.code, KeyCode::Esc | KeyCode::Char('q')).then_some(Action::Back),
-    }
+    keys::action_for(key, app.key_context())
 }

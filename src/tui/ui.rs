@@ -34,5 +34,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Mode::Prompt(prompt) => overlay::prompt(frame, area, app, prompt),
         Mode::Waiting(text) => overlay::waiting(frame, area, app, text),
         Mode::Loss { text, scroll } => overlay::loss(frame, area, app, text, *scroll),
+        Mode::Breakdown(view) => overlay::breakdown(frame, area, app, view),
+        Mode::Confirm { question, .. } => overlay::confirm(frame, area, app, question),
     }
 }

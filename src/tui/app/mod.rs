@@ -7,6 +7,7 @@
 mod navigation;
 mod prompts;
 mod tuning;
+mod views;
 mod work;
 
 use std::collections::BTreeMap;
@@ -23,6 +24,8 @@ use crate::tokens::{Counts, Tokenizer};
 use crate::transcript::Transcript;
 
 pub use navigation::Row;
+pub use prompts::{expand_home, Prompt, PromptKind};
+pub use views::{BreakdownView, ListFilter};
 pub use work::AfterSummary;
 
 /// What the TUI starts with (the command line's options).
@@ -100,28 +103,6 @@ pub enum Pane {
     Detail,
 }
 
-/// What a prompt edits.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PromptKind {
-    /// An exact `max_tokens`.
-    MaxTokens,
-    /// An exact `keep_tail`.
-    KeepTail,
-    /// A search query.
-    Search,
-    /// The export path.
-    Export,
-}
-
-/// An open prompt.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Prompt {
-    /// What it edits.
-    pub kind: PromptKind,
-    /// The text typed so far.
-    pub input: String,
-}
-
 /// The preview overlay's content.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PreviewView {
@@ -168,6 +149,15 @@ pub enum Mode {
         text: String,
         /// First line shown.
         scroll: usize,
+    },
+    /// Where the context goes.
+    Breakdown(BreakdownView),
+    /// A yes/no question before something that cannot be undone.
+    Confirm {
+        /// The question.
+        question: String,
+        /// What happens on yes.
+        then: AfterSummary,
     },
 }
 
@@ -246,6 +236,9 @@ pub struct App {
     reporting: Option<super::jobs::OutcomeKey>,
     exporting: Option<PathBuf>,
     searching: Option<String>,
+    breaking_down: Option<super::jobs::BreakdownKey>,
+    filter: Option<ListFilter>,
+    calibration: Option<(Tokenizer, Option<crate::calibrate::Calibration>)>,
     selected: usize,
     list_offset: usize,
     focus: Pane,
@@ -307,6 +300,9 @@ impl App {
             reporting: None,
             exporting: None,
             searching: None,
+            breaking_down: None,
+            filter: None,
+            calibration: None,
             selected: 0,
             list_offset: 0,
             focus: Pane::List,
@@ -350,7 +346,7 @@ impl App {
                 self.resize(w, h);
                 Vec::new()
             }
-            Action::PromptChar(_) | Action::PromptBackspace | Action::PromptTab | Action::PromptSubmit => {
+            Action::PromptChar(_) | Action::PromptEdit(_) | Action::PromptTab | Action::PromptSubmit => {
                 self.prompt_input(&action)
             }
             _ if !matches!(self.mode, Mode::Normal) => self.overlay_action(&action),
@@ -364,8 +360,8 @@ impl App {
             Action::Down => self.move_or_scroll(1),
             Action::PageUp => self.move_or_scroll(-(self.page() as i64)),
             Action::PageDown => self.move_or_scroll(self.page() as i64),
-            Action::Top => self.select(0),
-            Action::Bottom => self.select(self.transcript.messages.len().saturating_sub(1)),
+            Action::Top => self.select(self.first_shown()),
+            Action::Bottom => self.select(self.last_shown()),
             Action::Scroll(n) => self.move_or_scroll(i64::from(*n)),
             Action::Click(x, y) => self.click(*x, *y),
             Action::Select(index) => self.select(*index),
@@ -385,13 +381,22 @@ impl App {
             Action::ToggleLoss => return self.with_summary(AfterSummary::Loss),
             Action::EditSummary => return self.with_summary(AfterSummary::Edit),
             Action::ToggleHelp => self.mode = Mode::Help { scroll: 0 },
+            Action::ToggleBreakdown => return self.open_breakdown(crate::breakdown::By::Kind),
             tuning => return self.tune(tuning),
         }
         Vec::new()
     }
 
     fn overlay_action(&mut self, action: &Action) -> Vec<Effect> {
-        let page = self.page();
+        let page = super::layout::overlay_rows(self.size).saturating_sub(1).max(1);
+        if matches!(self.mode, Mode::Breakdown(_)) {
+            return self.breakdown_action(action, page);
+        }
+        if let (Mode::Confirm { then, .. }, Action::Activate) = (&self.mode, action) {
+            let then = then.clone();
+            self.mode = Mode::Normal;
+            return self.with_summary(then);
+        }
         if matches!(action, Action::EditSummary) && matches!(self.mode, Mode::Preview(_)) {
             return self.with_summary(AfterSummary::Edit);
         }
@@ -399,11 +404,18 @@ impl App {
             self.open_prompt(PromptKind::Export, self.default_export_path());
             return Vec::new();
         }
-        let scroll = match &mut self.mode {
-            Mode::Help { scroll } | Mode::Loss { scroll, .. } => scroll,
-            Mode::Preview(preview) => &mut preview.scroll,
-            Mode::Normal | Mode::Prompt(_) | Mode::Waiting(_) => return Vec::new(),
+        // Scrolling stops at the last page: never past the end to a blank screen.
+        let rows = super::layout::overlay_rows(self.size);
+        let (scroll, lines) = match &mut self.mode {
+            Mode::Help { scroll } => (scroll, super::keys::help().len()),
+            Mode::Loss { scroll, text } => {
+                let lines = text.lines().count();
+                (scroll, lines)
+            }
+            Mode::Preview(preview) => (&mut preview.scroll, preview.segments.len()),
+            _ => return Vec::new(),
         };
+        let last = lines.saturating_sub(rows);
         match action {
             Action::Up => *scroll = scroll.saturating_sub(1),
             Action::Down => *scroll += 1,
@@ -411,15 +423,19 @@ impl App {
             Action::PageUp => *scroll = scroll.saturating_sub(page),
             Action::PageDown => *scroll += page,
             Action::Top => *scroll = 0,
-            Action::Bottom => *scroll = usize::MAX / 2,
-            Action::ToggleHelp | Action::TogglePreview | Action::ToggleLoss => self.mode = Mode::Normal,
+            Action::Bottom => *scroll = last,
             _ => {}
         }
+        *scroll = (*scroll).min(last);
         Vec::new()
     }
 
     fn back(&mut self) -> Vec<Effect> {
         match self.mode {
+            Mode::Normal if self.filter.is_some() => {
+                self.clear_filter();
+                Vec::new()
+            }
             Mode::Normal => vec![Effect::Quit],
             Mode::Waiting(_) => self.cancel_waiting(),
             _ => {
@@ -464,6 +480,25 @@ impl App {
                 self.searched(query, matches);
                 Vec::new()
             }
+            Done::BrokenDown { key, by, rows } => {
+                self.broken_down(&key, by, rows);
+                Vec::new()
+            }
+        }
+    }
+
+    /// The key context of the current mode: which bindings apply, which hints show.
+    pub fn key_context(&self) -> super::keys::Context {
+        use super::keys::Context;
+        match &self.mode {
+            Mode::Normal => Context::Main,
+            Mode::Help { .. } => Context::Help,
+            Mode::Preview(_) => Context::Preview,
+            Mode::Loss { .. } => Context::Loss,
+            Mode::Breakdown(_) => Context::Breakdown,
+            Mode::Prompt(_) => Context::Prompt,
+            Mode::Waiting(_) => Context::Waiting,
+            Mode::Confirm { .. } => Context::Confirm,
         }
     }
 
@@ -620,9 +655,23 @@ impl App {
         self.size
     }
 
+    /// The list's filter, when it shows only some messages.
+    pub fn filter(&self) -> Option<&ListFilter> {
+        self.filter.as_ref()
+    }
+
+    /// The fit of the log's recorded usage with the shown counts, when it records usage.
+    pub fn calibration(&self) -> Option<&crate::calibrate::Calibration> {
+        self.calibration
+            .as_ref()
+            .filter(|(t, _)| *t == self.tokenizer)
+            .and_then(|(_, c)| c.as_ref())
+    }
+
     /// True while a worker runs: the loop then ticks to animate the spinner.
     pub fn busy(&self) -> bool {
-        self.counting.is_some()
+        self.breaking_down.is_some()
+            || self.counting.is_some()
             || self.summarizing.is_some()
             || self.deriving.is_some()
             || self.previewing.is_some()

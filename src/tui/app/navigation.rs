@@ -1,5 +1,6 @@
 //! Moving around the message list: selection, paging, clicks, and the rows it shows
-//! (messages, the boundary line, past-compaction markers).
+//! (messages, the boundary line, past-compaction markers). Under a filter the list
+//! shows only some messages: positions ("slots") then count shown messages only.
 
 use super::{App, Pane};
 use crate::compact::SplitReason;
@@ -49,18 +50,60 @@ impl App {
         if self.focus == Pane::Detail {
             self.detail_scroll = self.detail_scroll.saturating_add_signed(delta as isize);
         } else {
-            let last = self.transcript.messages.len().saturating_sub(1) as i64;
-            self.select((self.selected as i64 + delta).clamp(0, last.max(0)) as usize);
+            let last = self.slot_count().saturating_sub(1) as i64;
+            let slot = (self.slot_of(self.selected) as i64 + delta).clamp(0, last.max(0)) as usize;
+            self.select(self.message_at_slot(slot));
         }
     }
 
-    /// Selects message `index` and scrolls it into view.
+    /// The first and the last message the list shows.
+    pub(super) fn first_shown(&self) -> usize {
+        self.message_at_slot(0)
+    }
+
+    /// The last message the list shows.
+    pub(super) fn last_shown(&self) -> usize {
+        self.message_at_slot(self.slot_count().saturating_sub(1))
+    }
+
+    /// Selects message `index` (under a filter, the nearest shown one) and scrolls it
+    /// into view.
     pub(super) fn select(&mut self, index: usize) {
+        let index = index.min(self.transcript.messages.len().saturating_sub(1));
+        let index = match self.shown() {
+            Some(shown) => {
+                let slot = shown.partition_point(|&m| m < index).min(shown.len().saturating_sub(1));
+                shown.get(slot).copied().unwrap_or(index)
+            }
+            None => index,
+        };
         if index != self.selected {
             self.detail_scroll = 0;
         }
-        self.selected = index.min(self.transcript.messages.len().saturating_sub(1));
+        self.selected = index;
         self.clamp_offset();
+    }
+
+    /// The messages the list shows, when a filter narrows it.
+    fn shown(&self) -> Option<&[usize]> {
+        self.filter.as_ref().map(|f| f.shown.as_slice())
+    }
+
+    /// How many messages the list shows.
+    fn slot_count(&self) -> usize {
+        self.shown().map_or(self.transcript.messages.len(), <[usize]>::len)
+    }
+
+    /// The message at list position `slot`.
+    fn message_at_slot(&self, slot: usize) -> usize {
+        self.shown()
+            .map_or(slot, |shown| shown.get(slot).copied().unwrap_or(slot))
+    }
+
+    /// The list position of the first shown message at or after `index`.
+    fn slot_of(&self, index: usize) -> usize {
+        self.shown()
+            .map_or(index, |shown| shown.partition_point(|&m| m < index))
     }
 
     /// Rows the list shows at once.
@@ -98,32 +141,37 @@ impl App {
         self.planned.cut().map(|c| c.split)
     }
 
-    /// Rows that are not messages, with the message they precede: past compactions (from
-    /// the log) and the boundary line, in order.
+    /// Rows that are not messages, with the list position they precede: past compactions
+    /// (from the log; not under a filter) and the boundary line, in order.
     pub(super) fn extra_rows(&self) -> Vec<(usize, Row)> {
-        let mut extras: Vec<(usize, Row)> = self
-            .transcript
-            .notes
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| n.is_past_compaction())
-            .map(|(k, n)| (n.before, Row::PastCompaction(k)))
-            .collect();
+        let mut extras: Vec<(usize, Row)> = Vec::new();
+        if self.filter.is_none() {
+            extras.extend(
+                self.transcript
+                    .notes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| n.is_past_compaction())
+                    .map(|(k, n)| (n.before, Row::PastCompaction(k))),
+            );
+        }
         if let Some(b) = self.boundary_at() {
-            extras.push((b, Row::Boundary));
+            extras.push((self.slot_of(b), Row::Boundary));
         }
         extras.sort_by_key(|(at, row)| (*at, matches!(row, Row::Boundary)));
         extras
     }
 
-    /// Rows of the list: one per message, plus the boundary line and past compactions.
+    /// Rows of the list: one per shown message, plus the boundary line and past
+    /// compactions.
     pub fn row_count(&self) -> usize {
-        self.transcript.messages.len() + self.extra_rows().len()
+        self.slot_count() + self.extra_rows().len()
     }
 
     /// The row where message `index` is drawn.
     pub fn row_of_message(&self, index: usize) -> usize {
-        index + self.extra_rows().iter().filter(|(at, _)| *at <= index).count()
+        let slot = self.slot_of(index);
+        slot + self.extra_rows().iter().filter(|(at, _)| *at <= slot).count()
     }
 
     /// What row `row` shows (`None` past the end).
@@ -139,8 +187,8 @@ impl App {
             }
             before += 1;
         }
-        let index = row - before;
-        (index < self.transcript.messages.len()).then_some(Row::Message(index))
+        let slot = row - before;
+        (slot < self.slot_count()).then(|| Row::Message(self.message_at_slot(slot)))
     }
 
     /// The message drawn on `row` (`None` for other rows or past the end).

@@ -1,41 +1,144 @@
-//! Prompts (exact values, search, export path) and search steps.
+//! Prompts (exact values, search, export path), confirmations, and search steps.
+//!
+//! A prompt edits its text with `tui-input` (cursor, word and line deletion, horizontal
+//! scroll of long text); the first typed character replaces a pre-filled value; Tab
+//! switches between `max_tokens` and `keep_tail`, each keeping what was typed.
 
 use std::path::PathBuf;
 
-use super::{AfterSummary, App, Effect, Mode, Prompt, PromptKind, Status};
-use crate::tui::action::Action;
+use tui_input::{Input, InputRequest};
+
+use super::{AfterSummary, App, Effect, Mode, Status};
+use crate::tui::action::{Action, PromptEdit};
 use crate::tui::jobs::Job;
 use crate::tui::search::Search;
 
+/// What a prompt edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptKind {
+    /// An exact `max_tokens`.
+    MaxTokens,
+    /// An exact `keep_tail`.
+    KeepTail,
+    /// A search query.
+    Search,
+    /// The export path.
+    Export,
+}
+
+/// One field of a prompt: its text, and whether it still holds the pre-filled value
+/// (the first typed character then replaces it).
+#[derive(Debug, Clone)]
+struct Field {
+    input: Input,
+    prefilled: bool,
+}
+
+impl Field {
+    fn new(value: String) -> Field {
+        let prefilled = !value.is_empty();
+        Field {
+            input: Input::new(value),
+            prefilled,
+        }
+    }
+}
+
+/// An open prompt.
+#[derive(Debug, Clone)]
+pub struct Prompt {
+    /// What it edits.
+    pub kind: PromptKind,
+    field: Field,
+    /// The other value of a `max_tokens`/`keep_tail` pair, as last left.
+    other: Option<(PromptKind, Field)>,
+}
+
+impl PartialEq for Prompt {
+    fn eq(&self, other: &Prompt) -> bool {
+        self.kind == other.kind && self.value() == other.value()
+    }
+}
+
+impl Eq for Prompt {}
+
+impl Prompt {
+    /// The text typed so far.
+    pub fn value(&self) -> &str {
+        self.field.input.value()
+    }
+
+    /// The cursor's position in display cells.
+    pub fn cursor(&self) -> usize {
+        self.field.input.visual_cursor()
+    }
+
+    /// The first cell shown in a field `width` cells wide (the cursor stays visible).
+    pub fn scroll(&self, width: usize) -> usize {
+        self.field.input.visual_scroll(width)
+    }
+
+    /// True while the pre-filled value is untouched (shown selected).
+    pub fn prefilled(&self) -> bool {
+        self.field.prefilled
+    }
+
+    fn edit(&mut self, edit: PromptEdit) {
+        self.field.prefilled = false;
+        let request = match edit {
+            PromptEdit::DeletePrevChar => InputRequest::DeletePrevChar,
+            PromptEdit::DeleteNextChar => InputRequest::DeleteNextChar,
+            PromptEdit::DeletePrevWord => InputRequest::DeletePrevWord,
+            PromptEdit::DeleteLine => InputRequest::DeleteLine,
+            PromptEdit::Left => InputRequest::GoToPrevChar,
+            PromptEdit::Right => InputRequest::GoToNextChar,
+            PromptEdit::Start => InputRequest::GoToStart,
+            PromptEdit::End => InputRequest::GoToEnd,
+        };
+        self.field.input.handle(request);
+    }
+
+    fn type_char(&mut self, c: char) {
+        if self.field.prefilled {
+            self.field.input.reset();
+            self.field.prefilled = false;
+        }
+        self.field.input.handle(InputRequest::InsertChar(c));
+    }
+}
+
 impl App {
-    pub(super) fn open_prompt(&mut self, kind: PromptKind, input: String) {
-        self.mode = Mode::Prompt(Prompt { kind, input });
+    pub(super) fn open_prompt(&mut self, kind: PromptKind, value: String) {
+        self.mode = Mode::Prompt(Prompt {
+            kind,
+            field: Field::new(value),
+            other: None,
+        });
     }
 
     pub(super) fn prompt_input(&mut self, action: &Action) -> Vec<Effect> {
+        let keep = self.settings.options.effective_keep_tail().to_string();
+        let max = self.settings.options.max_tokens.to_string();
         let Mode::Prompt(prompt) = &mut self.mode else {
             return Vec::new();
         };
         match action {
-            Action::PromptChar(c) => prompt.input.push(*c),
-            Action::PromptBackspace => {
-                prompt.input.pop();
+            Action::PromptChar(c) => prompt.type_char(*c),
+            Action::PromptEdit(edit) => prompt.edit(*edit),
+            Action::PromptTab => {
+                let next = match prompt.kind {
+                    PromptKind::MaxTokens => PromptKind::KeepTail,
+                    PromptKind::KeepTail => PromptKind::MaxTokens,
+                    PromptKind::Search | PromptKind::Export => return Vec::new(),
+                };
+                let field = match prompt.other.take() {
+                    Some((kind, field)) if kind == next => field,
+                    _ => Field::new(if next == PromptKind::KeepTail { keep } else { max }),
+                };
+                let left = std::mem::replace(&mut prompt.field, field);
+                prompt.other = Some((prompt.kind, left));
+                prompt.kind = next;
             }
-            Action::PromptTab => match prompt.kind {
-                PromptKind::MaxTokens => {
-                    *prompt = Prompt {
-                        kind: PromptKind::KeepTail,
-                        input: self.settings.options.effective_keep_tail().to_string(),
-                    }
-                }
-                PromptKind::KeepTail => {
-                    *prompt = Prompt {
-                        kind: PromptKind::MaxTokens,
-                        input: self.settings.options.max_tokens.to_string(),
-                    }
-                }
-                PromptKind::Search | PromptKind::Export => {}
-            },
             Action::PromptSubmit => {
                 let prompt = prompt.clone();
                 self.mode = Mode::Normal;
@@ -46,24 +149,55 @@ impl App {
         Vec::new()
     }
 
-    pub(super) fn submit(&mut self, prompt: &Prompt) -> Vec<Effect> {
-        let text = prompt.input.trim();
+    fn submit(&mut self, prompt: &Prompt) -> Vec<Effect> {
+        let text = prompt.value().trim();
         match prompt.kind {
-            PromptKind::MaxTokens | PromptKind::KeepTail => match text.replace([',', '_'], "").parse::<u64>() {
-                Ok(n) if prompt.kind == PromptKind::MaxTokens => self.set_max(n),
-                Ok(n) => self.set_keep(n),
-                Err(_) => {
-                    self.status = Some(Status {
-                        text: format!("not a number: {text:?}"),
-                        error: true,
-                    });
+            PromptKind::MaxTokens | PromptKind::KeepTail => {
+                // Submitting one field applies the other too, as it was left.
+                let mut values = Vec::new();
+                if let Some((kind, field)) = &prompt.other {
+                    values.push((*kind, field.input.value().trim().to_owned()));
                 }
-            },
+                values.push((prompt.kind, text.to_owned()));
+                let mut wrong = Vec::new();
+                for (kind, value) in values {
+                    match value.replace([',', '_', ' '], "").parse::<u64>() {
+                        Ok(n) if kind == PromptKind::MaxTokens => self.set_max(n),
+                        Ok(n) => self.set_keep(n),
+                        Err(_) => wrong.push(value),
+                    }
+                }
+                if !wrong.is_empty() {
+                    self.status = Status::error(format!("not a number: {}", wrong.join(", ")));
+                }
+            }
             PromptKind::Search => return self.run_search(text),
             PromptKind::Export if text.is_empty() => {}
-            PromptKind::Export => return self.with_summary(AfterSummary::Export(PathBuf::from(text), false)),
+            PromptKind::Export => return self.export_to(&expand_home(text)),
         }
         Vec::new()
+    }
+
+    /// Export to `path`, asking first when it would replace a file (and when it is the
+    /// input transcript, saying so).
+    fn export_to(&mut self, path: &std::path::Path) -> Vec<Effect> {
+        let is_input = self
+            .input_path
+            .as_deref()
+            .is_some_and(|input| crate::export::same_file(path, input));
+        if is_input || path.exists() {
+            let question = if is_input {
+                format!("{} is the input transcript: replace it?", path.display())
+            } else {
+                format!("{} exists: replace it?", path.display())
+            };
+            self.mode = Mode::Confirm {
+                question,
+                then: AfterSummary::Export(path.to_owned(), is_input),
+            };
+            return Vec::new();
+        }
+        self.with_summary(AfterSummary::Export(path.to_owned(), false))
     }
 
     /// Starts a search on a worker (100k messages take tens of milliseconds).
@@ -94,23 +228,27 @@ impl App {
 
     pub(super) fn step_match(&mut self, forward: bool) {
         let Some(search) = &self.search else {
-            self.status = Some(Status {
-                text: "no search yet: press / to search".into(),
-                error: false,
-            });
+            self.status = Status::info("no search yet: press / to search");
             return;
         };
         let Some((position, index)) = search.step(self.selected, forward) else {
             return;
         };
-        let text = format!("match {}/{} for {:?}", position + 1, search.matches.len(), search.query);
+        let text = format!(
+            "match {}/{} for {:?}",
+            crate::text::thousands(position as u64 + 1),
+            crate::text::thousands(search.matches.len() as u64),
+            search.query
+        );
         self.select(index);
-        self.status = Some(Status { text, error: false });
+        self.status = Status::info(text);
     }
 
     /// The export path offered by default: `<input>.compacted.<ext>` beside the input.
     pub fn default_export_path(&self) -> String {
-        let extension = if self.transcript.format.container == crate::transcript::Container::Jsonl {
+        let extension = if self.transcript.format.container == crate::transcript::Container::Jsonl
+            || self.transcript.format.container.is_log()
+        {
             "jsonl"
         } else {
             "json"
@@ -133,5 +271,15 @@ impl App {
         path.with_file_name(format!("{stem}.compacted.{ext}"))
             .display()
             .to_string()
+    }
+}
+
+/// `~` and `~/…` expanded to the home folder.
+pub fn expand_home(text: &str) -> PathBuf {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    match (text.strip_prefix('~'), home) {
+        (Some(""), Some(home)) => home,
+        (Some(rest), Some(home)) if rest.starts_with('/') => home.join(rest.trim_start_matches('/')),
+        _ => PathBuf::from(text),
     }
 }

@@ -43,6 +43,18 @@ impl App {
                     self.plan_summary()
                 ));
             }
+            Action::ToggleSummaryRole => {
+                use crate::compact::SummaryRole;
+                let role = &mut self.settings.summary_role;
+                *role = if *role == SummaryRole::System {
+                    SummaryRole::User
+                } else {
+                    SummaryRole::System
+                };
+                let name = role.name();
+                self.replan();
+                self.status = Status::info(format!("summary role {name}: {}", self.plan_summary()));
+            }
             Action::CycleTokenizer => {
                 let from = self.counting.map_or(self.tokenizer, |c| c.tokenizer);
                 return self.switch_tokenizer(next_tokenizer(from));
@@ -167,6 +179,11 @@ impl App {
     /// Re-plans with the cached counts: O(log n), no re-count. Under a deterministic
     /// strategy whose pass is not made yet, the transcript's own counts stand in.
     pub(super) fn replan(&mut self) {
+        if self.calibration.as_ref().map(|(t, _)| *t) != Some(self.tokenizer) {
+            // Once per tokenizer: the fit reads every message with recorded usage.
+            let fit = crate::calibrate::calibrate(&self.transcript, self.counts());
+            self.calibration = Some((self.tokenizer, fit));
+        }
         let (view, counts) = match self.deterministic() {
             Some(d) => (d.view.clone(), d.counts.clone()),
             None => ((*self.transcript).clone(), self.counts().clone()),

@@ -53,6 +53,20 @@ impl SummaryKey {
     }
 }
 
+/// What names a breakdown: the counts (and the deterministic view) and the plan whose
+/// sections split its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BreakdownKey {
+    /// The tokenizer of the counts.
+    pub tokenizer: Tokenizer,
+    /// The settings the plan was made with.
+    pub settings: Settings,
+    /// By tool (else by kind).
+    pub by_tool: bool,
+    /// Made on the deterministic view.
+    pub derived: bool,
+}
+
 /// What names a compaction's result (preview, export): settings, tokenizer, and the
 /// summary it used (its key and text).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -158,6 +172,19 @@ pub enum Job {
         /// The transcript.
         transcript: Arc<Transcript>,
     },
+    /// Where the context goes.
+    Breakdown {
+        /// Its inputs.
+        key: BreakdownKey,
+        /// The transcript (the deterministic view under those strategies).
+        transcript: Arc<Transcript>,
+        /// Its counts.
+        counts: Arc<Counts>,
+        /// The plan whose sections split the rows.
+        planned: crate::compact::Planned,
+        /// By kind or by tool.
+        by: crate::breakdown::By,
+    },
 }
 
 /// Kinds of job: one of each may run at a time (the latest wins).
@@ -177,6 +204,8 @@ pub enum JobKind {
     Export,
     /// A search.
     Search,
+    /// A breakdown.
+    Breakdown,
 }
 
 impl Job {
@@ -190,6 +219,7 @@ impl Job {
             Job::Loss(_) => JobKind::Loss,
             Job::Export { .. } => JobKind::Export,
             Job::Search { .. } => JobKind::Search,
+            Job::Breakdown { .. } => JobKind::Breakdown,
         }
     }
 }
@@ -261,6 +291,15 @@ pub enum Done {
         query: String,
         /// Matching messages, ascending.
         matches: Vec<usize>,
+    },
+    /// A breakdown is made.
+    BrokenDown {
+        /// Its inputs.
+        key: BreakdownKey,
+        /// By kind or by tool.
+        by: crate::breakdown::By,
+        /// The rows, largest first.
+        rows: Vec<crate::breakdown::Row>,
     },
 }
 
@@ -350,6 +389,16 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
         Job::Search { query, transcript } => {
             let matches = super::search::find(&transcript, &query, cancel);
             Done::Searched { query, matches }
+        }
+        Job::Breakdown {
+            key,
+            transcript,
+            counts,
+            planned,
+            by,
+        } => {
+            let rows = crate::breakdown::breakdown(&transcript, &counts, Some(&planned), by);
+            Done::BrokenDown { key, by, rows }
         }
     }
 }

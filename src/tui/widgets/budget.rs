@@ -38,6 +38,16 @@ fn max_line(app: &App) -> Line<'static> {
     let mut spans = vec![Span::raw(format!("max_tokens {:>9} ", thousands(max)))];
     spans.extend(gauge(app, total, max));
     spans.push(Span::raw(format!(" total {} ", thousands(total))));
+    if let Some(c) = app.calibration() {
+        spans.push(Span::styled(
+            format!(
+                "(billed ≈ {}: +{} not in the log) ",
+                thousands(c.predict(total)),
+                thousands(c.overhead)
+            ),
+            t.dim,
+        ));
+    }
     if let (true, Some(d)) = (app.strategy().cuts_a_tail(), app.deterministic()) {
         spans.push(Span::styled(
             format!("(→ {} after deterministic) ", thousands(d.compressed.tokens_after)),
@@ -53,6 +63,10 @@ fn max_line(app: &App) -> Line<'static> {
     spans.push(Span::styled(app.tokenizer().name(), t.accent));
     spans.push(Span::styled(" · flush ", t.dim));
     spans.push(Span::raw(if app.options().flush_to_memory { "on" } else { "off" }));
+    if app.settings().summary_role != crate::compact::SummaryRole::System {
+        spans.push(Span::styled(" · summary as ", t.dim));
+        spans.push(Span::raw(app.settings().summary_role.name()));
+    }
     Line::from(spans)
 }
 

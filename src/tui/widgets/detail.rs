@@ -95,6 +95,19 @@ fn facts(app: &App) -> Vec<Line<'static>> {
             )),
         ]));
     }
+    if let Some(heavy) = crate::tokens::media::binary_heavy(app.transcript(), index) {
+        let what: Vec<String> = heavy.media.iter().map(crate::tokens::media::Media::describe).collect();
+        lines.push(Line::styled(
+            format!(
+                "⚠ {}: counted as {} tokens by {}; the model sees about {} (provider rule)",
+                what.join(", "),
+                thousands(app.counts().message(index)),
+                app.tokenizer(),
+                thousands(heavy.provider_tokens)
+            ),
+            t.warning,
+        ));
+    }
     if app.transcript().messages[index].past_summary {
         lines.push(Line::styled(
             "past summary: written by an earlier compaction",

@@ -5,16 +5,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use crate::tui::app::{App, Mode};
-use crate::tui::keys::{hints, Context};
+use crate::tui::app::App;
+use crate::tui::keys::hints;
 
 /// Draws hints and status.
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme();
-    let context = match app.mode() {
-        Mode::Normal | Mode::Prompt(_) | Mode::Waiting(_) => Context::Main,
-        Mode::Help { .. } | Mode::Preview(_) | Mode::Loss { .. } => Context::Overlay,
-    };
+    let context = app.key_context();
     let mut spans = Vec::new();
     for (keys, hint) in hints(context) {
         spans.push(Span::styled(keys, t.accent));

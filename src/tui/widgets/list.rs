@@ -24,12 +24,20 @@ const RUNNING: usize = 9;
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme();
     let groups = &app.transcript().groups;
-    let title = format!(
-        " messages {} · {} tool groups · {} orphans ",
-        app.transcript().messages.len(),
-        groups.groups.len(),
-        groups.orphans.len()
-    );
+    let title = match app.filter() {
+        Some(filter) => format!(
+            " {} of {} messages: {} (Esc shows all) ",
+            thousands(filter.shown.len() as u64),
+            thousands(app.transcript().messages.len() as u64),
+            filter.label
+        ),
+        None => format!(
+            " messages {} · {} tool groups · {} orphans ",
+            thousands(app.transcript().messages.len() as u64),
+            thousands(groups.groups.len() as u64),
+            thousands(groups.orphans.len() as u64)
+        ),
+    };
     let border = if app.focus() == Pane::List {
         t.focus
     } else {

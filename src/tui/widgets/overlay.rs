@@ -1,14 +1,18 @@
-//! Overlays drawn over the main screen: help (generated from the key table), the
-//! preview of the compacted transcript, and the one-line prompt.
+//! Overlays drawn over the main screen: help (generated from the key table, one section
+//! per key context), the preview, the loss report, where the context goes, the prompt,
+//! a yes/no question, and the box shown while work runs.
 
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use crate::tui::app::PreviewView;
-use crate::tui::app::{App, Prompt, PromptKind};
-use crate::tui::keys::{Context, BINDINGS};
+use super::gauge_cells;
+use crate::text::{fit, thousands, width};
+use crate::tui::app::{App, BreakdownView, PreviewView, Prompt, PromptKind};
+use crate::tui::keys::{self, hints, Context, HelpLine};
+use crate::tui::layout::overlay_area;
 
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let [row] = Layout::vertical([Constraint::Length(height.min(area.height))])
@@ -20,65 +24,178 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
     cell
 }
 
-/// The help popup.
-pub fn help(frame: &mut Frame, area: Rect, app: &App, scroll: usize) {
-    let t = &app.theme();
-    let mut lines = Vec::new();
-    for (context, heading) in [(Context::Main, "Main screen"), (Context::Overlay, "Help and preview")] {
-        lines.push(Line::styled(heading, t.accent));
-        for binding in BINDINGS.iter().filter(|b| b.context == context) {
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {:<8}", binding.label), t.accent),
-                Span::raw(binding.help),
-            ]));
-        }
-        lines.push(Line::raw(""));
-    }
-    lines.push(Line::styled("Colours", t.accent));
-    lines.push(Line::from(vec![
-        Span::raw("  "),
-        Span::styled("head", t.head),
-        Span::raw(" kept system prompt · "),
-        Span::styled("summarized", t.summarized),
-        Span::raw(" summarized away · "),
-        Span::styled("tail", t.tail),
-        Span::raw(" kept verbatim"),
-    ]));
-    lines.push(Line::from(vec![
-        Span::raw("  "),
-        Span::styled("┃", t.tool_pair),
-        Span::raw(" the selected message's tool group · "),
-        Span::styled("!", t.orphan),
-        Span::raw(" orphaned call or result"),
-    ]));
-    lines.push(Line::from(vec![
-        Span::raw("  "),
-        Span::styled("━━ tail starts here", t.boundary),
-        Span::raw(" where the compactor cuts, and why"),
-    ]));
-    let popup = centered(area, 76, 40);
+/// The footer line of an overlay: its context's hints.
+fn hint_line(context: Context) -> String {
+    let parts: Vec<String> = hints(context).map(|(k, h)| format!("{k} {h}")).collect();
+    format!(" {} ", parts.join(" · "))
+}
+
+/// The help text (the key table's [`keys::help`] lines, styled).
+pub fn help_lines(app: &App) -> Vec<Line<'static>> {
+    let t = app.theme();
+    keys::help()
+        .into_iter()
+        .map(|line| match line {
+            HelpLine::Heading(text) => Line::styled(text, t.accent),
+            HelpLine::Key(label, text) => {
+                Line::from(vec![Span::styled(format!("  {label:<8} "), t.accent), Span::raw(text)])
+            }
+            HelpLine::Text(text) => Line::raw(format!("  {text}")),
+            HelpLine::Blank => Line::raw(""),
+            HelpLine::Legend(0) => Line::from(vec![
+                Span::raw("  "),
+                Span::styled("head", t.head),
+                Span::raw(" kept system prompt · "),
+                Span::styled("summarized", t.summarized),
+                Span::raw(" summarized away · "),
+                Span::styled("tail", t.tail),
+                Span::raw(" kept verbatim"),
+            ]),
+            HelpLine::Legend(1) => Line::from(vec![
+                Span::raw("  "),
+                Span::styled("┃", t.tool_pair),
+                Span::raw(" the selected message's tool group · "),
+                Span::styled("!", t.orphan),
+                Span::raw(" orphaned call or result · "),
+                Span::styled("✎", t.edited),
+                Span::raw(" rewritten by the deterministic pass"),
+            ]),
+            HelpLine::Legend(_) => Line::from(vec![
+                Span::raw("  "),
+                Span::styled("━━ tail starts here", t.boundary),
+                Span::raw(" where the compactor cuts, and why"),
+            ]),
+        })
+        .collect()
+}
+
+/// A bordered, scrolled list of lines over the whole overlay area.
+fn scrolled(
+    frame: &mut Frame,
+    area: Rect,
+    title: Line<'static>,
+    bottom: String,
+    lines: Vec<Line<'static>>,
+    scroll: usize,
+) {
+    let popup = overlay_area(area);
     let visible: Vec<Line> = lines.into_iter().skip(scroll).collect();
     frame.render_widget(Clear, popup);
     frame.render_widget(
-        Paragraph::new(visible).block(Block::bordered().title(" help · q/Esc to close ")),
+        Paragraph::new(visible).block(Block::bordered().title(title).title_bottom(bottom)),
         popup,
     );
 }
 
+/// The help overlay.
+pub fn help(frame: &mut Frame, area: Rect, app: &App, scroll: usize) {
+    let title = Line::styled(" help ", app.theme().accent);
+    scrolled(frame, area, title, hint_line(Context::Help), help_lines(app), scroll);
+}
+
 /// The preview of the compacted transcript.
 pub fn preview(frame: &mut Frame, area: Rect, app: &App, state: &PreviewView) {
-    let popup = area.inner(ratatui::layout::Margin::new(1, 1));
+    let popup = overlay_area(area);
     let height = usize::from(popup.height.saturating_sub(2));
-    let lines: Vec<Line> = state.visible(height).map(|s| Line::raw(s.to_owned())).collect();
+    let lines: Vec<Line> = state
+        .visible(height)
+        .map(|s| Line::raw(crate::text::visible(s, false).into_owned()))
+        .collect();
     let block = Block::bordered()
         .title(Line::styled(state.title.clone(), app.theme().accent))
-        .title_bottom(" e export · q/Esc close ");
+        .title_bottom(hint_line(Context::Preview));
     frame.render_widget(Clear, popup);
     frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), popup);
 }
 
-/// The one-line prompt.
+/// The loss report.
+pub fn loss(frame: &mut Frame, area: Rect, app: &App, text: &str, scroll: usize) {
+    let lines: Vec<Line<'static>> = text
+        .lines()
+        .map(|l| {
+            let l = crate::text::visible(l, false).into_owned();
+            if l.starts_with("Loss report") || l.starts_with("Facts") || l.ends_with(':') {
+                Line::styled(l, app.theme().accent)
+            } else {
+                Line::raw(l)
+            }
+        })
+        .collect();
+    let edited = app.summary().is_some_and(|s| s.edited);
+    let title = if edited {
+        " loss report (edited summary) "
+    } else {
+        " loss report "
+    };
+    scrolled(
+        frame,
+        area,
+        Line::styled(title, app.theme().accent),
+        hint_line(Context::Loss),
+        lines,
+        scroll,
+    );
+}
+
+/// Where the context goes: one bar per row, largest first.
+pub fn breakdown(frame: &mut Frame, area: Rect, app: &App, view: &BreakdownView) {
+    let t = app.theme();
+    let popup = overlay_area(area);
+    let inner_width = usize::from(popup.width.saturating_sub(2));
+    let height = usize::from(popup.height.saturating_sub(3));
+    let total: u64 = view.rows.iter().map(|r| r.tokens).sum::<u64>().max(1);
+    let biggest = view.rows.first().map_or(1, |r| r.tokens.max(1));
+    let label_width = 28.min(inner_width / 3);
+    let bar = inner_width.saturating_sub(label_width + 48).clamp(4, 40);
+    let header = format!(
+        "{} {:>10} {:>6}  {:<bar$}  {:>6}  {}",
+        fit("", label_width, false),
+        "tokens",
+        "share",
+        "",
+        "msgs",
+        "summarized · tail"
+    );
+    let mut lines = vec![Line::styled(header, t.dim)];
+    let first = view.selected.saturating_sub(height.saturating_sub(1));
+    for (k, row) in view.rows.iter().enumerate().skip(first).take(height) {
+        let (filled, _) = gauge_cells(row.tokens, biggest, bar);
+        let text = format!(
+            "{} {:>10} {:>5.1}%  {:<bar$}  {:>6}  {} · {}",
+            fit(&row.label, label_width, false),
+            thousands(row.tokens),
+            row.tokens as f64 * 100.0 / total as f64,
+            filled,
+            thousands(row.messages as u64),
+            thousands(row.summarized),
+            thousands(row.tail + row.head),
+        );
+        let style = if k == view.selected { t.selected } else { Style::new() };
+        lines.push(Line::styled(text, style));
+    }
+    let by = match view.by {
+        crate::breakdown::By::Kind => "by kind",
+        crate::breakdown::By::Tool => "by tool",
+    };
+    let title = format!(
+        " where the context goes, {by} · {} · {} tokens ",
+        app.tokenizer(),
+        thousands(total)
+    );
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines).block(
+            Block::bordered()
+                .title(Line::styled(title, t.accent))
+                .title_bottom(hint_line(Context::Breakdown)),
+        ),
+        popup,
+    );
+}
+
+/// The one-line prompt: the text scrolled so the cursor is always visible.
 pub fn prompt(frame: &mut Frame, area: Rect, app: &App, prompt: &Prompt) {
+    let t = app.theme();
     let title = match prompt.kind {
         PromptKind::MaxTokens => " max_tokens (Tab: keep_tail) ",
         PromptKind::KeepTail => " keep_tail (Tab: max_tokens) ",
@@ -86,54 +203,57 @@ pub fn prompt(frame: &mut Frame, area: Rect, app: &App, prompt: &Prompt) {
         PromptKind::Export => " export the compacted transcript to ",
     };
     let popup = centered(area, 70, 4);
+    let field = usize::from(popup.width.saturating_sub(3));
+    let scroll = prompt.scroll(field);
+    let shown: String = skip_cells(prompt.value(), scroll, field);
+    let style = if prompt.prefilled() { t.selected } else { Style::new() };
     let lines = vec![
-        Line::from(vec![
-            Span::raw(prompt.input.clone()),
-            Span::styled("▏", app.theme().accent),
-        ]),
-        Line::styled("Enter confirm · Esc cancel", app.theme().dim),
+        Line::from(Span::styled(shown, style)),
+        Line::styled(hint_line(Context::Prompt).trim().to_owned(), t.dim),
     ];
     frame.render_widget(Clear, popup);
     frame.render_widget(Paragraph::new(lines).block(Block::bordered().title(title)), popup);
+    let cursor = (prompt.cursor() - scroll).min(field);
+    frame.set_cursor_position((popup.x + 1 + cursor as u16, popup.y + 1));
 }
 
-/// The box shown while a summary is made in the background.
-pub fn waiting(frame: &mut Frame, area: Rect, app: &App, text: &str) {
-    let popup = centered(area, 70, 3);
+/// `text` from display cell `skip`, at most `cells` cells.
+fn skip_cells(text: &str, skip: usize, cells: usize) -> String {
+    let mut at = 0;
+    let mut out = String::new();
+    for c in text.chars() {
+        let w = width(c.encode_utf8(&mut [0; 4]));
+        if at >= skip && width(&out) + w <= cells {
+            out.push(c);
+        }
+        at += w;
+    }
+    crate::text::visible(&out, false).into_owned()
+}
+
+/// A yes/no question.
+pub fn confirm(frame: &mut Frame, area: Rect, app: &App, question: &str) {
+    let popup = centered(area, (question.chars().count() as u16 + 6).clamp(30, 100), 4);
     frame.render_widget(Clear, popup);
-    let block = Block::bordered().title(" summary ");
+    let lines = vec![
+        Line::raw(crate::text::visible(question, false).into_owned()),
+        Line::styled(hint_line(Context::Confirm).trim().to_owned(), app.theme().dim),
+    ];
     frame.render_widget(
-        Paragraph::new(Line::styled(format!("⠿{text}"), app.theme().warning)).block(block),
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .block(Block::bordered().title(" confirm ").border_style(app.theme().warning)),
         popup,
     );
 }
 
-/// The loss report.
-pub fn loss(frame: &mut Frame, area: Rect, app: &App, text: &str, scroll: usize) {
-    let popup = area.inner(ratatui::layout::Margin::new(2, 1));
-    let lines: Vec<Line> = text
-        .lines()
-        .skip(scroll)
-        .map(|l| {
-            if l.starts_with("Loss report") || l.starts_with("Facts") || l.ends_with(':') {
-                Line::styled(l.to_owned(), app.theme().accent)
-            } else {
-                Line::raw(l.to_owned())
-            }
-        })
-        .collect();
-    let title = if app.summary().as_ref().is_some_and(|s| s.edited) {
-        " loss report (edited summary) "
-    } else {
-        " loss report "
-    };
+/// The box shown while work runs in the background.
+pub fn waiting(frame: &mut Frame, area: Rect, app: &App, text: &str) {
+    let popup = centered(area, 70, 3);
     frame.render_widget(Clear, popup);
+    let block = Block::bordered().title(" working ");
     frame.render_widget(
-        Paragraph::new(lines).block(
-            Block::bordered()
-                .title(title)
-                .title_bottom(" E edit summary · q/Esc close "),
-        ),
+        Paragraph::new(Line::styled(format!("{}{text}", app.spinner()), app.theme().warning)).block(block),
         popup,
     );
 }

@@ -1,0 +1,125 @@
+//! Views over the list: where the context goes (the breakdown bars, made on a worker)
+//! and the filter that narrows the message list to one of its rows.
+
+use std::sync::Arc;
+
+use super::{App, Effect, Mode, Status};
+use crate::breakdown::{By, Row};
+use crate::text::thousands;
+use crate::tui::action::Action;
+use crate::tui::jobs::{BreakdownKey, Job};
+
+/// The breakdown overlay: rows sorted by cost, one highlighted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BreakdownView {
+    /// By kind or by tool.
+    pub by: By,
+    /// The rows, largest first.
+    pub rows: Vec<Row>,
+    /// The highlighted row.
+    pub selected: usize,
+}
+
+/// The list shows only these messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListFilter {
+    /// What they are (`tool result Bash`, `human turns`…).
+    pub label: String,
+    /// The messages shown, ascending.
+    pub shown: Arc<Vec<usize>>,
+}
+
+impl App {
+    /// What names a breakdown: the counts and the plan its sections come from.
+    fn breakdown_key(&self, by: By) -> BreakdownKey {
+        BreakdownKey {
+            tokenizer: self.tokenizer,
+            settings: self.settings,
+            by_tool: by == By::Tool,
+            derived: self.deterministic().is_some(),
+        }
+    }
+
+    /// Opens the breakdown, made on a worker (it reads every message).
+    pub(super) fn open_breakdown(&mut self, by: By) -> Vec<Effect> {
+        let key = self.breakdown_key(by);
+        let (view, counts) = match self.deterministic() {
+            Some(d) => (Arc::new(d.view.clone()), Arc::new(d.counts.clone())),
+            None => (Arc::clone(&self.transcript), Arc::clone(&self.counts[&self.tokenizer])),
+        };
+        self.breaking_down = Some(key);
+        self.mode = Mode::Waiting(" measuring where the context goes… (Esc cancels) ".into());
+        vec![Effect::Start(Job::Breakdown {
+            key,
+            transcript: view,
+            counts,
+            planned: self.planned,
+            by,
+        })]
+    }
+
+    pub(super) fn broken_down(&mut self, key: &BreakdownKey, by: By, rows: Vec<Row>) {
+        if self.breaking_down.as_ref() != Some(key) {
+            return;
+        }
+        self.breaking_down = None;
+        if *key != self.breakdown_key(by) {
+            self.mode = Mode::Normal;
+            return;
+        }
+        self.mode = Mode::Breakdown(BreakdownView { by, rows, selected: 0 });
+    }
+
+    pub(super) fn breakdown_action(&mut self, action: &Action, page: usize) -> Vec<Effect> {
+        let Mode::Breakdown(view) = &mut self.mode else {
+            return Vec::new();
+        };
+        let last = view.rows.len().saturating_sub(1);
+        match action {
+            Action::Up => view.selected = view.selected.saturating_sub(1),
+            Action::Down => view.selected = (view.selected + 1).min(last),
+            Action::PageUp => view.selected = view.selected.saturating_sub(page),
+            Action::PageDown => view.selected = (view.selected + page).min(last),
+            Action::Top => view.selected = 0,
+            Action::Bottom => view.selected = last,
+            Action::Scroll(n) => view.selected = view.selected.saturating_add_signed(*n as isize).min(last),
+            Action::SwitchPane => {
+                let by = if view.by == By::Kind { By::Tool } else { By::Kind };
+                return self.open_breakdown(by);
+            }
+            Action::Activate => {
+                if let Some(row) = view.rows.get(view.selected).cloned() {
+                    self.mode = Mode::Normal;
+                    self.set_filter(row.label.clone(), row.message_indices);
+                }
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// Narrows the list to `shown` (ascending), keeping the selection when it is shown.
+    pub(super) fn set_filter(&mut self, label: String, shown: Vec<usize>) {
+        if shown.is_empty() {
+            self.status = Status::error(format!("no message holds {label}"));
+            return;
+        }
+        self.status = Status::info(format!(
+            "showing {} messages: {label} (Esc shows all)",
+            thousands(shown.len() as u64)
+        ));
+        self.filter = Some(ListFilter {
+            label,
+            shown: Arc::new(shown),
+        });
+        let selected = self.selected;
+        self.select(selected);
+    }
+
+    pub(super) fn clear_filter(&mut self) {
+        self.filter = None;
+        self.status = Status::info("showing every message");
+        let selected = self.selected;
+        self.select(selected);
+    }
+}
