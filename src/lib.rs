@@ -16,6 +16,8 @@
 //! - [`compact`]: the pure [`compact::plan`], the strategies, and [`compact::run`], the
 //!   one function that compacts;
 //! - [`summarize`]: the [`summarize::Summarizer`] trait and its implementations;
+//! - [`history`]: the compactions a session log records, and its epochs; [`replay`]: a
+//!   compactor over a session's whole life, and the budget sweep;
 //! - [`loss`]: what a cut loses; [`check`]: provider pairing rules; [`export`]: safe
 //!   writes; [`text`]: numbers and widths for people.
 //!
@@ -37,6 +39,7 @@
 //! # Ok::<(), ctxlens::Error>(())
 //! ```
 
+pub mod agent_config;
 pub mod breakdown;
 pub mod calibrate;
 pub mod cancel;
@@ -45,7 +48,9 @@ pub mod compact;
 pub mod demo;
 pub mod error;
 pub mod export;
+pub mod history;
 pub mod loss;
+pub mod replay;
 pub mod summarize;
 pub mod synth;
 pub mod text;

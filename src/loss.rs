@@ -181,6 +181,8 @@ pub struct LossReport {
     pub facts: Vec<(Fact, Survival)>,
     /// Human turns summarized away: (message, first line).
     pub instructions: Vec<(usize, String)>,
+    /// Those whose words neither the summary nor a kept message repeats.
+    pub instructions_lost: Vec<(usize, String)>,
     /// Tokens of the summary text (estimate).
     pub summary_tokens: u64,
 }
@@ -201,16 +203,47 @@ impl LossReport {
     }
 }
 
+/// How many characters of an instruction's first line a summary (or a later message)
+/// must repeat for the instruction to count as kept.
+const INSTRUCTION_WORDS: usize = 40;
+
+/// Text with every run of whitespace made one space (summaries write a request on one
+/// line).
+fn collapse_spaces(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The words of an instruction that a summary must repeat for it to count as kept: the
+/// first characters of its first line, spaces collapsed.
+pub fn instruction_words(first_line: &str) -> String {
+    collapse_spaces(first_line).chars().take(INSTRUCTION_WORDS).collect()
+}
+
 /// The report for summarizing the messages `summarized` of `transcript` into `summary`
 /// (the messages before and after are kept).
 pub fn loss_report(transcript: &Transcript, summarized: std::ops::Range<usize>, summary: &str) -> LossReport {
     let len = transcript.messages.len();
+    let kept = [0..summarized.start, summarized.end..len];
+    loss_report_kept(transcript, summarized, summary, &kept)
+}
+
+/// The report for summarizing `summarized` into `summary` when only the messages
+/// `kept` remain beside it (a real compaction: what came after it).
+pub fn loss_report_kept(
+    transcript: &Transcript,
+    summarized: std::ops::Range<usize>,
+    summary: &str,
+    kept: &[std::ops::Range<usize>],
+) -> LossReport {
     let (head_end, split) = (summarized.start, summarized.end);
-    let kept: String = (0..head_end)
-        .chain(split..len)
+    let kept: String = kept
+        .iter()
+        .flat_map(Clone::clone)
         .map(|i| transcript.readable_text(i))
         .collect::<Vec<_>>()
         .join("\n");
+    let kept_words = collapse_spaces(&kept);
+    let summary_words = collapse_spaces(summary);
     let mut seen = HashSet::new();
     let mut facts = Vec::new();
     let mut instructions = Vec::new();
@@ -243,10 +276,19 @@ pub fn loss_report(transcript: &Transcript, summarized: std::ops::Range<usize>, 
             }
         }
     }
+    let instructions_lost = instructions
+        .iter()
+        .filter(|(_, first)| {
+            let words = instruction_words(first);
+            words.is_empty() || !(summary_words.contains(&words) || kept_words.contains(&words))
+        })
+        .cloned()
+        .collect();
     LossReport {
         summarized: (head_end, split),
         facts,
         instructions,
+        instructions_lost,
         summary_tokens: (summary.chars().count() as u64).div_ceil(4),
     }
 }

@@ -2,7 +2,9 @@
 //! Anthropic dialects, parallel tool calls, stray system messages, unicode, pretty or
 //! compact layout) and generated options.
 
-use ctxlens::compact::{compact, plan, Decision, Options, SplitReason};
+use ctxlens::compact::deterministic::DryRun;
+use ctxlens::compact::{compact, plan, run, Decision, Inputs, Options, Settings, SplitReason, SummaryRole};
+use ctxlens::replay::{replay, Inputs as ReplayInputs, View};
 use ctxlens::summarize::Placeholder;
 use ctxlens::tokens::{Counts, Tokenizer};
 use ctxlens::transcript::{OrphanKind, Transcript};
@@ -170,5 +172,94 @@ proptest! {
         prop_assert_eq!(Counts::compute(&out, tokenizer).total(), result.tokens_after);
         let expected_len = cut.head_end + 1 + usize::from(flush) + (t.messages.len() - cut.split);
         prop_assert_eq!(out.messages.len(), expected_len);
+    }
+}
+
+/// A firing as compared: at, tokens before and after, summarized, fallback, empty tail.
+type FiringRow = (usize, u64, u64, usize, bool, bool);
+
+/// Replay by the slow, obvious route: before every assistant message, write the working
+/// context out as a file, load it, and run the one core (`compact::run`) on it.
+fn reference_replay(
+    t: &Transcript,
+    tokenizer: Tokenizer,
+    options: Options,
+    role: SummaryRole,
+) -> (Vec<FiringRow>, u64, usize) {
+    let mut context: Vec<String> = Vec::new();
+    let mut firings = Vec::new();
+    let load = |context: &[String]| {
+        let text = format!("[{}]", context.join(","));
+        Transcript::parse("context.json", text.into_bytes(), Some(t.format.as_override())).expect("a context loads")
+    };
+    for i in 0..t.messages.len() {
+        if t.messages[i].role == "assistant" && !context.is_empty() {
+            let ct = load(&context);
+            let counts = Counts::compute(&ct, tokenizer);
+            let settings = Settings {
+                summary_role: role,
+                ..Settings::tail(options)
+            };
+            let outcome = run(Inputs {
+                transcript: &ct,
+                counts: &counts,
+                settings: &settings,
+                summarizer: &Placeholder,
+                store: &mut DryRun,
+                cancel: ctxlens::cancel::never(),
+                loss_report: false,
+                derived: None,
+            })
+            .expect("placeholder never fails");
+            if let Some(cut) = outcome.planned.cut() {
+                firings.push((
+                    i,
+                    counts.total(),
+                    outcome.tokens_after,
+                    cut.summarized(),
+                    cut.fallback(),
+                    cut.tail_empty(),
+                ));
+                let out = Transcript::parse(
+                    "out.json",
+                    outcome.document.to_text().into_bytes(),
+                    Some(t.format.as_override()),
+                )
+                .expect("the output loads");
+                context = (0..out.messages.len()).map(|k| out.raw(k).to_owned()).collect();
+            }
+        }
+        context.push(t.raw(i).to_owned());
+    }
+    let last = load(&context);
+    let counts = Counts::compute(&last, tokenizer);
+    (firings, counts.total(), last.messages.len())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// Replay's working context (a few leading items and a stretch of the session, planned
+    /// with prefix sums) does exactly what writing each context out and compacting it
+    /// does, with system or user summaries, with or without the reminder.
+    #[test]
+    fn replay_equals_compacting_each_context((text, tokenizer, max_fraction, keep, flush) in case(), user_role in any::<bool>()) {
+        let t = Transcript::parse("prop.json", text.into_bytes(), None).expect("generated input loads");
+        let counts = Counts::compute(&t, tokenizer);
+        let options = Options { max_tokens: (counts.total() as f64 * max_fraction / 2.0) as u64, keep_tail: keep, flush_to_memory: flush };
+        let role = if user_role { SummaryRole::User } else { SummaryRole::System };
+        let view = View::new(t.clone(), counts);
+        let fast = replay(&ReplayInputs {
+            view: &view,
+            options,
+            summary_role: role,
+            cuts_a_tail: true,
+            summarizer: &Placeholder,
+            cancel: ctxlens::cancel::never(),
+        }).expect("placeholder never fails");
+        let (firings, final_tokens, final_messages) = reference_replay(&t, tokenizer, options, role);
+        let got: Vec<_> = fast.firings.iter().map(|f| (f.at, f.tokens_before, f.tokens_after, f.summarized, f.fallback, f.tail_empty)).collect();
+        prop_assert_eq!(got, firings);
+        prop_assert_eq!((fast.final_tokens, fast.final_messages), (final_tokens, final_messages));
     }
 }

@@ -935,3 +935,155 @@ fn overlays_stop_at_their_last_page() {
     };
     assert!(scroll < bottom, "one page up shows text again");
 }
+
+// ---- the session's whole life: epochs, replay, sweep, settings to paste -----------------
+
+fn autocompact_app() -> App {
+    let bytes =
+        std::fs::read(common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl"))
+            .expect("log");
+    let transcript = Transcript::parse("session.jsonl", bytes, None).expect("loads");
+    open(transcript, config(Some(40_000), None), (130, 36))
+}
+
+#[test]
+fn the_timeline_shows_epochs_and_opens_one_read_only() {
+    let mut app = autocompact_app();
+    let effects = app.act(Action::ToggleTimeline);
+    assert_eq!(
+        started(&effects),
+        vec![JobKind::Session],
+        "the whole session is built on a worker"
+    );
+    settle(&mut app, effects);
+    let session = app.session().expect("built");
+    assert_eq!(session.history.epochs.len(), 2);
+    assert_eq!(session.history.compactions[0].pre_tokens, Some(155_979));
+    let terminal = draw(&app, 130, 36);
+    let buffer = terminal.backend().buffer();
+    assert!(row_containing(buffer, "compacted (auto) · 155,979 recorded before").is_some());
+    insta::assert_snapshot!("epoch_timeline", terminal.backend());
+
+    // Enter opens the first epoch; its messages are the ones before the compaction.
+    app.act(Action::Activate);
+    let Mode::Timeline(view) = app.mode() else {
+        panic!("still the timeline")
+    };
+    let open = view.open.as_ref().expect("an epoch is open");
+    assert_eq!((open.epoch, open.selected), (0, 0));
+    app.act(Action::Bottom);
+    // The loss report of the compaction that ended it is one key away.
+    app.act(Action::ToggleLoss);
+    let terminal = draw(&app, 130, 36);
+    assert!(row_containing(terminal.backend().buffer(), "What the compaction at line 158 lost").is_some());
+    // Esc steps back: loss → epoch → timeline → main screen; the main list never changed.
+    let live = app.transcript().messages.len();
+    app.act(Action::Back);
+    app.act(Action::Back);
+    assert!(matches!(app.mode(), Mode::Timeline(v) if v.open.is_none()));
+    app.act(Action::Back);
+    assert!(matches!(app.mode(), Mode::Normal));
+    assert_eq!(app.transcript().messages.len(), live);
+
+    // The second epoch starts with the real summary, marked.
+    app.act(Action::ToggleTimeline);
+    app.act(Action::Down);
+    app.act(Action::Activate);
+    let terminal = draw(&app, 130, 36);
+    assert!(row_containing(terminal.backend().buffer(), "the summary the agent got").is_some());
+}
+
+#[test]
+fn the_replay_chart_follows_the_budget_keys() {
+    let mut app = fixture_app();
+    let effects = app.act(Action::ToggleReplay);
+    settle(&mut app, effects);
+    let first = app.replay().expect("replayed").firings.len();
+    assert!(first > 0);
+    let terminal = draw(&app, 120, 36);
+    insta::assert_snapshot!("replay_chart", terminal.backend());
+    // A bigger budget fires less often; the chart asks for a new replay at once.
+    let effects = app.act(Action::MaxUpBig);
+    assert_eq!(started(&effects), vec![JobKind::Replay]);
+    assert!(
+        app.replay().is_none() && app.latest_replay().is_some(),
+        "the old chart stays while the new one runs"
+    );
+    settle(&mut app, effects);
+    let effects = app.act(Action::MaxUpBig);
+    settle(&mut app, effects);
+    assert!(app.replay().expect("replayed").firings.len() < first);
+    // The same numbers as the command line's replay with the placeholder.
+    let max = app.options().max_tokens.to_string();
+    let out = common::ctxlens(&[
+        "replay",
+        common::fixture_path().to_str().unwrap(),
+        "--max-tokens",
+        &max,
+        "--keep-tail",
+        "800",
+        "--summarizer",
+        "placeholder",
+        "--json",
+    ]);
+    let cli = common::json_stdout(&out);
+    assert_eq!(
+        cli["firings"].as_array().unwrap().len(),
+        app.replay().unwrap().firings.len()
+    );
+    assert_eq!(
+        cli["final_tokens"].as_u64().unwrap(),
+        app.replay().unwrap().final_tokens
+    );
+}
+
+#[test]
+fn the_sweep_chart_marks_the_current_setting_and_the_knee() {
+    let mut app = fixture_app();
+    let effects = app.act(Action::ToggleSweep);
+    settle(&mut app, effects);
+    let sweep = app.sweep().expect("swept");
+    assert_eq!(sweep.rows.len(), ctxlens::tui::app::SWEEP_STEPS as usize);
+    let terminal = draw(&app, 120, 36);
+    assert!(row_containing(terminal.backend().buffer(), "current max_tokens 2,000").is_some());
+    insta::assert_snapshot!("sweep_chart", terminal.backend());
+    // The budget keys move the marker (a new sweep with the same budgets is not needed
+    // unless keep_tail's share changes).
+    app.act(Action::MaxUpBig);
+    let terminal = draw(&app, 120, 36);
+    assert!(row_containing(terminal.backend().buffer(), "current max_tokens 2,500").is_some());
+}
+
+#[test]
+fn settings_to_paste_cycle_through_the_agents() {
+    let mut app = open(
+        fixture(),
+        Config {
+            context_window: Some(8000),
+            ..config(Some(2000), Some(800))
+        },
+        (120, 36),
+    );
+    app.act(Action::ToggleConfig);
+    let terminal = draw(&app, 120, 36);
+    assert!(row_containing(terminal.backend().buffer(), "max_tokens = 2000").is_some());
+    insta::assert_snapshot!("settings_to_paste", terminal.backend());
+    let mut seen = Vec::new();
+    for _ in 0..ctxlens::agent_config::Kind::ALL.len() {
+        let Mode::Config(view) = app.mode() else {
+            panic!("config overlay")
+        };
+        seen.push(view.kind);
+        app.act(Action::SwitchPane);
+    }
+    seen.sort_unstable();
+    assert_eq!(seen, (0..ctxlens::agent_config::Kind::ALL.len()).collect::<Vec<_>>());
+    let claude = app
+        .emitted_config(ctxlens::agent_config::Kind::ClaudeCode)
+        .expect("window given");
+    assert!(
+        claude.text.contains("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=25"),
+        "{}",
+        claude.text
+    );
+}

@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use super::config_file;
 use ctxlens::check::Provider;
-use ctxlens::compact::Options;
+use ctxlens::compact::{Options, Strategy, SummaryRole};
 use ctxlens::summarize::{self, Spec};
 use ctxlens::tokens::Tokenizer;
 use ctxlens::transcript::{CountMode, FormatOverride, Transcript};
@@ -16,9 +17,9 @@ use ctxlens::transcript::{CountMode, FormatOverride, Transcript};
 #[derive(Debug, Args)]
 pub struct InputArgs {
     /// Tokenizer to count with (`provider`: what the transcript's provider charges, images
-    /// by its rule).
-    #[arg(long, value_enum, default_value_t = TokenizerArg::Estimate)]
-    pub tokenizer: TokenizerArg,
+    /// by its rule) [default: estimate, or the config file's].
+    #[arg(long, value_enum)]
+    pub tokenizer: Option<TokenizerArg>,
     /// Count each message as its API request carries it (`request`), or as stored in the
     /// file, trajectory metadata and log envelopes included (`raw`).
     #[arg(long, value_enum, default_value_t = CountArg::Request)]
@@ -50,6 +51,14 @@ impl FormatArgs {
 }
 
 impl InputArgs {
+    /// `--tokenizer`, else the config file's, else `estimate`.
+    pub fn tokenizer(&self) -> Tokenizer {
+        self.tokenizer
+            .map(Tokenizer::from)
+            .or(config_file::current().tokenizer)
+            .unwrap_or(Tokenizer::Estimate)
+    }
+
     /// Loads `path` (`-`: standard input) in the detected or forced format, counted as
     /// `--count` says.
     pub fn load(&self, path: &Path) -> anyhow::Result<Transcript> {
@@ -76,14 +85,101 @@ pub struct BudgetArgs {
 }
 
 impl BudgetArgs {
-    /// The §7F options, with `max_tokens` required.
+    /// `--max-tokens`, else the config file's.
+    pub fn max_tokens(&self) -> Option<u64> {
+        self.max_tokens.or(config_file::current().max_tokens)
+    }
+
+    /// `--keep-tail`, else the config file's.
+    pub fn keep_tail(&self) -> Option<u64> {
+        self.keep_tail.or(config_file::current().keep_tail)
+    }
+
+    /// `--flush-to-memory`, or the config file's.
+    pub fn flush_to_memory(&self) -> bool {
+        self.flush_to_memory || config_file::current().flush_to_memory == Some(true)
+    }
+
+    /// The §7F options with `max_tokens`.
     pub fn options(&self, max_tokens: u64) -> Options {
         Options {
             max_tokens,
-            keep_tail: self.keep_tail,
-            flush_to_memory: self.flush_to_memory,
+            keep_tail: self.keep_tail(),
+            flush_to_memory: self.flush_to_memory(),
         }
     }
+}
+
+/// How a compaction is made: strategy, summarizer, the summary's role. Shared by
+/// `compact`, `replay` and `sweep`; unset values come from the config file, then from
+/// the command's own default.
+#[derive(Debug, Args)]
+pub struct MakeArgs {
+    /// Compaction strategy: tail (§7F), deterministic (llm4s rules), or deterministic,tail
+    /// [default: tail].
+    #[arg(long, value_parser = parse_strategy)]
+    pub strategy: Option<Strategy>,
+    /// How the summary text is made: placeholder, extractive, openai, or cmd:<command line>.
+    #[arg(long, value_parser = parse_summarizer)]
+    pub summarizer: Option<Spec>,
+    /// The summary's role in a message list: system (as §7F writes it) or user (which the
+    /// Anthropic API accepts). Session logs always get their client's own shape.
+    #[arg(long, value_name = "ROLE", value_parser = parse_summary_role)]
+    pub summary_role: Option<SummaryRole>,
+    #[command(flatten)]
+    pub summary: SummaryArgs,
+}
+
+impl MakeArgs {
+    /// The strategy in force.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+            .or(config_file::current().strategy)
+            .unwrap_or(Strategy::Tail)
+    }
+
+    /// The summarizer in force (`default` when neither the option nor the file names one).
+    pub fn summarizer(&self, default: Spec) -> Spec {
+        self.summarizer
+            .clone()
+            .or_else(|| config_file::current().summarizer.clone())
+            .unwrap_or(default)
+    }
+
+    /// The summary's role in force.
+    pub fn summary_role(&self) -> SummaryRole {
+        self.summary_role
+            .or(config_file::current().summary_role)
+            .unwrap_or_default()
+    }
+}
+
+/// `--emit-config`: the settings as an agent's configuration.
+#[derive(Debug, Args)]
+pub struct EmitArgs {
+    /// Print the settings as this agent's configuration instead: toolnexus, langchain,
+    /// codex, claude-code, opencode or ctxlens.
+    #[arg(long, value_name = "KIND", value_parser = parse_config_kind)]
+    pub emit_config: Option<ctxlens::agent_config::Kind>,
+    /// The model's context window, for agents whose knob is a share of it.
+    #[arg(long, value_name = "N")]
+    pub context_window: Option<u64>,
+}
+
+impl EmitArgs {
+    /// The context window in force.
+    pub fn context_window(&self) -> Option<u64> {
+        self.context_window.or(config_file::current().context_window)
+    }
+}
+
+fn parse_config_kind(s: &str) -> Result<ctxlens::agent_config::Kind, String> {
+    s.parse()
+}
+
+/// `--summary-role` values.
+pub fn parse_summary_role(s: &str) -> Result<SummaryRole, String> {
+    s.parse()
 }
 
 /// Options of the summarizers.

@@ -8,13 +8,14 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 
-use super::args::{parse_strategy, parse_summarizer, BudgetArgs, InputArgs, SummaryArgs};
+use super::args::{BudgetArgs, EmitArgs, InputArgs, MakeArgs};
 use ctxlens::compact::deterministic::{ArtifactStore, DirStore, DryRun, Refuse};
 use ctxlens::compact::write_document;
-use ctxlens::compact::{artifacts_dir_for, DeterministicOptions, Inputs, Outcome, Settings, Strategy, SummaryRole};
+use ctxlens::compact::{artifacts_dir_for, DeterministicOptions, Inputs, Outcome, Settings};
 use ctxlens::export::check_output;
+use ctxlens::summarize::Spec;
 use ctxlens::text::thousands;
-use ctxlens::tokens::{Counts, Tokenizer};
+use ctxlens::tokens::Counts;
 
 /// `ctxlens compact FILE`.
 #[derive(Debug, clap::Args)]
@@ -24,9 +25,8 @@ pub struct CompactArgs {
     file: PathBuf,
     #[command(flatten)]
     budget: BudgetArgs,
-    /// Compaction strategy: tail (§7F), deterministic (llm4s rules), or deterministic,tail.
-    #[arg(long, default_value = "tail", value_parser = parse_strategy)]
-    strategy: Strategy,
+    #[command(flatten)]
+    make: MakeArgs,
     /// Deterministic: also run the subjective edits (fillers, repeated sentences, verbose replies).
     #[arg(long)]
     subjective_edits: bool,
@@ -36,15 +36,6 @@ pub struct CompactArgs {
     /// Deterministic: externalize tool output larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = ctxlens::compact::deterministic::DEFAULT_EXTERNALIZE_OVER)]
     externalize_over: usize,
-    /// How the summary text is made: placeholder, extractive, openai, or cmd:<command line>.
-    #[arg(long, default_value = "placeholder", value_parser = parse_summarizer)]
-    summarizer: ctxlens::summarize::Spec,
-    /// The summary's role in a message list: system (as §7F writes it) or user (which the
-    /// Anthropic API accepts). Session logs always get their client's own shape.
-    #[arg(long, value_name = "ROLE", default_value = "system", value_parser = parse_summary_role)]
-    summary_role: SummaryRole,
-    #[command(flatten)]
-    summary: SummaryArgs,
     /// Print the loss report (what the summarized messages held that survives, and what
     /// is lost) instead of the transcript; with -o the transcript goes to the file.
     #[arg(long, conflicts_with = "plan")]
@@ -60,10 +51,8 @@ pub struct CompactArgs {
     force: bool,
     #[command(flatten)]
     input: InputArgs,
-}
-
-fn parse_summary_role(s: &str) -> Result<SummaryRole, String> {
-    s.parse()
+    #[command(flatten)]
+    emit: EmitArgs,
 }
 
 impl CompactArgs {
@@ -89,7 +78,7 @@ impl CompactArgs {
 
 /// Compacts and writes the result.
 pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
-    let Some(max_tokens) = args.budget.max_tokens else {
+    let Some(max_tokens) = args.budget.max_tokens() else {
         bail!("compact needs --max-tokens N (compact only when the transcript is over N tokens)");
     };
     // Refuse a bad -o before doing any work (and before any artifact is written).
@@ -97,17 +86,22 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
         check_output(out, Some(&args.file), args.force)?;
     }
     let transcript = args.input.load(&args.file)?;
-    let counts = Counts::compute(&transcript, Tokenizer::from(args.input.tokenizer));
-    let summarizer = ctxlens::summarize::build(&args.summarizer, &args.summary.settings())?;
+    let counts = Counts::compute(&transcript, args.input.tokenizer());
+    let spec = args.make.summarizer(Spec::Placeholder);
     let settings = Settings {
-        strategy: args.strategy,
+        strategy: args.make.strategy(),
         options: args.budget.options(max_tokens),
         deterministic: DeterministicOptions {
             subjective_edits: args.subjective_edits,
             externalize_over: args.externalize_over,
         },
-        summary_role: args.summary_role,
+        summary_role: args.make.summary_role(),
     };
+    if let Some(kind) = args.emit.emit_config {
+        let emit = super::emit::settings(&transcript, &counts, &settings, &spec, &args.emit);
+        return super::emit::print(kind, &emit);
+    }
+    let summarizer = ctxlens::summarize::build(&spec, &args.make.summary.settings())?;
     let mut store = args.store();
     let outcome = ctxlens::compact::run(Inputs {
         transcript: &transcript,

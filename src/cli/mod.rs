@@ -5,8 +5,13 @@ mod args;
 mod breakdown_cmd;
 mod check_cmd;
 mod compact_cmd;
+mod config_file;
+mod emit;
+mod history_cmd;
 mod plan_doc;
+mod replay_cmd;
 mod stats_cmd;
+mod sweep_cmd;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -16,7 +21,6 @@ use clap::{Parser, Subcommand};
 
 pub use args::{BudgetArgs, InputArgs, SummaryArgs};
 use ctxlens::check::Provider;
-use ctxlens::tokens::Tokenizer;
 
 /// ctxlens: see what your agent's compactor keeps, cuts and summarizes.
 #[derive(Debug, Parser)]
@@ -26,6 +30,10 @@ pub struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     open: OpenArgs,
+    /// Settings file (default: ./.ctxlens.toml when it exists); options given on the
+    /// command line win over it.
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<PathBuf>,
 }
 
 /// `ctxlens [FILE]`: the TUI.
@@ -37,11 +45,15 @@ struct OpenArgs {
     budget: BudgetArgs,
     #[command(flatten)]
     input: InputArgs,
-    /// How the TUI makes summaries: placeholder, extractive, openai, or cmd:<command line>.
-    #[arg(long, default_value = "extractive", value_parser = args::parse_summarizer)]
-    summarizer: ctxlens::summarize::Spec,
+    /// How the TUI makes summaries: placeholder, extractive, openai, or cmd:<command line>
+    /// [default: extractive].
+    #[arg(long, value_parser = args::parse_summarizer)]
+    summarizer: Option<ctxlens::summarize::Spec>,
     #[command(flatten)]
     summary: SummaryArgs,
+    /// The model's context window, for settings to paste that are a share of it (key c).
+    #[arg(long, value_name = "N")]
+    context_window: Option<u64>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -52,11 +64,18 @@ enum Command {
     Compact(Box<compact_cmd::CompactArgs>),
     /// Check tool-call pairing against a provider's rules (exit 1 when problems).
     Check(check_cmd::CheckArgs),
+    /// The compactions a session log records: epochs, real summaries, what each lost.
+    History(history_cmd::HistoryArgs),
+    /// Run a compactor over the session's whole life: when it fires, what it costs and loses.
+    Replay(Box<replay_cmd::ReplayArgs>),
+    /// Replay many budgets: firings, loops, losses per setting, and which budget to pick.
+    Sweep(Box<sweep_cmd::SweepArgs>),
 }
 
 /// Runs the command line; the exit code is 0 (ok) or 1 (`check` found problems).
 /// Errors (exit 2) are returned for `main` to print.
 pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
+    config_file::load(cli.config.as_deref())?;
     match &cli.command {
         Some(Command::Stats(args)) => {
             remove_temporary_files_on_signals()?;
@@ -67,6 +86,9 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             compact_cmd::run(args)
         }
         Some(Command::Check(args)) => check_cmd::run(args),
+        Some(Command::History(args)) => history_cmd::run(args),
+        Some(Command::Replay(args)) => replay_cmd::run(args),
+        Some(Command::Sweep(args)) => sweep_cmd::run(args),
         None => open(&cli.open),
     }
 }
@@ -95,7 +117,7 @@ fn open(args: &OpenArgs) -> anyhow::Result<ExitCode> {
         ),
         None => (ctxlens::demo::load(), None),
     };
-    let tokenizer = Tokenizer::from(args.input.tokenizer);
+    let tokenizer = args.input.tokenizer();
     if !std::io::stdout().is_terminal() || !cfg!(feature = "tui") {
         let how = match &args.file {
             Some(path) => format!("run `ctxlens {}` in a terminal", path.display()),
@@ -111,12 +133,17 @@ fn open(args: &OpenArgs) -> anyhow::Result<ExitCode> {
     {
         let config = ctxlens::tui::Config {
             input_path,
-            max_tokens: args.budget.max_tokens,
-            keep_tail: args.budget.keep_tail,
-            flush_to_memory: args.budget.flush_to_memory,
+            max_tokens: args.budget.max_tokens(),
+            keep_tail: args.budget.keep_tail(),
+            flush_to_memory: args.budget.flush_to_memory(),
             tokenizer,
-            summarizer: args.summarizer.clone(),
+            summarizer: args
+                .summarizer
+                .clone()
+                .or_else(|| config_file::current().summarizer.clone())
+                .unwrap_or(ctxlens::summarize::Spec::Extractive),
             summary_settings: args.summary.settings(),
+            context_window: args.context_window.or(config_file::current().context_window),
             ..ctxlens::tui::Config::default()
         };
         let exit = ctxlens::tui::run(transcript, config)?;

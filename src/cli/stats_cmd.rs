@@ -43,7 +43,7 @@ pub enum ByArg {
 /// Prints the stats of the file.
 pub fn run(args: &StatsArgs) -> anyhow::Result<ExitCode> {
     let transcript = args.input.load(&args.file)?;
-    let tokenizer = Tokenizer::from(args.input.tokenizer);
+    let tokenizer = args.input.tokenizer();
     match args.by {
         Some(by) => {
             super::breakdown_cmd::print(&transcript, tokenizer, by, args.max_tokens, args.keep_tail, args.json)?;

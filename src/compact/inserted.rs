@@ -107,6 +107,36 @@ pub fn insertion(
     }
 }
 
+/// The model-visible messages a firing inserts into `transcript`, without the records
+/// around them: what a later compaction of the result would see (replay's working
+/// context). [`insertion`] writes the same messages.
+pub fn visible_messages(
+    transcript: &Transcript,
+    flush_to_memory: bool,
+    role: SummaryRole,
+    summary: &str,
+) -> Vec<String> {
+    let texts = inserted_texts(flush_to_memory, summary);
+    texts
+        .iter()
+        .map(|text| match &transcript.format.container {
+            Container::ClaudeCode => claude_code_message(text).to_string(),
+            Container::Codex => codex_item(text).to_string(),
+            _ => list_message(transcript.format.dialect, role, text),
+        })
+        .collect()
+}
+
+/// Claude Code's summary message (a user message; the record marks it as a summary).
+fn claude_code_message(text: &str) -> Value {
+    json!({"role": "user", "content": text})
+}
+
+/// Codex's summary item in a replacement history.
+fn codex_item(text: &str) -> Value {
+    json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]})
+}
+
 /// One inserted message of a plain message list.
 fn list_message(dialect: Dialect, role: SummaryRole, text: &str) -> String {
     let role_name = role.name();
@@ -181,7 +211,7 @@ fn claude_code(transcript: &Transcript, cut: &Cut, texts: &[String]) -> Insertio
     let mut messages = Vec::new();
     let mut records = Vec::new();
     for (k, text) in texts.iter().enumerate() {
-        let message = json!({"role": "user", "content": text});
+        let message = claude_code_message(text);
         let mut record = Map::new();
         let parent = if k == 0 {
             head_uuid.clone().map_or(Value::Null, Value::String)
@@ -222,10 +252,7 @@ pub(crate) fn from_replacement(transcript: &Transcript, index: usize) -> bool {
 /// compaction, then any kept tail items that lived in an earlier replacement history;
 /// the tail's own records follow it unchanged.
 fn codex(transcript: &Transcript, cut: &Cut, texts: &[String]) -> Insertion {
-    let new_items: Vec<Value> = texts
-        .iter()
-        .map(|t| json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": t}]}))
-        .collect();
+    let new_items: Vec<Value> = texts.iter().map(|t| codex_item(t)).collect();
     let mut history: Vec<Value> = (0..cut.head_end)
         .filter_map(|i| serde_json::from_str(transcript.raw(i)).ok())
         .collect();

@@ -12,9 +12,10 @@ mod strategy;
 
 pub use document::{write_document, Document};
 pub use inserted::{
-    inserted_messages, inserted_texts, insertion, Insertion, SummaryRole, FLUSH_REMINDER, SUMMARY_PREFIX,
+    inserted_messages, inserted_texts, insertion, visible_messages, Insertion, SummaryRole, FLUSH_REMINDER,
+    SUMMARY_PREFIX,
 };
-pub use plan::{head_end, plan, Cut, Decision, Options, Plan, Section, SplitReason};
+pub use plan::{head_end, plan, plan_shape, Cut, Decision, Options, Plan, Section, Shape, SplitReason};
 pub use render::{render, tokens_after, Rendered};
 pub use run::{compact, run, Inputs, Outcome};
 pub use strategy::{

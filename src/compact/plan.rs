@@ -151,28 +151,88 @@ impl Plan {
     }
 }
 
-/// Plans one §7F firing.
+/// A message list the §7F plan can run on: its length, whether it starts with a system
+/// message, what every suffix costs, and where its human turns are. A loaded transcript
+/// with its counts is one; replay's working context (a head, inserted summaries and a
+/// stretch of the session) is another, so both are planned by the same rules.
+pub trait Shape {
+    /// Number of messages.
+    fn len(&self) -> usize;
+    /// True when there are no messages.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Message 0 is a system message (§7F rule 2).
+    fn starts_with_system(&self) -> bool;
+    /// Tokens of the messages `from..len`.
+    fn suffix(&self, from: usize) -> u64;
+    /// The first boundary (human turn) at or after `from`.
+    fn boundary_from(&self, from: usize) -> Option<usize>;
+    /// The last boundary.
+    fn last_boundary(&self) -> Option<usize>;
+}
+
+/// A loaded transcript with its counts, as a [`Shape`].
+struct Loaded<'a> {
+    transcript: &'a Transcript,
+    counts: &'a Counts,
+}
+
+impl Shape for Loaded<'_> {
+    fn len(&self) -> usize {
+        self.counts.len()
+    }
+
+    fn starts_with_system(&self) -> bool {
+        head_end(self.transcript) == 1
+    }
+
+    fn suffix(&self, from: usize) -> u64 {
+        self.counts.suffix(from)
+    }
+
+    fn boundary_from(&self, from: usize) -> Option<usize> {
+        let boundaries = &self.transcript.boundaries;
+        boundaries.get(boundaries.partition_point(|&b| b < from)).copied()
+    }
+
+    fn last_boundary(&self) -> Option<usize> {
+        self.transcript.boundaries.last().copied()
+    }
+}
+
+/// Plans one §7F firing on a transcript.
 pub fn plan(transcript: &Transcript, counts: &Counts, options: &Options) -> Plan {
-    let len = transcript.messages.len();
-    debug_assert_eq!(counts.len(), len, "counts belong to this transcript");
-    let total = counts.total();
+    debug_assert_eq!(
+        counts.len(),
+        transcript.messages.len(),
+        "counts belong to this transcript"
+    );
+    plan_shape(&Loaded { transcript, counts }, options)
+}
+
+/// Plans one §7F firing on any [`Shape`].
+pub fn plan_shape(shape: &impl Shape, options: &Options) -> Plan {
+    let total = shape.suffix(0);
     let keep_tail = options.effective_keep_tail();
-    let head_end = head_end(transcript);
+    let head_end = usize::from(shape.starts_with_system());
     let decide = || {
         if total <= options.max_tokens {
             return Decision::UnderBudget;
         }
-        let (split, reason) = choose_split(&transcript.boundaries, counts, head_end, keep_tail);
+        let (split, reason) = choose_split(shape, head_end, keep_tail);
         if split <= head_end {
             return Decision::NothingToSummarize;
         }
+        let tail_tokens = shape.suffix(split);
+        let from_summarized = shape.suffix(head_end);
         Decision::Compact(Cut {
             head_end,
             split,
             reason,
-            head_tokens: counts.range(0, head_end),
-            summarized_tokens: counts.range(head_end, split),
-            tail_tokens: counts.suffix(split),
+            head_tokens: total - from_summarized,
+            summarized_tokens: from_summarized - tail_tokens,
+            tail_tokens,
         })
     };
     Plan {
@@ -185,31 +245,29 @@ pub fn plan(transcript: &Transcript, counts: &Counts, options: &Options) -> Plan
     }
 }
 
-/// Rules 4–6: pass 1, pass 2, or the empty tail. `boundaries` is ascending.
-fn choose_split(boundaries: &[usize], counts: &Counts, head_end: usize, keep_tail: u64) -> (usize, SplitReason) {
-    let len = counts.len();
+/// Rules 4–6: pass 1, pass 2, or the empty tail.
+fn choose_split(shape: &impl Shape, head_end: usize, keep_tail: u64) -> (usize, SplitReason) {
     // Index head_end itself is never a candidate (rule 4).
-    let fits_from = earliest_fitting(counts, head_end + 1, keep_tail);
-    let after = |from: usize| boundaries.partition_point(|&b| b < from);
-    if let Some(&b) = boundaries.get(after(fits_from)) {
+    let fits_from = earliest_fitting(shape, head_end + 1, keep_tail);
+    if let Some(b) = shape.boundary_from(fits_from) {
         return (b, SplitReason::LargestFittingTail);
     }
-    match boundaries.last() {
-        Some(&b) if b > head_end => (b, SplitReason::Fallback),
-        _ => (len, SplitReason::NoBoundary),
+    match shape.last_boundary() {
+        Some(b) if b > head_end => (b, SplitReason::Fallback),
+        _ => (shape.len(), SplitReason::NoBoundary),
     }
 }
 
 /// The smallest `i >= from` whose suffix fits in `keep_tail` (`len` when none does).
-fn earliest_fitting(counts: &Counts, from: usize, keep_tail: u64) -> usize {
-    let len = counts.len();
+fn earliest_fitting(shape: &impl Shape, from: usize, keep_tail: u64) -> usize {
+    let len = shape.len();
     if from >= len {
         return len;
     }
     let (mut lo, mut hi) = (from, len);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        if counts.suffix(mid) <= keep_tail {
+        if shape.suffix(mid) <= keep_tail {
             hi = mid;
         } else {
             lo = mid + 1;

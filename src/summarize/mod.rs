@@ -24,7 +24,7 @@ pub use command::Command;
 pub use extractive::Extractive;
 #[cfg(feature = "openai")]
 pub use http::OpenAiCompatible;
-pub use older::{older_messages, Older};
+pub use older::{older_message, older_messages, Older};
 
 use crate::cancel::CancelToken;
 use crate::Error;

@@ -25,25 +25,26 @@ pub struct Older<'a> {
 /// The messages `range` of `transcript`, ready for a summarizer; their text and calls
 /// only `with_text`.
 pub fn older_messages(transcript: &Transcript, range: std::ops::Range<usize>, with_text: bool) -> Vec<Older<'_>> {
-    range
-        .map(|index| {
-            let m = &transcript.messages[index];
-            let raw = transcript.raw(index);
-            let (text, calls) = if with_text {
-                (transcript.readable_text(index), call_arguments(raw, m))
-            } else {
-                (String::new(), Vec::new())
-            };
-            Older {
-                index,
-                role: &m.role,
-                raw,
-                text,
-                human_turn: m.boundary,
-                calls,
-            }
-        })
-        .collect()
+    range.map(|index| older_message(transcript, index, with_text)).collect()
+}
+
+/// Message `index` of `transcript`, ready for a summarizer.
+pub fn older_message(transcript: &Transcript, index: usize, with_text: bool) -> Older<'_> {
+    let m = &transcript.messages[index];
+    let raw = transcript.raw(index);
+    let (text, calls) = if with_text {
+        (transcript.readable_text(index), call_arguments(raw, m))
+    } else {
+        (String::new(), Vec::new())
+    };
+    Older {
+        index,
+        role: &m.role,
+        raw,
+        text,
+        human_turn: m.boundary,
+        calls,
+    }
 }
 
 /// (name, arguments) of each call a message makes, arguments as compact text.

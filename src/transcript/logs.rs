@@ -37,6 +37,36 @@ impl Note {
     }
 }
 
+/// Which conversation of a session log to load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Conversation {
+    /// What the model sees now: the branch after the last compaction (the default).
+    #[default]
+    Live,
+    /// Every epoch joined: the conversations before each past compaction, the summaries
+    /// the agent got, and the live branch.
+    Whole,
+}
+
+/// A compaction the log records (Claude Code `compact_boundary`, Codex `compacted`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PastCompaction {
+    /// 1-based line of its record.
+    pub line: usize,
+    /// The first message after it (the next epoch's start).
+    pub at: usize,
+    /// What fired it (`auto`, `manual`), when recorded.
+    pub trigger: Option<String>,
+    /// The context's size right before it, as the client recorded it (Claude Code's
+    /// `preTokens`; for Codex the last recorded prompt before it).
+    pub pre_tokens: Option<u64>,
+    /// The message holding the summary the agent got, when it is in this view.
+    pub summary_message: Option<usize>,
+    /// The readable text of what the compaction kept besides the summary (Codex keeps
+    /// the user's recent messages in its replacement history; Claude Code keeps none).
+    pub kept: Vec<String>,
+}
+
 /// One line of a log, in file order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogRecord {
@@ -55,6 +85,8 @@ pub(crate) struct Loaded {
     pub records: Vec<LogRecord>,
     /// The model the session ran with (the last one a response names).
     pub model: Option<String>,
+    /// The compactions the log records, in order (in the live view only the last).
+    pub compactions: Vec<PastCompaction>,
 }
 
 struct Line<'a> {
@@ -102,7 +134,12 @@ fn one_line(text: &str, max: usize) -> String {
 
 /// A Claude Code session: the active branch (the last leaf back through `parentUuid`),
 /// assistant responses split over several lines merged (same `message.id`).
-pub(crate) fn claude_code(source: &str, text: &str, start: usize) -> Result<Loaded, LoadError> {
+pub(crate) fn claude_code(
+    source: &str,
+    text: &str,
+    start: usize,
+    conversation: Conversation,
+) -> Result<Loaded, LoadError> {
     let lines = lines(source, text, start)?;
     let uuid = |l: &Line| {
         l.fields
@@ -137,7 +174,17 @@ pub(crate) fn claude_code(source: &str, text: &str, start: usize) -> Result<Load
     let mut cursor = leaf;
     while let Some(i) = cursor.filter(|i| seen.insert(*i)) {
         chain.push(i);
-        cursor = parent(&lines[i]).and_then(|p| by_uuid.get(&p).copied());
+        // A compaction boundary has no parent; the conversation before it is reached
+        // through `logicalParentUuid` (only when every epoch is wanted).
+        let logical = || {
+            (conversation == Conversation::Whole && is_compact_boundary(&lines[i]))
+                .then(|| lines[i].fields.get("logicalParentUuid"))
+                .flatten()
+                .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+        };
+        cursor = parent(&lines[i])
+            .or_else(logical)
+            .and_then(|p| by_uuid.get(&p).copied());
     }
     chain.reverse();
     let chain = with_parallel_results(&lines, chain, &parent);
@@ -148,12 +195,14 @@ pub(crate) fn claude_code(source: &str, text: &str, start: usize) -> Result<Load
         notes: Vec::new(),
         records: Vec::new(),
         model: None,
+        compactions: Vec::new(),
     };
     let mut builder = ClaudeMessages::default();
     for &i in &chain {
         builder.add(source, text, &lines[i], i)?;
     }
     let (messages, notes, record_message, model) = builder.finish();
+    loaded.compactions = claude_compactions(&lines, &chain, &notes, &messages);
     loaded.messages = messages;
     loaded.notes = notes;
     loaded.model = model;
@@ -200,6 +249,36 @@ fn with_parallel_results(lines: &[Line], chain: Vec<usize>, parent: &dyn Fn(&Lin
         }
     }
     out
+}
+
+/// A `compact_boundary` system line.
+fn is_compact_boundary(line: &Line) -> bool {
+    text_of(line.fields.get("subtype")) == "compact_boundary"
+}
+
+/// The compaction boundaries on the chain, each with the epoch start its note marks and
+/// the summary message right after it.
+fn claude_compactions(lines: &[Line], chain: &[usize], notes: &[Note], messages: &[Message]) -> Vec<PastCompaction> {
+    chain
+        .iter()
+        .map(|&i| &lines[i])
+        .filter(|line| is_compact_boundary(line))
+        .map(|line| {
+            let at = notes
+                .iter()
+                .find(|n| n.line == line.number)
+                .map_or(messages.len(), |n| n.before);
+            let meta = value(line.fields.get("compactMetadata"));
+            PastCompaction {
+                line: line.number,
+                at,
+                trigger: meta.get("trigger").and_then(Value::as_str).map(str::to_owned),
+                pre_tokens: meta.get("preTokens").and_then(Value::as_u64),
+                summary_message: messages.get(at).filter(|m| m.past_summary).map(|_| at),
+                kept: Vec::new(),
+            }
+        })
+        .collect()
 }
 
 /// A main-conversation `user` line whose content is only `tool_result` blocks.
@@ -481,16 +560,126 @@ fn off_branch_notes(lines: &[Line], active: &HashSet<usize>, loaded: &mut Loaded
     }
 }
 
+/// A Codex `compacted` record in the whole session: the summary the agent got becomes a
+/// message marked as a past summary; the replacement history (kept user messages and the
+/// summary again) is the next epoch's start, not new conversation. Returns the message.
+fn whole_compaction(
+    source: &str,
+    text: &str,
+    line: &Line,
+    payload: &Value,
+    pre_tokens: Option<u64>,
+    loaded: &mut Loaded,
+) -> Result<usize, LoadError> {
+    let summary = payload.get("message").and_then(Value::as_str).unwrap_or_default();
+    let json =
+        serde_json::json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": summary}]})
+            .to_string();
+    let index = loaded.messages.len();
+    let (mut m, _) = dialects::view(Dialect::Responses, &json, line.range.clone(), index, PREVIEW_CHARS)
+        .map_err(|e| json_error(source, text, line.range.start, &e))?;
+    m.records = vec![line.range.clone()];
+    m.synthetic = Some(json);
+    m.past_summary = true;
+    m.boundary = false;
+    loaded.messages.push(m);
+    let kept = payload
+        .get("replacement_history")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|item| item.get("role").and_then(Value::as_str) == Some("user"))
+        .map(|item| message::readable_text(&item.to_string()))
+        .filter(|t| t.trim() != summary.trim())
+        .collect();
+    loaded.compactions.push(PastCompaction {
+        line: line.number,
+        at: index,
+        trigger: None,
+        pre_tokens,
+        summary_message: Some(index),
+        kept,
+    });
+    loaded.notes.push(Note {
+        before: index,
+        line: line.number,
+        kind: "past compaction".into(),
+        text: "compacted here".to_owned(),
+    });
+    Ok(index)
+}
+
+/// A Codex `compacted` record in the live view: with a replacement history, the model's
+/// history is now that history (what came before is an earlier epoch, no longer part of
+/// the live conversation). Returns the record's last message, if it made any.
+fn live_compaction(
+    source: &str,
+    text: &str,
+    line: &Line,
+    payload: &Value,
+    pre_tokens: Option<u64>,
+    loaded: &mut Loaded,
+) -> Result<Option<usize>, LoadError> {
+    let replacement = payload.get("replacement_history").and_then(Value::as_array);
+    let at = if replacement.is_some() {
+        0
+    } else {
+        loaded.messages.len()
+    };
+    loaded.compactions.clear();
+    loaded.compactions.push(PastCompaction {
+        line: line.number,
+        at,
+        trigger: None,
+        pre_tokens,
+        summary_message: None,
+        kept: Vec::new(),
+    });
+    let mut owner = None;
+    if let Some(items) = replacement {
+        for record in &mut loaded.records {
+            if record.message.is_some() {
+                record.message = None;
+                record.active = false;
+            }
+        }
+        loaded.messages.clear();
+        for item in items {
+            let json = item.to_string();
+            let index = loaded.messages.len();
+            let (mut m, _) = dialects::view(Dialect::Responses, &json, line.range.clone(), index, PREVIEW_CHARS)
+                .map_err(|e| json_error(source, text, line.range.start, &e))?;
+            m.records = vec![line.range.clone()];
+            m.synthetic = Some(json);
+            loaded.messages.push(m);
+        }
+        owner = loaded.messages.len().checked_sub(1);
+    }
+    let note = match replacement {
+        Some(items) => format!("compacted here: history replaced by {} items", items.len()),
+        None => "compacted here".to_owned(),
+    };
+    loaded.notes.push(Note {
+        before: at,
+        line: line.number,
+        kind: "past compaction".into(),
+        text: note,
+    });
+    Ok(owner)
+}
+
 /// A Codex rollout: `response_item` payloads are the history; `compacted` records are
 /// past compactions; `token_count` events are recorded usage; the rest are notes.
-pub(crate) fn codex(source: &str, text: &str, start: usize) -> Result<Loaded, LoadError> {
+pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conversation) -> Result<Loaded, LoadError> {
     let lines = lines(source, text, start)?;
     let mut loaded = Loaded {
         messages: Vec::new(),
         notes: Vec::new(),
         records: Vec::new(),
         model: None,
+        compactions: Vec::new(),
     };
+    let mut last_recorded = None;
     for line in &lines {
         let kind = text_of(line.fields.get("type"));
         let payload_raw = line.fields.get("payload");
@@ -514,46 +703,21 @@ pub(crate) fn codex(source: &str, text: &str, start: usize) -> Result<Loaded, Lo
                         context_tokens: n("input_tokens"),
                         output_tokens: n("output_tokens"),
                     });
+                    last_recorded = Some(n("input_tokens"));
                 }
             }
-            ("compacted", _) => {
-                let replacement = payload.get("replacement_history").and_then(Value::as_array);
-                if let Some(items) = replacement {
-                    // The model's history is now the replacement; what came before is an
-                    // earlier epoch, no longer part of the live conversation.
-                    for record in &mut loaded.records {
-                        if record.message.is_some() {
-                            record.message = None;
-                            record.active = false;
-                        }
-                    }
-                    loaded.messages.clear();
-                    for item in items {
-                        let json = item.to_string();
-                        let index = loaded.messages.len();
-                        let (mut m, _) =
-                            dialects::view(Dialect::Responses, &json, line.range.clone(), index, PREVIEW_CHARS)
-                                .map_err(|e| json_error(source, text, line.range.start, &e))?;
-                        m.records = vec![line.range.clone()];
-                        m.synthetic = Some(json);
-                        loaded.messages.push(m);
-                    }
-                    owner = loaded.messages.len().checked_sub(1);
-                }
-                let text = match replacement {
-                    Some(items) => format!("compacted here: history replaced by {} items", items.len()),
-                    None => "compacted here".to_owned(),
-                };
-                loaded.notes.push(Note {
-                    before: if replacement.is_some() {
-                        0
-                    } else {
-                        loaded.messages.len()
-                    },
-                    line: line.number,
-                    kind: "past compaction".into(),
+            ("compacted", _) if conversation == Conversation::Whole => {
+                owner = Some(whole_compaction(
+                    source,
                     text,
-                });
+                    line,
+                    &payload,
+                    last_recorded,
+                    &mut loaded,
+                )?);
+            }
+            ("compacted", _) => {
+                owner = live_compaction(source, text, line, &payload, last_recorded, &mut loaded)?;
             }
             _ => {
                 let sub = payload.get("type").and_then(Value::as_str).unwrap_or_default();

@@ -21,7 +21,7 @@ use crate::error::{LoadError, Position};
 
 pub use format::{Container, Dialect, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
-pub use logs::{LogRecord, Note};
+pub use logs::{Conversation, LogRecord, Note, PastCompaction};
 pub use message::{readable_text as readable_text_of, Message, Recorded, RequestShape, ToolCall, PREVIEW_CHARS};
 pub use request::CountMode;
 
@@ -50,6 +50,10 @@ pub struct Transcript {
     pub notes: Arc<Vec<Note>>,
     /// Every record of a log format, in file order (empty for plain message lists).
     pub log_records: Arc<Vec<LogRecord>>,
+    /// The compactions a session log records (empty for other formats).
+    pub compactions: Arc<Vec<PastCompaction>>,
+    /// Which conversation of a session log this is (always `Live` for other formats).
+    pub conversation: Conversation,
     /// Messages whose JSON was rewritten (the deterministic pass): index → new JSON.
     /// Everything that reads a message's text ([`Transcript::raw`], export) sees these.
     overrides: Arc<BTreeMap<usize, String>>,
@@ -79,6 +83,31 @@ impl Transcript {
 
     /// Loads a transcript from bytes; `source` names it in errors.
     pub fn parse(source: &str, bytes: Vec<u8>, forced: Option<FormatOverride>) -> Result<Transcript, LoadError> {
+        Transcript::parse_conversation(source, bytes, forced, Conversation::Live)
+    }
+
+    /// The whole session of a log (every epoch joined, see [`Conversation::Whole`]); for
+    /// any other format the transcript itself, which has only one.
+    pub fn whole_session(&self) -> Result<Transcript, LoadError> {
+        if !self.format.container.is_log() || self.conversation == Conversation::Whole {
+            return Ok(self.clone());
+        }
+        let whole = Transcript::parse_conversation(
+            &self.source,
+            self.text.as_bytes().to_vec(),
+            Some(self.format.as_override()),
+            Conversation::Whole,
+        )?;
+        Ok(whole.with_count_mode(self.count_mode))
+    }
+
+    /// Loads `conversation` of a transcript from bytes.
+    pub fn parse_conversation(
+        source: &str,
+        bytes: Vec<u8>,
+        forced: Option<FormatOverride>,
+        conversation: Conversation,
+    ) -> Result<Transcript, LoadError> {
         let text = String::from_utf8(bytes).map_err(|e| {
             let valid = e.utf8_error().valid_up_to();
             let prefix = std::str::from_utf8(&e.as_bytes()[..valid]).unwrap_or_default();
@@ -91,12 +120,18 @@ impl Transcript {
         })?;
         let start = if text.starts_with(BOM) { BOM.len() } else { 0 };
         let split = format::split(source, &text, start, forced)?;
+        let mut compactions = Vec::new();
+        let is_log = split.container.is_log();
         let (dialect, messages, notes, log_records, log_model) = if split.container.is_log() {
             let (loaded, dialect) = if split.container == Container::ClaudeCode {
-                (logs::claude_code(source, &text, start)?, Dialect::Anthropic)
+                (
+                    logs::claude_code(source, &text, start, conversation)?,
+                    Dialect::Anthropic,
+                )
             } else {
-                (logs::codex(source, &text, start)?, Dialect::Responses)
+                (logs::codex(source, &text, start, conversation)?, Dialect::Responses)
             };
+            compactions = loaded.compactions;
             (dialect, loaded.messages, loaded.notes, loaded.records, loaded.model)
         } else {
             let sniffed = split.dialect_hint.or_else(|| sniff_dialect(&text, &split.spans));
@@ -144,6 +179,8 @@ impl Transcript {
             boundaries: Arc::new(boundaries),
             notes: Arc::new(notes),
             log_records: Arc::new(log_records),
+            compactions: Arc::new(compactions),
+            conversation: if is_log { conversation } else { Conversation::Live },
             overrides: Arc::default(),
             count_mode: CountMode::default(),
             model,
@@ -210,11 +247,23 @@ impl Transcript {
         &self.overrides
     }
 
+    /// The view of any message JSON of this transcript's dialect (one a compaction
+    /// inserts, say): its role, calls, results and whether it is a human turn.
+    pub fn message_of(&self, json: &str) -> Option<Message> {
+        dialects::view(self.format.dialect, json, 0..json.len(), 0, PREVIEW_CHARS)
+            .ok()
+            .map(|(m, _)| m)
+    }
+
+    /// The readable text of any message JSON of this transcript's dialect.
+    pub fn readable_text_of_json(&self, json: &str) -> String {
+        dialects::view(self.format.dialect, json, 0..json.len(), 0, usize::MAX)
+            .map_or_else(|_| json.to_owned(), |(_, text)| text.finish())
+    }
+
     /// The full readable text of message `index` (rebuilt from its raw JSON).
     pub fn readable_text(&self, index: usize) -> String {
-        let raw = self.raw(index);
-        dialects::view(self.format.dialect, raw, 0..raw.len(), index, usize::MAX)
-            .map_or_else(|_| raw.to_owned(), |(_, text)| text.finish())
+        self.readable_text_of_json(self.raw(index))
     }
 
     /// The one-line preview of message `index`, cut to `max_chars` characters.

@@ -85,6 +85,14 @@ pub enum Action {
     ToggleSummaryRole,
     /// Open or close where the context goes (the breakdown).
     ToggleBreakdown,
+    /// The session's epochs and real compactions.
+    ToggleTimeline,
+    /// The replay chart: the context at every model call under the current settings.
+    ToggleReplay,
+    /// The sweep chart: firings, loops and losses over a range of budgets.
+    ToggleSweep,
+    /// The current settings as an agent's configuration.
+    ToggleConfig,
     /// Choose the highlighted row of an overlay (Enter).
     Activate,
 }

@@ -25,13 +25,28 @@ pub enum Context {
     Waiting,
     /// A yes/no question.
     Confirm,
+    /// The timeline of epochs.
+    Timeline,
+    /// An epoch opened from the timeline.
+    Epoch,
+    /// The replay chart.
+    Replay,
+    /// The sweep chart.
+    Sweep,
+    /// The settings to paste.
+    Config,
 }
 
 impl Context {
     /// Every context, in help order, with its heading.
-    pub const ALL: [(Context, &'static str); 8] = [
+    pub const ALL: [(Context, &'static str); 13] = [
         (Context::Main, "Main screen"),
         (Context::Breakdown, "Where the context goes (b)"),
+        (Context::Timeline, "Epochs and real compactions (h)"),
+        (Context::Epoch, "An epoch, opened from the timeline"),
+        (Context::Replay, "Replay chart (R)"),
+        (Context::Sweep, "Sweep chart (S)"),
+        (Context::Config, "Settings to paste (c)"),
         (Context::Preview, "Preview (p)"),
         (Context::Loss, "Loss report (l)"),
         (Context::Help, "Help (?)"),
@@ -83,7 +98,10 @@ pub struct Binding {
     pub contexts: &'static [Context],
 }
 
-use Context::{Breakdown as B, Confirm as C, Help as H, Loss as L, Main as M, Preview as P, Prompt as Q, Waiting as W};
+use Context::{
+    Breakdown as B, Config as K, Confirm as C, Epoch as O, Help as H, Loss as L, Main as M, Preview as P, Prompt as Q,
+    Replay as RP, Sweep as SW, Timeline as T, Waiting as W,
+};
 
 macro_rules! bind {
     ([$($context:expr),+], [$($key:expr),+], $label:literal, $action:expr, $hint:literal, $help:literal) => {
@@ -102,21 +120,25 @@ pub const BINDINGS: &[Binding] = &[
     bind!([M], [ch('g'), code(KeyCode::Home)], "g", Action::Top, "", "first message"),
     bind!([M], [ch('G'), code(KeyCode::End)], "G", Action::Bottom, "", "last message"),
     bind!([M], [code(KeyCode::Tab)], "Tab", Action::SwitchPane, "", "switch between the list and the detail pane"),
-    bind!([M], [ch('+')], "+", Action::MaxUp, "max", "raise max_tokens by a small step (1% of the total)"),
-    bind!([M], [ch('-')], "-", Action::MaxDown, "", "lower max_tokens by a small step"),
-    bind!([M], [ch('>')], ">", Action::MaxUpBig, "", "raise max_tokens by a large step (10% of the total)"),
-    bind!([M], [ch('<')], "<", Action::MaxDownBig, "", "lower max_tokens by a large step"),
-    bind!([M], [ch(']')], "]", Action::KeepUp, "tail", "raise keep_tail by a small step"),
-    bind!([M], [ch('[')], "[", Action::KeepDown, "", "lower keep_tail by a small step"),
-    bind!([M], [ch('}')], "}", Action::KeepUpBig, "", "raise keep_tail by a large step"),
-    bind!([M], [ch('{')], "{", Action::KeepDownBig, "", "lower keep_tail by a large step"),
+    bind!([M, RP, SW], [ch('+')], "+", Action::MaxUp, "max", "raise max_tokens by a small step (1% of the total)"),
+    bind!([M, RP, SW], [ch('-')], "-", Action::MaxDown, "", "lower max_tokens by a small step"),
+    bind!([M, RP, SW], [ch('>')], ">", Action::MaxUpBig, "", "raise max_tokens by a large step (10% of the total)"),
+    bind!([M, RP, SW], [ch('<')], "<", Action::MaxDownBig, "", "lower max_tokens by a large step"),
+    bind!([M, RP, SW], [ch(']')], "]", Action::KeepUp, "tail", "raise keep_tail by a small step"),
+    bind!([M, RP, SW], [ch('[')], "[", Action::KeepDown, "", "lower keep_tail by a small step"),
+    bind!([M, RP, SW], [ch('}')], "}", Action::KeepUpBig, "", "raise keep_tail by a large step"),
+    bind!([M, RP, SW], [ch('{')], "{", Action::KeepDownBig, "", "lower keep_tail by a large step"),
     bind!([M], [ch('=')], "=", Action::EnterValue, "", "type an exact max_tokens (Tab: keep_tail)"),
-    bind!([M], [ch('f')], "f", Action::ToggleFlush, "", "toggle flush_to_memory (the memory-tool reminder)"),
-    bind!([M], [ch('r')], "r", Action::ToggleSummaryRole, "", "summary role: system (as §7F writes it) or user (which Anthropic accepts)"),
+    bind!([M, RP, SW], [ch('f')], "f", Action::ToggleFlush, "", "toggle flush_to_memory (the memory-tool reminder)"),
+    bind!([M, RP, SW], [ch('r')], "r", Action::ToggleSummaryRole, "", "summary role: system (as §7F writes it) or user (which Anthropic accepts)"),
     bind!([M], [ch('t')], "t", Action::CycleTokenizer, "tokenizer", "next tokenizer (BPE counts run in the background)"),
     bind!([M], [ch('s')], "s", Action::CycleStrategy, "strategy", "next strategy: tail, deterministic, deterministic+tail"),
     bind!([M], [ch('b')], "b", Action::ToggleBreakdown, "where", "where the context goes: by kind and by tool (Enter narrows the list)"),
     bind!([M], [ch('l')], "l", Action::ToggleLoss, "loss", "loss report: facts of the summarized messages, and which survive"),
+    bind!([M], [ch('h')], "h", Action::ToggleTimeline, "history", "the session's epochs and real compactions (Enter opens one)"),
+    bind!([M, SW], [ch('R')], "R", Action::ToggleReplay, "replay", "replay chart: the context at every model call under these settings"),
+    bind!([M, RP], [ch('S')], "S", Action::ToggleSweep, "sweep", "sweep chart: firings, loops and losses over a range of budgets"),
+    bind!([M], [ch('c')], "c", Action::ToggleConfig, "", "these settings as an agent's configuration, to paste"),
     bind!([M, P, L], [ch('E')], "E", Action::EditSummary, "", "edit the summary in $EDITOR (preview and export then use it)"),
     bind!([M], [ch('p')], "p", Action::TogglePreview, "preview", "preview the compacted transcript"),
     bind!([M, P], [ch('e')], "e", Action::Export, "export", "export the compacted transcript"),
@@ -126,12 +148,21 @@ pub const BINDINGS: &[Binding] = &[
     bind!([M], [ch('?')], "?", Action::ToggleHelp, "help", "this help"),
     bind!([M], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "quit", "clear the list's filter, else quit"),
     // Overlays: scrolling, choosing, closing.
-    bind!([H, P, L, B], [ch('j'), code(KeyCode::Down)], "j/↓", Action::Down, "", "down"),
-    bind!([H, P, L, B], [ch('k'), code(KeyCode::Up)], "k/↑", Action::Up, "", "up"),
-    bind!([H, P, L, B], [code(KeyCode::PageDown), ctrl('d'), ch(' ')], "PgDn", Action::PageDown, "", "one page down"),
-    bind!([H, P, L, B], [code(KeyCode::PageUp), ctrl('u')], "PgUp", Action::PageUp, "", "one page up"),
-    bind!([H, P, L, B], [ch('g'), code(KeyCode::Home)], "g", Action::Top, "", "top"),
-    bind!([H, P, L, B], [ch('G'), code(KeyCode::End)], "G", Action::Bottom, "", "bottom"),
+    bind!([H, P, L, B, T, O, K], [ch('j'), code(KeyCode::Down)], "j/↓", Action::Down, "", "down"),
+    bind!([H, P, L, B, T, O, K], [ch('k'), code(KeyCode::Up)], "k/↑", Action::Up, "", "up"),
+    bind!([H, P, L, B, O], [code(KeyCode::PageDown), ctrl('d'), ch(' ')], "PgDn", Action::PageDown, "", "one page down"),
+    bind!([H, P, L, B, O], [code(KeyCode::PageUp), ctrl('u')], "PgUp", Action::PageUp, "", "one page up"),
+    bind!([H, P, L, B, T, O], [ch('g'), code(KeyCode::Home)], "g", Action::Top, "", "top"),
+    bind!([H, P, L, B, T, O], [ch('G'), code(KeyCode::End)], "G", Action::Bottom, "", "bottom"),
+    bind!([T], [code(KeyCode::Enter)], "Enter", Action::Activate, "open", "open the epoch's messages (read-only)"),
+    bind!([O], [ch('l')], "l", Action::ToggleLoss, "loss", "what the compaction that ended this epoch lost (again: back)"),
+    bind!([K], [code(KeyCode::Tab)], "Tab", Action::SwitchPane, "next agent", "the next agent's configuration"),
+    bind!([T], [ch('h')], "h", Action::Back, "", "close"),
+    bind!([RP], [ch('R')], "R", Action::Back, "", "close"),
+    bind!([SW], [ch('S')], "S", Action::Back, "", "close"),
+    bind!([K], [ch('c')], "c", Action::Back, "", "close"),
+    bind!([O], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "back", "back to the timeline"),
+    bind!([T, RP, SW, K], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "close", "close"),
     bind!([B], [code(KeyCode::Enter)], "Enter", Action::Activate, "narrow the list", "narrow the message list to the chosen row"),
     bind!([B], [code(KeyCode::Tab)], "Tab", Action::SwitchPane, "by kind/tool", "switch between by kind and by tool"),
     bind!([H], [ch('?')], "?", Action::Back, "", "close"),
@@ -157,7 +188,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!([C], [ch('y'), code(KeyCode::Enter)], "y", Action::Activate, "yes", "yes"),
     bind!([C], [ch('n'), code(KeyCode::Esc), ch('q')], "n/Esc", Action::Back, "no", "no"),
     // Everywhere.
-    bind!([M, H, P, L, B, W, C], [ctrl('c')], "^C", Action::Quit, "", "quit"),
+    bind!([M, H, P, L, B, W, C, T, O, RP, SW, K], [ctrl('c')], "^C", Action::Quit, "", "quit"),
 ];
 
 /// The action bound to `event` in `context`. In a prompt, an unbound character is typed.

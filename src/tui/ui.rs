@@ -7,7 +7,7 @@ use ratatui::Frame;
 
 use super::app::{App, Mode};
 use super::layout::{layout, MIN_SIZE};
-use super::widgets::{budget, detail, footer, list, overlay};
+use super::widgets::{budget, detail, footer, lifetime, list, overlay};
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -36,5 +36,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Mode::Loss { text, scroll } => overlay::loss(frame, area, app, text, *scroll),
         Mode::Breakdown(view) => overlay::breakdown(frame, area, app, view),
         Mode::Confirm { question, .. } => overlay::confirm(frame, area, app, question),
+        Mode::Timeline(view) => lifetime::timeline(frame, area, app, view),
+        Mode::Replay => lifetime::replay(frame, area, app),
+        Mode::Sweep => lifetime::sweep(frame, area, app),
+        Mode::Config(view) => lifetime::config(frame, area, app, *view),
     }
 }

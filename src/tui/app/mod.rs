@@ -4,6 +4,7 @@
 //! here, so every behaviour is testable without a terminal. Fields are private; widgets
 //! and tests read through the accessors below.
 
+mod lifetime;
 mod navigation;
 mod prompts;
 mod tuning;
@@ -23,6 +24,7 @@ use crate::summarize::{self, Spec};
 use crate::tokens::{Counts, Tokenizer};
 use crate::transcript::Transcript;
 
+pub use lifetime::{ConfigView, EpochView, TimelineView, SWEEP_STEPS};
 pub use navigation::Row;
 pub use prompts::{expand_home, Prompt, PromptKind};
 pub use views::{BreakdownView, ListFilter};
@@ -45,6 +47,8 @@ pub struct Config {
     pub summarizer: Spec,
     /// The summarizers' settings.
     pub summary_settings: summarize::Settings,
+    /// The model's context window (for settings that are a share of it).
+    pub context_window: Option<u64>,
     /// Colours.
     pub theme: Theme,
 }
@@ -59,6 +63,7 @@ impl Default for Config {
             tokenizer: Tokenizer::Estimate,
             summarizer: Spec::Extractive,
             summary_settings: summarize::Settings::default(),
+            context_window: None,
             theme: Theme::from_env(),
         }
     }
@@ -152,6 +157,14 @@ pub enum Mode {
     },
     /// Where the context goes.
     Breakdown(BreakdownView),
+    /// The session's epochs and real compactions.
+    Timeline(TimelineView),
+    /// The replay chart.
+    Replay,
+    /// The sweep chart.
+    Sweep,
+    /// The settings as an agent's configuration.
+    Config(ConfigView),
     /// A yes/no question before something that cannot be undone.
     Confirm {
         /// The question.
@@ -239,6 +252,13 @@ pub struct App {
     breaking_down: Option<super::jobs::BreakdownKey>,
     filter: Option<ListFilter>,
     calibration: Option<(Tokenizer, Option<crate::calibrate::Calibration>)>,
+    context_window: Option<u64>,
+    session: Option<Arc<super::jobs::Session>>,
+    session_pending: Option<super::jobs::SessionKey>,
+    replay: Option<(super::jobs::ReplayKey, Arc<crate::replay::Replay>)>,
+    replaying: Option<super::jobs::ReplayKey>,
+    sweep: Option<(super::jobs::SweepKey, Arc<crate::replay::sweep::Sweep>)>,
+    sweeping: Option<super::jobs::SweepKey>,
     selected: usize,
     list_offset: usize,
     focus: Pane,
@@ -303,6 +323,13 @@ impl App {
             breaking_down: None,
             filter: None,
             calibration: None,
+            context_window: config.context_window,
+            session: None,
+            session_pending: None,
+            replay: None,
+            replaying: None,
+            sweep: None,
+            sweeping: None,
             selected: 0,
             list_offset: 0,
             focus: Pane::List,
@@ -330,6 +357,7 @@ impl App {
             }
         };
         effects.extend(self.needed_jobs());
+        effects.extend(self.needed_lifetime());
         effects
     }
 
@@ -382,6 +410,9 @@ impl App {
             Action::EditSummary => return self.with_summary(AfterSummary::Edit),
             Action::ToggleHelp => self.mode = Mode::Help { scroll: 0 },
             Action::ToggleBreakdown => return self.open_breakdown(crate::breakdown::By::Kind),
+            Action::ToggleTimeline | Action::ToggleReplay | Action::ToggleSweep | Action::ToggleConfig => {
+                self.open_lifetime(action);
+            }
             tuning => return self.tune(tuning),
         }
         Vec::new()
@@ -391,6 +422,12 @@ impl App {
         let page = super::layout::overlay_rows(self.size).saturating_sub(1).max(1);
         if matches!(self.mode, Mode::Breakdown(_)) {
             return self.breakdown_action(action, page);
+        }
+        if matches!(
+            self.mode,
+            Mode::Timeline(_) | Mode::Replay | Mode::Sweep | Mode::Config(_)
+        ) {
+            return self.lifetime_action(action);
         }
         if let (Mode::Confirm { then, .. }, Action::Activate) = (&self.mode, action) {
             let then = then.clone();
@@ -431,6 +468,9 @@ impl App {
     }
 
     fn back(&mut self) -> Vec<Effect> {
+        if self.lifetime_back() {
+            return Vec::new();
+        }
         match self.mode {
             Mode::Normal if self.filter.is_some() => {
                 self.clear_filter();
@@ -480,6 +520,18 @@ impl App {
                 self.searched(query, matches);
                 Vec::new()
             }
+            Done::Session { key, result } => {
+                self.session_ready(key, result);
+                Vec::new()
+            }
+            Done::Replayed { key, result } => {
+                self.replayed(key, result);
+                Vec::new()
+            }
+            Done::Swept { key, result } => {
+                self.swept(key, result);
+                Vec::new()
+            }
             Done::BrokenDown { key, by, rows } => {
                 self.broken_down(&key, by, rows);
                 Vec::new()
@@ -499,6 +551,11 @@ impl App {
             Mode::Prompt(_) => Context::Prompt,
             Mode::Waiting(_) => Context::Waiting,
             Mode::Confirm { .. } => Context::Confirm,
+            Mode::Timeline(TimelineView { open: None, .. }) => Context::Timeline,
+            Mode::Timeline(TimelineView { open: Some(_), .. }) => Context::Epoch,
+            Mode::Replay => Context::Replay,
+            Mode::Sweep => Context::Sweep,
+            Mode::Config(_) => Context::Config,
         }
     }
 
@@ -678,6 +735,7 @@ impl App {
             || self.reporting.is_some()
             || self.exporting.is_some()
             || self.searching.is_some()
+            || self.lifetime_busy()
     }
 
     /// The spinner frame for the current tick.

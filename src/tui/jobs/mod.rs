@@ -79,6 +79,78 @@ pub struct OutcomeKey {
     pub summary: Option<(SummaryKey, String)>,
 }
 
+/// What names a session's whole-life view: the counts it is measured with and the
+/// strategy (a deterministic strategy replays on the pass's output).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SessionKey {
+    /// The tokenizer.
+    pub tokenizer: Tokenizer,
+    /// Replays on the deterministic pass's output.
+    pub deterministic: bool,
+}
+
+/// A session's whole life, built once per [`SessionKey`]: every epoch joined, its model
+/// view and history.
+#[derive(Debug)]
+pub struct Session {
+    /// Its inputs.
+    pub key: SessionKey,
+    /// The model view (past summaries left out) with its costs.
+    pub view: crate::replay::View,
+    /// The whole session (every epoch).
+    pub whole: Transcript,
+    /// Its counts.
+    pub counts: Counts,
+    /// Its epochs and real compactions.
+    pub history: crate::history::History,
+    /// Its facts and human turns, indexed by the first sweep that needs them.
+    pub facts: std::sync::OnceLock<crate::replay::lost::FactIndex>,
+}
+
+/// What names a replay: the session and the settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ReplayKey {
+    /// The session.
+    pub session: SessionKey,
+    /// The options replayed.
+    pub options: crate::compact::Options,
+    /// The summaries' role.
+    pub summary_role: crate::compact::SummaryRole,
+    /// Whether the strategy cuts a tail.
+    pub cuts_a_tail: bool,
+}
+
+/// What names a sweep: the session, the budgets, the tail rule.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SweepKey {
+    /// The session.
+    pub session: SessionKey,
+    /// The budgets tried.
+    pub budgets: Vec<u64>,
+    /// `keep_tail` as thousandths of each budget (`None`: half, the default).
+    pub keep_per_mille: Option<u64>,
+    /// The summaries' role.
+    pub summary_role: crate::compact::SummaryRole,
+    /// Whether the strategy cuts a tail.
+    pub cuts_a_tail: bool,
+    /// The memory reminder.
+    pub flush_to_memory: bool,
+}
+
+impl SweepKey {
+    /// The settings it tries.
+    pub fn settings(&self) -> Vec<crate::compact::Options> {
+        self.budgets
+            .iter()
+            .map(|&max_tokens| crate::compact::Options {
+                max_tokens,
+                keep_tail: self.keep_per_mille.map(|k| max_tokens * k / 1000),
+                flush_to_memory: self.flush_to_memory,
+            })
+            .collect()
+    }
+}
+
 /// The inputs of a compaction, owned so a worker can run it.
 #[derive(Debug, Clone)]
 pub struct RunSnapshot {
@@ -172,6 +244,29 @@ pub enum Job {
         /// The transcript.
         transcript: Arc<Transcript>,
     },
+    /// The session's whole life: every epoch, the model view, the history.
+    Session {
+        /// Its inputs.
+        key: SessionKey,
+        /// The live transcript.
+        transcript: Arc<Transcript>,
+        /// Its counts by `key.tokenizer` (reused when the whole session is the live one).
+        counts: Arc<Counts>,
+    },
+    /// A replay (placeholder-sized summaries: it follows the budget keys live).
+    Replay {
+        /// Its inputs.
+        key: ReplayKey,
+        /// The session.
+        session: Arc<Session>,
+    },
+    /// A budget sweep.
+    Sweep {
+        /// Its inputs.
+        key: SweepKey,
+        /// The session.
+        session: Arc<Session>,
+    },
     /// Where the context goes.
     Breakdown {
         /// Its inputs.
@@ -206,6 +301,12 @@ pub enum JobKind {
     Search,
     /// A breakdown.
     Breakdown,
+    /// Building the session's whole life.
+    Session,
+    /// A replay.
+    Replay,
+    /// A sweep.
+    Sweep,
 }
 
 impl Job {
@@ -220,6 +321,9 @@ impl Job {
             Job::Export { .. } => JobKind::Export,
             Job::Search { .. } => JobKind::Search,
             Job::Breakdown { .. } => JobKind::Breakdown,
+            Job::Session { .. } => JobKind::Session,
+            Job::Replay { .. } => JobKind::Replay,
+            Job::Sweep { .. } => JobKind::Sweep,
         }
     }
 }
@@ -291,6 +395,27 @@ pub enum Done {
         query: String,
         /// Matching messages, ascending.
         matches: Vec<usize>,
+    },
+    /// The session's whole life is built.
+    Session {
+        /// Its inputs.
+        key: SessionKey,
+        /// It, or why not.
+        result: crate::Result<Arc<Session>>,
+    },
+    /// A replay finished.
+    Replayed {
+        /// Its inputs.
+        key: ReplayKey,
+        /// It, or why not.
+        result: crate::Result<Arc<crate::replay::Replay>>,
+    },
+    /// A sweep finished.
+    Swept {
+        /// Its inputs.
+        key: SweepKey,
+        /// It, or why not.
+        result: crate::Result<Arc<crate::replay::sweep::Sweep>>,
     },
     /// A breakdown is made.
     BrokenDown {
@@ -400,7 +525,76 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
             let rows = crate::breakdown::breakdown(&transcript, &counts, Some(&planned), by);
             Done::BrokenDown { key, by, rows }
         }
+        Job::Session {
+            key,
+            transcript,
+            counts,
+        } => Done::Session {
+            key,
+            result: session(key, &transcript, &counts, cancel).map(Arc::new),
+        },
+        Job::Replay { key, session } => Done::Replayed {
+            key,
+            result: replay(key, &session, cancel).map(Arc::new),
+        },
+        Job::Sweep { key, session } => {
+            let result = sweep(&key, &session, cancel).map(Arc::new);
+            Done::Swept { key, result }
+        }
     }
+}
+
+/// The replay of `key` (placeholder summaries: the chart follows the keys live).
+fn replay(key: ReplayKey, session: &Session, cancel: &CancelToken) -> crate::Result<crate::replay::Replay> {
+    crate::replay::replay(&crate::replay::Inputs {
+        view: &session.view,
+        options: key.options,
+        summary_role: key.summary_role,
+        cuts_a_tail: key.cuts_a_tail,
+        summarizer: &crate::summarize::Placeholder,
+        cancel,
+    })
+}
+
+/// The sweep of `key` (placeholder summaries).
+fn sweep(key: &SweepKey, session: &Session, cancel: &CancelToken) -> crate::Result<crate::replay::sweep::Sweep> {
+    let facts = if let Some(facts) = session.facts.get() {
+        facts
+    } else {
+        let built = crate::replay::lost::FactIndex::build(&session.view, cancel)?;
+        session.facts.get_or_init(|| built)
+    };
+    crate::replay::sweep::sweep(&crate::replay::sweep::Inputs {
+        view: &session.view,
+        facts,
+        settings: &key.settings(),
+        summary_role: key.summary_role,
+        cuts_a_tail: key.cuts_a_tail,
+        summarizer: &crate::summarize::Placeholder,
+        keep: None,
+        cancel,
+    })
+}
+
+/// Builds the session's whole life: the whole conversation (for a log; otherwise the
+/// transcript itself and its counts), its model view under the strategy, its history.
+fn session(key: SessionKey, live: &Transcript, counts: &Counts, cancel: &CancelToken) -> crate::Result<Session> {
+    let whole = live.whole_session()?;
+    let counts = if whole.messages.len() == live.messages.len() && whole.conversation == live.conversation {
+        counts.clone()
+    } else {
+        Counts::compute_cancellable(&whole, key.tokenizer, cancel, |_, _| {})?
+    };
+    let view = crate::replay::view_for(&whole, &counts, key.deterministic, cancel)?;
+    let history = crate::history::history(&whole, &counts);
+    Ok(Session {
+        key,
+        view,
+        whole,
+        counts,
+        history,
+        facts: std::sync::OnceLock::new(),
+    })
 }
 
 /// Writes the compacted transcript to `path` (atomically; externalized output goes to

@@ -4,6 +4,7 @@
 pub mod budget;
 pub mod detail;
 pub mod footer;
+pub mod lifetime;
 pub mod list;
 pub mod overlay;
 

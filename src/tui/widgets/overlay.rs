@@ -25,7 +25,7 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
 }
 
 /// The footer line of an overlay: its context's hints.
-fn hint_line(context: Context) -> String {
+pub(super) fn hint_line(context: Context) -> String {
     let parts: Vec<String> = hints(context).map(|(k, h)| format!("{k} {h}")).collect();
     format!(" {} ", parts.join(" · "))
 }
@@ -70,7 +70,7 @@ pub fn help_lines(app: &App) -> Vec<Line<'static>> {
 }
 
 /// A bordered, scrolled list of lines over the whole overlay area.
-fn scrolled(
+pub(super) fn scrolled(
     frame: &mut Frame,
     area: Rect,
     title: Line<'static>,

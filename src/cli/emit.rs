@@ -1,0 +1,44 @@
+//! `--emit-config KIND` on `compact`, `replay` and `sweep`: the settings in force printed
+//! as an agent's configuration ([`ctxlens::agent_config`]). A note a format cannot hold
+//! as a comment (JSON) goes to standard error.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use super::args::EmitArgs;
+use ctxlens::agent_config::{emit, Kind, Settings as AgentSettings};
+use ctxlens::compact::Settings;
+use ctxlens::summarize::Spec;
+use ctxlens::tokens::Counts;
+use ctxlens::transcript::Transcript;
+
+/// The settings to emit, with the log's calibration when it records usage.
+pub fn settings(
+    transcript: &Transcript,
+    counts: &Counts,
+    settings: &Settings,
+    summarizer: &Spec,
+    args: &EmitArgs,
+) -> AgentSettings {
+    AgentSettings {
+        options: settings.options,
+        strategy: settings.strategy,
+        tokenizer: counts.tokenizer,
+        summarizer: summarizer.to_string(),
+        summary_role: settings.summary_role,
+        context_window: args.context_window(),
+        calibration: ctxlens::calibrate::calibrate(transcript, counts).map(|c| (c.overhead, c.ratio)),
+    }
+}
+
+/// Prints the configuration of `kind`.
+pub fn print(kind: Kind, settings: &AgentSettings) -> anyhow::Result<ExitCode> {
+    let emitted = emit(kind, settings).map_err(anyhow::Error::msg)?;
+    if let Some(note) = &emitted.note {
+        eprintln!("note: {note}");
+    }
+    let mut out = std::io::stdout().lock();
+    out.write_all(emitted.text.as_bytes())?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,283 @@
+//! `ctxlens history FILE`: the compactions a session log records — its epochs, each real
+//! compaction (trigger, recorded size before it beside our count, the summary the agent
+//! got, what it kept) and what each lost.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use serde::Serialize;
+
+use super::args::InputArgs;
+use ctxlens::history::{history, History};
+use ctxlens::loss::{LossReport, Survival};
+use ctxlens::text::{one_line, thousands};
+use ctxlens::tokens::Counts;
+use ctxlens::transcript::Transcript;
+
+/// `ctxlens history FILE`.
+#[derive(Debug, clap::Args)]
+pub struct HistoryArgs {
+    /// Session log (Claude Code, Codex; other formats have one epoch). `-` reads standard input.
+    file: PathBuf,
+    /// Print JSON: `{epochs: [{messages, tokens, …}], compactions: [{trigger, pre_tokens, summary, …}]}`.
+    #[arg(long)]
+    json: bool,
+    /// List every lost fact (the table shows the first 20 of each compaction).
+    #[arg(long)]
+    all: bool,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+/// How many lost facts the table shows per compaction without `--all`.
+const SHOWN_LOST: usize = 20;
+
+/// Prints the history.
+pub fn run(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
+    let live = args.input.load(&args.file)?;
+    let whole = live.whole_session()?;
+    let counts = Counts::compute(&whole, args.input.tokenizer());
+    let found = history(&whole, &counts);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &document(&whole, &counts, &found))?;
+        writeln!(out)?;
+    } else {
+        print(&mut out, &whole, &counts, &found, args.all)?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Serialize)]
+struct Doc<'a> {
+    file: &'a str,
+    format: &'a str,
+    tokenizer: &'a str,
+    messages: usize,
+    epochs: Vec<EpochDoc>,
+    compactions: Vec<CompactionDoc<'a>>,
+}
+
+#[derive(Serialize)]
+struct EpochDoc {
+    index: usize,
+    first: usize,
+    last: Option<usize>,
+    messages: usize,
+    tokens: u64,
+    recorded_peak: Option<u64>,
+    human_turns: usize,
+}
+
+#[derive(Serialize)]
+struct CompactionDoc<'a> {
+    index: usize,
+    line: usize,
+    epoch: usize,
+    at: usize,
+    trigger: Option<&'a str>,
+    pre_tokens: Option<u64>,
+    counted_before: u64,
+    summary: &'a str,
+    summary_message: Option<usize>,
+    summary_tokens: u64,
+    kept: &'a [String],
+    loss: LossDoc<'a>,
+}
+
+/// A loss report as JSON.
+#[derive(Serialize)]
+pub struct LossDoc<'a> {
+    facts: usize,
+    in_summary: usize,
+    kept: usize,
+    lost: usize,
+    survival_percent: f64,
+    lost_facts: Vec<FactDoc<'a>>,
+    instructions: Vec<InstructionDoc<'a>>,
+    instructions_lost: Vec<InstructionDoc<'a>>,
+}
+
+/// A fact as JSON.
+#[derive(Serialize)]
+pub struct FactDoc<'a> {
+    /// Where it was first seen.
+    pub message: usize,
+    /// Its kind.
+    pub kind: &'a str,
+    /// The fact.
+    pub text: &'a str,
+}
+
+/// A user instruction as JSON.
+#[derive(Serialize)]
+pub struct InstructionDoc<'a> {
+    /// The human turn.
+    pub message: usize,
+    /// Its first line.
+    pub text: &'a str,
+}
+
+impl<'a> LossDoc<'a> {
+    fn of(report: &'a LossReport) -> LossDoc<'a> {
+        let instruction = |(message, text): &'a (usize, String)| InstructionDoc {
+            message: *message,
+            text: text.as_str(),
+        };
+        LossDoc {
+            facts: report.facts.len(),
+            in_summary: report.count(Survival::Summary),
+            kept: report.count(Survival::Kept),
+            lost: report.count(Survival::Lost),
+            survival_percent: report.survival_percent(),
+            lost_facts: report
+                .facts
+                .iter()
+                .filter(|(_, s)| *s == Survival::Lost)
+                .map(|(f, _)| FactDoc {
+                    message: f.message,
+                    kind: f.kind.name(),
+                    text: &f.text,
+                })
+                .collect(),
+            instructions: report.instructions.iter().map(instruction).collect(),
+            instructions_lost: report.instructions_lost.iter().map(instruction).collect(),
+        }
+    }
+}
+
+fn document<'a>(whole: &'a Transcript, counts: &'a Counts, found: &'a History) -> Doc<'a> {
+    Doc {
+        file: &whole.source,
+        format: whole.format.name(),
+        tokenizer: counts.tokenizer.name(),
+        messages: whole.messages.len(),
+        epochs: found
+            .epochs
+            .iter()
+            .map(|e| EpochDoc {
+                index: e.index,
+                first: e.messages.start,
+                last: e.messages.end.checked_sub(1).filter(|_| !e.messages.is_empty()),
+                messages: e.messages.len(),
+                tokens: e.tokens,
+                recorded_peak: e.recorded_peak,
+                human_turns: e.human_turns,
+            })
+            .collect(),
+        compactions: found
+            .compactions
+            .iter()
+            .map(|c| CompactionDoc {
+                index: c.index,
+                line: c.line,
+                epoch: c.epoch,
+                at: c.at,
+                trigger: c.trigger.as_deref(),
+                pre_tokens: c.pre_tokens,
+                counted_before: c.counted_before,
+                summary: &c.summary,
+                summary_message: c.summary_message,
+                summary_tokens: c.summary_tokens,
+                kept: &c.kept,
+                loss: LossDoc::of(&c.loss),
+            })
+            .collect(),
+    }
+}
+
+fn print(out: &mut impl Write, whole: &Transcript, counts: &Counts, found: &History, all: bool) -> anyhow::Result<()> {
+    let tokenizer = counts.tokenizer.name();
+    writeln!(
+        out,
+        "{}: {} · {} messages · {} epoch{} · {} compaction{}",
+        whole.source,
+        whole.format,
+        thousands(whole.messages.len() as u64),
+        found.epochs.len(),
+        if found.epochs.len() == 1 { "" } else { "s" },
+        found.compactions.len(),
+        if found.compactions.len() == 1 { "" } else { "s" },
+    )?;
+    if found.compactions.is_empty() && !whole.format.container.is_log() {
+        writeln!(
+            out,
+            "(only session logs record compactions; this file is one conversation)"
+        )?;
+    }
+    for epoch in &found.epochs {
+        writeln!(out)?;
+        let recorded = epoch
+            .recorded_peak
+            .map(|r| format!(" · largest recorded prompt {}", thousands(r)))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "Epoch {}  #{}–#{}  {} messages · {} tokens ({tokenizer}) · {} human turns{recorded}",
+            epoch.index,
+            epoch.messages.start,
+            epoch.messages.end.saturating_sub(1),
+            epoch.messages.len(),
+            thousands(epoch.tokens),
+            epoch.human_turns,
+        )?;
+        for c in found.compactions.iter().filter(|c| c.epoch == epoch.index) {
+            let pre = c.pre_tokens.map_or_else(
+                || "size not recorded".to_owned(),
+                |p| format!("{} tokens recorded before", thousands(p)),
+            );
+            writeln!(
+                out,
+                "  ▼ compacted ({}) at line {}: {pre}; this epoch counts {} ({tokenizer})",
+                c.trigger.as_deref().unwrap_or("trigger not recorded"),
+                c.line,
+                thousands(c.counted_before)
+            )?;
+            writeln!(
+                out,
+                "    summary the agent got ({} tokens): {}",
+                thousands(c.summary_tokens),
+                one_line(&c.summary, 160)
+            )?;
+            if !c.kept.is_empty() {
+                writeln!(out, "    kept besides it: {} user messages", c.kept.len())?;
+            }
+            let l = &c.loss;
+            writeln!(
+                out,
+                "    loss: {} facts, {} survive ({:.1}%): {} in the summary, {} later; {} lost",
+                l.facts.len(),
+                l.facts.len() - l.count(Survival::Lost),
+                l.survival_percent(),
+                l.count(Survival::Summary),
+                l.count(Survival::Kept),
+                l.count(Survival::Lost)
+            )?;
+            if !l.instructions_lost.is_empty() {
+                writeln!(
+                    out,
+                    "    user instructions in neither the summary nor anything after it ({} of {}):",
+                    l.instructions_lost.len(),
+                    l.instructions.len()
+                )?;
+                for (index, text) in &l.instructions_lost {
+                    writeln!(out, "      #{index:<6} {}", one_line(text, 120))?;
+                }
+            }
+            let lost: Vec<_> = l.facts.iter().filter(|(_, s)| *s == Survival::Lost).collect();
+            if !lost.is_empty() {
+                writeln!(out, "    lost facts:")?;
+                let shown = if all { lost.len() } else { SHOWN_LOST.min(lost.len()) };
+                for (fact, _) in &lost[..shown] {
+                    writeln!(out, "      #{:<6} {:<7} {}", fact.message, fact.kind.name(), fact.text)?;
+                }
+                if shown < lost.len() {
+                    writeln!(out, "      … and {} more (--all, or --json)", lost.len() - shown)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}

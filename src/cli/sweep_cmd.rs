@@ -1,0 +1,372 @@
+//! `ctxlens sweep FILE --max-tokens A..B[:STEP]`: one replay per setting, in parallel, as
+//! a table (or JSON, CSV), with the answers: the knee, the smallest budget that never
+//! loops and keeps every user instruction, and with `--keep N` the smallest that keeps
+//! message #N verbatim.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::bail;
+
+use super::args::{EmitArgs, InputArgs, MakeArgs};
+use super::replay_cmd::prepare;
+use ctxlens::compact::{DeterministicOptions, Options, Settings};
+use ctxlens::replay::lost::FactIndex;
+use ctxlens::replay::sweep::{sweep, Inputs, Sweep};
+use ctxlens::text::thousands;
+
+/// `ctxlens sweep FILE`.
+#[derive(Debug, clap::Args)]
+#[allow(clippy::struct_excessive_bools)] // flags of a command line
+pub struct SweepArgs {
+    /// Transcript or session log (`-` for standard input).
+    file: PathBuf,
+    /// The budgets: `A..B` (11 steps) or `A..B:STEP`, or a list `N,N,…`.
+    #[arg(long, value_name = "A..B[:STEP]", value_parser = parse_budgets)]
+    max_tokens: Budgets,
+    /// Tail budgets to try with each (default: max-tokens / 2).
+    #[arg(long, value_name = "K,…", value_delimiter = ',', conflicts_with = "keep_ratio")]
+    keep_tail: Vec<u64>,
+    /// Tail budgets as shares of each max-tokens (0 < R ≤ 1).
+    #[arg(long, value_name = "R,…", value_delimiter = ',', value_parser = parse_ratio)]
+    keep_ratio: Vec<f64>,
+    /// Add the memory-tool reminder before the kept tail.
+    #[arg(long)]
+    flush_to_memory: bool,
+    /// Also answer: the smallest budget that keeps message #N verbatim to the end.
+    #[arg(long, value_name = "N")]
+    keep: Option<usize>,
+    #[command(flatten)]
+    make: MakeArgs,
+    /// Print JSON.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Print CSV.
+    #[arg(long)]
+    csv: bool,
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    emit: EmitArgs,
+}
+
+/// The `--max-tokens` values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Budgets(Vec<u64>);
+
+/// The most settings one sweep runs (a typo such as `1..1000000:1` would otherwise run
+/// for hours).
+const MAX_BUDGETS: usize = 1000;
+
+fn parse_budgets(s: &str) -> Result<Budgets, String> {
+    let number = |t: &str| {
+        t.trim()
+            .replace('_', "")
+            .parse::<u64>()
+            .map_err(|_| format!("`{t}` is not a token count"))
+    };
+    let values = if let Some((a, rest)) = s.split_once("..") {
+        let (b, step) = match rest.split_once(':') {
+            Some((b, step)) => (number(b)?, Some(number(step)?)),
+            None => (number(rest)?, None),
+        };
+        let a = number(a)?;
+        if b < a {
+            return Err(format!("the range {s} is empty ({b} < {a})"));
+        }
+        let step = step.unwrap_or(((b - a) / 10).max(1));
+        if step == 0 {
+            return Err("the step must be positive".to_owned());
+        }
+        if (b - a) / step >= MAX_BUDGETS as u64 {
+            return Err(format!("{s} has more than {MAX_BUDGETS} budgets: use a larger step"));
+        }
+        (0..=(b - a) / step).map(|k| a + k * step).collect()
+    } else {
+        s.split(',').map(number).collect::<Result<Vec<_>, _>>()?
+    };
+    if values.is_empty() {
+        return Err("no budget given".to_owned());
+    }
+    Ok(Budgets(values))
+}
+
+fn parse_ratio(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(r) if r > 0.0 && r <= 1.0 => Ok(r),
+        _ => Err(format!("`{s}` is not a share between 0 and 1")),
+    }
+}
+
+impl SweepArgs {
+    /// Every setting, by budget then tail.
+    fn settings(&self) -> Vec<Options> {
+        let flush_to_memory = self.flush_to_memory;
+        let mut out = Vec::new();
+        for &max_tokens in &self.max_tokens.0 {
+            let tails: Vec<Option<u64>> = if !self.keep_tail.is_empty() {
+                self.keep_tail.iter().map(|&k| Some(k)).collect()
+            } else if !self.keep_ratio.is_empty() {
+                self.keep_ratio
+                    .iter()
+                    .map(|&r| Some((max_tokens as f64 * r).round() as u64))
+                    .collect()
+            } else {
+                vec![None]
+            };
+            out.extend(tails.into_iter().map(|keep_tail| Options {
+                max_tokens,
+                keep_tail,
+                flush_to_memory,
+            }));
+        }
+        out
+    }
+}
+
+/// Sweeps and prints.
+pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
+    let prepared = prepare(&args.file, &args.input, &args.make)?;
+    if let Some(keep) = args.keep.filter(|&k| k >= prepared.view.len()) {
+        bail!(
+            "--keep {keep}: the session has {} messages (#0–#{})",
+            prepared.view.len(),
+            prepared.view.len().saturating_sub(1)
+        );
+    }
+    let settings = args.settings();
+    let facts = FactIndex::build(&prepared.view, ctxlens::cancel::never())?;
+    let outcome = sweep(&Inputs {
+        view: &prepared.view,
+        facts: &facts,
+        settings: &settings,
+        summary_role: args.make.summary_role(),
+        cuts_a_tail: args.make.strategy().cuts_a_tail(),
+        summarizer: prepared.summarizer.as_ref(),
+        keep: args.keep,
+        cancel: ctxlens::cancel::never(),
+    })?;
+    if let Some(kind) = args.emit.emit_config {
+        // The setting to take back to the agent: the smallest safe one, else the knee,
+        // else the one that loops least and loses fewest instructions.
+        let (chosen, why) = match (outcome.smallest_safe, outcome.knee) {
+            (Some(i), _) => (i, "the smallest that never loops and keeps every user instruction"),
+            (None, Some(i)) => (i, "the knee; no setting here is safe"),
+            (None, None) => {
+                let best = (0..outcome.rows.len())
+                    .min_by_key(|&i| {
+                        let r = &outcome.rows[i];
+                        (r.loops, r.instructions_lost, std::cmp::Reverse(r.max_tokens))
+                    })
+                    .expect("a sweep has at least one setting");
+                (best, "the fewest loops and lost instructions; no setting here is safe")
+            }
+        };
+        let options = settings[chosen];
+        eprintln!(
+            "ctxlens: emitting max_tokens {}, keep_tail {} ({why})",
+            options.max_tokens,
+            options.effective_keep_tail()
+        );
+        let chosen_settings = Settings {
+            strategy: args.make.strategy(),
+            options,
+            deterministic: DeterministicOptions::default(),
+            summary_role: args.make.summary_role(),
+        };
+        let emit = super::emit::settings(
+            &prepared.whole,
+            &prepared.counts,
+            &chosen_settings,
+            &prepared.spec,
+            &args.emit,
+        );
+        return super::emit::print(kind, &emit);
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &json_doc(&prepared, &outcome))?;
+        writeln!(out)?;
+    } else if args.csv {
+        write_csv(&mut out, &outcome, args.keep)?;
+    } else {
+        print(&mut out, &prepared, &outcome, args.keep, facts.instructions())?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn json_doc(prepared: &super::replay_cmd::Prepared, outcome: &Sweep) -> serde_json::Value {
+    let pick = |i: Option<usize>| {
+        i.map(|i| {
+            let r = &outcome.rows[i];
+            serde_json::json!({"max_tokens": r.max_tokens, "keep_tail": r.keep_tail})
+        })
+    };
+    serde_json::json!({
+        "file": prepared.whole.source,
+        "tokenizer": prepared.counts.tokenizer.name(),
+        "summarizer": prepared.spec.to_string(),
+        "messages": prepared.view.len(),
+        "total_tokens": prepared.view.total(),
+        "settings": outcome.rows,
+        "knee": pick(outcome.knee),
+        "smallest_safe": pick(outcome.smallest_safe),
+        "smallest_keeping": pick(outcome.smallest_keeping),
+    })
+}
+
+const CSV_HEADER: &str = "max_tokens,keep_tail,model_calls,firings,loops,calls_over_budget,first_firing,final_tokens,summary_input_tokens,fact_survival_percent,facts_lost,instructions_lost,keeps";
+
+fn write_csv(out: &mut impl Write, outcome: &Sweep, keep: Option<usize>) -> anyhow::Result<()> {
+    writeln!(out, "{CSV_HEADER}")?;
+    for r in &outcome.rows {
+        writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            r.max_tokens,
+            r.keep_tail,
+            r.model_calls,
+            r.firings,
+            r.loops,
+            r.calls_over_budget,
+            r.first_firing.map(|f| f.to_string()).unwrap_or_default(),
+            r.final_tokens,
+            r.summary_input_tokens,
+            r.fact_survival_percent,
+            r.facts_lost,
+            r.instructions_lost,
+            match (keep, r.keeps) {
+                (Some(_), Some(k)) => k.to_string(),
+                _ => String::new(),
+            }
+        )?;
+    }
+    Ok(())
+}
+
+fn print(
+    out: &mut impl Write,
+    prepared: &super::replay_cmd::Prepared,
+    outcome: &Sweep,
+    keep: Option<usize>,
+    instructions: usize,
+) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "{}: {} settings over {} messages ({} tokens, {}) · summarizer {}",
+        prepared.whole.source,
+        outcome.rows.len(),
+        thousands(prepared.view.len() as u64),
+        thousands(prepared.view.total()),
+        prepared.counts.tokenizer.name(),
+        prepared.spec
+    )?;
+    writeln!(out)?;
+    let keep_header = keep.map(|k| format!("  keeps #{k}")).unwrap_or_default();
+    writeln!(
+        out,
+        "{:>11}  {:>10}  {:>7}  {:>5}  {:>8}  {:>11}  {:>12}  {:>6}  {:>10}  {:>12}{keep_header}",
+        "max_tokens",
+        "keep_tail",
+        "firings",
+        "loops",
+        "first at",
+        "final",
+        "summary read",
+        "facts",
+        "facts lost",
+        "instr. lost"
+    )?;
+    for (i, r) in outcome.rows.iter().enumerate() {
+        let mut marks = Vec::new();
+        if Some(i) == outcome.knee {
+            marks.push("◀ knee");
+        }
+        if Some(i) == outcome.smallest_safe {
+            marks.push("◀ smallest safe");
+        }
+        if Some(i) == outcome.smallest_keeping {
+            marks.push("◀ smallest keeping");
+        }
+        let keeps = match (keep, r.keeps) {
+            (Some(_), Some(true)) => format!("  {:>8}", "yes"),
+            (Some(_), Some(false)) => format!("  {:>8}", "no"),
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "{:>11}  {:>10}  {:>7}  {:>5}  {:>8}  {:>11}  {:>12}  {:>5.1}%  {:>10}  {:>12}{keeps}  {}",
+            thousands(r.max_tokens),
+            thousands(r.keep_tail),
+            r.firings,
+            r.loops,
+            r.first_firing.map_or_else(|| "–".to_owned(), |f| format!("#{f}")),
+            thousands(r.final_tokens),
+            thousands(r.summary_input_tokens),
+            r.fact_survival_percent,
+            r.facts_lost,
+            format!("{}/{instructions}", r.instructions_lost),
+            marks.join(" ")
+        )?;
+    }
+    writeln!(out)?;
+    let describe = |i: usize| {
+        let r = &outcome.rows[i];
+        format!(
+            "max_tokens {} with keep_tail {}",
+            thousands(r.max_tokens),
+            thousands(r.keep_tail)
+        )
+    };
+    match outcome.knee {
+        Some(i) => writeln!(
+            out,
+            "Knee: {}: beyond it, more budget buys few fewer firings.",
+            describe(i)
+        )?,
+        None => writeln!(out, "Knee: none (firings do not bend over this range).")?,
+    }
+    match outcome.smallest_safe {
+        Some(i) => writeln!(
+            out,
+            "Smallest budget that never loops and keeps every user instruction: {}.",
+            describe(i)
+        )?,
+        None => writeln!(
+            out,
+            "No setting here both never loops and keeps every user instruction (try larger budgets, or a summarizer that keeps requests)."
+        )?,
+    }
+    if let Some(k) = keep {
+        match outcome.smallest_keeping {
+            Some(i) => writeln!(
+                out,
+                "Smallest budget that keeps #{k} verbatim to the end: {}.",
+                describe(i)
+            )?,
+            None => writeln!(out, "No setting here keeps #{k} verbatim to the end.")?,
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_parse_as_ranges_and_lists() {
+        assert_eq!(parse_budgets("1000..4000:500").unwrap().0.len(), 7);
+        assert_eq!(
+            parse_budgets("1000..2000").unwrap().0,
+            (0..=10).map(|k| 1000 + k * 100).collect::<Vec<_>>()
+        );
+        assert_eq!(parse_budgets("5,10,20").unwrap().0, vec![5, 10, 20]);
+        assert!(parse_budgets("4000..1000").is_err());
+        assert!(parse_budgets("1..1000000:1").is_err());
+        assert!(parse_budgets("a..b").is_err());
+        assert!(parse_ratio("0").is_err() && parse_ratio("1.5").is_err() && parse_ratio("0.25").is_ok());
+    }
+}

@@ -1,0 +1,126 @@
+//! The compactions that really happened. A session log records every compaction its
+//! agent made (Claude Code `compact_boundary` + the `isCompactSummary` message; Codex
+//! `compacted`); loaded whole ([`Transcript::whole_session`]), the conversation splits
+//! into **epochs**: what the model saw between two compactions. Each compaction is judged
+//! like a simulated one: the recorded size before it beside our count of its epoch, the
+//! summary the agent got, what it kept, and the facts and user instructions of the epoch
+//! that appear neither in that summary nor anywhere after it.
+
+use std::ops::Range;
+
+use crate::loss::{loss_report_kept, LossReport};
+use crate::tokens::Counts;
+use crate::transcript::Transcript;
+
+/// The conversation between two compactions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Epoch {
+    /// 0 for the first.
+    pub index: usize,
+    /// Its messages in the whole session (the first of a later epoch is the summary it
+    /// started from).
+    pub messages: Range<usize>,
+    /// Their tokens by the counts' tokenizer.
+    pub tokens: u64,
+    /// The largest prompt the provider recorded in it, when the log records usage.
+    pub recorded_peak: Option<u64>,
+    /// Human turns in it.
+    pub human_turns: usize,
+}
+
+/// One real compaction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compaction {
+    /// 0 for the first.
+    pub index: usize,
+    /// 1-based line of its record.
+    pub line: usize,
+    /// The epoch it ended.
+    pub epoch: usize,
+    /// The first message after it.
+    pub at: usize,
+    /// `auto`, `manual`, or `None` when the log does not say.
+    pub trigger: Option<String>,
+    /// The context's size before it, as recorded.
+    pub pre_tokens: Option<u64>,
+    /// Our count of the epoch it ended.
+    pub counted_before: u64,
+    /// The summary the agent got, as readable text.
+    pub summary: String,
+    /// The message holding it.
+    pub summary_message: Option<usize>,
+    /// Tokens of the summary message.
+    pub summary_tokens: u64,
+    /// What it kept besides the summary (readable texts).
+    pub kept: Vec<String>,
+    /// What the epoch held and what survives it.
+    pub loss: LossReport,
+}
+
+/// A session's epochs and compactions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct History {
+    /// The epochs, in order; a log without compactions has one.
+    pub epochs: Vec<Epoch>,
+    /// The compactions, in order.
+    pub compactions: Vec<Compaction>,
+}
+
+/// The history of `whole` (a transcript loaded with every epoch) with its counts.
+pub fn history(whole: &Transcript, counts: &Counts) -> History {
+    let len = whole.messages.len();
+    let mut starts: Vec<usize> = whole.compactions.iter().map(|c| c.at.min(len)).collect();
+    starts.dedup();
+    let mut bounds = vec![0];
+    bounds.extend(starts.iter().copied().filter(|&s| s > 0));
+    bounds.push(len);
+    bounds.dedup();
+    let epochs: Vec<Epoch> = bounds
+        .windows(2)
+        .enumerate()
+        .map(|(index, w)| {
+            let messages = w[0]..w[1];
+            Epoch {
+                index,
+                tokens: counts.range(messages.start, messages.end),
+                recorded_peak: messages
+                    .clone()
+                    .filter_map(|i| whole.messages[i].recorded.map(|r| r.context_tokens))
+                    .max(),
+                human_turns: messages.clone().filter(|&i| whole.messages[i].boundary).count(),
+                messages,
+            }
+        })
+        .collect();
+    let compactions = whole
+        .compactions
+        .iter()
+        .enumerate()
+        .map(|(index, past)| {
+            let at = past.at.min(len);
+            let epoch = epochs.iter().rposition(|e| e.messages.end <= at).unwrap_or(0);
+            let ended = epochs.get(epoch).map_or(0..0, |e| e.messages.clone());
+            let summary = past.summary_message.map(|i| whole.readable_text(i)).unwrap_or_default();
+            let after = past.summary_message.map_or(at, |i| i + 1)..len;
+            let mut kept_text = past.kept.join("\n");
+            kept_text.push('\n');
+            let mut loss = loss_report_kept(whole, ended.clone(), &format!("{summary}\n{kept_text}"), &[after]);
+            loss.summary_tokens = past.summary_message.map_or(0, |i| counts.message(i));
+            Compaction {
+                index,
+                line: past.line,
+                epoch,
+                at,
+                trigger: past.trigger.clone(),
+                pre_tokens: past.pre_tokens,
+                counted_before: counts.range(ended.start, ended.end),
+                summary_tokens: loss.summary_tokens,
+                summary,
+                summary_message: past.summary_message,
+                kept: past.kept.clone(),
+                loss,
+            }
+        })
+        .collect();
+    History { epochs, compactions }
+}

@@ -1,0 +1,190 @@
+//! What a whole replay lost: the facts (paths, ids, numbers, errors…) and user
+//! instructions that were in the session at some point but are in no summary and not in
+//! the final context.
+//!
+//! The facts are found once per session ([`FactIndex::build`]): each fact's first
+//! message and the last message whose text contains it (one Aho-Corasick pass over the
+//! session). A replay then only checks its summaries, so a sweep of many settings pays
+//! for the session's text once.
+
+use aho_corasick::AhoCorasick;
+use rayon::prelude::*;
+
+use super::{Replay, View};
+use crate::cancel::CancelToken;
+use crate::loss::{extract_facts, instruction_words, Fact};
+
+/// The facts and human turns of a session, indexed.
+#[derive(Debug, Clone)]
+pub struct FactIndex {
+    /// Every distinct fact; `message` is the position it first appears at.
+    facts: Vec<Fact>,
+    /// The last position whose text contains each fact.
+    last_seen: Vec<usize>,
+    /// Whether position 0 contains each fact (it stays as the head when it is a system
+    /// message).
+    at_start: Vec<bool>,
+    /// Finds the facts in a text.
+    finder: Option<AhoCorasick>,
+    /// Human turns: (position, first line).
+    instructions: Vec<(usize, String)>,
+}
+
+impl FactIndex {
+    /// Indexes the session's facts and human turns.
+    pub fn build(view: &View, cancel: &CancelToken) -> crate::Result<FactIndex> {
+        let transcript = &view.transcript;
+        let texts: Vec<String> = view
+            .positions
+            .par_iter()
+            .map(|&i| {
+                if cancel.is_cancelled() {
+                    String::new()
+                } else {
+                    transcript.readable_text(i)
+                }
+            })
+            .collect();
+        cancel.check()?;
+        let per_position: Vec<Vec<Fact>> = texts
+            .par_iter()
+            .enumerate()
+            .map(|(p, text)| {
+                let m = &transcript.messages[view.positions[p]];
+                let prose = m.tool_calls.is_empty()
+                    && m.tool_results.is_empty()
+                    && matches!(m.role.as_str(), "user" | "assistant");
+                extract_facts(p, text, prose)
+            })
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        let facts: Vec<Fact> = per_position
+            .into_iter()
+            .flatten()
+            .filter(|f| seen.insert(f.text.clone()))
+            .collect();
+        let finder = (!facts.is_empty())
+            .then(|| AhoCorasick::new(facts.iter().map(|f| f.text.as_str())))
+            .transpose()
+            .map_err(|e| crate::Error::Summary(format!("cannot index the session's facts: {e}")))?;
+        let mut last_seen: Vec<usize> = facts.iter().map(|f| f.message).collect();
+        let mut at_start = vec![false; facts.len()];
+        if let Some(finder) = &finder {
+            // Overlapping matches: one fact inside another (a path inside a URL) counts.
+            let found: Vec<Vec<usize>> = texts
+                .par_iter()
+                .map(|text| {
+                    let mut ids: Vec<usize> = finder
+                        .find_overlapping_iter(text)
+                        .map(|m| m.pattern().as_usize())
+                        .collect();
+                    ids.sort_unstable();
+                    ids.dedup();
+                    ids
+                })
+                .collect();
+            for (p, ids) in found.iter().enumerate() {
+                for &id in ids {
+                    last_seen[id] = last_seen[id].max(p);
+                    if p == 0 {
+                        at_start[id] = true;
+                    }
+                }
+            }
+        }
+        let instructions = (0..view.len())
+            .filter(|&p| view.is_boundary(p))
+            .map(|p| {
+                let first = texts[p]
+                    .lines()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or_default()
+                    .trim()
+                    .to_owned();
+                (p, first)
+            })
+            .collect();
+        Ok(FactIndex {
+            facts,
+            last_seen,
+            at_start,
+            finder,
+            instructions,
+        })
+    }
+
+    /// Number of distinct facts.
+    pub fn len(&self) -> usize {
+        self.facts.len()
+    }
+
+    /// True when the session holds no fact.
+    pub fn is_empty(&self) -> bool {
+        self.facts.is_empty()
+    }
+
+    /// Number of human turns.
+    pub fn instructions(&self) -> usize {
+        self.instructions.len()
+    }
+}
+
+/// What a whole replay lost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LifetimeLoss {
+    /// Distinct facts in the session.
+    pub facts: usize,
+    /// Facts in no summary and not in the final context (`message`: where first seen).
+    pub lost: Vec<Fact>,
+    /// Human turns in the session.
+    pub instructions: usize,
+    /// Human turns summarized away whose words no summary repeats: (position, first line).
+    pub instructions_lost: Vec<(usize, String)>,
+}
+
+impl LifetimeLoss {
+    /// Facts that survive, in percent (100 with none).
+    pub fn survival_percent(&self) -> f64 {
+        if self.facts == 0 {
+            return 100.0;
+        }
+        ((self.facts - self.lost.len()) as f64 * 1000.0 / self.facts as f64).round() / 10.0
+    }
+}
+
+/// What `replay` lost over the session indexed by `index`.
+pub fn lifetime_loss(index: &FactIndex, replay: &Replay) -> LifetimeLoss {
+    let final_start = replay.final_stretch.start;
+    let head_kept = replay.keeps(0) && !replay.final_stretch.contains(&0);
+    let mut in_summaries = vec![false; index.facts.len()];
+    if let Some(finder) = &index.finder {
+        for firing in &replay.firings {
+            for m in finder.find_overlapping_iter(&firing.summary) {
+                in_summaries[m.pattern().as_usize()] = true;
+            }
+        }
+    }
+    let lost = index
+        .facts
+        .iter()
+        .enumerate()
+        .filter(|&(id, _)| index.last_seen[id] < final_start && !(head_kept && index.at_start[id]) && !in_summaries[id])
+        .map(|(_, f)| f.clone())
+        .collect();
+    let instructions_lost = index
+        .instructions
+        .iter()
+        .filter(|(p, first)| {
+            let summarized = *p < final_start && !(head_kept && *p == 0);
+            let words = instruction_words(first);
+            summarized && (words.is_empty() || !replay.firings.iter().any(|f| f.summary.contains(&words)))
+        })
+        .cloned()
+        .collect();
+    LifetimeLoss {
+        facts: index.facts.len(),
+        lost,
+        instructions: index.instructions.len(),
+        instructions_lost,
+    }
+}

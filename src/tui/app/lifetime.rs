@@ -1,0 +1,335 @@
+//! The session's whole life in the TUI: the timeline of epochs and real compactions (an
+//! epoch opens read-only, its real summary readable, its loss report one key away), the
+//! replay chart and the sweep chart (both follow the budget keys: every change starts a
+//! new replay or sweep on a worker, the latest wins), and the settings to paste.
+//!
+//! All three need the session built whole ([`Session`]), made once per tokenizer and
+//! strategy on a worker.
+
+use std::sync::Arc;
+
+use super::{App, Effect, Mode, Status};
+use crate::agent_config::{self, Kind};
+use crate::replay::sweep::Sweep;
+use crate::replay::Replay;
+use crate::tui::action::Action;
+use crate::tui::jobs::{Job, ReplayKey, Session, SessionKey, SweepKey};
+
+/// The timeline overlay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimelineView {
+    /// The highlighted epoch.
+    pub selected: usize,
+    /// An epoch opened in a read-only message list.
+    pub open: Option<EpochView>,
+}
+
+/// One epoch's messages, read-only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EpochView {
+    /// Which epoch.
+    pub epoch: usize,
+    /// The selected message (an index of the whole session).
+    pub selected: usize,
+    /// The first message shown.
+    pub offset: usize,
+    /// The loss report of the compaction that ended it, when shown (its scroll).
+    pub loss: Option<usize>,
+}
+
+/// The settings-to-paste overlay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConfigView {
+    /// Which agent's configuration ([`Kind::ALL`]).
+    pub kind: usize,
+}
+
+/// How many budgets the sweep chart tries (from a tenth of the session to all of it).
+pub const SWEEP_STEPS: u64 = 20;
+
+impl App {
+    /// What names the session the lifetime views need now.
+    pub(super) fn session_key(&self) -> SessionKey {
+        SessionKey {
+            tokenizer: self.tokenizer,
+            deterministic: self.settings.strategy.uses_deterministic_pass(),
+        }
+    }
+
+    /// The session, when built for the current tokenizer and strategy.
+    pub fn session(&self) -> Option<&Session> {
+        let key = self.session_key();
+        self.session.as_deref().filter(|s| s.key == key)
+    }
+
+    /// What names the replay of the current settings.
+    fn replay_key(&self) -> ReplayKey {
+        ReplayKey {
+            session: self.session_key(),
+            options: self.settings.options,
+            summary_role: self.settings.summary_role,
+            cuts_a_tail: self.settings.strategy.cuts_a_tail(),
+        }
+    }
+
+    /// The replay of the current settings, once made.
+    pub fn replay(&self) -> Option<&Replay> {
+        let key = self.replay_key();
+        self.replay.as_ref().filter(|(k, _)| *k == key).map(|(_, r)| r.as_ref())
+    }
+
+    /// The last replay made (shown while the next one runs, so the chart never blanks).
+    pub fn latest_replay(&self) -> Option<&Replay> {
+        let session = self.session_key();
+        self.replay
+            .as_ref()
+            .filter(|(k, _)| k.session == session)
+            .map(|(_, r)| r.as_ref())
+    }
+
+    /// What names the sweep around the current settings.
+    fn sweep_key(&self) -> Option<SweepKey> {
+        let total = self.session()?.view.total().max(SWEEP_STEPS);
+        let budgets = (1..=SWEEP_STEPS).map(|k| total * k / SWEEP_STEPS).collect();
+        let options = self.settings.options;
+        Some(SweepKey {
+            session: self.session_key(),
+            budgets,
+            keep_per_mille: options
+                .keep_tail
+                .map(|k| k.saturating_mul(1000) / options.max_tokens.max(1)),
+            summary_role: self.settings.summary_role,
+            cuts_a_tail: self.settings.strategy.cuts_a_tail(),
+            flush_to_memory: options.flush_to_memory,
+        })
+    }
+
+    /// The sweep around the current settings, once made.
+    pub fn sweep(&self) -> Option<&Sweep> {
+        let key = self.sweep_key()?;
+        self.sweep.as_ref().filter(|(k, _)| *k == key).map(|(_, s)| s.as_ref())
+    }
+
+    /// The last sweep made on this session (shown while the next one runs).
+    pub fn latest_sweep(&self) -> Option<&Sweep> {
+        let session = self.session_key();
+        self.sweep
+            .as_ref()
+            .filter(|(k, _)| k.session == session)
+            .map(|(_, s)| s.as_ref())
+    }
+
+    /// True while the session, a replay or a sweep is being made.
+    pub fn lifetime_busy(&self) -> bool {
+        self.session_pending.is_some() || self.replaying.is_some() || self.sweeping.is_some()
+    }
+
+    /// Opens one of the lifetime views (its data is made by [`App::needed_lifetime`]).
+    pub(super) fn open_lifetime(&mut self, action: &Action) {
+        self.mode = match action {
+            Action::ToggleTimeline => Mode::Timeline(TimelineView {
+                selected: 0,
+                open: None,
+            }),
+            Action::ToggleReplay => Mode::Replay,
+            Action::ToggleSweep => Mode::Sweep,
+            _ => Mode::Config(ConfigView { kind: 0 }),
+        };
+    }
+
+    /// The jobs the open lifetime view still needs.
+    pub(super) fn needed_lifetime(&mut self) -> Vec<Effect> {
+        if !matches!(self.mode, Mode::Timeline(_) | Mode::Replay | Mode::Sweep) {
+            return Vec::new();
+        }
+        let key = self.session_key();
+        let Some(session) = self
+            .session()
+            .map(|_| Arc::clone(self.session.as_ref().expect("checked")))
+        else {
+            if self.session_pending == Some(key) {
+                return Vec::new();
+            }
+            self.session_pending = Some(key);
+            return vec![Effect::Start(Job::Session {
+                key,
+                transcript: Arc::clone(&self.transcript),
+                counts: Arc::clone(&self.counts[&self.tokenizer]),
+            })];
+        };
+        match self.mode {
+            Mode::Replay => {
+                let key = self.replay_key();
+                if self.replay().is_some() || self.replaying == Some(key) {
+                    return Vec::new();
+                }
+                self.replaying = Some(key);
+                vec![Effect::Start(Job::Replay { key, session })]
+            }
+            Mode::Sweep => {
+                let Some(key) = self.sweep_key() else {
+                    return Vec::new();
+                };
+                if self.sweep().is_some() || self.sweeping.as_ref() == Some(&key) {
+                    return Vec::new();
+                }
+                self.sweeping = Some(key.clone());
+                vec![Effect::Start(Job::Sweep { key, session })]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    pub(super) fn session_ready(&mut self, key: SessionKey, result: crate::Result<Arc<Session>>) {
+        if self.session_pending != Some(key) {
+            return;
+        }
+        self.session_pending = None;
+        match result {
+            Ok(session) => self.session = Some(session),
+            Err(e) => {
+                self.mode = Mode::Normal;
+                self.status = Status::error(format!("cannot load the whole session: {e}"));
+            }
+        }
+    }
+
+    pub(super) fn replayed(&mut self, key: ReplayKey, result: crate::Result<Arc<Replay>>) {
+        if self.replaying != Some(key) {
+            return;
+        }
+        self.replaying = None;
+        match result {
+            Ok(replay) => self.replay = Some((key, replay)),
+            Err(e) => self.status = Status::error(format!("replay failed: {e}")),
+        }
+    }
+
+    pub(super) fn swept(&mut self, key: SweepKey, result: crate::Result<Arc<Sweep>>) {
+        if self.sweeping.as_ref() != Some(&key) {
+            return;
+        }
+        self.sweeping = None;
+        match result {
+            Ok(sweep) => self.sweep = Some((key, sweep)),
+            Err(e) => self.status = Status::error(format!("sweep failed: {e}")),
+        }
+    }
+
+    /// Keys while a lifetime view is open.
+    pub(super) fn lifetime_action(&mut self, action: &Action) -> Vec<Effect> {
+        match &mut self.mode {
+            Mode::Replay | Mode::Sweep => {
+                if matches!(action, Action::ToggleReplay | Action::ToggleSweep) {
+                    self.open_lifetime(action);
+                } else {
+                    return self.tune(action);
+                }
+            }
+            Mode::Config(view) => {
+                if matches!(action, Action::SwitchPane | Action::Down) {
+                    view.kind = (view.kind + 1) % Kind::ALL.len();
+                } else if matches!(action, Action::Up) {
+                    view.kind = (view.kind + Kind::ALL.len() - 1) % Kind::ALL.len();
+                }
+            }
+            Mode::Timeline(_) => self.timeline_action(action),
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    fn timeline_action(&mut self, action: &Action) {
+        let page = crate::tui::layout::overlay_rows(self.size).saturating_sub(3).max(1);
+        let Some(session) = self.session.clone().filter(|s| s.key == self.session_key()) else {
+            return;
+        };
+        let Mode::Timeline(view) = &mut self.mode else {
+            return;
+        };
+        let epochs = &session.history.epochs;
+        let Some(open) = &mut view.open else {
+            let last = epochs.len().saturating_sub(1);
+            match action {
+                Action::Up => view.selected = view.selected.saturating_sub(1),
+                Action::Down => view.selected = (view.selected + 1).min(last),
+                Action::Top => view.selected = 0,
+                Action::Bottom => view.selected = last,
+                Action::Activate => {
+                    if let Some(epoch) = epochs.get(view.selected) {
+                        view.open = Some(EpochView {
+                            epoch: view.selected,
+                            selected: epoch.messages.start,
+                            offset: epoch.messages.start,
+                            loss: None,
+                        });
+                    }
+                }
+                _ => {}
+            }
+            return;
+        };
+        if let Some(scroll) = &mut open.loss {
+            match action {
+                Action::Up => *scroll = scroll.saturating_sub(1),
+                Action::Down => *scroll += 1,
+                Action::PageUp => *scroll = scroll.saturating_sub(page),
+                Action::PageDown => *scroll += page,
+                Action::Top => *scroll = 0,
+                Action::ToggleLoss => open.loss = None,
+                _ => {}
+            }
+            return;
+        }
+        let range = epochs[open.epoch].messages.clone();
+        let last = range.end.saturating_sub(1).max(range.start);
+        let step = |by: i64, at: usize| at.saturating_add_signed(by as isize).clamp(range.start, last);
+        match action {
+            Action::Up => open.selected = step(-1, open.selected),
+            Action::Down => open.selected = step(1, open.selected),
+            Action::PageUp => open.selected = step(-(page as i64), open.selected),
+            Action::PageDown => open.selected = step(page as i64, open.selected),
+            Action::Top => open.selected = range.start,
+            Action::Bottom => open.selected = last,
+            Action::ToggleLoss if session.history.compactions.iter().any(|c| c.epoch == open.epoch) => {
+                open.loss = Some(0);
+            }
+            _ => {}
+        }
+        // Keep the selection on screen.
+        if open.selected < open.offset {
+            open.offset = open.selected;
+        } else if open.selected >= open.offset + page {
+            open.offset = open.selected + 1 - page;
+        }
+    }
+
+    /// Esc in a lifetime view: close the innermost layer.
+    pub(super) fn lifetime_back(&mut self) -> bool {
+        if let Mode::Timeline(view) = &mut self.mode {
+            if let Some(open) = &mut view.open {
+                if open.loss.is_some() {
+                    open.loss = None;
+                } else {
+                    view.open = None;
+                }
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The settings as `kind`'s configuration (or why it cannot be written).
+    pub fn emitted_config(&self, kind: Kind) -> Result<agent_config::Emitted, String> {
+        let settings = agent_config::Settings {
+            options: self.settings.options,
+            strategy: self.settings.strategy,
+            tokenizer: self.tokenizer,
+            summarizer: self.summarizer.to_string(),
+            summary_role: self.settings.summary_role,
+            context_window: self.context_window,
+            calibration: self.calibration().map(|c| (c.overhead, c.ratio)),
+        };
+        agent_config::emit(kind, &settings)
+    }
+}

@@ -1,0 +1,495 @@
+//! The session's whole life on screen: the timeline of epochs and real compactions, an
+//! epoch's messages, the replay chart (context per model call, recorded usage, the
+//! budget, firings and real compactions) and the sweep chart (firings, loops and lost
+//! instructions over budgets, the current setting marked), and the settings to paste.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Block, Chart, Clear, Dataset, GraphType, Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::overlay::{hint_line, scrolled};
+use crate::replay::sweep::Sweep;
+use crate::text::{fit, thousands};
+use crate::tui::app::{App, ConfigView, EpochView, TimelineView};
+use crate::tui::jobs::Session;
+use crate::tui::keys::Context;
+use crate::tui::layout::overlay_area;
+
+/// The box shown while the session is being built.
+fn loading(frame: &mut Frame, area: Rect, app: &App, title: &str, context: Context) {
+    let popup = overlay_area(area);
+    frame.render_widget(Clear, popup);
+    let text = format!("{} loading the whole session…", app.spinner());
+    frame.render_widget(
+        Paragraph::new(Line::raw(text)).block(
+            Block::bordered()
+                .title(Line::styled(format!(" {title} "), app.theme().accent))
+                .title_bottom(hint_line(context)),
+        ),
+        popup,
+    );
+}
+
+/// The timeline, or the epoch opened from it.
+pub fn timeline(frame: &mut Frame, area: Rect, app: &App, view: &TimelineView) {
+    let Some(session) = app.session() else {
+        return loading(frame, area, app, "epochs", Context::Timeline);
+    };
+    if let Some(open) = &view.open {
+        return epoch(frame, area, app, session, open);
+    }
+    let t = app.theme();
+    let history = &session.history;
+    let widest = history.epochs.iter().map(|e| e.tokens).max().unwrap_or(1).max(1);
+    let mut lines = vec![
+        Line::styled(
+            format!(
+                "{} · {} messages in {} epoch{} · {} real compaction{} ({})",
+                session.whole.source,
+                thousands(session.whole.messages.len() as u64),
+                history.epochs.len(),
+                if history.epochs.len() == 1 { "" } else { "s" },
+                history.compactions.len(),
+                if history.compactions.len() == 1 { "" } else { "s" },
+                session.counts.tokenizer.name()
+            ),
+            t.accent,
+        ),
+        Line::raw(""),
+    ];
+    let last = history.epochs.len().saturating_sub(1);
+    for e in &history.epochs {
+        let bar = "█".repeat(((e.tokens * 30).div_ceil(widest)) as usize);
+        let recorded = e
+            .recorded_peak
+            .map(|r| format!(" · recorded peak {}", thousands(r)))
+            .unwrap_or_default();
+        let live = if e.index == last { " · live" } else { "" };
+        let style = if e.index == view.selected {
+            t.selected
+        } else {
+            Style::default()
+        };
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!(
+                    "{} epoch {}  #{}–#{}  {} msgs  {:>9} tok ",
+                    if e.index == view.selected { "▶" } else { " " },
+                    e.index,
+                    e.messages.start,
+                    e.messages.end.saturating_sub(1),
+                    e.messages.len(),
+                    thousands(e.tokens)
+                ),
+                style,
+            ),
+            Span::styled(bar, t.tail),
+            Span::styled(format!(" {} human turns{recorded}{live}", e.human_turns), t.dim),
+        ]));
+        for c in history.compactions.iter().filter(|c| c.epoch == e.index) {
+            let pre = c.pre_tokens.map_or_else(
+                || "size not recorded".to_owned(),
+                |p| format!("{} recorded before", thousands(p)),
+            );
+            lines.push(Line::styled(
+                format!(
+                    "    ▼ compacted ({}) · {pre} · summary {} tok · {} of {} facts lost · {} instructions unrepeated",
+                    c.trigger.as_deref().unwrap_or("?"),
+                    thousands(c.summary_tokens),
+                    c.loss.count(crate::loss::Survival::Lost),
+                    c.loss.facts.len(),
+                    c.loss.instructions_lost.len()
+                ),
+                t.boundary,
+            ));
+        }
+    }
+    if history.compactions.is_empty() {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            "  no compaction recorded: the whole session is one epoch",
+            t.dim,
+        ));
+    }
+    let title = Line::styled(" epochs and real compactions ", t.accent);
+    scrolled(frame, area, title, hint_line(Context::Timeline), lines, 0);
+}
+
+/// One epoch's messages (read-only) with the selected one's text.
+fn epoch(frame: &mut Frame, area: Rect, app: &App, session: &Session, open: &EpochView) {
+    let t = app.theme();
+    let ended_by = session.history.compactions.iter().find(|c| c.epoch == open.epoch);
+    if let (Some(scroll), Some(c)) = (open.loss, ended_by) {
+        let text = format!(
+            "What the compaction at line {} lost: facts of epoch {} in neither the summary the agent got nor anything after it.\n\n{}",
+            c.line, open.epoch, c.loss
+        );
+        let lines = text.lines().map(|l| Line::raw(l.to_owned())).collect();
+        let title = Line::styled(format!(" epoch {}: loss report ", open.epoch), t.accent);
+        return scrolled(frame, area, title, hint_line(Context::Epoch), lines, scroll);
+    }
+    let popup = overlay_area(area);
+    frame.render_widget(Clear, popup);
+    let block = Block::bordered()
+        .title(Line::styled(format!(" epoch {} (read-only) ", open.epoch), t.accent))
+        .title_bottom(hint_line(Context::Epoch));
+    let inner = block.inner(popup);
+    frame.render_widget(block, popup);
+    let [list_area, detail_area] =
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(inner);
+    let range = &session.history.epochs[open.epoch].messages;
+    let rows = usize::from(list_area.height);
+    let preview_width = usize::from(list_area.width).saturating_sub(28);
+    let lines: Vec<Line> = (open.offset..range.end)
+        .take(rows)
+        .map(|i| {
+            let m = &session.whole.messages[i];
+            let marker = if m.past_summary { "◆" } else { " " };
+            let text = format!(
+                "{marker}{:>6} {:<10} {} {:>8}",
+                i,
+                fit(&m.role, 10, false),
+                fit(&session.whole.preview(i, preview_width), preview_width, false),
+                thousands(session.counts.message(i))
+            );
+            let style = if i == open.selected {
+                t.selected
+            } else if m.past_summary {
+                t.boundary
+            } else {
+                Style::default()
+            };
+            Line::styled(text, style)
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), list_area);
+    let selected = &session.whole.messages[open.selected];
+    let mut detail = Vec::new();
+    if selected.past_summary {
+        detail.push(Line::styled(
+            "◆ the summary the agent got at this compaction",
+            t.boundary,
+        ));
+    }
+    detail.push(Line::styled(
+        format!(
+            "#{} {} · {} tokens",
+            open.selected,
+            selected.role,
+            thousands(session.counts.message(open.selected))
+        ),
+        t.accent,
+    ));
+    detail.extend(
+        session
+            .whole
+            .readable_text(open.selected)
+            .lines()
+            .map(|l| Line::raw(crate::text::visible(l, false).into_owned())),
+    );
+    frame.render_widget(
+        Paragraph::new(detail)
+            .wrap(Wrap { trim: false })
+            .block(Block::new().borders(ratatui::widgets::Borders::LEFT)),
+        detail_area,
+    );
+}
+
+/// A chart's frame: the overlay with a title, a summary line and the hints.
+fn chart_frame(
+    frame: &mut Frame,
+    area: Rect,
+    app: &App,
+    title: &str,
+    summary: Vec<Line<'static>>,
+    context: Context,
+) -> Rect {
+    let popup = overlay_area(area);
+    frame.render_widget(Clear, popup);
+    let block = Block::bordered()
+        .title(Line::styled(format!(" {title} "), app.theme().accent))
+        .title_bottom(hint_line(context));
+    let inner = block.inner(popup);
+    frame.render_widget(block, popup);
+    let [text, chart] = Layout::vertical([Constraint::Length(summary.len() as u16), Constraint::Min(3)]).areas(inner);
+    frame.render_widget(Paragraph::new(summary), text);
+    chart
+}
+
+/// Axis labels: 0, the middle and the top.
+fn labels(max: f64) -> Vec<Line<'static>> {
+    [0.0, max / 2.0, max]
+        .iter()
+        .map(|v| Line::raw(thousands(*v as u64)))
+        .collect()
+}
+
+/// A line or scatter series.
+fn series<'a>(name: &'static str, data: &'a [(f64, f64)], style: Style, line: bool) -> Dataset<'a> {
+    let (marker, kind) = if line {
+        (Marker::Braille, GraphType::Line)
+    } else {
+        (Marker::Dot, GraphType::Scatter)
+    };
+    let set = Dataset::default()
+        .marker(marker)
+        .graph_type(kind)
+        .style(style)
+        .data(data);
+    if name.is_empty() {
+        set
+    } else {
+        set.name(name)
+    }
+}
+
+/// A chart with labelled axes from 0.
+fn chart<'a>(datasets: Vec<Dataset<'a>>, x: (&str, f64), y: (String, f64)) -> Chart<'a> {
+    Chart::new(datasets)
+        .x_axis(
+            Axis::default()
+                .title(x.0.to_owned())
+                .bounds([0.0, x.1])
+                .labels(labels(x.1)),
+        )
+        .y_axis(Axis::default().title(y.0).bounds([0.0, y.1]).labels(labels(y.1)))
+}
+
+/// What the replay chart plots.
+struct ReplaySeries {
+    before: Vec<(f64, f64)>,
+    sent: Vec<(f64, f64)>,
+    recorded: Vec<(f64, f64)>,
+    firings: Vec<(f64, f64)>,
+    budget: Vec<(f64, f64)>,
+    /// Vertical segments at the real compactions.
+    real: Vec<(f64, f64)>,
+    x_max: f64,
+    y_max: f64,
+}
+
+impl ReplaySeries {
+    fn of(session: &Session, replay: &crate::replay::Replay, max_tokens: u64) -> ReplaySeries {
+        let view = &session.view;
+        let point = |p: usize, v: u64| (p as f64, v as f64);
+        let before: Vec<(f64, f64)> = replay.calls.iter().map(|c| point(c.at, c.before)).collect();
+        let recorded: Vec<(f64, f64)> = replay
+            .calls
+            .iter()
+            .filter_map(|c| c.recorded.map(|r| point(c.at, r)))
+            .collect();
+        let x_max = view.len().max(1) as f64;
+        let y_max = before
+            .iter()
+            .chain(&recorded)
+            .map(|p| p.1)
+            .fold(max_tokens as f64, f64::max)
+            * 1.05;
+        ReplaySeries {
+            sent: replay.calls.iter().map(|c| point(c.at, c.after)).collect(),
+            firings: replay.firings.iter().map(|f| point(f.at, f.tokens_before)).collect(),
+            budget: vec![(0.0, max_tokens as f64), (x_max, max_tokens as f64)],
+            real: session
+                .whole
+                .compactions
+                .iter()
+                .flat_map(|c| {
+                    let p = view.positions.partition_point(|&i| i < c.at) as f64;
+                    [(p, 0.0), (p, y_max)]
+                })
+                .collect(),
+            before,
+            recorded,
+            x_max,
+            y_max,
+        }
+    }
+}
+
+/// The replay chart's summary lines.
+fn replay_summary(app: &App, session: &Session, replay: &crate::replay::Replay) -> Vec<Line<'static>> {
+    let t = app.theme();
+    let o = app.options();
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let mut lines = vec![Line::from(vec![
+        Span::styled(
+            format!(
+                "max_tokens {} · keep_tail {} · {} calls · {} firing{} · {} loop{}{}",
+                thousands(o.max_tokens),
+                thousands(o.effective_keep_tail()),
+                thousands(replay.model_calls as u64),
+                replay.firings.len(),
+                plural(replay.firings.len()),
+                replay.loops,
+                plural(replay.loops),
+                replay
+                    .first_firing()
+                    .map(|f| format!(" · first at #{}", f.at))
+                    .unwrap_or_default(),
+            ),
+            if replay.loops > 0 { t.warning } else { Style::default() },
+        ),
+        Span::styled(
+            if app.replay().is_none() {
+                format!(" {} updating…", app.spinner())
+            } else {
+                String::new()
+            },
+            t.dim,
+        ),
+    ])];
+    let real = session.whole.compactions.len();
+    if real > 0 {
+        lines.push(Line::styled(
+            format!(
+                "the session really compacted {real} time{} (│ in the chart); summaries here are placeholder-sized, see `ctxlens replay` for real ones",
+                plural(real)
+            ),
+            t.dim,
+        ));
+    }
+    lines
+}
+
+/// The replay chart.
+pub fn replay(frame: &mut Frame, area: Rect, app: &App) {
+    let Some(session) = app.session() else {
+        return loading(frame, area, app, "replay", Context::Replay);
+    };
+    let title = "replay: context per model call";
+    let Some(replay) = app.latest_replay() else {
+        let waiting = vec![Line::raw(format!("{} replaying…", app.spinner()))];
+        chart_frame(frame, area, app, title, waiting, Context::Replay);
+        return;
+    };
+    let t = app.theme();
+    let s = ReplaySeries::of(session, replay, app.options().max_tokens);
+    let chart_area = chart_frame(
+        frame,
+        area,
+        app,
+        title,
+        replay_summary(app, session, replay),
+        Context::Replay,
+    );
+    let mut datasets = vec![
+        series("before compactor", &s.before, t.summarized, true),
+        series("sent", &s.sent, t.tail, true),
+        series("max_tokens", &s.budget, t.warning, true),
+        series("firing", &s.firings, t.boundary, false),
+    ];
+    if !s.recorded.is_empty() {
+        datasets.push(series("recorded", &s.recorded, t.accent, false));
+    }
+    datasets.extend(s.real.chunks(2).map(|pair| series("", pair, t.orphan, true)));
+    let y_title = format!("tokens ({})", session.counts.tokenizer.name());
+    frame.render_widget(chart(datasets, ("message", s.x_max), (y_title, s.y_max)), chart_area);
+}
+
+/// The sweep chart's summary lines.
+fn sweep_summary(app: &App, sweep: &Sweep) -> Vec<Line<'static>> {
+    let describe = |i: Option<usize>| {
+        i.map_or_else(
+            || "none here".to_owned(),
+            |i| format!("max_tokens {}", thousands(sweep.rows[i].max_tokens)),
+        )
+    };
+    let updating = if app.sweep().is_none() {
+        format!(" · {} updating…", app.spinner())
+    } else {
+        String::new()
+    };
+    vec![
+        Line::raw(format!(
+            "{} budgets · current max_tokens {} (│) · knee ◆ {} · smallest that never loops and keeps every instruction: {}",
+            sweep.rows.len(),
+            thousands(app.options().max_tokens),
+            describe(sweep.knee),
+            describe(sweep.smallest_safe)
+        )),
+        Line::styled(
+            format!("placeholder-sized summaries; `ctxlens sweep` makes real ones{updating}"),
+            app.theme().dim,
+        ),
+    ]
+}
+
+/// The sweep chart.
+pub fn sweep(frame: &mut Frame, area: Rect, app: &App) {
+    if app.session().is_none() {
+        return loading(frame, area, app, "sweep", Context::Sweep);
+    }
+    let title = "sweep: what each budget does over the session";
+    let Some(sweep) = app.latest_sweep() else {
+        let waiting = vec![Line::raw(format!("{} replaying every budget…", app.spinner()))];
+        chart_frame(frame, area, app, title, waiting, Context::Sweep);
+        return;
+    };
+    let t = app.theme();
+    let points = |f: &dyn Fn(&crate::replay::sweep::Row) -> usize| -> Vec<(f64, f64)> {
+        sweep.rows.iter().map(|r| (r.max_tokens as f64, f(r) as f64)).collect()
+    };
+    let firings = points(&|r| r.firings);
+    let loops = points(&|r| r.loops);
+    let instructions = points(&|r| r.instructions_lost);
+    let x_max = sweep.rows.iter().map(|r| r.max_tokens).max().unwrap_or(1) as f64;
+    let y_max = firings.iter().chain(&instructions).map(|p| p.1).fold(1.0, f64::max) * 1.1;
+    let max_tokens = app.options().max_tokens as f64;
+    let current = [(max_tokens, 0.0), (max_tokens, y_max)];
+    let knee: Vec<(f64, f64)> = sweep
+        .knee
+        .map(|i| (sweep.rows[i].max_tokens as f64, sweep.rows[i].firings as f64))
+        .into_iter()
+        .collect();
+    let chart_area = chart_frame(frame, area, app, title, sweep_summary(app, sweep), Context::Sweep);
+    let datasets = vec![
+        series("firings", &firings, t.tail, true),
+        series("loops", &loops, t.warning, true),
+        series("instructions lost", &instructions, t.orphan, true),
+        series("current", &current, t.accent, true),
+        series("knee", &knee, t.boundary, false),
+    ];
+    frame.render_widget(
+        chart(datasets, ("max_tokens", x_max), ("count".to_owned(), y_max)),
+        chart_area,
+    );
+}
+
+/// The settings as an agent's configuration.
+pub fn config(frame: &mut Frame, area: Rect, app: &App, view: ConfigView) {
+    let t = app.theme();
+    let kind = crate::agent_config::Kind::ALL[view.kind];
+    let tabs: Vec<Span> = crate::agent_config::Kind::ALL
+        .iter()
+        .enumerate()
+        .flat_map(|(k, other)| {
+            let style = if k == view.kind { t.selected } else { t.dim };
+            [Span::styled(format!(" {} ", other.name()), style), Span::raw(" ")]
+        })
+        .collect();
+    let mut lines = vec![Line::from(tabs), Line::raw("")];
+    match app.emitted_config(kind) {
+        Ok(emitted) => {
+            lines.push(Line::styled(format!("{} ({}):", kind.name(), kind.format()), t.accent));
+            lines.extend(emitted.text.lines().map(|l| Line::raw(l.to_owned())));
+            if let Some(note) = emitted.note {
+                lines.push(Line::raw(""));
+                lines.push(Line::styled(format!("note: {note}"), t.dim));
+            }
+        }
+        Err(e) => lines.push(Line::styled(e, t.warning)),
+    }
+    let popup = overlay_area(area);
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+            Block::bordered()
+                .title(Line::styled(" settings to paste into the agent ", t.accent))
+                .title_bottom(hint_line(Context::Config)),
+        ),
+        popup,
+    );
+}
