@@ -1,0 +1,107 @@
+//! Benchmarks of a compactor over a whole session (see `ctxlens::replay`): one replay at
+//! 10,000 and 100,000 messages with placeholder summaries (what the TUI's chart runs on
+//! every budget key), the same with extractive summaries, indexing a session's facts,
+//! and a 20-setting sweep at 10,000 messages.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use ctxlens::cancel::never;
+use ctxlens::compact::{Options, SummaryRole};
+use ctxlens::replay::lost::FactIndex;
+use ctxlens::replay::sweep::{sweep, Inputs as SweepInputs};
+use ctxlens::replay::{replay, Inputs, View};
+use ctxlens::summarize::{Extractive, Placeholder, Summarizer};
+use ctxlens::synth::openai_transcript;
+use ctxlens::tokens::{Counts, Tokenizer};
+use ctxlens::transcript::Transcript;
+
+fn view(messages: usize) -> View {
+    let text = openai_transcript(messages);
+    let t = Transcript::parse("bench.json", text.into_bytes(), None).expect("valid");
+    let counts = Counts::compute(&t, Tokenizer::Estimate);
+    View::new(t, counts)
+}
+
+fn options(view: &View, share: u64) -> Options {
+    Options {
+        max_tokens: view.total() / share,
+        keep_tail: None,
+        flush_to_memory: false,
+    }
+}
+
+fn run(view: &View, options: Options, summarizer: &dyn Summarizer) -> usize {
+    replay(&Inputs {
+        view,
+        options,
+        summary_role: SummaryRole::System,
+        cuts_a_tail: true,
+        summarizer,
+        cancel: never(),
+    })
+    .expect("replays")
+    .firings
+    .len()
+}
+
+fn replays(c: &mut Criterion) {
+    let mut group = c.benchmark_group("replay");
+    group.sample_size(10);
+    for messages in [10_000, 100_000] {
+        let v = view(messages);
+        // A budget of a fiftieth of the session: it fires dozens of times.
+        let o = options(&v, 50);
+        eprintln!("{messages} messages: {} firings", run(&v, o, &Placeholder));
+        group.bench_function(format!("{messages}/placeholder"), |b| {
+            b.iter(|| black_box(run(&v, o, &Placeholder)));
+        });
+        let extractive = Extractive { summary_tokens: 400 };
+        group.bench_function(format!("{messages}/extractive"), |b| {
+            b.iter(|| black_box(run(&v, o, &extractive)));
+        });
+    }
+    group.finish();
+}
+
+fn sweeps(c: &mut Criterion) {
+    let v = view(10_000);
+    let mut group = c.benchmark_group("sweep");
+    group.sample_size(10);
+    group.bench_function("10000/fact_index", |b| {
+        b.iter(|| black_box(FactIndex::build(&v, never()).expect("indexes").len()));
+    });
+    let facts = FactIndex::build(&v, never()).expect("indexes");
+    let settings: Vec<Options> = (1..=20)
+        .map(|k| Options {
+            max_tokens: v.total() * k / 20,
+            keep_tail: None,
+            flush_to_memory: false,
+        })
+        .collect();
+    for (name, summarizer) in [
+        ("placeholder", &Placeholder as &dyn Summarizer),
+        ("extractive", &Extractive { summary_tokens: 400 }),
+    ] {
+        group.bench_function(format!("10000/20_settings/{name}"), |b| {
+            b.iter(|| {
+                let result = sweep(&SweepInputs {
+                    view: &v,
+                    facts: &facts,
+                    settings: &settings,
+                    summary_role: SummaryRole::System,
+                    cuts_a_tail: true,
+                    summarizer,
+                    keep: None,
+                    cancel: never(),
+                })
+                .expect("sweeps");
+                black_box(result.rows.len())
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, replays, sweeps);
+criterion_main!(benches);
