@@ -43,6 +43,47 @@ fn large(c: &mut Criterion) {
             BatchSize::LargeInput,
         );
     });
+    // `compact --report` beside `--plan`: the loss report reads every summarized message
+    // once and searches all facts in one pass per kept message.
+    for (name, summarizer) in [
+        (
+            "compact_report_end_to_end",
+            &Placeholder as &dyn ctxlens::summarize::Summarizer,
+        ),
+        (
+            "compact_extractive_end_to_end",
+            &ctxlens::summarize::Extractive { summary_tokens: 400 },
+        ),
+    ] {
+        let with_loss = name == "compact_report_end_to_end";
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || text.clone().into_bytes(),
+                |bytes| {
+                    let t = Transcript::parse("bench.json", bytes, None).expect("valid");
+                    let counts = Counts::compute(&t, Tokenizer::Estimate);
+                    let options = Options {
+                        max_tokens: counts.total() / 2,
+                        keep_tail: None,
+                        flush_to_memory: false,
+                    };
+                    let outcome = ctxlens::compact::run(ctxlens::compact::Inputs {
+                        transcript: &t,
+                        counts: &counts,
+                        settings: &ctxlens::compact::Settings::tail(options),
+                        summarizer,
+                        store: &mut ctxlens::compact::deterministic::DryRun,
+                        cancel: ctxlens::cancel::never(),
+                        loss_report: with_loss,
+                        derived: None,
+                    })
+                    .expect("compacts");
+                    black_box(outcome.loss.map(|l| l.facts.len()))
+                },
+                BatchSize::LargeInput,
+            );
+        });
+    }
     let t = Transcript::parse("bench.json", text.clone().into_bytes(), None).expect("valid");
     group.bench_function("count_cl100k", |b| {
         b.iter(|| black_box(Counts::compute(&t, Tokenizer::Cl100k).total()));

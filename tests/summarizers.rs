@@ -325,6 +325,54 @@ fn a_summary_that_names_the_facts_keeps_them() {
     assert!(text.starts_with("Loss report: 4 messages summarized (#1–#4)"), "{text}");
 }
 
+#[test]
+fn the_report_puts_instructions_first_and_groups_lost_facts_by_kind() {
+    let t = transcript();
+    let report = loss_report(&t, 1..5, "summarized 4 messages");
+    let text = report.to_string();
+    let instructions = text.find("User instructions summarized away: 1").expect("instructions");
+    let facts = text.find("Facts:").expect("facts");
+    assert!(instructions < facts, "instructions come first:\n{text}");
+    assert!(text.contains("  #1      ✗ Deploy build 7"), "{text}");
+    assert!(
+        text.contains("paths (2):\n  #2      ./deploy.sh\n  #3      /srv/app/releases/7"),
+        "{text}"
+    );
+    // Without a summary it is lost; a user who says it again later keeps it.
+    assert_eq!(loss_report(&t, 1..2, "").instructions_lost.len(), 1);
+    let again = json!([
+        {"role": "user", "content": "Deploy build 7 to staging, never to prod."},
+        {"role": "assistant", "content": "On it."},
+        {"role": "user", "content": "Deploy build 7 to staging, never to prod.\n(again)"}
+    ]);
+    let t = Transcript::parse("again.json", serde_json::to_vec(&again).expect("json"), None).expect("loads");
+    let report = loss_report(&t, 0..2, "");
+    assert_eq!(report.instructions.len(), 1);
+    assert!(report.instructions_lost.is_empty(), "{report}");
+}
+
+#[test]
+fn acknowledgements_and_client_markers_are_not_instructions() {
+    let messages = json!([
+        {"role": "user", "content": "[Request interrupted by user for tool use]"},
+        {"role": "user", "content": "Ok."},
+        {"role": "user", "content": "Thanks."},
+        {"role": "user", "content": "Use the staging database from now on."},
+        {"role": "assistant", "content": "Id d1268aa4-6e4a-4835-8ad8-49b99128aa00 noted."},
+        {"role": "user", "content": "next"}
+    ]);
+    let t = Transcript::parse("noise.json", serde_json::to_vec(&messages).expect("json"), None).expect("loads");
+    let report = loss_report(&t, 0..5, "");
+    let instructions: Vec<usize> = report.instructions.iter().map(|(i, _)| *i).collect();
+    assert_eq!(instructions, vec![3]);
+    // Identifiers stay whole.
+    assert!(report
+        .facts
+        .iter()
+        .any(|(f, _)| f.text == "d1268aa4-6e4a-4835-8ad8-49b99128aa00" && f.kind == FactKind::Identifier));
+    assert!(!report.facts.iter().any(|(f, _)| f.text == "d1268aa4-6e4a-4835"));
+}
+
 // ---- the CLI --------------------------------------------------------------------------------
 
 #[test]
@@ -336,7 +384,7 @@ fn compact_report_and_summarizer_flags() {
     );
     assert_exit(&out, 0);
     assert!(
-        stdout(&out).contains("Lost (in no summary and no kept message):\n  #1      code    deploy.sh"),
+        stdout(&out).contains("names in code (1):\n  #1      deploy.sh"),
         "{}",
         stdout(&out)
     );

@@ -762,7 +762,7 @@ fn the_loss_report_and_an_edited_summary() {
         text.starts_with("Loss report: 30 messages summarized (#1–#30)"),
         "{text}"
     );
-    assert!(text.contains("Facts: 19 found, 19 survive (100%)"), "{text}");
+    assert!(text.contains("Facts: 19 found, 19 survive (100.0%)"), "{text}");
     app.act(Action::Back);
     let effects = app.act(Action::EditSummary);
     let [Effect::Edit { key, text: current }] = effects.as_slice() else {
@@ -1086,4 +1086,29 @@ fn settings_to_paste_cycle_through_the_agents() {
         "{}",
         claude.text
     );
+}
+
+#[test]
+fn enter_in_the_loss_report_jumps_to_the_message() {
+    let mut app = fixture_app();
+    let effects = app.act(Action::ToggleLoss);
+    settle(&mut app, effects);
+    let Mode::Loss { text, .. } = app.mode() else {
+        panic!("the loss report is open")
+    };
+    // The first row naming a message.
+    let (row, target) = text
+        .lines()
+        .enumerate()
+        .find_map(|(k, l)| ctxlens::tui::app::message_on_line(l).map(|m| (k, m)))
+        .expect("a row names a message");
+    for _ in 0..row {
+        app.act(Action::Down);
+    }
+    let terminal = draw(&app, 120, 36);
+    let highlighted = cell_at_text(terminal.backend().buffer(), &format!("#{target:<6}"), 0);
+    assert_eq!(highlighted.bg, Theme::colored().selected.bg.unwrap_or(Color::Reset));
+    app.act(Action::Activate);
+    assert!(matches!(app.mode(), Mode::Normal));
+    assert_eq!(app.selected(), target);
 }

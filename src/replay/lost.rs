@@ -7,12 +7,11 @@
 //! session). A replay then only checks its summaries, so a sweep of many settings pays
 //! for the session's text once.
 
-use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
 
 use super::{Replay, View};
 use crate::cancel::CancelToken;
-use crate::loss::{extract_facts, instruction_words, Fact};
+use crate::loss::{extract_facts, first_line, instruction_words, is_noise, Fact, Finder};
 
 /// The facts and human turns of a session, indexed.
 #[derive(Debug, Clone)]
@@ -25,7 +24,7 @@ pub struct FactIndex {
     /// message).
     at_start: Vec<bool>,
     /// Finds the facts in a text.
-    finder: Option<AhoCorasick>,
+    finder: Finder,
     /// Human turns: (position, first line).
     instructions: Vec<(usize, String)>,
 }
@@ -63,46 +62,20 @@ impl FactIndex {
             .flatten()
             .filter(|f| seen.insert(f.text.clone()))
             .collect();
-        let finder = (!facts.is_empty())
-            .then(|| AhoCorasick::new(facts.iter().map(|f| f.text.as_str())))
-            .transpose()
-            .map_err(|e| crate::Error::Summary(format!("cannot index the session's facts: {e}")))?;
+        let texts_of_facts: Vec<&str> = facts.iter().map(|f| f.text.as_str()).collect();
+        let finder = Finder::new(&texts_of_facts);
         let mut last_seen: Vec<usize> = facts.iter().map(|f| f.message).collect();
         let mut at_start = vec![false; facts.len()];
-        if let Some(finder) = &finder {
-            // Overlapping matches: one fact inside another (a path inside a URL) counts.
-            let found: Vec<Vec<usize>> = texts
-                .par_iter()
-                .map(|text| {
-                    let mut ids: Vec<usize> = finder
-                        .find_overlapping_iter(text)
-                        .map(|m| m.pattern().as_usize())
-                        .collect();
-                    ids.sort_unstable();
-                    ids.dedup();
-                    ids
-                })
-                .collect();
-            for (p, ids) in found.iter().enumerate() {
-                for &id in ids {
-                    last_seen[id] = last_seen[id].max(p);
-                    if p == 0 {
-                        at_start[id] = true;
-                    }
-                }
+        let found: Vec<Vec<usize>> = texts.par_iter().map(|text| finder.ids_in(text)).collect();
+        for (p, ids) in found.iter().enumerate() {
+            for &id in ids {
+                last_seen[id] = last_seen[id].max(p);
+                at_start[id] |= p == 0;
             }
         }
         let instructions = (0..view.len())
-            .filter(|&p| view.is_boundary(p))
-            .map(|p| {
-                let first = texts[p]
-                    .lines()
-                    .find(|l| !l.trim().is_empty())
-                    .unwrap_or_default()
-                    .trim()
-                    .to_owned();
-                (p, first)
-            })
+            .filter(|&p| view.is_boundary(p) && !is_noise(&texts[p]))
+            .map(|p| (p, first_line(&texts[p])))
             .collect();
         Ok(FactIndex {
             facts,
@@ -157,12 +130,8 @@ pub fn lifetime_loss(index: &FactIndex, replay: &Replay) -> LifetimeLoss {
     let final_start = replay.final_stretch.start;
     let head_kept = replay.keeps(0) && !replay.final_stretch.contains(&0);
     let mut in_summaries = vec![false; index.facts.len()];
-    if let Some(finder) = &index.finder {
-        for firing in &replay.firings {
-            for m in finder.find_overlapping_iter(&firing.summary) {
-                in_summaries[m.pattern().as_usize()] = true;
-            }
-        }
+    for firing in &replay.firings {
+        index.finder.mark(&firing.summary, &mut in_summaries);
     }
     let lost = index
         .facts

@@ -38,42 +38,80 @@ fn is_error_line(line: &str) -> bool {
     .any(|w| lower.contains(w))
 }
 
+/// Lines of one section, collected up to a character budget.
+struct Section {
+    lines: Vec<String>,
+    chars: usize,
+    budget: usize,
+}
+
+impl Section {
+    fn new(budget: usize) -> Section {
+        Section {
+            lines: Vec::new(),
+            chars: 0,
+            budget,
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.chars > self.budget
+    }
+
+    fn push(&mut self, line: String) {
+        if !self.full() {
+            self.chars += line.chars().count() + 1;
+            self.lines.push(line);
+        }
+    }
+}
+
 impl Summarizer for Extractive {
     fn summarize(&self, older: &[Older], cancel: &CancelToken) -> crate::Result<String> {
-        let mut requests = Vec::new();
-        let mut answers = Vec::new();
-        let mut calls = Vec::new();
-        let mut errors = Vec::new();
-        let mut facts = Vec::new();
+        let budget = (self.summary_tokens as usize).saturating_mul(4);
+        // No section can use more than the whole budget, so each stops collecting once it
+        // holds that much: a summary of 100,000 messages reads their facts and errors
+        // only until it has enough of them.
+        let mut requests = Section::new(budget);
+        let mut answers = Section::new(budget);
+        let mut calls = Section::new(budget);
+        let mut errors = Section::new(budget);
+        let mut facts: Vec<String> = Vec::new();
+        let mut facts_chars = 0;
         let mut seen_facts = std::collections::HashSet::new();
         for (k, m) in older.iter().enumerate() {
             if k % 256 == 0 {
                 cancel.check()?;
             }
             if m.human_turn {
-                requests.push(format!("- #{} {}", m.index, first_line(&m.text, LINE_CHARS)));
+                if !crate::loss::is_noise(&m.text) {
+                    requests.push(format!("- #{} {}", m.index, first_line(&m.text, LINE_CHARS)));
+                }
             } else if m.role == "assistant" && m.calls.is_empty() && !m.text.trim().is_empty() {
                 answers.push(format!("- #{} {}", m.index, first_line(&m.text, LINE_CHARS)));
             }
             for (name, arguments) in &m.calls {
                 calls.push(format!("- #{} {name}({})", m.index, truncate(arguments, 80)));
             }
-            if !m.human_turn {
+            if !m.human_turn && !errors.full() {
                 for line in m.text.lines().filter(|l| is_error_line(l)).take(2) {
                     let line = format!("- #{} {}", m.index, first_line(line, LINE_CHARS));
-                    if !errors.contains(&line) {
+                    if !errors.lines.contains(&line) {
                         errors.push(line);
                     }
                 }
             }
-            let prose = m.calls.is_empty() && matches!(m.role, "user" | "assistant");
-            for fact in extract_facts(m.index, &m.text, prose) {
-                if seen_facts.insert(fact.text.clone()) {
-                    facts.push(fact.text);
+            if facts_chars <= budget {
+                let prose = m.calls.is_empty() && matches!(m.role, "user" | "assistant");
+                for fact in extract_facts(m.index, &m.text, prose) {
+                    if seen_facts.insert(fact.text.clone()) {
+                        facts_chars += fact.text.chars().count() + 2;
+                        facts.push(fact.text);
+                    }
                 }
             }
         }
-        let budget = (self.summary_tokens as usize).saturating_mul(4);
+        let (requests, answers, calls, errors) = (requests.lines, answers.lines, calls.lines, errors.lines);
         // Priority order: what was asked, the exact facts, what was done, what broke,
         // what was answered.
         let mut sections: Vec<(&str, Vec<String>)> = vec![

@@ -25,7 +25,16 @@ pub struct Older<'a> {
 /// The messages `range` of `transcript`, ready for a summarizer; their text and calls
 /// only `with_text`.
 pub fn older_messages(transcript: &Transcript, range: std::ops::Range<usize>, with_text: bool) -> Vec<Older<'_>> {
-    range.map(|index| older_message(transcript, index, with_text)).collect()
+    use rayon::prelude::*;
+    // Building the text parses each message: in parallel when there is any to build.
+    if with_text {
+        range
+            .into_par_iter()
+            .map(|index| older_message(transcript, index, with_text))
+            .collect()
+    } else {
+        range.map(|index| older_message(transcript, index, with_text)).collect()
+    }
 }
 
 /// Message `index` of `transcript`, ready for a summarizer.

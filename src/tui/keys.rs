@@ -167,6 +167,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!([B], [code(KeyCode::Tab)], "Tab", Action::SwitchPane, "by kind/tool", "switch between by kind and by tool"),
     bind!([H], [ch('?')], "?", Action::Back, "", "close"),
     bind!([P], [ch('p')], "p", Action::Back, "", "close"),
+    bind!([L], [code(KeyCode::Enter)], "Enter", Action::Activate, "go to message", "go to the message the highlighted row names"),
     bind!([L], [ch('l')], "l", Action::Back, "", "close"),
     bind!([B], [ch('b')], "b", Action::Back, "", "close"),
     bind!([H, P, L, B], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "close", "close"),

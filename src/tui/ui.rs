@@ -33,7 +33,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Mode::Preview(preview) => overlay::preview(frame, area, app, preview),
         Mode::Prompt(prompt) => overlay::prompt(frame, area, app, prompt),
         Mode::Waiting(text) => overlay::waiting(frame, area, app, text),
-        Mode::Loss { text, scroll } => overlay::loss(frame, area, app, text, *scroll),
+        Mode::Loss { text, scroll, selected } => overlay::loss(frame, area, app, text, *scroll, *selected),
         Mode::Breakdown(view) => overlay::breakdown(frame, area, app, view),
         Mode::Confirm { question, .. } => overlay::confirm(frame, area, app, question),
         Mode::Timeline(view) => lifetime::timeline(frame, area, app, view),

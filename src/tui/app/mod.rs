@@ -28,7 +28,7 @@ pub use lifetime::{ConfigView, EpochView, TimelineView, SWEEP_STEPS};
 pub use navigation::Row;
 pub use prompts::{expand_home, Prompt, PromptKind};
 pub use views::{BreakdownView, ListFilter};
-pub use work::AfterSummary;
+pub use work::{message_on_line, AfterSummary};
 
 /// What the TUI starts with (the command line's options).
 #[derive(Debug, Clone)]
@@ -154,6 +154,8 @@ pub enum Mode {
         text: String,
         /// First line shown.
         scroll: usize,
+        /// The highlighted line (Enter jumps to the message it names).
+        selected: usize,
     },
     /// Where the context goes.
     Breakdown(BreakdownView),
@@ -423,6 +425,13 @@ impl App {
         if matches!(self.mode, Mode::Breakdown(_)) {
             return self.breakdown_action(action, page);
         }
+        if matches!(action, Action::EditSummary) && matches!(self.mode, Mode::Preview(_) | Mode::Loss { .. }) {
+            return self.with_summary(AfterSummary::Edit);
+        }
+        if matches!(self.mode, Mode::Loss { .. }) {
+            self.loss_action(action, page);
+            return Vec::new();
+        }
         if matches!(
             self.mode,
             Mode::Timeline(_) | Mode::Replay | Mode::Sweep | Mode::Config(_)
@@ -434,9 +443,6 @@ impl App {
             self.mode = Mode::Normal;
             return self.with_summary(then);
         }
-        if matches!(action, Action::EditSummary) && matches!(self.mode, Mode::Preview(_)) {
-            return self.with_summary(AfterSummary::Edit);
-        }
         if matches!(action, Action::Export) && matches!(self.mode, Mode::Preview(_)) {
             self.open_prompt(PromptKind::Export, self.default_export_path());
             return Vec::new();
@@ -445,10 +451,6 @@ impl App {
         let rows = super::layout::overlay_rows(self.size);
         let (scroll, lines) = match &mut self.mode {
             Mode::Help { scroll } => (scroll, super::keys::help().len()),
-            Mode::Loss { scroll, text } => {
-                let lines = text.lines().count();
-                (scroll, lines)
-            }
             Mode::Preview(preview) => (&mut preview.scroll, preview.segments.len()),
             _ => return Vec::new(),
         };

@@ -10,6 +10,7 @@ use super::{App, Effect, Mode, PreviewView, Status, Summary};
 use crate::loss::LossReport;
 use crate::summarize::{Placeholder, Spec};
 use crate::text::thousands;
+use crate::tui::action::Action;
 use crate::tui::jobs::{Job, JobKind, OutcomeKey, Preview, RunSnapshot, SummaryKey};
 
 /// What to do once the summary of the current cut exists.
@@ -288,6 +289,7 @@ impl App {
                     |r| r.to_string(),
                 ),
                 scroll: 0,
+                selected: 0,
             },
             Ok(_) => Mode::Normal,
             Err(e) => {
@@ -305,5 +307,54 @@ impl App {
             Ok(text) => Status::info(text),
             Err(e) => Status::error(format!("{e}")),
         };
+    }
+}
+
+/// The message a loss report's line names (`  #123 …`), if any.
+pub fn message_on_line(line: &str) -> Option<usize> {
+    let rest = line.strip_prefix("  #")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+impl App {
+    /// Keys in the loss report: move the highlight (the view follows it); Enter jumps to
+    /// the message the highlighted line names.
+    pub(super) fn loss_action(&mut self, action: &Action, page: usize) {
+        let rows = crate::tui::layout::overlay_rows(self.size);
+        let Mode::Loss { text, scroll, selected } = &mut self.mode else {
+            return;
+        };
+        let last = text.lines().count().saturating_sub(1);
+        match action {
+            Action::Up => *selected = selected.saturating_sub(1),
+            Action::Down => *selected += 1,
+            Action::Scroll(n) => *selected = selected.saturating_add_signed(*n as isize),
+            Action::PageUp => *selected = selected.saturating_sub(page),
+            Action::PageDown => *selected += page,
+            Action::Top => *selected = 0,
+            Action::Bottom => *selected = last,
+            Action::Activate => {
+                let target = text.lines().nth(*selected).and_then(message_on_line);
+                if let Some(index) = target.filter(|&i| i < self.transcript.messages.len()) {
+                    self.mode = Mode::Normal;
+                    if self.filter.as_ref().is_some_and(|f| !f.shown.contains(&index)) {
+                        self.clear_filter();
+                    }
+                    self.select(index);
+                    self.status = Status::info(format!("#{index}, from the loss report"));
+                }
+                return;
+            }
+            _ => {}
+        }
+        *selected = (*selected).min(last);
+        // Keep the highlight on screen, and never scroll past the last page.
+        if *selected < *scroll {
+            *scroll = *selected;
+        } else if *selected >= *scroll + rows {
+            *scroll = *selected + 1 - rows;
+        }
+        *scroll = (*scroll).min(last.saturating_sub(rows.saturating_sub(1)));
     }
 }

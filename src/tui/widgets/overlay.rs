@@ -109,13 +109,18 @@ pub fn preview(frame: &mut Frame, area: Rect, app: &App, state: &PreviewView) {
 }
 
 /// The loss report.
-pub fn loss(frame: &mut Frame, area: Rect, app: &App, text: &str, scroll: usize) {
+pub fn loss(frame: &mut Frame, area: Rect, app: &App, text: &str, scroll: usize, selected: usize) {
+    let t = app.theme();
     let lines: Vec<Line<'static>> = text
         .lines()
-        .map(|l| {
+        .enumerate()
+        .map(|(k, l)| {
             let l = crate::text::visible(l, false).into_owned();
-            if l.starts_with("Loss report") || l.starts_with("Facts") || l.ends_with(':') {
-                Line::styled(l, app.theme().accent)
+            let heading = !l.starts_with(' ') && (l.starts_with("Loss report") || l.contains(':'));
+            if k == selected {
+                Line::styled(l, t.selected)
+            } else if heading {
+                Line::styled(l, t.accent)
             } else {
                 Line::raw(l)
             }
