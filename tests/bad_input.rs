@@ -110,3 +110,42 @@ fn compact_without_a_budget_is_a_usage_error() {
     assert_exit(&out, 2);
     assert!(stderr(&out).contains("--max-tokens"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_wrong_format_says_what_it_expected_and_found() {
+    let sample = common::repo().join("sample-transcripts/support-agent.json");
+    let traj = common::data().join("real-transcripts/openai-chat/swe-agent-marshmallow-1867-function-calling.traj");
+    let log = common::data().join("real-transcripts/claude-code-jsonl/sniffly-ai-music-d3ad4cdc.jsonl");
+    for (file, format, found) in [
+        (&sample, "claude-code", "found a JSON array"),
+        (
+            &traj,
+            "claude-code",
+            "found one JSON object with `environment`, `history`",
+        ),
+        (&sample, "codex", "found a JSON array"),
+        (&log, "codex", "found records with `leafUuid`"),
+        (&sample, "gemini", "found messages with `content`, `role`"),
+        (&sample, "openhands", "found messages with `content`, `role`"),
+        (&sample, "openai-jsonl", "found a JSON array"),
+    ] {
+        let path = file.to_str().unwrap();
+        let out = common::ctxlens(&["stats", path, "--format", format]);
+        common::assert_exit(&out, 2);
+        let err = common::stderr(&out);
+        let article = if format.starts_with(['a', 'o']) { "an" } else { "a" };
+        assert!(
+            err.contains(&format!("{path} is not {article} {format} transcript: expected ")) && err.contains(found),
+            "{format}: {err}"
+        );
+        assert!(
+            !err.contains("invalid JSON") && !err.contains("truncated JSON"),
+            "{err}"
+        );
+    }
+    // The right format still loads.
+    common::assert_exit(
+        &common::ctxlens(&["stats", log.to_str().unwrap(), "--format", "claude-code"]),
+        0,
+    );
+}

@@ -271,7 +271,13 @@ fn print(out: &mut impl Write, whole: &Transcript, counts: &Counts, found: &Hist
                 writeln!(out, "    lost facts:")?;
                 let shown = if all { lost.len() } else { SHOWN_LOST.min(lost.len()) };
                 for (fact, _) in &lost[..shown] {
-                    writeln!(out, "      #{:<6} {:<7} {}", fact.message, fact.kind.name(), fact.text)?;
+                    writeln!(
+                        out,
+                        "      #{:<6} {:<7} {}",
+                        fact.message,
+                        fact.kind.name(),
+                        one_line(&fact.text, 160)
+                    )?;
                 }
                 if shown < lost.len() {
                     writeln!(out, "      … and {} more (--all, or --json)", lost.len() - shown)?;

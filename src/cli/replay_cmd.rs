@@ -356,7 +356,13 @@ fn print_loss(out: &mut impl Write, loss: &LifetimeLoss) -> anyhow::Result<()> {
         writeln!(out, "  instruction #{index:<6} {}", ctxlens::text::one_line(text, 120))?;
     }
     for fact in loss.lost.iter().take(SHOWN_LOST) {
-        writeln!(out, "  #{:<6} {:<7} {}", fact.message, fact.kind.name(), fact.text)?;
+        writeln!(
+            out,
+            "  #{:<6} {:<7} {}",
+            fact.message,
+            fact.kind.name(),
+            ctxlens::text::one_line(&fact.text, 160)
+        )?;
     }
     if loss.lost.len() > SHOWN_LOST {
         writeln!(out, "  … and {} more (--json lists all)", loss.lost.len() - SHOWN_LOST)?;

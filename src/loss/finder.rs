@@ -8,18 +8,24 @@ use aho_corasick::AhoCorasick;
 #[derive(Debug, Clone)]
 pub struct Finder {
     automaton: Option<AhoCorasick>,
+    /// The caller's index of each pattern in the automaton (empty ones are left out).
+    ids: Vec<usize>,
     patterns: usize,
 }
 
 impl Finder {
     /// A finder of `patterns` (empty strings never match).
     pub fn new<S: AsRef<str>>(patterns: &[S]) -> Finder {
-        let usable = patterns.iter().any(|p| !p.as_ref().is_empty());
-        let automaton = usable
-            .then(|| AhoCorasick::new(patterns.iter().map(AsRef::as_ref)).ok())
+        // An empty pattern would match at every position: leave it out.
+        let ids: Vec<usize> = (0..patterns.len())
+            .filter(|&k| !patterns[k].as_ref().is_empty())
+            .collect();
+        let automaton = (!ids.is_empty())
+            .then(|| AhoCorasick::new(ids.iter().map(|&k| patterns[k].as_ref())).ok())
             .flatten();
         Finder {
             automaton,
+            ids,
             patterns: patterns.len(),
         }
     }
@@ -39,7 +45,7 @@ impl Finder {
     pub fn mark(&self, text: &str, found: &mut [bool]) {
         if let Some(a) = &self.automaton {
             for m in a.find_overlapping_iter(text) {
-                found[m.pattern().as_usize()] = true;
+                found[self.ids[m.pattern().as_usize()]] = true;
             }
         }
     }
@@ -49,7 +55,10 @@ impl Finder {
         let Some(a) = &self.automaton else {
             return Vec::new();
         };
-        let mut ids: Vec<usize> = a.find_overlapping_iter(text).map(|m| m.pattern().as_usize()).collect();
+        let mut ids: Vec<usize> = a
+            .find_overlapping_iter(text)
+            .map(|m| self.ids[m.pattern().as_usize()])
+            .collect();
         ids.sort_unstable();
         ids.dedup();
         ids

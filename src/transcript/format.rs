@@ -158,6 +158,11 @@ impl FormatOverride {
         }
     }
 
+    /// The name `--format` takes.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
     fn is_jsonl(self) -> bool {
         matches!(
             self,
@@ -219,6 +224,9 @@ pub(crate) fn split(
             "empty input: expected a JSON array of messages, an object with `messages`, or JSONL",
         ));
     };
+    if let Some(f) = forced.filter(|f| f.is_jsonl()) {
+        super::forced::check_lines(source, text, start + first, f)?;
+    }
     let split = match (forced, body.as_bytes()[first]) {
         (Some(FormatOverride::ClaudeCode), _) => Ok(Split {
             container: Container::ClaudeCode,
@@ -246,12 +254,13 @@ pub(crate) fn split(
             ),
         )),
     };
-    split.map(|mut s| {
-        if let Some(f) = forced {
-            s.dialect_hint = Some(f.dialect());
-        }
-        s
-    })
+    let mut split = split?;
+    if let Some(f) = forced {
+        let messages: Vec<&str> = split.spans.iter().take(20).map(|s| &text[s.clone()]).collect();
+        super::forced::check_list(source, text, start + first, f, &messages)?;
+        split.dialect_hint = Some(f.dialect());
+    }
+    Ok(split)
 }
 
 fn describe_start(rest: &str) -> &'static str {

@@ -2,6 +2,7 @@
 //! message pointing at its raw JSON, and the tool groups and boundaries computed once.
 
 mod dialects;
+mod forced;
 mod format;
 mod groups;
 mod logs;

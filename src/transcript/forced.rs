@@ -1,0 +1,155 @@
+//! A format the user forced with `--format` is checked against what the file holds, so a
+//! wrong choice says so — `FILE is not a claude-code transcript: expected …, found …` —
+//! instead of a JSON error deep in the wrong parser, or blank previews.
+
+use std::collections::BTreeMap;
+
+use serde_json::value::RawValue;
+
+use super::format::FormatOverride;
+use crate::error::{LoadError, Position};
+
+/// What a format expects, in words.
+fn expected(format: FormatOverride) -> &'static str {
+    match format {
+        FormatOverride::ClaudeCode => {
+            "one JSON record per line with `type`, `uuid`, `sessionId` and `message` (a Claude Code session log)"
+        }
+        FormatOverride::Codex => "one JSON record per line with `timestamp`, `type` and `payload` (a Codex rollout)",
+        FormatOverride::OpenAiJsonl | FormatOverride::AnthropicJsonl => {
+            "one chat message per line, each a JSON object with `role`"
+        }
+        FormatOverride::Gemini => "Gemini contents: objects with `role` and `parts`",
+        FormatOverride::OpenHands => "OpenHands events: objects with `source` and `action` or `observation`",
+        FormatOverride::OpenAi | FormatOverride::Anthropic | FormatOverride::Responses => {
+            "a list of messages or items (a JSON array, an object with `messages`, or JSONL)"
+        }
+    }
+}
+
+/// The top-level keys of a JSON object, when `raw` is one.
+fn keys(raw: &str) -> Option<Vec<String>> {
+    serde_json::from_str::<BTreeMap<String, &RawValue>>(raw)
+        .ok()
+        .map(|m| m.into_keys().collect())
+}
+
+/// What the document starting at `body` (its first non-blank character) holds, in words.
+fn found(body: &str) -> String {
+    let first_line = body.lines().next().unwrap_or_default().trim();
+    match body.as_bytes().first() {
+        Some(b'[') => "a JSON array".to_owned(),
+        Some(b'{') => match keys(first_line) {
+            Some(k) => format!("records with {}", listed(&k)),
+            None => match serde_json::from_str::<BTreeMap<String, &RawValue>>(body) {
+                Ok(m) => format!("one JSON object with {}", listed(&m.into_keys().collect::<Vec<_>>())),
+                Err(_) => "a JSON object spread over several lines".to_owned(),
+            },
+        },
+        _ => "text that is not JSON".to_owned(),
+    }
+}
+
+/// `a`, `b` and `c` (at most six keys).
+fn listed(keys: &[String]) -> String {
+    let shown: Vec<String> = keys.iter().take(6).map(|k| format!("`{k}`")).collect();
+    let more = if keys.len() > 6 { ", …" } else { "" };
+    format!("{}{more}", shown.join(", "))
+}
+
+/// Whether the first records of a log hold what `format` needs.
+fn log_fits(format: FormatOverride, body: &str) -> bool {
+    let records: Vec<Vec<String>> = body
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(20)
+        .map(|l| keys(l.trim()).unwrap_or_default())
+        .collect();
+    let has = |k: &Vec<String>, key: &str| k.iter().any(|x| x == key);
+    !records.is_empty()
+        && records.iter().all(|k| !k.is_empty())
+        && match format {
+            FormatOverride::ClaudeCode => records.iter().any(|k| {
+                has(k, "sessionId")
+                    || has(k, "parentUuid")
+                    || has(k, "leafUuid")
+                    || (has(k, "type") && has(k, "message"))
+            }),
+            FormatOverride::Codex => records.iter().any(|k| has(k, "payload") && has(k, "type")),
+            _ => records.iter().all(|k| has(k, "role")),
+        }
+}
+
+/// Whether the first messages of a list hold what `format` needs.
+fn list_fits(format: FormatOverride, messages: &[&str]) -> bool {
+    let sample: Vec<Vec<String>> = messages.iter().take(20).map(|m| keys(m).unwrap_or_default()).collect();
+    let has = |k: &Vec<String>, key: &str| k.iter().any(|x| x == key);
+    match format {
+        FormatOverride::Gemini => sample.iter().any(|k| has(k, "parts")),
+        FormatOverride::OpenHands => sample
+            .iter()
+            .any(|k| has(k, "source") && (has(k, "action") || has(k, "observation"))),
+        _ => true,
+    }
+}
+
+/// The error for a file that is not `format`.
+fn not_a(source: &str, text: &str, at: usize, format: FormatOverride, found: &str) -> LoadError {
+    LoadError::at(
+        source,
+        Position::of_offset(text, at),
+        format!(
+            "{source} is not {} {} transcript: expected {}, found {found}",
+            if format.name().starts_with(['a', 'o']) {
+                "an"
+            } else {
+                "a"
+            },
+            format.name(),
+            expected(format)
+        ),
+    )
+}
+
+/// Before parsing: a forced line format (JSONL, Claude Code, Codex) must be one.
+pub(crate) fn check_lines(source: &str, text: &str, at: usize, format: FormatOverride) -> Result<(), LoadError> {
+    let body = &text[at..];
+    if log_fits(format, body) {
+        return Ok(());
+    }
+    Err(not_a(source, text, at, format, &found(body)))
+}
+
+/// After splitting a list: its messages must look like `format`'s.
+pub(crate) fn check_list(
+    source: &str,
+    text: &str,
+    at: usize,
+    format: FormatOverride,
+    messages: &[&str],
+) -> Result<(), LoadError> {
+    if messages.is_empty() || list_fits(format, messages) {
+        return Ok(());
+    }
+    let first = keys(messages[0]).unwrap_or_default();
+    Err(not_a(
+        source,
+        text,
+        at,
+        format,
+        &format!("messages with {}", listed(&first)),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::format::FormatOverride;
+
+    #[test]
+    fn every_format_names_itself_as_parsed() {
+        for name in FormatOverride::NAMES {
+            let format: FormatOverride = name.parse().expect("a known name");
+            assert_eq!(format.name(), name);
+        }
+    }
+}
