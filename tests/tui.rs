@@ -510,7 +510,7 @@ fn tool_partners_and_orphans_are_marked() {
     let mark = cell_at_text(buffer, "!1 assistant", 0);
     assert_eq!(mark.fg, Color::Red, "ORPHAN");
     assert!(
-        row_containing(buffer, "orphan: call `x` has no result").is_some(),
+        row_containing(buffer, "orphan: call `x` is the last message").is_some(),
         "explained in the detail pane"
     );
 }
@@ -1111,4 +1111,38 @@ fn enter_in_the_loss_report_jumps_to_the_message() {
     app.act(Action::Activate);
     assert!(matches!(app.mode(), Mode::Normal));
     assert_eq!(app.selected(), target);
+}
+
+#[test]
+fn wide_characters_do_not_shift_the_columns() {
+    let messages = serde_json::json!([
+        {"role": "user", "content": "plain text question"},
+        {"role": "assistant", "content": "😀😀😀 日本語の答え 😀😀😀 emoji everywhere 😀😀😀😀😀😀😀😀😀😀😀😀"},
+        {"role": "user", "content": "tab\tand \u{1b}[1mescape\u{1b}[0m"},
+        {"role": "assistant", "content": "ok"}
+    ]);
+    let t = Transcript::parse("wide.json", serde_json::to_vec(&messages).unwrap(), None).unwrap();
+    let app = open(t, config(Some(10_000), None), (120, 36));
+    let terminal = draw(&app, 120, 36);
+    let buffer = terminal.backend().buffer();
+    // The running total is the last column of the list: it ends at the same cell on
+    // every row, whatever the preview held.
+    let list = ctxlens::tui::layout::of_size((120, 36)).list;
+    let first_row = row_containing(buffer, "│ 0 user").unwrap();
+    let list_right = (list.x..list.x + list.width)
+        .rev()
+        .find(|&x| {
+            let symbol = buffer[(x, first_row)].symbol();
+            !symbol.is_empty() && symbol.chars().all(|c| c.is_ascii_digit())
+        })
+        .expect("a running total");
+    for needle in ["│ 0 user", "│ 1 assistant", "│ 2 user", "│ 3 assistant"] {
+        let y = row_containing(buffer, needle).unwrap_or_else(|| panic!("{needle} on screen"));
+        let digit = |x: u16| buffer[(x, y)].symbol().chars().any(|c| c.is_ascii_digit());
+        assert!(digit(list_right), "{needle}: running total ends at column {list_right}");
+        assert!(!digit(list_right + 1), "{needle}: and not after it");
+    }
+    // Control characters never reach the terminal.
+    let all: String = buffer.content().iter().map(ratatui::buffer::Cell::symbol).collect();
+    assert!(!all.contains('\u{1b}'));
 }

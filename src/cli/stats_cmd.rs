@@ -284,12 +284,16 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
             out,
             "{:>6}  {} {:>8} {:>11}  {} {}",
             i,
-            fit(&visible(&m.role, false), 10, false),
+            fit(&visible(transcript.role_label(i), false), 10, false),
             thousands(counts.message(i)),
             thousands(counts.cumulative(i)),
             fit(&tools, 22, false),
-            visible(&truncate(&transcript.preview(i, 60), 60), false)
+            visible(&truncate(&transcript.list_preview(i, 60), 60), false)
         )?;
+        for orphan in groups.orphans_of(i) {
+            let why = orphan.explain(transcript.messages.len());
+            writeln!(out, "{:>6}  ┄ ⚠ orphan: {}", "", visible(&why, false))?;
+        }
         if let Some(heavy) = ctxlens::tokens::media::binary_heavy(transcript, i) {
             writeln!(
                 out,

@@ -44,6 +44,28 @@ pub struct Orphan {
     pub kind: OrphanKind,
 }
 
+impl Orphan {
+    /// What this orphan means where it stands in a transcript of `len` messages: a call
+    /// at the end is a tool still running; one in the middle was never answered; a result
+    /// answers nothing.
+    pub fn explain(&self, len: usize) -> String {
+        match self.kind {
+            OrphanKind::Call if self.message + 1 >= len => format!(
+                "call `{}` is the last message and waits for its result: fine while the tool runs, but a request sent now, before the result is added, is rejected",
+                self.id
+            ),
+            OrphanKind::Call => format!(
+                "call `{}` is never answered by a later message (an interrupted tool use?); providers reject any request that holds it without its result",
+                self.id
+            ),
+            OrphanKind::Result => format!(
+                "result for `{}` answers no earlier call (was the call summarized or cut away?); providers reject a request holding it",
+                self.id
+            ),
+        }
+    }
+}
+
 /// All groups and orphans of a transcript.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ToolGroups {
@@ -136,5 +158,33 @@ impl ToolGroups {
     /// Orphans held by message `index`.
     pub fn orphans_of(&self, index: usize) -> impl Iterator<Item = &Orphan> {
         self.orphans.iter().filter(move |o| o.message == index)
+    }
+}
+
+#[cfg(test)]
+mod explain_tests {
+    use super::{Orphan, OrphanKind};
+
+    #[test]
+    fn an_orphan_is_explained_by_where_it_stands() {
+        let call = |message| Orphan {
+            message,
+            id: "c1".into(),
+            kind: OrphanKind::Call,
+        };
+        assert!(call(9)
+            .explain(10)
+            .contains("is the last message and waits for its result"));
+        let middle = call(3).explain(10);
+        assert!(
+            middle.contains("never answered") && !middle.contains("last message"),
+            "{middle}"
+        );
+        let result = Orphan {
+            message: 0,
+            id: "c1".into(),
+            kind: OrphanKind::Result,
+        };
+        assert!(result.explain(10).contains("answers no earlier call"));
     }
 }

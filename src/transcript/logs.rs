@@ -668,6 +668,41 @@ fn live_compaction(
     Ok(owner)
 }
 
+/// Whether the messages since the last model output already hold `prompt` as a user
+/// message (Codex then logged it twice: as a response item and as an event).
+fn history_holds_prompt(text: &str, messages: &[Message], prompt: &str) -> bool {
+    messages
+        .iter()
+        .rev()
+        .take_while(|m| m.role == "user" || m.role.ends_with("_call_output"))
+        .any(|m| {
+            let raw = m.synthetic.as_deref().unwrap_or(&text[m.span.clone()]);
+            m.role == "user" && message::readable_text(raw).trim() == prompt.trim()
+        })
+}
+
+/// A user prompt recorded only as a Codex event, as the message Codex sent: a human
+/// turn, marked as taken from an event. Returns its index.
+fn prompt_message(
+    source: &str,
+    text: &str,
+    line: &Line,
+    prompt: &str,
+    loaded: &mut Loaded,
+) -> Result<usize, LoadError> {
+    let json =
+        serde_json::json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": prompt}]})
+            .to_string();
+    let index = loaded.messages.len();
+    let (mut m, _) = dialects::view(Dialect::Responses, &json, line.range.clone(), index, PREVIEW_CHARS)
+        .map_err(|e| json_error(source, text, line.range.start, &e))?;
+    m.records = vec![line.range.clone()];
+    m.synthetic = Some(json);
+    m.from_event = true;
+    loaded.messages.push(m);
+    Ok(index)
+}
+
 /// A Codex rollout: `response_item` payloads are the history; `compacted` records are
 /// past compactions; `token_count` events are recorded usage; the rest are notes.
 pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conversation) -> Result<Loaded, LoadError> {
@@ -680,6 +715,9 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
         compactions: Vec::new(),
     };
     let mut last_recorded = None;
+    // A user prompt taken from an event, while no model output has followed it: a
+    // response item holding the same prompt replaces it.
+    let mut prompt_from_event: Option<(usize, String)> = None;
     for line in &lines {
         let kind = text_of(line.fields.get("type"));
         let payload_raw = line.fields.get("payload");
@@ -688,12 +726,28 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
         match (kind.as_str(), payload_raw) {
             ("response_item", Some(raw)) => {
                 let span = span_of(text, raw.get());
-                let index = loaded.messages.len();
-                let (mut m, _) = dialects::view(Dialect::Responses, raw.get(), span, index, PREVIEW_CHARS)
+                let (mut m, _) = dialects::view(Dialect::Responses, raw.get(), span, 0, PREVIEW_CHARS)
                     .map_err(|e| json_error(source, text, line.range.start, &e))?;
+                if let Some((at, prompt)) = prompt_from_event.take() {
+                    let same = m.role == "user" && message::readable_text(raw.get()).trim() == prompt.trim();
+                    if same && at + 1 == loaded.messages.len() {
+                        loaded.messages.pop();
+                    } else if m.role == "user" {
+                        prompt_from_event = Some((at, prompt));
+                    }
+                }
+                let index = loaded.messages.len();
                 m.records = vec![line.range.clone()];
                 loaded.messages.push(m);
                 owner = Some(index);
+            }
+            ("event_msg", _) if payload.get("type").and_then(Value::as_str) == Some("user_message") => {
+                let prompt = payload.get("message").and_then(Value::as_str).unwrap_or_default();
+                if !history_holds_prompt(text, &loaded.messages, prompt) {
+                    let index = prompt_message(source, text, line, prompt, &mut loaded)?;
+                    prompt_from_event = Some((index, prompt.to_owned()));
+                    owner = Some(index);
+                }
             }
             ("event_msg", _) if payload.get("type").and_then(Value::as_str) == Some("token_count") => {
                 let last = payload.pointer("/info/last_token_usage");

@@ -26,6 +26,7 @@ pub struct ToolCall {
 
 /// One message of a transcript.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)] // independent facts about one message, read by many
 pub struct Message {
     /// Byte range of the message's raw JSON text in [`super::Transcript::text`].
     pub span: Range<usize>,
@@ -52,6 +53,9 @@ pub struct Message {
     pub recorded: Option<Recorded>,
     /// This message is a past compaction's summary (Claude Code `isCompactSummary`).
     pub past_summary: bool,
+    /// Rebuilt from a client event (a Codex `event_msg` `user_message` whose prompt the
+    /// history does not hold), not read from a message record.
+    pub from_event: bool,
     /// Keys beyond what its API request carries (see [`crate::transcript::request`]).
     pub shape: RequestShape,
 }
@@ -210,6 +214,7 @@ impl Message {
             synthetic: None,
             recorded: None,
             past_summary: false,
+            from_event: false,
             shape: RequestShape::default(),
         }
     }
@@ -299,6 +304,10 @@ fn read_block(message: &mut Message, text: &mut TextBuilder, block: &Block) -> b
             message.tool_calls.push(call);
         }
         "tool_result" => {
+            if !message.tool_results.is_empty() {
+                // Several results in one message: keep them apart in the preview.
+                text.push_str("│");
+            }
             message
                 .tool_results
                 .push(block.tool_use_id.map(string_of).unwrap_or_default());

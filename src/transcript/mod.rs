@@ -267,6 +267,35 @@ impl Transcript {
         self.readable_text_of_json(self.raw(index))
     }
 
+    /// The role as the list shows it: a user message that only carries tool results is
+    /// `results` (not a human turn), a prompt rebuilt from a client event `user·event`, a
+    /// past compaction's summary `summary`.
+    pub fn role_label(&self, index: usize) -> &str {
+        let m = &self.messages[index];
+        if m.past_summary {
+            "summary"
+        } else if m.from_event {
+            "user·event"
+        } else if m.role == "user" && !m.boundary && !m.tool_results.is_empty() {
+            "results"
+        } else {
+            &m.role
+        }
+    }
+
+    /// The preview as the list shows it: `+N` first when a message makes N more calls
+    /// than one, `[N results]` when it carries several results (each then set apart).
+    pub fn list_preview(&self, index: usize, max_chars: usize) -> std::borrow::Cow<'_, str> {
+        let m = &self.messages[index];
+        let prefix = match (m.tool_calls.len(), m.tool_results.len()) {
+            (calls, _) if calls > 1 => format!("+{} ", calls - 1),
+            (_, results) if results > 1 => format!("[{results} results] "),
+            _ => return self.preview(index, max_chars),
+        };
+        let rest = self.preview(index, max_chars.saturating_sub(prefix.chars().count()));
+        std::borrow::Cow::Owned(prefix + &rest)
+    }
+
     /// The one-line preview of message `index`, cut to `max_chars` characters.
     pub fn preview(&self, index: usize, max_chars: usize) -> std::borrow::Cow<'_, str> {
         match self.overrides.get(&index) {

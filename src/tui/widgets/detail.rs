@@ -10,7 +10,6 @@ use ratatui::Frame;
 use super::thousands;
 use crate::compact::Section;
 use crate::tokens::Tokenizer;
-use crate::transcript::OrphanKind;
 use crate::tui::app::{App, Pane};
 
 /// Draws the detail pane.
@@ -207,18 +206,9 @@ fn group_lines(app: &App) -> Vec<Line<'static>> {
             lines.push(Line::styled("⚠ the cut falls inside this group", t.warning));
         }
     }
+    let len = app.transcript().messages.len();
     for orphan in groups.orphans_of(index) {
-        let text = match orphan.kind {
-            OrphanKind::Call => format!(
-                "⚠ orphan: call `{}` has no result in this transcript; providers reject a request ending like this",
-                orphan.id
-            ),
-            OrphanKind::Result => format!(
-                "⚠ orphan: result for `{}` answers no earlier call; providers reject it (run `ctxlens check`)",
-                orphan.id
-            ),
-        };
-        lines.push(Line::styled(text, t.orphan));
+        lines.push(Line::styled(format!("⚠ orphan: {}", orphan.explain(len)), t.orphan));
     }
     lines
 }

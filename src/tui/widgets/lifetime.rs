@@ -151,8 +151,12 @@ fn epoch(frame: &mut Frame, area: Rect, app: &App, session: &Session, open: &Epo
             let text = format!(
                 "{marker}{:>6} {:<10} {} {:>8}",
                 i,
-                fit(&m.role, 10, false),
-                fit(&session.whole.preview(i, preview_width), preview_width, false),
+                fit(&crate::text::visible(session.whole.role_label(i), false), 10, false),
+                fit(
+                    &crate::text::visible(&session.whole.list_preview(i, preview_width), false),
+                    preview_width,
+                    false
+                ),
                 thousands(session.counts.message(i))
             );
             let style = if i == open.selected {

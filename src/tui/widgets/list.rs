@@ -10,6 +10,7 @@ use ratatui::Frame;
 
 use super::thousands;
 use crate::compact::Section;
+use crate::text::{fit, visible};
 use crate::tui::app::{App, Pane, Row};
 use crate::tui::layout::list_rows;
 
@@ -97,7 +98,6 @@ fn header(app: &App, w: &Widths) -> Line<'static> {
 
 fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'static> {
     let t = &app.theme();
-    let message = &app.transcript().messages[index];
     let counts = app.view_counts();
     let edited = app
         .deterministic()
@@ -130,18 +130,22 @@ fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'stati
         thousands(tokens)
     };
     let bar_cells = ((u128::from(tokens) * BAR as u128).div_ceil(u128::from(biggest)) as usize).min(BAR);
-    let role = crate::text::truncate(&message.role, ROLE);
-    let preview = app.transcript().preview(index, w.preview);
+    // Padded and cut by display width (wide characters, emoji) and with control
+    // characters shown, so columns line up whatever the text holds.
+    let transcript = app.transcript();
+    let role = fit(&visible(transcript.role_label(index), false), ROLE, false);
+    let preview = fit(
+        &visible(&transcript.list_preview(index, w.preview), false),
+        w.preview,
+        false,
+    );
     let text = format!(
-        "{:>iw$} {:<ROLE$} {:<pw$} {:>tw$} {:<BAR$} {:>RUNNING$}",
+        "{:>iw$} {role} {preview} {:>tw$} {:<BAR$} {:>RUNNING$}",
         index,
-        role,
-        preview,
         tokens_text,
         "▇".repeat(bar_cells),
         thousands(counts.cumulative(index)),
         iw = w.index,
-        pw = w.preview,
         tw = w.tokens
     );
     Line::from(vec![Span::styled(marker, marker_style), Span::styled(text, style)])
