@@ -1107,7 +1107,7 @@ fn enter_in_the_loss_report_jumps_to_the_message() {
     }
     let terminal = draw(&app, 120, 36);
     let highlighted = cell_at_text(terminal.backend().buffer(), &format!("#{target:<6}"), 0);
-    assert_eq!(highlighted.bg, Theme::colored().selected.bg.unwrap_or(Color::Reset));
+    assert!(highlighted.modifier.contains(ratatui::style::Modifier::REVERSED));
     app.act(Action::Activate);
     assert!(matches!(app.mode(), Mode::Normal));
     assert_eq!(app.selected(), target);
@@ -1145,4 +1145,169 @@ fn wide_characters_do_not_shift_the_columns() {
     // Control characters never reach the terminal.
     let all: String = buffer.content().iter().map(ratatui::buffer::Cell::symbol).collect();
     assert!(!all.contains('\u{1b}'));
+}
+
+#[test]
+fn jumps_filters_and_the_wheel_under_the_pointer() {
+    let mut app = fixture_app();
+    let t = app.transcript().clone();
+    // B: the boundary; ) and (: human turns; %: call ↔ result.
+    app.act(Action::Top);
+    app.act(Action::JumpToBoundary);
+    assert_eq!(Some(app.selected()), app.boundary_at());
+    app.act(Action::Top);
+    app.act(Action::NextTurn);
+    assert_eq!(app.selected(), t.boundaries[0]);
+    app.act(Action::NextTurn);
+    assert_eq!(app.selected(), t.boundaries[1]);
+    app.act(Action::PrevTurn);
+    assert_eq!(app.selected(), t.boundaries[0]);
+    let group = &t.groups.groups[0];
+    app.act(Action::Select(group.call));
+    app.act(Action::JumpToPartner);
+    assert_eq!(app.selected(), group.results[0]);
+    app.act(Action::JumpToPartner);
+    assert_eq!(app.selected(), *group.results.get(1).unwrap_or(&group.call));
+
+    // F cycles: human turns, summarized, tail, head, (no search yet), then everything.
+    app.act(Action::CycleFilter);
+    assert_eq!(
+        app.filter().expect("a filter").shown.as_slice(),
+        t.boundaries.as_slice()
+    );
+    app.act(Action::CycleFilter);
+    let cut = *app.planned().cut().expect("the fixture compacts");
+    assert_eq!(
+        app.filter().unwrap().shown.as_slice(),
+        (cut.head_end..cut.split).collect::<Vec<_>>()
+    );
+    app.act(Action::CycleFilter);
+    assert_eq!(app.filter().unwrap().shown.len(), t.messages.len() - cut.split);
+    app.act(Action::CycleFilter);
+    assert_eq!(app.filter().unwrap().shown.as_slice(), [0]);
+    app.act(Action::CycleFilter);
+    assert!(app.filter().is_none(), "after the last filter, everything");
+
+    // The wheel over the detail pane scrolls it and leaves the selection alone.
+    let areas = ctxlens::tui::layout::of_size((120, 36));
+    let detail = areas.detail.expect("a detail pane at 120 columns");
+    let selected = app.selected();
+    app.act(Action::ScrollAt(detail.x + 2, detail.y + 2, 3));
+    assert_eq!((app.selected(), app.detail_scroll()), (selected, 3));
+    app.act(Action::ScrollAt(areas.list.x + 2, areas.list.y + 3, 3));
+    assert_eq!(app.selected(), selected + 3);
+}
+
+#[test]
+fn the_tokenizer_is_picked_directly() {
+    let mut app = fixture_app();
+    app.act(Action::PickTokenizer);
+    let terminal = draw(&app, 120, 36);
+    assert!(row_containing(terminal.backend().buffer(), "o200k").is_some());
+    for _ in 0..4 {
+        app.act(Action::Down);
+    }
+    let effects = app.act(Action::Activate);
+    let Job::Count { tokenizer, .. } = take_job(effects, JobKind::Count) else {
+        panic!("a count")
+    };
+    assert_eq!(tokenizer, Tokenizer::O200k, "four down from estimate is o200k, one key");
+    assert!(matches!(app.mode(), Mode::Normal));
+}
+
+#[test]
+fn messages_read_as_text_with_a_key_for_json() {
+    let mut app = fixture_app();
+    app.act(Action::Select(3));
+    let text_view = draw(&app, 120, 36);
+    assert!(
+        row_containing(text_view.backend().buffer(), "\"role\"").is_none(),
+        "text by default"
+    );
+    app.act(Action::ToggleRaw);
+    let json_view = draw(&app, 120, 36);
+    assert!(
+        row_containing(json_view.backend().buffer(), "\"role\": \"").is_some(),
+        "J shows the JSON"
+    );
+    app.act(Action::ToggleRaw);
+    // The preview too: one block per message with its role and tokens.
+    let effects = app.act(Action::TogglePreview);
+    settle(&mut app, effects);
+    let preview = draw(&app, 120, 36);
+    assert!(row_containing(preview.backend().buffer(), "── #0 system ·").is_some());
+    app.act(Action::ToggleRaw);
+    let raw = draw(&app, 120, 36);
+    assert!(row_containing(raw.backend().buffer(), "── #0 system").is_none());
+}
+
+#[test]
+fn the_boundary_stays_in_view_while_tuning() {
+    let mut app = fixture_app();
+    app.act(Action::Top);
+    assert!(app.list_offset() == 0);
+    // A big step moves the cut far from the top of the list: the list follows it.
+    app.act(Action::MaxDownBig);
+    app.act(Action::MaxDownBig);
+    let split = app.boundary_at().expect("still compacting");
+    let row = app.row_of_message(split);
+    assert!(
+        row >= app.list_offset() && row < app.list_offset() + app.page(),
+        "boundary on screen"
+    );
+}
+
+#[test]
+fn search_matches_are_marked_in_the_list_and_highlighted_in_the_detail() {
+    let mut app = fixture_app();
+    app.act(Action::Search);
+    type_text(&mut app, "question 26");
+    let effects = app.act(Action::PromptSubmit);
+    settle(&mut app, effects);
+    let terminal = draw(&app, 120, 36);
+    let buffer = terminal.backend().buffer();
+    let marker = cell_at_text(buffer, "»", 0);
+    assert_eq!(marker.fg, Theme::colored().accent.fg.unwrap_or(Color::Reset));
+    // In the detail pane (right of the list), the query itself is highlighted.
+    let detail = ctxlens::tui::layout::of_size((120, 36)).detail.expect("detail pane");
+    let (x, y) = (detail.y..detail.y + detail.height)
+        .find_map(|y| {
+            let line: String = (detail.x..detail.x + detail.width)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect();
+            line.find("question 26")
+                .map(|at| (detail.x + line[..at].chars().count() as u16, y))
+        })
+        .expect("the match in the detail pane");
+    let reversed = |x: u16| buffer[(x, y)].modifier.contains(ratatui::style::Modifier::REVERSED);
+    assert!(reversed(x) && reversed(x + 10), "the query is highlighted");
+    assert!(!reversed(x + 12), "the rest of the line is not");
+}
+
+#[test]
+fn a_narrow_header_keeps_its_key_figures() {
+    for strategy_steps in [0, 2] {
+        let mut app = fixture_app();
+        for _ in 0..strategy_steps {
+            next_strategy(&mut app);
+        }
+        app.act(Action::Resize(60, 15));
+        let terminal = draw(&app, 60, 15);
+        let buffer = terminal.backend().buffer();
+        let line = |y: u16| -> String { (0..60).map(|x| buffer[(x, y)].symbol()).collect() };
+        let (max_line, keep_line) = (line(1), line(2));
+        assert!(
+            max_line.contains("max_tokens") && max_line.contains("2,000"),
+            "{max_line}"
+        );
+        assert!(
+            keep_line.contains("→ after"),
+            "the figure after compaction survives: {keep_line}"
+        );
+        // Parts are left out whole, never cut mid-word.
+        assert!(
+            !max_line.contains("flush │") && !max_line.trim_end_matches('│').trim_end().ends_with("flush"),
+            "{max_line}"
+        );
+    }
 }

@@ -77,6 +77,22 @@ pub enum Action {
     Resize(u16, u16),
     /// Mouse wheel: positive scrolls down.
     Scroll(i32),
+    /// Mouse wheel over (column, row): scrolls what is under the pointer.
+    ScrollAt(u16, u16, i32),
+    /// Select the first message of the tail (where the compactor cuts).
+    JumpToBoundary,
+    /// Select the next human turn.
+    NextTurn,
+    /// Select the previous human turn.
+    PrevTurn,
+    /// From a call to its result (again: the next result), from a result to its call.
+    JumpToPartner,
+    /// Narrow the list: human turns, each section, search matches, then everything.
+    CycleFilter,
+    /// Open the tokenizer picker.
+    PickTokenizer,
+    /// Show messages as readable text or as raw JSON (detail pane, preview).
+    ToggleRaw,
     /// Left click at (column, row).
     Click(u16, u16),
     /// Select message `index` (a click, a jump from a report).

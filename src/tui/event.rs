@@ -50,8 +50,8 @@ fn convert(raw: &TermEvent) -> Option<Event> {
         TermEvent::Key(key) if key.kind != KeyEventKind::Release => Some(Event::Key(key)),
         TermEvent::Resize(w, h) => Some(Event::Action(Action::Resize(w, h))),
         TermEvent::Mouse(mouse) => match mouse.kind {
-            MouseEventKind::ScrollDown => Some(Event::Action(Action::Scroll(3))),
-            MouseEventKind::ScrollUp => Some(Event::Action(Action::Scroll(-3))),
+            MouseEventKind::ScrollDown => Some(Event::Action(Action::ScrollAt(mouse.column, mouse.row, 3))),
+            MouseEventKind::ScrollUp => Some(Event::Action(Action::ScrollAt(mouse.column, mouse.row, -3))),
             MouseEventKind::Down(MouseButton::Left) => Some(Event::Action(Action::Click(mouse.column, mouse.row))),
             _ => None,
         },

@@ -35,11 +35,13 @@ pub enum Context {
     Sweep,
     /// The settings to paste.
     Config,
+    /// Choosing the tokenizer.
+    Pick,
 }
 
 impl Context {
     /// Every context, in help order, with its heading.
-    pub const ALL: [(Context, &'static str); 13] = [
+    pub const ALL: [(Context, &'static str); 14] = [
         (Context::Main, "Main screen"),
         (Context::Breakdown, "Where the context goes (b)"),
         (Context::Timeline, "Epochs and real compactions (h)"),
@@ -47,6 +49,7 @@ impl Context {
         (Context::Replay, "Replay chart (R)"),
         (Context::Sweep, "Sweep chart (S)"),
         (Context::Config, "Settings to paste (c)"),
+        (Context::Pick, "Choosing the tokenizer (t)"),
         (Context::Preview, "Preview (p)"),
         (Context::Loss, "Loss report (l)"),
         (Context::Help, "Help (?)"),
@@ -99,8 +102,8 @@ pub struct Binding {
 }
 
 use Context::{
-    Breakdown as B, Config as K, Confirm as C, Epoch as O, Help as H, Loss as L, Main as M, Preview as P, Prompt as Q,
-    Replay as RP, Sweep as SW, Timeline as T, Waiting as W,
+    Breakdown as B, Config as K, Confirm as C, Epoch as O, Help as H, Loss as L, Main as M, Pick as PK, Preview as P,
+    Prompt as Q, Replay as RP, Sweep as SW, Timeline as T, Waiting as W,
 };
 
 macro_rules! bind {
@@ -131,7 +134,14 @@ pub const BINDINGS: &[Binding] = &[
     bind!([M], [ch('=')], "=", Action::EnterValue, "", "type an exact max_tokens (Tab: keep_tail)"),
     bind!([M, RP, SW], [ch('f')], "f", Action::ToggleFlush, "", "toggle flush_to_memory (the memory-tool reminder)"),
     bind!([M, RP, SW], [ch('r')], "r", Action::ToggleSummaryRole, "", "summary role: system (as §7F writes it) or user (which Anthropic accepts)"),
-    bind!([M], [ch('t')], "t", Action::CycleTokenizer, "tokenizer", "next tokenizer (BPE counts run in the background)"),
+    bind!([M], [ch('t')], "t", Action::PickTokenizer, "tokenizer", "choose the tokenizer (BPE counts run in the background)"),
+    bind!([M], [ch('T')], "T", Action::CycleTokenizer, "", "next tokenizer, without the picker"),
+    bind!([M], [ch('B')], "B", Action::JumpToBoundary, "", "jump to the boundary (the first kept tail message)"),
+    bind!([M], [ch(')')], ")", Action::NextTurn, "", "next human turn"),
+    bind!([M], [ch('(')], "(", Action::PrevTurn, "", "previous human turn"),
+    bind!([M], [ch('%')], "%", Action::JumpToPartner, "", "from a call to its result(s) and back"),
+    bind!([M], [ch('F')], "F", Action::CycleFilter, "filter", "show only: human turns, summarized, tail, head, search matches, all"),
+    bind!([M, P], [ch('J')], "J", Action::ToggleRaw, "", "messages as readable text or raw JSON (detail pane, preview)"),
     bind!([M], [ch('s')], "s", Action::CycleStrategy, "strategy", "next strategy: tail, deterministic, deterministic+tail"),
     bind!([M], [ch('b')], "b", Action::ToggleBreakdown, "where", "where the context goes: by kind and by tool (Enter narrows the list)"),
     bind!([M], [ch('l')], "l", Action::ToggleLoss, "loss", "loss report: facts of the summarized messages, and which survive"),
@@ -157,6 +167,10 @@ pub const BINDINGS: &[Binding] = &[
     bind!([T], [code(KeyCode::Enter)], "Enter", Action::Activate, "open", "open the epoch's messages (read-only)"),
     bind!([O], [ch('l')], "l", Action::ToggleLoss, "loss", "what the compaction that ended this epoch lost (again: back)"),
     bind!([K], [code(KeyCode::Tab)], "Tab", Action::SwitchPane, "next agent", "the next agent's configuration"),
+    bind!([PK], [ch('j'), code(KeyCode::Down)], "j/↓", Action::Down, "", "down"),
+    bind!([PK], [ch('k'), code(KeyCode::Up)], "k/↑", Action::Up, "", "up"),
+    bind!([PK], [code(KeyCode::Enter)], "Enter", Action::Activate, "use it", "count with the highlighted tokenizer"),
+    bind!([PK], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "cancel", "keep the current tokenizer"),
     bind!([T], [ch('h')], "h", Action::Back, "", "close"),
     bind!([RP], [ch('R')], "R", Action::Back, "", "close"),
     bind!([SW], [ch('S')], "S", Action::Back, "", "close"),
@@ -189,7 +203,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!([C], [ch('y'), code(KeyCode::Enter)], "y", Action::Activate, "yes", "yes"),
     bind!([C], [ch('n'), code(KeyCode::Esc), ch('q')], "n/Esc", Action::Back, "no", "no"),
     // Everywhere.
-    bind!([M, H, P, L, B, W, C, T, O, RP, SW, K], [ctrl('c')], "^C", Action::Quit, "", "quit"),
+    bind!([M, H, P, L, B, W, C, T, O, RP, SW, K, PK], [ctrl('c')], "^C", Action::Quit, "", "quit"),
 ];
 
 /// The action bound to `event` in `context`. In a prompt, an unbound character is typed.

@@ -1,6 +1,32 @@
 //! The preview's text cut into display segments (lines, long lines in pieces of at most
 //! [`SEGMENT_BYTES`]), so even a one-line 100 MB JSON array scrolls a bounded step at a
-//! time.
+//! time; and the readable form of a transcript: one block per message, its role and
+//! tokens, then its content as text with real line breaks.
+
+use crate::text::thousands;
+use crate::tokens::{Counts, Tokenizer};
+use crate::transcript::Transcript;
+
+/// `transcript` as readable text: per message a header line, then its text (control
+/// characters shown, line breaks kept).
+pub fn readable(transcript: &Transcript, tokenizer: Tokenizer) -> String {
+    let counts = Counts::compute(transcript, tokenizer);
+    let mut out = String::new();
+    for i in 0..transcript.messages.len() {
+        let header = format!(
+            "── #{i} {} · {} tokens ",
+            transcript.role_label(i),
+            thousands(counts.message(i))
+        );
+        out.push_str(&header);
+        out.push_str(&"─".repeat(60usize.saturating_sub(header.chars().count())));
+        out.push('\n');
+        let text = transcript.readable_text(i);
+        out.push_str(&crate::text::visible(text.trim_end(), true).replace('\t', "    "));
+        out.push_str("\n\n");
+    }
+    out
+}
 
 /// Longest display segment, in bytes.
 pub const SEGMENT_BYTES: usize = 512;

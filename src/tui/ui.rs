@@ -40,5 +40,6 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Mode::Replay => lifetime::replay(frame, area, app),
         Mode::Sweep => lifetime::sweep(frame, area, app),
         Mode::Config(view) => lifetime::config(frame, area, app, *view),
+        Mode::PickTokenizer { selected } => overlay::pick_tokenizer(frame, area, app, *selected),
     }
 }

@@ -117,18 +117,29 @@ pub struct PreviewView {
     pub text: String,
     /// Its display segments (byte ranges).
     pub segments: Vec<(usize, usize)>,
+    /// Its messages as readable text.
+    pub readable: String,
+    /// Their display segments.
+    pub readable_segments: Vec<(usize, usize)>,
     /// The first segment shown.
     pub scroll: usize,
 }
 
 impl PreviewView {
+    /// The text shown (raw JSON, or readable) and its segments.
+    pub fn shown(&self, raw: bool) -> (&str, &[(usize, usize)]) {
+        if raw {
+            (&self.text, &self.segments)
+        } else {
+            (&self.readable, &self.readable_segments)
+        }
+    }
+
     /// The segments from `scroll`, at most `count`.
-    pub fn visible(&self, count: usize) -> impl Iterator<Item = &str> {
-        let start = self.scroll.min(self.segments.len().saturating_sub(1));
-        self.segments[start..]
-            .iter()
-            .take(count)
-            .map(|&(a, b)| &self.text[a..b])
+    pub fn visible(&self, raw: bool, count: usize) -> impl Iterator<Item = &str> {
+        let (text, segments) = self.shown(raw);
+        let start = self.scroll.min(segments.len().saturating_sub(1));
+        segments[start..].iter().take(count).map(move |&(a, b)| &text[a..b])
     }
 }
 
@@ -167,6 +178,11 @@ pub enum Mode {
     Sweep,
     /// The settings as an agent's configuration.
     Config(ConfigView),
+    /// Choosing the tokenizer (the highlighted one of [`Tokenizer::ALL`]).
+    PickTokenizer {
+        /// The highlighted row.
+        selected: usize,
+    },
     /// A yes/no question before something that cannot be undone.
     Confirm {
         /// The question.
@@ -255,6 +271,7 @@ pub struct App {
     filter: Option<ListFilter>,
     calibration: Option<(Tokenizer, Option<crate::calibrate::Calibration>)>,
     context_window: Option<u64>,
+    raw: bool,
     session: Option<Arc<super::jobs::Session>>,
     session_pending: Option<super::jobs::SessionKey>,
     replay: Option<(super::jobs::ReplayKey, Arc<crate::replay::Replay>)>,
@@ -326,6 +343,7 @@ impl App {
             filter: None,
             calibration: None,
             context_window: config.context_window,
+            raw: false,
             session: None,
             session_pending: None,
             replay: None,
@@ -393,6 +411,24 @@ impl App {
             Action::Top => self.select(self.first_shown()),
             Action::Bottom => self.select(self.last_shown()),
             Action::Scroll(n) => self.move_or_scroll(i64::from(*n)),
+            Action::ScrollAt(x, y, n) => self.scroll_at(*x, *y, i64::from(*n)),
+            Action::JumpToBoundary => self.jump_to_boundary(),
+            Action::NextTurn => self.step_turn(true),
+            Action::PrevTurn => self.step_turn(false),
+            Action::JumpToPartner => self.jump_to_partner(),
+            Action::CycleFilter => self.cycle_filter(),
+            Action::PickTokenizer => {
+                let selected = Tokenizer::ALL.iter().position(|t| *t == self.tokenizer).unwrap_or(0);
+                self.mode = Mode::PickTokenizer { selected };
+            }
+            Action::ToggleRaw => {
+                self.raw = !self.raw;
+                self.status = Status::info(if self.raw {
+                    "messages as raw JSON (J: as text)"
+                } else {
+                    "messages as text (J: raw JSON)"
+                });
+            }
             Action::Click(x, y) => self.click(*x, *y),
             Action::Select(index) => self.select(*index),
             Action::SwitchPane => {
@@ -425,6 +461,28 @@ impl App {
         if matches!(self.mode, Mode::Breakdown(_)) {
             return self.breakdown_action(action, page);
         }
+        if let Mode::PickTokenizer { selected } = &mut self.mode {
+            let last = Tokenizer::ALL.len() - 1;
+            match action {
+                Action::Up => *selected = selected.saturating_sub(1),
+                Action::Down => *selected = (*selected + 1).min(last),
+                Action::Activate => {
+                    let tokenizer = Tokenizer::ALL[*selected];
+                    self.mode = Mode::Normal;
+                    return self.switch_tokenizer(tokenizer);
+                }
+                _ => {}
+            }
+            return Vec::new();
+        }
+        if let (Action::ToggleRaw, Mode::Preview(preview)) = (action, &mut self.mode) {
+            self.raw = !self.raw;
+            preview.scroll = 0;
+            return Vec::new();
+        }
+        if let (Action::ScrollAt(_, _, n), false) = (action, matches!(self.mode, Mode::Normal)) {
+            return self.overlay_action(&Action::Scroll(*n));
+        }
         if matches!(action, Action::EditSummary) && matches!(self.mode, Mode::Preview(_) | Mode::Loss { .. }) {
             return self.with_summary(AfterSummary::Edit);
         }
@@ -451,7 +509,10 @@ impl App {
         let rows = super::layout::overlay_rows(self.size);
         let (scroll, lines) = match &mut self.mode {
             Mode::Help { scroll } => (scroll, super::keys::help().len()),
-            Mode::Preview(preview) => (&mut preview.scroll, preview.segments.len()),
+            Mode::Preview(preview) => {
+                let lines = preview.shown(self.raw).1.len();
+                (&mut preview.scroll, lines)
+            }
             _ => return Vec::new(),
         };
         let last = lines.saturating_sub(rows);
@@ -553,6 +614,7 @@ impl App {
             Mode::Prompt(_) => Context::Prompt,
             Mode::Waiting(_) => Context::Waiting,
             Mode::Confirm { .. } => Context::Confirm,
+            Mode::PickTokenizer { .. } => Context::Pick,
             Mode::Timeline(TimelineView { open: None, .. }) => Context::Timeline,
             Mode::Timeline(TimelineView { open: Some(_), .. }) => Context::Epoch,
             Mode::Replay => Context::Replay,
@@ -725,6 +787,11 @@ impl App {
             .as_ref()
             .filter(|(t, _)| *t == self.tokenizer)
             .and_then(|(_, c)| c.as_ref())
+    }
+
+    /// Messages are shown as raw JSON (else as readable text).
+    pub fn raw(&self) -> bool {
+        self.raw
     }
 
     /// True while a worker runs: the loop then ticks to animate the spinner.

@@ -46,6 +46,79 @@ impl App {
         }
     }
 
+    /// The mouse wheel over (x, y): the detail pane scrolls when the pointer is over it,
+    /// the list moves when it is over the list, whichever pane has the focus.
+    pub(super) fn scroll_at(&mut self, x: u16, y: u16, delta: i64) {
+        let areas = of_size(self.size);
+        let inside = |r: ratatui::layout::Rect| x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
+        if areas.detail.is_some_and(inside) {
+            self.detail_scroll = self.detail_scroll.saturating_add_signed(delta as isize);
+        } else if inside(areas.list) {
+            let last = self.slot_count().saturating_sub(1) as i64;
+            let slot = (self.slot_of(self.selected) as i64 + delta).clamp(0, last.max(0)) as usize;
+            self.select(self.message_at_slot(slot));
+        }
+    }
+
+    /// Selects the first tail message (`B`).
+    pub(super) fn jump_to_boundary(&mut self) {
+        match self.boundary_at() {
+            Some(_) => self.focus_on_cut(),
+            None => self.status = super::Status::info("no cut: the transcript is under budget"),
+        }
+    }
+
+    /// Selects the next (or previous) human turn.
+    pub(super) fn step_turn(&mut self, forward: bool) {
+        let turns = &self.transcript.boundaries;
+        let next = if forward {
+            turns.get(turns.partition_point(|&b| b <= self.selected)).copied()
+        } else {
+            turns[..turns.partition_point(|&b| b < self.selected)].last().copied()
+        };
+        match next {
+            Some(index) => {
+                if self.filter.as_ref().is_some_and(|f| !f.shown.contains(&index)) {
+                    self.clear_filter();
+                }
+                self.select(index);
+            }
+            None => {
+                self.status = super::Status::info(if forward {
+                    "no later human turn"
+                } else {
+                    "no earlier human turn"
+                });
+            }
+        }
+    }
+
+    /// From a call to its first result (again: the next one, round), from a result to
+    /// its call.
+    pub(super) fn jump_to_partner(&mut self) {
+        let groups = &self.transcript.groups;
+        let Some(group) = groups.group_of.get(self.selected).copied().flatten() else {
+            self.status = super::Status::info("not part of a tool group");
+            return;
+        };
+        let group = &groups.groups[group];
+        let target = if self.selected == group.call {
+            group.results.first().copied()
+        } else {
+            let k = group.results.iter().position(|&r| r == self.selected);
+            match k.and_then(|k| group.results.get(k + 1)) {
+                Some(&next) => Some(next),
+                None => Some(group.call),
+            }
+        };
+        if let Some(index) = target {
+            if self.filter.as_ref().is_some_and(|f| !f.shown.contains(&index)) {
+                self.clear_filter();
+            }
+            self.select(index);
+        }
+    }
+
     pub(super) fn move_or_scroll(&mut self, delta: i64) {
         if self.focus == Pane::Detail {
             self.detail_scroll = self.detail_scroll.saturating_add_signed(delta as isize);

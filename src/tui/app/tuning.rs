@@ -68,13 +68,30 @@ impl App {
         self.settings.options.max_tokens = value;
         self.default_max = false;
         self.replan();
+        self.follow_boundary();
         self.status = Status::info(format!("max_tokens {}: {}", thousands(value), self.plan_summary()));
     }
 
     pub(super) fn set_keep(&mut self, value: u64) {
         self.settings.options.keep_tail = Some(value);
         self.replan();
+        self.follow_boundary();
         self.status = Status::info(format!("keep_tail {}: {}", thousands(value), self.plan_summary()));
+    }
+
+    /// After a budget key: when the boundary line left the screen, bring it back (the
+    /// selection moves to the first tail message), so the user sees where the cut went.
+    fn follow_boundary(&mut self) {
+        let Some(split) = self.boundary_at() else {
+            return;
+        };
+        if !matches!(self.mode, super::Mode::Normal) || self.size == (0, 0) {
+            return;
+        }
+        let row = self.row_of_message(split).saturating_sub(1);
+        if row < self.list_offset || row >= self.list_offset + self.page() {
+            self.focus_on_cut();
+        }
     }
 
     /// Shows `tokenizer`'s counts, counting them on a worker first when not cached

@@ -27,7 +27,18 @@ pub struct ListFilter {
     pub label: String,
     /// The messages shown, ascending.
     pub shown: Arc<Vec<usize>>,
+    /// Its place in the `F` cycle, when `F` chose it.
+    pub cycle: Option<usize>,
 }
+
+/// The filters `F` cycles through, in order (then back to everything).
+const FILTER_CYCLE: [&str; 5] = [
+    "human turns",
+    "the summarized messages",
+    "the kept tail",
+    "the kept head",
+    "search matches",
+];
 
 impl App {
     /// What names a breakdown: the counts and the plan its sections come from.
@@ -90,7 +101,7 @@ impl App {
             Action::Activate => {
                 if let Some(row) = view.rows.get(view.selected).cloned() {
                     self.mode = Mode::Normal;
-                    self.set_filter(row.label.clone(), row.message_indices);
+                    self.set_filter(row.label.clone(), row.message_indices, None);
                 }
             }
             _ => {}
@@ -99,10 +110,10 @@ impl App {
     }
 
     /// Narrows the list to `shown` (ascending), keeping the selection when it is shown.
-    pub(super) fn set_filter(&mut self, label: String, shown: Vec<usize>) {
+    pub(super) fn set_filter(&mut self, label: String, shown: Vec<usize>, cycle: Option<usize>) -> bool {
         if shown.is_empty() {
             self.status = Status::error(format!("no message holds {label}"));
-            return;
+            return false;
         }
         self.status = Status::info(format!(
             "showing {} messages: {label} (Esc shows all)",
@@ -111,9 +122,43 @@ impl App {
         self.filter = Some(ListFilter {
             label,
             shown: Arc::new(shown),
+            cycle,
         });
         let selected = self.selected;
         self.select(selected);
+        true
+    }
+
+    /// `F`: the next filter of the cycle that shows anything (after the last, everything).
+    pub(super) fn cycle_filter(&mut self) {
+        let start = self.filter.as_ref().and_then(|f| f.cycle).map_or(0, |k| k + 1);
+        for (k, label) in FILTER_CYCLE.iter().enumerate().skip(start) {
+            let shown = self.filter_members(k);
+            if !shown.is_empty() && self.set_filter((*label).to_owned(), shown, Some(k)) {
+                return;
+            }
+        }
+        if self.filter.is_some() {
+            self.clear_filter();
+        }
+    }
+
+    /// The messages filter `k` of the cycle shows.
+    fn filter_members(&self, k: usize) -> Vec<usize> {
+        use crate::compact::Section;
+        let section = |wanted: Section| -> Vec<usize> {
+            (0..self.transcript.messages.len())
+                .filter(|&i| self.planned.section(i) == wanted)
+                .collect()
+        };
+        match k {
+            0 => self.transcript.boundaries.to_vec(),
+            1 => section(Section::Summarized),
+            2 if self.planned.cut().is_some() => section(Section::Tail),
+            3 => section(Section::Head),
+            4 => self.search.as_ref().map(|s| s.matches.clone()).unwrap_or_default(),
+            _ => Vec::new(),
+        }
     }
 
     pub(super) fn clear_filter(&mut self) {

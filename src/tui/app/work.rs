@@ -268,6 +268,8 @@ impl App {
                 },
                 text: p.text,
                 segments: p.segments,
+                readable: p.readable,
+                readable_segments: p.readable_segments,
                 scroll: 0,
             }),
             Err(e) => {

@@ -435,6 +435,10 @@ pub struct Preview {
     pub text: String,
     /// Its display segments ([`super::preview::segments`]).
     pub segments: Vec<(usize, usize)>,
+    /// The document's messages as readable text ([`super::preview::readable`]).
+    pub readable: String,
+    /// Its display segments.
+    pub readable_segments: Vec<(usize, usize)>,
     /// The output is the input, byte for byte.
     pub unchanged: bool,
     /// Tokens of the output's messages.
@@ -477,22 +481,10 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
             });
             Done::Summarized { key, result }
         }
-        Job::Preview(snapshot) => {
-            let result = snapshot.run(&mut DryRun, true, false, cancel).map(|outcome| {
-                let text = outcome.document.to_text();
-                Preview {
-                    unchanged: outcome.document.is_input(),
-                    segments: super::preview::segments(&text),
-                    text,
-                    tokens_after: outcome.tokens_after,
-                    strategy: outcome.settings.strategy.name(),
-                }
-            });
-            Done::Previewed {
-                key: snapshot.key,
-                result,
-            }
-        }
+        Job::Preview(snapshot) => Done::Previewed {
+            result: preview(&snapshot, cancel),
+            key: snapshot.key,
+        },
         Job::Loss(snapshot) => {
             let result = snapshot
                 .run(&mut DryRun, true, true, cancel)
@@ -542,6 +534,26 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
             Done::Swept { key, result }
         }
     }
+}
+
+/// The preview: the compacted document, and its messages as readable text.
+fn preview(snapshot: &RunSnapshot, cancel: &CancelToken) -> crate::Result<Preview> {
+    let outcome = snapshot.run(&mut DryRun, true, false, cancel)?;
+    let text = outcome.document.to_text();
+    let format = Some(snapshot.transcript.format.as_override());
+    let readable = Transcript::parse(&snapshot.transcript.source, text.clone().into_bytes(), format).map_or_else(
+        |e| format!("(the output does not load back: {e})"),
+        |out| super::preview::readable(&out, snapshot.key.tokenizer),
+    );
+    Ok(Preview {
+        unchanged: outcome.document.is_input(),
+        segments: super::preview::segments(&text),
+        readable_segments: super::preview::segments(&readable),
+        readable,
+        text,
+        tokens_after: outcome.tokens_after,
+        strategy: outcome.settings.strategy.name(),
+    })
 }
 
 /// The replay of `key` (placeholder summaries: the chart follows the keys live).

@@ -1,5 +1,9 @@
 //! The budget bar: `max_tokens` and `keep_tail` with their gauges, what the compactor
 //! would do, and the plan's warnings (or the progress of a background count).
+//!
+//! Each line is a list of parts with priorities: on a narrow terminal the least
+//! important parts are left out first, so the key figures (the budget, the tokens after
+//! compaction) always show.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -16,61 +20,135 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme();
     let title = format!(" ctxlens · {} · {} ", app.transcript().source, app.transcript().format);
     let block = Block::bordered().title(Line::styled(title, t.accent));
-    let lines = vec![max_line(app), keep_line(app), third_line(app)];
+    let width = usize::from(area.width.saturating_sub(2));
+    let gauge_width = if width < 90 { GAUGE / 2 } else { GAUGE };
+    let lines = vec![
+        fit(max_line(app, gauge_width), width),
+        fit(keep_line(app, gauge_width), width),
+        third_line(app),
+    ];
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
-fn gauge<'a>(app: &App, value: u64, max: u64) -> Vec<Span<'a>> {
+/// How much a part of a line matters: 0 always shows; higher numbers go first.
+type Part = (u8, Vec<Span<'static>>);
+
+/// The parts that fit in `width` cells, in their order: the least important are left
+/// out until the rest fits, then any left out that still fits is put back, most
+/// important first.
+fn fit(parts: Vec<Part>, width: usize) -> Line<'static> {
+    let cells = |spans: &[Span]| -> usize { spans.iter().map(|s| crate::text::width(&s.content)).sum() };
+    let sizes: Vec<usize> = parts.iter().map(|(_, spans)| cells(spans)).collect();
+    let mut kept = vec![true; parts.len()];
+    let used = |kept: &[bool]| -> usize { sizes.iter().zip(kept).filter(|(_, k)| **k).map(|(s, _)| s).sum() };
+    let mut by_importance: Vec<usize> = (0..parts.len()).filter(|&k| parts[k].0 > 0).collect();
+    by_importance.sort_by_key(|&k| (parts[k].0, k));
+    for &k in by_importance.iter().rev() {
+        if used(&kept) <= width {
+            break;
+        }
+        kept[k] = false;
+    }
+    for &k in &by_importance {
+        if !kept[k] && used(&kept) + sizes[k] <= width {
+            kept[k] = true;
+        }
+    }
+    Line::from(
+        parts
+            .into_iter()
+            .zip(kept)
+            .filter(|(_, k)| *k)
+            .flat_map(|((_, spans), _)| spans)
+            .collect::<Vec<_>>(),
+    )
+}
+
+fn gauge<'a>(app: &App, value: u64, max: u64, width: usize) -> Vec<Span<'a>> {
     let style = if value > max {
         app.theme().gauge_over
     } else {
         app.theme().gauge_ok
     };
-    let (filled, empty) = gauge_cells(value, max, GAUGE);
-    vec![Span::styled(filled, style), Span::styled(empty, app.theme().dim)]
+    let (filled, empty) = gauge_cells(value, max, width);
+    vec![
+        Span::styled(filled, style),
+        Span::styled(empty, app.theme().dim),
+        Span::raw(" "),
+    ]
 }
 
-fn max_line(app: &App) -> Line<'static> {
+fn max_line(app: &App, gauge_width: usize) -> Vec<Part> {
     let t = &app.theme();
     // The transcript's own total; the deterministic strategies say what is left after.
     let total = app.counts().total();
     let max = app.options().max_tokens;
-    let mut spans = vec![Span::raw(format!("max_tokens {:>9} ", thousands(max)))];
-    spans.extend(gauge(app, total, max));
-    spans.push(Span::raw(format!(" total {} ", thousands(total))));
+    let mut parts: Vec<Part> = vec![
+        (0, vec![Span::raw(format!("max_tokens {:>9} ", thousands(max)))]),
+        (3, gauge(app, total, max, gauge_width)),
+        (1, vec![Span::raw(format!("total {} ", thousands(total)))]),
+    ];
     if let Some(c) = app.calibration() {
-        spans.push(Span::styled(
-            format!(
-                "(billed ≈ {}: +{} not in the log) ",
-                thousands(c.predict(total)),
-                thousands(c.overhead)
-            ),
-            t.dim,
+        parts.push((
+            2,
+            vec![Span::styled(
+                format!(
+                    "(billed ≈ {}: +{} not in the log) ",
+                    thousands(c.predict(total)),
+                    thousands(c.overhead)
+                ),
+                t.dim,
+            )],
         ));
     }
     if let (true, Some(d)) = (app.strategy().cuts_a_tail(), app.deterministic()) {
-        spans.push(Span::styled(
-            format!("(→ {} after deterministic) ", thousands(d.compressed.tokens_after)),
-            t.edited,
+        parts.push((
+            1,
+            vec![Span::styled(
+                format!("(→ {} after deterministic) ", thousands(d.compressed.tokens_after)),
+                t.edited,
+            )],
         ));
     }
     if app.default_max() {
-        spans.push(Span::styled("(default: 60%) ", t.dim));
+        parts.push((5, vec![Span::styled("(default: 60%) ", t.dim)]));
     }
-    spans.push(Span::styled("· strategy ", t.dim));
-    spans.push(Span::styled(app.strategy().name(), t.accent));
-    spans.push(Span::styled(" · tokenizer ", t.dim));
-    spans.push(Span::styled(app.tokenizer().name(), t.accent));
-    spans.push(Span::styled(" · flush ", t.dim));
-    spans.push(Span::raw(if app.options().flush_to_memory { "on" } else { "off" }));
+    parts.push((
+        2,
+        vec![
+            Span::styled("· strategy ", t.dim),
+            Span::styled(app.strategy().name(), t.accent),
+            Span::raw(" "),
+        ],
+    ));
+    parts.push((
+        3,
+        vec![
+            Span::styled("· tokenizer ", t.dim),
+            Span::styled(app.tokenizer().name(), t.accent),
+            Span::raw(" "),
+        ],
+    ));
+    parts.push((
+        4,
+        vec![
+            Span::styled("· flush ", t.dim),
+            Span::raw(if app.options().flush_to_memory { "on " } else { "off " }),
+        ],
+    ));
     if app.settings().summary_role != crate::compact::SummaryRole::System {
-        spans.push(Span::styled(" · summary as ", t.dim));
-        spans.push(Span::raw(app.settings().summary_role.name()));
+        parts.push((
+            3,
+            vec![
+                Span::styled("· summary as ", t.dim),
+                Span::raw(app.settings().summary_role.name()),
+            ],
+        ));
     }
-    Line::from(spans)
+    parts
 }
 
-fn keep_line(app: &App) -> Line<'static> {
+fn keep_line(app: &App, gauge_width: usize) -> Vec<Part> {
     let t = &app.theme();
     let keep = app.keep_tail();
     let default = if app.options().keep_tail.is_none() {
@@ -78,66 +156,92 @@ fn keep_line(app: &App) -> Line<'static> {
     } else {
         ""
     };
+    let cap = app.options().max_tokens;
     if let (false, Some(d)) = (app.strategy().cuts_a_tail(), app.deterministic()) {
         let c = &d.compressed;
-        let mut spans = vec![Span::raw(format!(
-            "cap        {:>9} ",
-            thousands(app.options().max_tokens)
-        ))];
-        spans.extend(gauge(app, c.tokens_after, app.options().max_tokens));
-        spans.push(Span::styled(" deterministic → ", t.dim));
-        spans.push(Span::styled(thousands(c.tokens_after), t.accent));
-        spans.push(Span::raw(format!(
-            " tokens · {} edits · {} externalized · cap {}",
-            c.edits.len(),
-            c.artifacts.len(),
-            if c.tokens_after <= app.options().max_tokens {
-                "met"
-            } else {
-                "not met"
-            }
-        )));
-        return Line::from(spans);
+        return vec![
+            (0, vec![Span::raw(format!("cap        {:>9} ", thousands(cap)))]),
+            (3, gauge(app, c.tokens_after, cap, gauge_width)),
+            (
+                0,
+                vec![
+                    Span::styled("deterministic → ", t.dim),
+                    Span::styled(thousands(c.tokens_after), t.accent),
+                    Span::raw(" tokens "),
+                ],
+            ),
+            (
+                1,
+                vec![Span::raw(format!(
+                    "· {} edits · {} externalized ",
+                    c.edits.len(),
+                    c.artifacts.len()
+                ))],
+            ),
+            (
+                0,
+                vec![Span::raw(if c.tokens_after <= cap {
+                    "· cap met"
+                } else {
+                    "· cap not met"
+                })],
+            ),
+        ];
     }
     if !app.strategy().cuts_a_tail() {
         // The pass is still running (the branch above shows it once made).
-        return Line::from(vec![
-            Span::raw(format!("cap        {:>9} ", thousands(app.options().max_tokens))),
-            Span::styled("waiting for the deterministic pass", t.dim),
-        ]);
+        return vec![
+            (0, vec![Span::raw(format!("cap        {:>9} ", thousands(cap)))]),
+            (0, vec![Span::styled("waiting for the deterministic pass", t.dim)]),
+        ];
     }
-    let mut spans = vec![Span::raw(format!("keep_tail  {:>9} ", thousands(keep)))];
+    let mut parts: Vec<Part> = vec![(0, vec![Span::raw(format!("keep_tail  {:>9} ", thousands(keep)))])];
     if let Some(d) = app.deterministic() {
-        spans.push(Span::styled(
-            format!("[after {} deterministic edits] ", d.compressed.edits.len()),
-            t.edited,
+        parts.push((
+            4,
+            vec![Span::styled(
+                format!("[after {} deterministic edits] ", d.compressed.edits.len()),
+                t.edited,
+            )],
         ));
     }
     if let Some(cut) = app.planned().cut() {
-        spans.extend(gauge(app, cut.tail_tokens, keep));
-        spans.push(Span::raw(format!(" tail {}{default} ", thousands(cut.tail_tokens))));
-        spans.push(Span::styled("→ after ", t.dim));
-        spans.push(Span::styled(thousands(app.tokens_after()), t.accent));
-        spans.push(Span::raw(format!(
-            " tokens · {} messages summarized ({} tokens)",
-            cut.summarized(),
-            thousands(cut.summarized_tokens)
-        )));
+        parts.push((3, gauge(app, cut.tail_tokens, keep, gauge_width)));
+        parts.push((
+            2,
+            vec![Span::raw(format!("tail {}{default} ", thousands(cut.tail_tokens)))],
+        ));
+        parts.push((
+            0,
+            vec![
+                Span::styled("→ after ", t.dim),
+                Span::styled(thousands(app.tokens_after()), t.accent),
+                Span::raw(" tokens "),
+            ],
+        ));
+        parts.push((
+            1,
+            vec![Span::raw(format!(
+                "· {} messages summarized ({} tokens)",
+                thousands(cut.summarized() as u64),
+                thousands(cut.summarized_tokens)
+            ))],
+        ));
     } else {
-        spans.extend(gauge(app, 0, keep.max(1)));
-        spans.push(Span::raw(format!("{default} ")));
-        let why = if app.planned().tokens <= app.options().max_tokens {
+        parts.push((3, gauge(app, 0, keep.max(1), gauge_width)));
+        parts.push((4, vec![Span::raw(format!("{default} "))]));
+        let why = if app.planned().tokens <= cap {
             format!(
                 "no-op: under budget ({} ≤ {})",
                 thousands(app.planned().tokens),
-                thousands(app.options().max_tokens)
+                thousands(cap)
             )
         } else {
             "no-op: nothing but the head to summarize".to_owned()
         };
-        spans.push(Span::styled(why, t.tail));
+        parts.push((0, vec![Span::styled(why, t.tail)]));
     }
-    Line::from(spans)
+    parts
 }
 
 fn third_line(app: &App) -> Line<'static> {

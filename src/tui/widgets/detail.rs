@@ -38,11 +38,49 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let shown = app
         .deterministic()
         .and_then(|d| d.compressed.changed.get(&app.selected()));
-    let body = pretty(shown.map_or_else(|| app.transcript().raw(app.selected()), String::as_str));
-    lines.extend(body.lines().map(|l| Line::raw(l.to_owned())));
+    let raw = shown.map_or_else(|| app.transcript().raw(app.selected()), String::as_str);
+    // Readable text by default (real line breaks, control characters shown); J: JSON.
+    let body = if app.raw() {
+        pretty(raw)
+    } else {
+        crate::text::visible(&app.transcript().readable_text_of_json(raw), true).replace('\t', "    ")
+    };
+    let query = app
+        .search()
+        .filter(|s| s.matches.binary_search(&app.selected()).is_ok())
+        .map(|s| s.query.clone());
+    lines.extend(body.lines().map(|l| highlighted(l, query.as_deref(), t.selected)));
     // Build only what can be seen: wrapping a 100 KB tool result every frame would not be.
     let visible: Vec<Line> = lines.into_iter().skip(app.detail_scroll()).take(height).collect();
     frame.render_widget(Paragraph::new(visible).block(block).wrap(Wrap { trim: false }), area);
+}
+
+/// A line with every occurrence of `query` (smart case, as the search) styled.
+fn highlighted(line: &str, query: Option<&str>, style: Style) -> Line<'static> {
+    let Some(query) = query.filter(|q| !q.is_empty()) else {
+        return Line::raw(line.to_owned());
+    };
+    let ignore_case = crate::tui::search::ignores_case(query);
+    let (hay, needle) = if ignore_case {
+        (line.to_lowercase(), query.to_lowercase())
+    } else {
+        (line.to_owned(), query.to_owned())
+    };
+    // Lowercasing can change byte lengths outside ASCII: highlight only when it did not.
+    if hay.len() != line.len() {
+        return Line::raw(line.to_owned());
+    }
+    let mut spans = Vec::new();
+    let mut at = 0;
+    while let Some(found) = hay[at..].find(&needle) {
+        let start = at + found;
+        let end = start + needle.len();
+        spans.push(Span::raw(line[at..start].to_owned()));
+        spans.push(Span::styled(line[start..end].to_owned(), style));
+        at = end;
+    }
+    spans.push(Span::raw(line[at..].to_owned()));
+    Line::from(spans)
 }
 
 /// The message as pretty JSON, key order as read.

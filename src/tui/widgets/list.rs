@@ -120,6 +120,8 @@ fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'stati
         ("✎", t.edited)
     } else if selected_group.is_some() && groups.group_of[index] == selected_group {
         ("┃", t.tool_pair)
+    } else if app.search().is_some_and(|s| s.matches.binary_search(&index).is_ok()) {
+        ("»", t.accent)
     } else {
         (" ", Style::new())
     };

@@ -98,7 +98,7 @@ pub fn preview(frame: &mut Frame, area: Rect, app: &App, state: &PreviewView) {
     let popup = overlay_area(area);
     let height = usize::from(popup.height.saturating_sub(2));
     let lines: Vec<Line> = state
-        .visible(height)
+        .visible(app.raw(), height)
         .map(|s| Line::raw(crate::text::visible(s, false).into_owned()))
         .collect();
     let block = Block::bordered()
@@ -259,6 +259,50 @@ pub fn waiting(frame: &mut Frame, area: Rect, app: &App, text: &str) {
     let block = Block::bordered().title(" working ");
     frame.render_widget(
         Paragraph::new(Line::styled(format!("{}{text}", app.spinner()), app.theme().warning)).block(block),
+        popup,
+    );
+}
+
+/// The tokenizer picker: every tokenizer, what it counts, and whether its counts are
+/// already made.
+pub fn pick_tokenizer(frame: &mut Frame, area: Rect, app: &App, selected: usize) {
+    use crate::tokens::Tokenizer;
+    let t = app.theme();
+    let what = |tokenizer: Tokenizer| match tokenizer {
+        Tokenizer::Estimate => "§7F: ceil(JSON length / 4), UTF-16 units (JS, Java, C# ports)",
+        Tokenizer::EstimateCodepoints => "the same in code points (Python port)",
+        Tokenizer::EstimateUtf8 => "the same in UTF-8 bytes (Go, Elixir ports)",
+        Tokenizer::Cl100k => "OpenAI cl100k_base (GPT-4, GPT-3.5)",
+        Tokenizer::O200k => "OpenAI o200k_base (GPT-4o and later)",
+        Tokenizer::Provider => "what the transcript's provider bills, images by its rule",
+    };
+    let lines: Vec<Line> = Tokenizer::ALL
+        .iter()
+        .enumerate()
+        .map(|(k, &tokenizer)| {
+            let ready = if app.counts_by(tokenizer).is_some() {
+                ""
+            } else {
+                " (counted on a worker)"
+            };
+            let current = if tokenizer == app.tokenizer() { "●" } else { " " };
+            let text = format!(" {current} {:<20} {}{ready}", tokenizer.name(), what(tokenizer));
+            if k == selected {
+                Line::styled(text, t.selected)
+            } else {
+                Line::raw(text)
+            }
+        })
+        .collect();
+    let width = lines.iter().map(Line::width).max().unwrap_or(40) as u16 + 4;
+    let popup = centered(area, width, lines.len() as u16 + 2);
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines).block(
+            Block::bordered()
+                .title(Line::styled(" tokenizer ", t.accent))
+                .title_bottom(hint_line(Context::Pick)),
+        ),
         popup,
     );
 }
