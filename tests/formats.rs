@@ -330,3 +330,41 @@ fn stats_show_recorded_usage_and_notes() {
     assert_eq!(json["recorded_last"], 100);
     assert_eq!(json["notes"][0]["kind"], "title");
 }
+
+#[test]
+fn codex_prompts_logged_only_as_events_are_human_turns() {
+    let rollout = common::data().join("real-transcripts/codex-rollout/codemie-codex-desktop-019e1695.jsonl");
+    let text = std::fs::read_to_string(&rollout).expect("rollout");
+    let prompts = text.lines().filter(|l| l.contains("\"type\":\"user_message\"")).count();
+    let t = ctxlens::transcript::Transcript::read(&rollout, None).expect("loads");
+    assert_eq!(t.boundaries.len(), prompts, "every prompt is a human turn");
+    assert!(t
+        .boundaries
+        .iter()
+        .all(|&i| t.messages[i].from_event && t.role_label(i) == "user·event"));
+    // A rollout that logs the prompt twice (as an item and as an event) has it once.
+    // A rollout that logs the prompt twice (as an item and as an event, in either order)
+    // has it once, from the item.
+    for item_first in [true, false] {
+        let doubled: String = text
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).expect("json");
+                if v["payload"]["type"] == "user_message" {
+                    let item = serde_json::json!({"timestamp": v["timestamp"], "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": v["payload"]["message"]}]}});
+                    if item_first {
+                        format!("{item}\n{l}\n")
+                    } else {
+                        format!("{l}\n{item}\n")
+                    }
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        let t2 = ctxlens::transcript::Transcript::parse("doubled.jsonl", doubled.into_bytes(), None).expect("loads");
+        assert_eq!(t2.boundaries.len(), prompts, "item first: {item_first}");
+        assert!(t2.boundaries.iter().all(|&i| !t2.messages[i].from_event));
+        assert_eq!(t2.messages.len(), t.messages.len());
+    }
+}

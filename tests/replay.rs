@@ -181,15 +181,11 @@ fn history_of_a_codex_log_with_a_compaction() {
     assert_eq!(c["summary"].as_str().unwrap(), summary);
     assert_eq!(c["kept"], serde_json::json!(["keep this request"]));
     assert_eq!(doc["epochs"].as_array().unwrap().len(), 2);
-    // Replay joins the epochs: every response item is there, the real summary is not.
-    let before: usize = lines[..middle]
-        .iter()
-        .filter(|l| l.contains("\"response_item\""))
-        .count();
-    let after: usize = lines[middle..]
-        .iter()
-        .filter(|l| l.contains("\"response_item\""))
-        .count();
+    // Replay joins the epochs: every response item and every prompt (this rollout logs
+    // its prompts only as events) is there, the real summary is not.
+    let is_message = |l: &&str| l.contains("\"response_item\"") || l.contains("\"type\":\"user_message\"");
+    let before = lines[..middle].iter().filter(|l| is_message(l)).count();
+    let after = lines[middle..].iter().filter(|l| is_message(l)).count();
     let replayed = json_stdout(&ctxlens(&["replay", path(&file), "--max-tokens", "1000000", "--json"]));
     assert_eq!(replayed["messages"].as_u64().unwrap(), (before + after) as u64);
     assert_eq!(replayed["real_compactions"][0]["at"].as_u64().unwrap(), before as u64);

@@ -43,7 +43,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             "{}: ok for {} ({} messages)",
             transcript.source,
             provider.name(),
-            transcript.messages.len()
+            ctxlens::text::thousands(transcript.messages.len() as u64)
         )?;
     } else {
         for p in &problems {

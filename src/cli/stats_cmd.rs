@@ -224,9 +224,9 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
         "{}: {} · {} messages · {} tool groups · {} orphans",
         transcript.source,
         transcript.format,
-        transcript.messages.len(),
-        groups.groups.len(),
-        groups.orphans.len()
+        thousands(transcript.messages.len() as u64),
+        thousands(groups.groups.len() as u64),
+        thousands(groups.orphans.len() as u64)
     )?;
     if let Some(system) = &transcript.system {
         writeln!(out, "top-level system (not counted): {}", one_line(system, 80))?;

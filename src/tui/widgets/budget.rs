@@ -200,7 +200,10 @@ fn keep_line(app: &App, gauge_width: usize) -> Vec<Part> {
         parts.push((
             4,
             vec![Span::styled(
-                format!("[after {} deterministic edits] ", d.compressed.edits.len()),
+                format!(
+                    "[after {} deterministic edits] ",
+                    thousands(d.compressed.edits.len() as u64)
+                ),
                 t.edited,
             )],
         ));
@@ -272,7 +275,7 @@ fn third_line(app: &App) -> Line<'static> {
                 let edited = if s.edited { ", edited" } else { "" };
                 format!(
                     "summary ready (≈ {} tokens{edited})",
-                    (text.chars().count() as u64).div_ceil(4)
+                    thousands((text.chars().count() as u64).div_ceil(4))
                 )
             }
             _ if app.planned().compacts() => {

@@ -20,7 +20,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let status = match &app.status() {
         Some(s) => Line::styled(s.text.clone(), if s.error { t.error } else { t.dim }),
         None => Line::styled(
-            format!("{} of {} messages", app.selected() + 1, app.transcript().messages.len()),
+            format!(
+                "{} of {} messages",
+                crate::text::thousands(app.selected() as u64 + 1),
+                crate::text::thousands(app.transcript().messages.len() as u64)
+            ),
             t.dim,
         ),
     };
