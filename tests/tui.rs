@@ -852,6 +852,30 @@ fn a_cancelled_job_stops_and_its_result_never_arrives() {
     );
 }
 
+#[test]
+fn a_job_that_panics_is_reported_and_never_silently_lost() {
+    let (events, inbox) = mpsc::channel();
+    let mut runner = Runner::with_work(events, |done| done, |_, _, _| panic!("boom in a worker"));
+    runner.start(Job::Search {
+        query: "x".into(),
+        transcript: std::sync::Arc::new(fixture()),
+    });
+    let done = inbox
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("a report");
+    let Done::Panicked { kind, message } = done else {
+        panic!("a panic report, got {done:?}")
+    };
+    assert_eq!((kind, message.as_str()), (JobKind::Search, "boom in a worker"));
+    // The app shows it (the event loop ends the TUI with exit 70 on it).
+    let mut app = fixture_app();
+    app.update(Msg::Job(Box::new(Done::Panicked {
+        kind: JobKind::Search,
+        message: "boom".into(),
+    })));
+    assert!(status_text(&app).contains("boom"));
+}
+
 // ---- where the context goes, filters, the summary's role, overlays that stop ---------------
 
 #[test]

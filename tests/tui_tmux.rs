@@ -189,3 +189,27 @@ fn the_summary_is_edited_in_the_editor_and_exported() {
         "{summary}"
     );
 }
+
+#[test]
+fn keys_after_an_unfinished_escape_sequence_still_work() {
+    // The reproducer: Alt+[ (ESC [), then ?, then q. The parser drops the half sequence
+    // after a pause; `?` opens help, `q` closes it, `q` quits.
+    let command = format!(
+        "{} {} --max-tokens 2000 --keep-tail 800; echo \"EXIT=$?\"; cat",
+        env!("CARGO_BIN_EXE_ctxlens"),
+        common::fixture_path().display()
+    );
+    let session = Session::start("escape", &command);
+    session.wait_for("the app", |s| s.contains("total 4,752"));
+    session.keys(&["M-["]);
+    std::thread::sleep(Duration::from_millis(200));
+    session.keys(&["?"]);
+    session.wait_for("help after the escape", |s| s.contains("Main screen"));
+    session.keys(&["q"]);
+    session.wait_for("help closed", |s| !s.contains("Main screen"));
+    // A terminal reply arriving as one piece (device attributes) is dropped whole.
+    session.keys(&["-l", "\u{1b}[?1;2c"]);
+    session.keys(&["q"]);
+    let screen = session.wait_for("the exit", |s| s.contains("EXIT="));
+    assert!(screen.contains("EXIT=0"), "{screen}");
+}

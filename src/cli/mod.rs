@@ -151,6 +151,10 @@ fn open(args: &OpenArgs) -> anyhow::Result<ExitCode> {
         Ok(match exit {
             ctxlens::tui::Exit::Quit => ExitCode::SUCCESS,
             ctxlens::tui::Exit::Signal(n) => ExitCode::from(u8::try_from(128 + n).unwrap_or(1)),
+            ctxlens::tui::Exit::Crashed(message) => {
+                eprintln!("error: a background job crashed: {message} (the terminal was restored; please report it)");
+                ExitCode::from(70)
+            }
         })
     }
     #[cfg(not(feature = "tui"))]

@@ -89,37 +89,38 @@ fn render_list(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Doc
 /// A compacted log: the records before the first message (session metadata), the head
 /// messages' records, the inserted records, then every record of the active
 /// conversation from the first kept tail message on, all byte for byte as read (each
-/// record once). A Codex tail that starts inside an earlier replacement history starts
-/// after that `compacted` record: its kept items were written into the new one.
+/// record once, in file order). "Before" and "from … on" are in conversation order, not
+/// file order: a Claude Code file need not be written in `parentUuid` order, and a kept
+/// record must never be dropped because it sits earlier in the file. A Codex tail that
+/// starts inside an earlier replacement history starts after that `compacted` record:
+/// its kept items were written into the new one.
 fn render_log(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Document {
     let records = &transcript.log_records;
-    let first_message_at = transcript
+    let order_of = |range: &std::ops::Range<usize>| records.iter().find(|r| r.range == *range).and_then(|r| r.order);
+    let first_message_order = transcript
         .messages
         .first()
         .and_then(|m| m.records.first())
-        .map_or(usize::MAX, |r| r.start);
-    let tail_at = transcript
+        .and_then(order_of)
+        .unwrap_or(usize::MAX);
+    let tail_order = transcript
         .messages
         .get(cut.split)
         .and_then(|m| m.records.first())
-        .map(|r| {
-            if super::inserted::from_replacement(transcript, cut.split) {
-                r.end
-            } else {
-                r.start
-            }
-        });
-    let mut lines: Vec<std::ops::Range<usize>> = records
+        .and_then(order_of)
+        .map(|order| order + usize::from(super::inserted::from_replacement(transcript, cut.split)));
+    let mut head: Vec<std::ops::Range<usize>> = records
         .iter()
-        .filter(|r| r.active && r.message.is_none() && r.range.start < first_message_at)
+        .filter(|r| r.message.is_none() && r.order.is_some_and(|o| o < first_message_order))
         .map(|r| r.range.clone())
         .collect();
     for m in &transcript.messages[..cut.head_end] {
-        lines.extend(m.records.iter().cloned());
+        head.extend(m.records.iter().cloned());
     }
-    lines.dedup();
+    head.sort_by_key(|r| r.start);
+    head.dedup();
     let mut doc = Document::new(transcript);
-    for range in lines {
+    for range in head {
         doc.push_input(transcript, range);
         doc.push_str("\n");
     }
@@ -127,8 +128,8 @@ fn render_log(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Docu
         doc.push_new(record);
         doc.push_str("\n");
     }
-    if let Some(tail_at) = tail_at {
-        for r in records.iter().filter(|r| r.active && r.range.start >= tail_at) {
+    if let Some(tail_order) = tail_order {
+        for r in records.iter().filter(|r| r.order.is_some_and(|o| o >= tail_order)) {
             doc.push_input(transcript, r.range.clone());
             doc.push_str("\n");
         }

@@ -420,15 +420,17 @@ fn log_container(record: &BTreeMap<String, &RawValue>) -> Option<Container> {
     }
 }
 
-/// Rejects JSONL records that are not chat messages.
+/// Rejects JSONL records that are not messages: a chat message has `role`, an OpenHands
+/// event `source` with `action` or `observation`, a Responses item `type`.
 fn check_jsonl_record(source: &str, line: usize, record: &BTreeMap<String, &RawValue>) -> Result<(), LoadError> {
-    if record.contains_key("role") {
+    let event = record.contains_key("source") && (record.contains_key("action") || record.contains_key("observation"));
+    if record.contains_key("role") || event || record.contains_key("type") {
         return Ok(());
     }
     Err(LoadError::at(
         source,
         Position { line, column: 1 },
-        "JSONL record has no `role`: expected one chat message per line",
+        "JSONL record has no `role`: expected one chat message (or event, or item) per line",
     ))
 }
 

@@ -76,6 +76,9 @@ pub struct LogRecord {
     pub message: Option<usize>,
     /// On the active conversation (always, for Codex).
     pub active: bool,
+    /// Its place in the active conversation (the order the client reads it in, which a
+    /// Claude Code file need not be written in); `None` off it.
+    pub order: Option<usize>,
 }
 
 /// What loading a log produced.
@@ -207,6 +210,7 @@ pub(crate) fn claude_code(
     loaded.notes = notes;
     loaded.model = model;
     off_branch_notes(&lines, &active, &mut loaded);
+    let order: HashMap<usize, usize> = chain.iter().enumerate().map(|(k, &i)| (i, k)).collect();
     loaded.records = lines
         .iter()
         .enumerate()
@@ -214,6 +218,7 @@ pub(crate) fn claude_code(
             range: l.range.clone(),
             message: record_message.get(&i).copied(),
             active: active.contains(&i),
+            order: order.get(&i).copied(),
         })
         .collect();
     Ok(loaded)
@@ -788,6 +793,7 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
             range: line.range.clone(),
             message: owner,
             active: true,
+            order: Some(loaded.records.len()),
         });
     }
     Ok(loaded)

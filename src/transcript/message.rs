@@ -361,7 +361,13 @@ fn read_openai_calls(message: &mut Message, text: &mut TextBuilder, fields: &Fie
             });
         }
     }
-    if let Some(id) = fields.tool_call_id.filter(|raw| raw.get().starts_with('"')) {
+    // An id is a string; a number is taken as its text, as call ids are, so a numeric
+    // call and its numeric result still pair.
+    let scalar = |raw: &&RawValue| {
+        raw.get()
+            .starts_with(|c: char| c == '"' || c == '-' || c.is_ascii_digit())
+    };
+    if let Some(id) = fields.tool_call_id.filter(scalar) {
         message.tool_results.push(string_of(id));
     }
     // SWE-agent writes the plural form.

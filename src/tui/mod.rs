@@ -7,6 +7,7 @@
 pub mod action;
 pub mod app;
 pub mod event;
+pub mod input;
 pub mod jobs;
 pub mod keys;
 pub mod layout;
@@ -33,12 +34,14 @@ use self::terminal::TerminalGuard;
 use crate::transcript::Transcript;
 
 /// How the TUI ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Exit {
     /// The user quit.
     Quit,
     /// A signal (its number) ended it; the terminal was restored first.
     Signal(i32),
+    /// A background job crashed (a bug, with its message); the terminal was restored.
+    Crashed(String),
 }
 
 /// Runs the TUI on `transcript` until the user quits or a signal arrives.
@@ -46,7 +49,8 @@ pub fn run(transcript: Transcript, config: Config) -> std::io::Result<Exit> {
     let (mut app, first) = App::new(transcript, config);
     let mut guard = TerminalGuard::enter()?;
     let (events, inbox) = mpsc::channel();
-    event::spawn_input_thread(events.clone());
+    let paused = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    event::spawn_input_thread(events.clone(), std::sync::Arc::clone(&paused));
     event::spawn_signal_thread(events.clone())?;
     let mut runner = Runner::new(events, |done| Event::Job(Box::new(done)));
     let size = guard.terminal.size()?;
@@ -58,7 +62,11 @@ pub fn run(transcript: Transcript, config: Config) -> std::io::Result<Exit> {
                 Effect::Start(job) => runner.start(job),
                 Effect::Cancel(kind) => runner.cancel(kind),
                 Effect::Edit { key, text } => {
+                    // The reader stops reading first, so the editor gets every key.
+                    paused.store(true, std::sync::atomic::Ordering::Release);
+                    std::thread::sleep(Duration::from_millis(150));
                     let result = guard.suspended(|| terminal::edit_in_editor(&text));
+                    paused.store(false, std::sync::atomic::Ordering::Release);
                     pending.extend(app.update(Msg::Job(Box::new(Done::Edited { key, result }))));
                 }
                 Effect::Quit => break 'outer Exit::Quit,
@@ -90,7 +98,12 @@ pub fn run(transcript: Transcript, config: Config) -> std::io::Result<Exit> {
                     None => continue,
                 },
                 Event::Action(action) => Msg::Action(action),
-                Event::Job(done) => Msg::Job(done),
+                Event::Job(done) => {
+                    if let Done::Panicked { message, .. } = *done {
+                        break 'outer Exit::Crashed(message);
+                    }
+                    Msg::Job(done)
+                }
             };
             pending.extend(app.update(msg));
         }

@@ -595,6 +595,10 @@ impl App {
                 self.swept(key, result);
                 Vec::new()
             }
+            Done::Panicked { kind, message } => {
+                self.status = Status::error(format!("a background job ({kind:?}) failed: {message}"));
+                Vec::new()
+            }
             Done::BrokenDown { key, by, rows } => {
                 self.broken_down(&key, by, rows);
                 Vec::new()

@@ -417,6 +417,13 @@ pub enum Done {
         /// It, or why not.
         result: crate::Result<Arc<crate::replay::sweep::Sweep>>,
     },
+    /// A job panicked (a bug): the TUI ends with an error.
+    Panicked {
+        /// Its kind.
+        kind: JobKind,
+        /// The panic's message.
+        message: String,
+    },
     /// A breakdown is made.
     BrokenDown {
         /// Its inputs.
