@@ -4,14 +4,11 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
-use std::sync::mpsc;
 use std::time::Duration;
 
 use ctxlens::cancel::never;
 
-use common::{assert_exit, ctxlens_stdin, stderr, stdout};
+use common::{assert_exit, ctxlens_stdin, reply, serve_once, stderr, stdout};
 use ctxlens::compact::Options;
 use ctxlens::loss::{loss_report, FactKind, Survival};
 use ctxlens::summarize::{
@@ -137,44 +134,6 @@ fn a_silent_command_is_an_error_not_an_empty_summary() {
 // ---- openai (a local server) --------------------------------------------------------------
 
 /// Serves one request on 127.0.0.1 with `respond`, and hands the request back.
-fn serve_once(
-    respond: impl FnOnce(&mut std::net::TcpStream) + Send + 'static,
-) -> (String, mpsc::Receiver<(String, String)>) {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
-    let url = format!("http://{}/v1", listener.local_addr().expect("address"));
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let (mut stream, _) = listener.accept().expect("a connection");
-        let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-        let mut head = String::new();
-        let mut length = 0;
-        loop {
-            let mut line = String::new();
-            reader.read_line(&mut line).expect("header");
-            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                length = v.trim().parse().expect("length");
-            }
-            if line == "\r\n" {
-                break;
-            }
-            head.push_str(&line);
-        }
-        let mut body = vec![0; length];
-        reader.read_exact(&mut body).expect("body");
-        let _ = tx.send((head, String::from_utf8(body).expect("UTF-8")));
-        respond(&mut stream);
-    });
-    (url, rx)
-}
-
-fn reply(stream: &mut std::net::TcpStream, status: &str, body: &str) {
-    let _ = write!(
-        stream,
-        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-}
-
 fn endpoint(url: String, timeout_ms: u64) -> OpenAiCompatible {
     OpenAiCompatible {
         settings: Settings {

@@ -10,6 +10,8 @@
 
 use std::io::{Read, Write};
 use std::process::{Child, Command as Process, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{bounded, Older, Settings, Summarizer};
@@ -64,22 +66,25 @@ fn kill_group(child: &mut Child) {
     let _ = child.wait();
 }
 
-/// Reads `from` to its end, keeping at most `limit` bytes; true when there was more.
-fn read_bounded(mut from: impl Read, limit: usize) -> (Vec<u8>, bool) {
+/// Reads `from` to its end, keeping at most `limit` bytes; stops (and sets `over`) as
+/// soon as there is more, so an endless writer is caught at once, not at the timeout.
+fn read_bounded(mut from: impl Read, limit: usize, over: &AtomicBool) -> Vec<u8> {
     let mut kept = Vec::new();
     let mut buffer = [0u8; 8192];
-    let mut over = false;
     loop {
         match from.read(&mut buffer) {
             Ok(0) | Err(_) => break,
             Ok(n) => {
                 let room = limit.saturating_sub(kept.len());
                 kept.extend_from_slice(&buffer[..n.min(room)]);
-                over |= n > room;
+                if n > room {
+                    over.store(true, Ordering::Release);
+                    break;
+                }
             }
         }
     }
-    (kept, over)
+    kept
 }
 
 impl Summarizer for Command {
@@ -101,9 +106,20 @@ impl Summarizer for Command {
         });
         let stdout = child.stdout.take().expect("stdout was piped");
         let limit = self.settings.limit_bytes();
-        let reader = std::thread::spawn(move || read_bounded(stdout, limit));
+        let over = Arc::new(AtomicBool::new(false));
+        let reader = {
+            let over = Arc::clone(&over);
+            std::thread::spawn(move || read_bounded(stdout, limit, &over))
+        };
         let stderr = child.stderr.take().expect("stderr was piped");
-        let err_reader = std::thread::spawn(move || read_bounded(stderr, 4096).0);
+        // Standard error beyond its first 4 KiB is of no use (and not a summary).
+        let err_reader = std::thread::spawn(move || read_bounded(stderr, 4096, &AtomicBool::new(false)));
+        let too_much = || {
+            self.error(format!(
+                "printed more than {limit} bytes: a summary is at most {} tokens",
+                self.settings.limit_tokens()
+            ))
+        };
         let deadline = Instant::now() + self.settings.timeout;
         let status = loop {
             match child.try_wait() {
@@ -118,6 +134,10 @@ impl Summarizer for Command {
                 kill_group(&mut child);
                 return Err(Error::Cancelled);
             }
+            if over.load(Ordering::Acquire) {
+                kill_group(&mut child);
+                return Err(too_much());
+            }
             if Instant::now() >= deadline {
                 kill_group(&mut child);
                 return Err(self.error(format!("timed out after {} s", self.settings.timeout.as_secs_f64())));
@@ -128,20 +148,18 @@ impl Summarizer for Command {
         // every copy of its output so the readers finish.
         kill_group(&mut child);
         let _ = feeder.join();
-        let (out, over) = reader.join().unwrap_or_default();
+        let out = reader.join().unwrap_or_default();
         let err = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
+        // Too much output first: the writer may have died of the pipe closing on it.
+        if over.load(Ordering::Acquire) {
+            return Err(too_much());
+        }
         if !status.success() {
             let why = err
                 .lines()
                 .find(|l| !l.trim().is_empty())
                 .unwrap_or("no message on standard error");
             return Err(self.error(format!("failed ({status}): {why}")));
-        }
-        if over {
-            return Err(self.error(format!(
-                "printed more than {limit} bytes: a summary is at most {} tokens",
-                self.settings.limit_tokens()
-            )));
         }
         let summary = String::from_utf8(out).map_err(|_| self.error("printed invalid UTF-8"))?;
         let summary = summary.trim();

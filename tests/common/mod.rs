@@ -65,3 +65,45 @@ pub fn assert_exit(out: &Output, code: i32) {
 pub fn json_stdout(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", stdout(out)))
 }
+
+/// A one-shot HTTP server on 127.0.0.1: returns its `/v1` URL and a channel with the
+/// request's head and body; `respond` writes the answer.
+pub fn serve_once(
+    respond: impl FnOnce(&mut std::net::TcpStream) + Send + 'static,
+) -> (String, std::sync::mpsc::Receiver<(String, String)>) {
+    use std::io::{BufRead, BufReader, Read};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+    let url = format!("http://{}/v1", listener.local_addr().expect("address"));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().expect("a connection");
+        let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+        let mut head = String::new();
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).expect("header");
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse().expect("length");
+            }
+            if line == "\r\n" || line.is_empty() {
+                break;
+            }
+            head.push_str(&line);
+        }
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).expect("body");
+        let _ = tx.send((head, String::from_utf8(body).expect("UTF-8")));
+        respond(&mut stream);
+    });
+    (url, rx)
+}
+
+/// Writes an HTTP answer with `status` and a JSON `body`.
+pub fn reply(stream: &mut std::net::TcpStream, status: &str, body: &str) {
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+}

@@ -1,0 +1,448 @@
+//! The fault campaign's reproducers (kept under `tests/data/reproducers/`), each as a
+//! test of the behaviour it now has: no panic, no message lost between summary and
+//! tail, no unsafe write, no unbounded summary, no leaked key.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::{assert_exit, ctxlens, data, json_stdout, reply, repo, serve_once, stderr, stdout};
+use serde_json::Value;
+
+fn reproducer(name: &str) -> PathBuf {
+    data().join("reproducers").join(name)
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// Compacts `file` with `args`, writes the result, loads it back, and checks it holds
+/// exactly the messages the plan keeps plus the ones it writes: nothing lost, nothing
+/// doubled.
+fn assert_round_trip(file: &Path, args: &[&str]) {
+    let mut plan_args = vec!["compact", path(file), "--plan"];
+    plan_args.extend_from_slice(args);
+    let plan_out = ctxlens(&plan_args);
+    assert_exit(&plan_out, 0);
+    let plan = json_stdout(&plan_out);
+    let before = json_stdout(&ctxlens(&["stats", path(file), "--json"]))["messages"]
+        .as_array()
+        .expect("messages")
+        .len();
+    let flush = args.contains(&"--flush-to-memory");
+    let tail = if plan["strategy"].is_string() {
+        &plan["tail"]
+    } else {
+        &plan
+    };
+    let expected = if tail.is_null() || tail["compacted"] != Value::Bool(true) {
+        before
+    } else {
+        before - tail["summarized"].as_u64().expect("summarized") as usize + 1 + usize::from(flush)
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let mut write_args = vec!["compact", path(file), "-o", path(&out), "--artifacts"];
+    let store = dir.path().join("store");
+    write_args.push(path(&store));
+    write_args.extend_from_slice(args);
+    assert_exit(&ctxlens(&write_args), 0);
+    let format = args.iter().position(|a| *a == "--format").map(|k| args[k + 1]);
+    let mut stats_args = vec!["stats", path(&out), "--json"];
+    if let Some(f) = format {
+        stats_args.extend(["--format", f]);
+    }
+    let after = ctxlens(&stats_args);
+    assert_exit(&after, 0);
+    let count = json_stdout(&after)["messages"].as_array().expect("messages").len();
+    assert_eq!(
+        count,
+        expected,
+        "{} {args:?}: the output holds the kept and the new messages",
+        file.display()
+    );
+}
+
+#[test]
+fn a_lone_surrogate_never_panics() {
+    for name in ["lone-surrogate.json", "lone-surrogate-long.json"] {
+        for strategy in ["tail", "deterministic", "deterministic,tail"] {
+            for extra in [&[][..], &["--subjective-edits"][..]] {
+                let mut args = vec!["--max-tokens", "1", "--strategy", strategy];
+                args.extend_from_slice(extra);
+                assert_round_trip(&reproducer(name), &args);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_claude_code_log_out_of_parent_order_loses_nothing() {
+    let log = reproducer("claude-code-unordered.jsonl");
+    for strategy in ["tail", "deterministic", "deterministic,tail"] {
+        for max in ["1000", "20000"] {
+            assert_round_trip(&log, &["--max-tokens", max, "--strategy", strategy]);
+        }
+    }
+}
+
+#[test]
+fn summary_timeouts_are_positive_finite_and_bounded() {
+    let sample = repo().join("sample-transcripts/support-agent.json");
+    for bad in [
+        "1e19",
+        "inf",
+        "1e30",
+        "18446744073709551616",
+        "NaN",
+        "0",
+        "86401",
+        "-1",
+        "abc",
+    ] {
+        let arg = format!("--summary-timeout={bad}");
+        let out = ctxlens(&["compact", path(&sample), "--max-tokens", "100", &arg]);
+        assert_exit(&out, 2);
+        assert!(stderr(&out).contains("summary-timeout"), "{bad}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"));
+    }
+    let out = ctxlens(&[
+        "compact",
+        path(&sample),
+        "--max-tokens",
+        "100",
+        "--summary-timeout",
+        "2.5",
+        "--summarizer",
+        "cmd:echo fine",
+    ]);
+    assert_exit(&out, 0);
+}
+
+#[test]
+fn numeric_call_and_result_ids_pair() {
+    let file = reproducer("numeric-tool-call-id.json");
+    let stats = json_stdout(&ctxlens(&["stats", path(&file), "--json"]));
+    assert_eq!(stats["messages"][2]["tool_results"], serde_json::json!(["5"]));
+    assert_exit(&ctxlens(&["check", path(&file)]), 0);
+}
+
+#[test]
+fn openhands_events_as_jsonl_round_trip() {
+    let file = reproducer("openhands-events.jsonl");
+    assert_round_trip(
+        &file,
+        &["--format", "openhands", "--max-tokens", "50", "--keep-tail", "100"],
+    );
+    assert_round_trip(&file, &["--max-tokens", "50", "--keep-tail", "100"]);
+}
+
+/// Runs the binary; fails if it takes longer than `limit` (a hung summarizer).
+fn run_within(limit: Duration, args: &[&str]) -> std::process::Output {
+    let start = Instant::now();
+    let out = ctxlens(args);
+    assert!(start.elapsed() < limit, "{args:?} took {:?}", start.elapsed());
+    out
+}
+
+#[test]
+fn a_command_summarizer_is_bounded_in_time_size_and_processes() {
+    let sample = repo().join("sample-transcripts/support-agent.json");
+    let base = ["compact", path(&sample), "--max-tokens", "100"];
+    // A background child holding standard output open cannot stretch the wait: the
+    // summary is what the command printed before it exited.
+    let out = run_within(
+        Duration::from_secs(15),
+        &[
+            &base[..],
+            &["--summary-timeout", "2", "--summarizer", "cmd:sleep 20 & echo s"],
+        ]
+        .concat(),
+    );
+    assert_exit(&out, 0);
+    assert!(
+        stdout(&out).contains(r"[Summary of earlier conversation]\ns"),
+        "{}",
+        stdout(&out)
+    );
+    // The whole process group goes when the command exits, and when it times out: the
+    // background work never finishes.
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (line, timeout, code) in [
+        ("({sleep 3; touch MARK}) & echo s", "10", 0),
+        ("({sleep 3; touch MARK}) & sleep 30", "1", 2),
+    ] {
+        let marker = dir.path().join(format!("still-running-{code}"));
+        let line = format!(
+            "cmd:{}",
+            line.replace("{sleep 3; touch MARK}", &format!("sleep 3; touch {}", marker.display()))
+        );
+        let out = run_within(
+            Duration::from_secs(15),
+            &[&base[..], &["--summary-timeout", timeout, "--summarizer", &line]].concat(),
+        );
+        assert_exit(&out, code);
+        if code == 2 {
+            assert!(stderr(&out).contains("timed out"), "{}", stderr(&out));
+        }
+        std::thread::sleep(Duration::from_secs(4));
+        assert!(
+            !marker.exists(),
+            "{line}: the command's background child was killed with it"
+        );
+    }
+    // An endless answer stops at the bound, as an error naming the command.
+    let out = run_within(
+        Duration::from_secs(15),
+        &[&base[..], &["--summarizer", "cmd:yes"]].concat(),
+    );
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains("cmd:yes") || stderr(&out).contains("yes"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).is_empty(), "nothing written");
+    // The API keys are not inherited.
+    let out = Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+        .args(base)
+        .args([
+            "--summarizer",
+            "cmd:echo \"${CTXLENS_API_KEY:-no-key}-${OPENAI_API_KEY:-no-key}\"",
+        ])
+        .env("CTXLENS_API_KEY", "sk-secret-1")
+        .env("OPENAI_API_KEY", "sk-secret-2")
+        .output()
+        .expect("runs");
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    assert!(text.contains("no-key-no-key") && !text.contains("sk-secret"), "{text}");
+}
+
+#[test]
+fn an_http_summarizer_never_leaks_the_key_nor_follows_redirects() {
+    let sample = repo().join("sample-transcripts/support-agent.json");
+    let secret = "sk-test-0123456789abcdef";
+    // A server that echoes the Authorization header in its error.
+    let (url, requests) = serve_once(|s| {
+        reply(
+            s,
+            "401 Unauthorized",
+            r#"{"error":"bad key: Bearer sk-test-0123456789abcdef (Authorization: Bearer sk-test-0123456789abcdef)"}"#,
+        );
+    });
+    let out = Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+        .args([
+            "compact",
+            path(&sample),
+            "--max-tokens",
+            "100",
+            "--summarizer",
+            "openai",
+        ])
+        .args(["--summarizer-url", &url])
+        .env("CTXLENS_API_KEY", secret)
+        .output()
+        .expect("runs");
+    assert_exit(&out, 2);
+    let (head, _) = requests.recv_timeout(Duration::from_secs(10)).expect("the request");
+    assert!(head.contains(secret), "the key was sent to the server");
+    assert!(!stderr(&out).contains(secret), "the key never shows: {}", stderr(&out));
+    assert!(stderr(&out).contains("401"), "{}", stderr(&out));
+    // A redirect is not followed; the error says so.
+    for status in ["302 Found", "307 Temporary Redirect", "308 Permanent Redirect"] {
+        let (url, _) = serve_once(move |s| {
+            let _ = std::io::Write::write_all(
+                s,
+                format!("HTTP/1.1 {status}\r\nLocation: http://127.0.0.1:9/v1/chat/completions\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").as_bytes(),
+            );
+        });
+        let out = Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+            .args([
+                "compact",
+                path(&sample),
+                "--max-tokens",
+                "100",
+                "--summarizer",
+                "openai",
+            ])
+            .args(["--summarizer-url", &url])
+            .env("CTXLENS_API_KEY", secret)
+            .output()
+            .expect("runs");
+        assert_exit(&out, 2);
+        assert!(stderr(&out).contains("redirect"), "{status}: {}", stderr(&out));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn outputs_must_be_regular_files_and_never_the_input() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("in.json");
+    std::fs::copy(repo().join("sample-transcripts/support-agent.json"), &input).expect("copy");
+    let original = std::fs::read(&input).expect("read");
+    let args = |out: &Path| -> Vec<String> {
+        ["compact", path(&input), "--max-tokens", "1000", "-o", path(out)]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect()
+    };
+    let run = |out: &Path| {
+        let a = args(out);
+        ctxlens(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    // A character device.
+    let out = run(Path::new("/dev/null"));
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("character device"), "{}", stderr(&out));
+    // A FIFO.
+    let fifo = dir.path().join("pipe");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let out = run(&fifo);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("FIFO"), "{}", stderr(&out));
+    // A symlink to the input, and a hard link to it: both are the input.
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink(&input, &link).expect("symlink");
+    assert_exit(&run(&link), 2);
+    let hard = dir.path().join("hard.json");
+    std::fs::hard_link(&input, &hard).expect("hard link");
+    let out = run(&hard);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("input"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&input).expect("read"), original, "the input is untouched");
+    assert!(std::fs::symlink_metadata(&link).expect("link").file_type().is_symlink());
+    // A symlink to a new regular file is written through, and stays a symlink.
+    let target = dir.path().join("target.json");
+    std::fs::write(&target, "old").expect("write");
+    let to_target = dir.path().join("to-target.json");
+    std::os::unix::fs::symlink(&target, &to_target).expect("symlink");
+    assert_exit(&run(&to_target), 0);
+    assert!(std::fs::symlink_metadata(&to_target)
+        .expect("link")
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&target)
+        .expect("read")
+        .contains("Summary of earlier conversation"));
+}
+
+#[test]
+fn artifacts_are_verified_and_never_left_behind_a_refused_write() {
+    let file = reproducer("big-tool-output.json");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = dir.path().join("store");
+    let out = dir.path().join("out.json");
+    let args = |out: &Path| {
+        vec![
+            "compact".to_owned(),
+            path(&file).to_owned(),
+            "--max-tokens".into(),
+            "1".into(),
+            "--strategy".into(),
+            "deterministic".into(),
+            "--externalize-over".into(),
+            "2048".into(),
+            "--artifacts".into(),
+            path(&store).to_owned(),
+            "-o".into(),
+            path(out).to_owned(),
+        ]
+    };
+    let run = |out: &Path| {
+        let a = args(out);
+        ctxlens(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    assert_exit(&run(&out), 0);
+    let stored: Vec<PathBuf> = std::fs::read_dir(&store)
+        .expect("store")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    assert_eq!(stored.len(), 1, "one output externalized");
+    let good = std::fs::read(&stored[0]).expect("artifact");
+    // Tampered: same name, other content. Not trusted: it is written again, right.
+    std::fs::write(&stored[0], "not what was stored").expect("tamper");
+    let again = dir.path().join("again.json");
+    assert_exit(&run(&again), 0);
+    assert_eq!(
+        std::fs::read(&stored[0]).expect("artifact"),
+        good,
+        "the artifact holds the output again"
+    );
+    let name = stored[0].file_name().expect("name").to_string_lossy().into_owned();
+    assert_eq!(
+        ctxlens::compact::deterministic::content_name(&String::from_utf8(good).expect("text")),
+        name
+    );
+    std::fs::remove_file(&again).expect("remove");
+    // A directory where the artifact should be: an error, and no output.
+    std::fs::remove_file(&stored[0]).expect("remove");
+    std::fs::create_dir(&stored[0]).expect("mkdir");
+    let refused = run(&again);
+    assert_exit(&refused, 2);
+    assert!(stderr(&refused).contains("not a file"), "{}", stderr(&refused));
+    assert!(!again.exists());
+    std::fs::remove_dir(&stored[0]).expect("rmdir");
+    // An output that cannot be written leaves no artifact behind.
+    let fresh_store = dir.path().join("fresh");
+    let refused = ctxlens(&[
+        "compact",
+        path(&file),
+        "--max-tokens",
+        "1",
+        "--strategy",
+        "deterministic",
+        "--artifacts",
+        path(&fresh_store),
+        "-o",
+        "/dev/null",
+    ]);
+    assert_exit(&refused, 2);
+    let left = std::fs::read_dir(&fresh_store).map_or(0, Iterator::count);
+    assert_eq!(left, 0, "no artifact written for a refused output");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_during_a_write_leaves_no_temporary_file() {
+    // A large input written slowly enough to be interrupted: a 100k-message transcript.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("big.json");
+    std::fs::write(&input, ctxlens::synth::openai_transcript(100_000)).expect("write");
+    for signal in ["-TERM", "-INT", "-HUP"] {
+        let out_dir = tempfile::tempdir().expect("temp dir");
+        let out = out_dir.path().join("out.json");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+            .args(["compact", path(&input), "--max-tokens", "999999999", "-o", path(&out)])
+            .spawn()
+            .expect("spawn");
+        // Wait for the temporary file to appear, then signal.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            let temp = std::fs::read_dir(out_dir.path())
+                .expect("dir")
+                .any(|e| e.expect("entry").file_name().to_string_lossy().contains(".tmp"));
+            if temp || child.try_wait().expect("wait").is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let _ = Command::new("kill").args([signal, &child.id().to_string()]).status();
+        let status = child.wait().expect("exit");
+        let left: Vec<String> = std::fs::read_dir(out_dir.path())
+            .expect("dir")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "{signal}: temporary files left: {left:?}");
+        // Either it finished first (a whole output) or it stopped (no output at all).
+        if out.exists() {
+            assert!(status.success());
+            assert_eq!(std::fs::read(&out).expect("read"), std::fs::read(&input).expect("read"));
+        }
+    }
+}
