@@ -131,5 +131,30 @@ fn firing(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, firing, large);
+/// The deterministic pass on one message holding 2,000 tool results (it was quadratic in
+/// them: 103 s before the fix on the campaign's machine).
+fn many_results(c: &mut Criterion) {
+    let text = ctxlens::synth::many_results(2_000);
+    let t = Transcript::parse("blocks.json", text.into_bytes(), None).expect("valid");
+    let counts = Counts::compute(&t, Tokenizer::Estimate);
+    let mut group = c.benchmark_group("deterministic");
+    group.sample_size(10);
+    group.bench_function("2000_results_in_one_message", |b| {
+        b.iter(|| {
+            let derived = ctxlens::compact::derive(
+                &t,
+                &counts,
+                1_000,
+                ctxlens::compact::DeterministicOptions::default(),
+                &mut ctxlens::compact::deterministic::DryRun,
+                ctxlens::cancel::never(),
+            )
+            .expect("derives");
+            black_box(derived.compressed.edits.len())
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, firing, large, many_results);
 criterion_main!(benches);

@@ -95,3 +95,32 @@ impl SplitMix {
         ((z ^ (z >> 31)) % n as u64) as usize
     }
 }
+
+/// An Anthropic transcript whose one user message carries `results` tool results of 80
+/// log lines each (answering one assistant message's `results` parallel calls): the case
+/// that made the deterministic pass quadratic in the results of one message.
+pub fn many_results(results: usize) -> String {
+    let mut uses = String::new();
+    let mut outputs = String::new();
+    for i in 0..results {
+        if i > 0 {
+            uses.push(',');
+            outputs.push(',');
+        }
+        let _ = write!(
+            uses,
+            r#"{{"type":"tool_use","id":"t{i}","name":"read","input":{{"path":"/src/file{i}.rs"}}}}"#
+        );
+        let lines: Vec<String> = (0..80)
+            .map(|j| format!("line {j} of file {i}: some output text here"))
+            .collect();
+        let _ = write!(
+            outputs,
+            r#"{{"type":"tool_result","tool_use_id":"t{i}","content":{}}}"#,
+            serde_json::Value::String(lines.join("\n"))
+        );
+    }
+    format!(
+        r#"[{{"role":"user","content":"read them all"}},{{"role":"assistant","content":[{uses}]}},{{"role":"user","content":[{outputs}]}},{{"role":"assistant","content":"done"}}]"#
+    )
+}

@@ -6,6 +6,7 @@
 
 mod bpe;
 pub mod estimate;
+mod incremental;
 pub mod media;
 pub mod provider;
 
@@ -19,6 +20,7 @@ use crate::transcript::{Dialect, Transcript};
 
 pub use bpe::{openai_message_tokens, BpeCounter};
 pub use estimate::{compact_length, estimate_tokens, CompactLength, Unit};
+pub use incremental::Incremental;
 
 /// The tokenizers ctxlens can count with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

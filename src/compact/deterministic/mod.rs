@@ -23,6 +23,7 @@ pub use tool_output::{
 
 use crate::cancel::CancelToken;
 use crate::tokens::Counts;
+use crate::tokens::Incremental;
 use crate::transcript::Transcript;
 
 /// A subjective rule: the edited text, or `None` when it leaves the text alone.
@@ -220,25 +221,49 @@ impl Work<'_> {
             let Some(mut value) = self.value(index) else {
                 continue;
             };
-            let mut changed = false;
-            for slot in 0..tool_texts(&mut value).len() {
-                let text = tool_texts(&mut value)[slot].clone();
-                let Some((replacement, rule)) = compact_tool_output(&text, externalize_over, store)? else {
+            // Each output is edited in turn and the message re-counted by the changed
+            // string only: linear in the outputs of one message, not quadratic.
+            let texts: Vec<String> = tool_texts(&mut value).into_iter().map(|s| s.clone()).collect();
+            if texts.is_empty() {
+                continue;
+            }
+            let counted = serde_json::to_string(&value).unwrap_or_default();
+            let mut running = Incremental::new(
+                self.tokenizer,
+                &self.transcript.count_form(&counted),
+                self.tokens[index],
+            );
+            let mut replaced: Vec<Option<String>> = vec![None; texts.len()];
+            for (slot, text) in texts.iter().enumerate() {
+                let Some((replacement, rule)) = compact_tool_output(text, externalize_over, store)? else {
                     continue;
                 };
-                tool_texts(&mut value)[slot].clone_from(&replacement);
-                let after = self.count(&value);
+                let kept = running;
+                let after = running.replace(text, &replacement);
                 if after > self.tokens[index] {
-                    *tool_texts(&mut value)[slot] = text; // never let an edit cost more
+                    running = kept; // never let an edit cost more
                     continue;
                 }
                 if rule == Rule::Externalize {
-                    self.artifacts.push(content_name(&text));
+                    self.artifacts.push(content_name(text));
                 }
                 self.record(index, rule, after);
-                changed = true;
+                replaced[slot] = Some(replacement);
             }
-            if changed {
+            if replaced.iter().any(Option::is_some) {
+                for (slot, text) in tool_texts(&mut value).into_iter().enumerate() {
+                    if let Some(new) = replaced[slot].take() {
+                        *text = new;
+                    }
+                }
+                // One whole count at the end keeps the figures exact whatever happens.
+                let exact = self.count(&value);
+                if exact != self.tokens[index] {
+                    if let Some(last) = self.edits.last_mut() {
+                        last.tokens_after = exact;
+                    }
+                    self.tokens[index] = exact;
+                }
                 self.edited.insert(index, value);
             }
         }
