@@ -240,7 +240,7 @@ pub fn tool_names(transcript: &Transcript) -> BTreeMap<String, String> {
     transcript
         .messages
         .iter()
-        .flat_map(|m| m.tool_calls.iter().map(|c| (c.id.clone(), c.name.clone())))
+        .flat_map(|m| m.tool_calls().iter().map(|c| (c.id.clone(), c.name.clone())))
         .collect()
 }
 

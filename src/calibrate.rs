@@ -51,7 +51,7 @@ pub fn recorded_calls(transcript: &Transcript, counts: &Counts) -> Vec<(usize, u
         .iter()
         .enumerate()
         .filter_map(|(i, m)| {
-            let recorded = m.recorded?.context_tokens;
+            let recorded = m.recorded()?.context_tokens;
             let counted = if i == 0 { 0 } else { counts.cumulative(i - 1) };
             (recorded > 0).then_some((i, counted, recorded))
         })

@@ -353,12 +353,12 @@ proptest! {
         prop_assert_eq!(Counts::compute(&out, Tokenizer::Estimate).total(), result.tokens_after);
         prop_assert_eq!(out.messages.len(), t.messages.len());
         for (i, (a, b)) in t.messages.iter().zip(out.messages.iter()).enumerate() {
-            let carries_results = !a.tool_results.is_empty();
+            let carries_results = !a.tool_results().is_empty();
             if (a.role == "user" && !carries_results) || a.role == "system" {
                 prop_assert_eq!(t.raw(i), out.raw(i), "user and system messages are byte-identical");
             }
-            prop_assert_eq!(&a.tool_calls, &b.tool_calls);
-            prop_assert_eq!(&a.tool_results, &b.tool_results);
+            prop_assert_eq!(&a.tool_calls(), &b.tool_calls());
+            prop_assert_eq!(&a.tool_results(), &b.tool_results());
         }
         prop_assert_eq!(&out.groups, &t.groups, "every tool group survives with its ids");
         for name in &result.artifacts {

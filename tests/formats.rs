@@ -57,14 +57,14 @@ fn claude_code_follows_the_active_branch_and_merges_split_responses() {
         "the abandoned branch, hook, meta and sidechain are not messages"
     );
     let response = &t.messages[1];
-    assert_eq!(response.records.len(), 2, "one response over two lines");
+    assert_eq!(response.records().len(), 2, "one response over two lines");
     assert_eq!(
-        response.tool_calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
+        response.tool_calls().iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
         ["t1", "t2"]
     );
     assert!(t.raw(1).contains("Looking.") && t.raw(1).contains("make test"));
     assert_eq!(
-        response.recorded.expect("usage").context_tokens,
+        response.recorded().expect("usage").context_tokens,
         100,
         "input + cache creation + cache read"
     );
@@ -170,7 +170,7 @@ fn codex_history_usage_and_compactions() {
     );
     assert_eq!(t.groups.groups.len(), 2);
     assert!(t.groups.orphans.is_empty());
-    assert_eq!(t.messages[4].recorded.expect("token_count").context_tokens, 500);
+    assert_eq!(t.messages[4].recorded().expect("token_count").context_tokens, 500);
     assert!(t.notes.iter().any(|n| n.is_past_compaction() && n.before == 5));
     assert!(check(&t, Provider::Responses).is_empty());
 }

@@ -408,7 +408,7 @@ fn screen_tool_group_selected() {
         .transcript()
         .messages
         .iter()
-        .position(|m| m.tool_calls.len() == 2)
+        .position(|m| m.tool_calls().len() == 2)
         .expect("a parallel call");
     app.act(Action::Select(parallel));
     insta::assert_snapshot!("tool_group_selected", draw(&app, 120, 36).backend());

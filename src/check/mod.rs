@@ -99,7 +99,7 @@ fn check_openai(transcript: &Transcript) -> Vec<Problem> {
             });
         }
         if message.role == "tool" {
-            for id in &message.tool_results {
+            for id in message.tool_results() {
                 if !callable.contains(id.as_str()) {
                     problems.push(Problem {
                         index,
@@ -109,15 +109,15 @@ fn check_openai(transcript: &Transcript) -> Vec<Problem> {
                 }
             }
         }
-        if message.role == "assistant" && !message.tool_calls.is_empty() {
-            callable = message.tool_calls.iter().map(|c| c.id.as_str()).collect();
+        if message.role == "assistant" && !message.tool_calls().is_empty() {
+            callable = message.tool_calls().iter().map(|c| c.id.as_str()).collect();
             let answered: HashSet<&str> = messages[index + 1..]
                 .iter()
                 .take_while(|m| m.role == "tool")
-                .flat_map(|m| m.tool_results.iter().map(String::as_str))
+                .flat_map(|m| m.tool_results().iter().map(String::as_str))
                 .collect();
             let missing: Vec<&str> = message
-                .tool_calls
+                .tool_calls()
                 .iter()
                 .map(|c| c.id.as_str())
                 .filter(|id| !answered.contains(id) && !id.starts_with("function_call@"))
@@ -152,9 +152,9 @@ fn check_anthropic(transcript: &Transcript) -> Vec<Problem> {
             .checked_sub(1)
             .map(|p| &messages[p])
             .filter(|p| p.role == "assistant")
-            .map(|p| p.tool_calls.iter().map(|c| c.id.as_str()).collect())
+            .map(|p| p.tool_calls().iter().map(|c| c.id.as_str()).collect())
             .unwrap_or_default();
-        for id in &message.tool_results {
+        for id in message.tool_results() {
             if !previous_calls.contains(id.as_str()) {
                 problems.push(Problem {
                     index,
@@ -163,14 +163,14 @@ fn check_anthropic(transcript: &Transcript) -> Vec<Problem> {
                 });
             }
         }
-        if !message.tool_calls.is_empty() {
+        if !message.tool_calls().is_empty() {
             let next_results: HashSet<&str> = messages
                 .get(index + 1)
                 .filter(|n| n.role == "user")
-                .map(|n| n.tool_results.iter().map(String::as_str).collect())
+                .map(|n| n.tool_results().iter().map(String::as_str).collect())
                 .unwrap_or_default();
             let missing: Vec<&str> = message
-                .tool_calls
+                .tool_calls()
                 .iter()
                 .map(|c| c.id.as_str())
                 .filter(|id| !next_results.contains(id))
@@ -193,22 +193,22 @@ fn check_gemini(transcript: &Transcript) -> Vec<Problem> {
     let messages = &transcript.messages;
     let mut problems = Vec::new();
     for (index, message) in messages.iter().enumerate() {
-        if message.tool_results.is_empty() {
+        if message.tool_results().is_empty() {
             continue;
         }
         let previous = index
             .checked_sub(1)
             .map(|p| &messages[p])
-            .filter(|p| !p.tool_calls.is_empty());
+            .filter(|p| !p.tool_calls().is_empty());
         match previous {
             None => problems.push(Problem {
                 index,
                 problem: "function responses that do not follow a function call turn".to_owned(),
                 provider_error: "Please ensure that function response turn comes immediately after a function call turn.".to_owned(),
             }),
-            Some(p) if p.tool_calls.len() != message.tool_results.len() => problems.push(Problem {
+            Some(p) if p.tool_calls().len() != message.tool_results().len() => problems.push(Problem {
                 index,
-                problem: format!("{} function responses for {} function calls", message.tool_results.len(), p.tool_calls.len()),
+                problem: format!("{} function responses for {} function calls", message.tool_results().len(), p.tool_calls().len()),
                 provider_error: "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.".to_owned(),
             }),
             Some(_) => {}
@@ -225,10 +225,10 @@ fn check_responses(transcript: &Transcript) -> Vec<Problem> {
     let answered: HashSet<&str> = transcript
         .messages
         .iter()
-        .flat_map(|m| m.tool_results.iter().map(String::as_str))
+        .flat_map(|m| m.tool_results().iter().map(String::as_str))
         .collect();
     for (index, message) in transcript.messages.iter().enumerate() {
-        for id in &message.tool_results {
+        for id in message.tool_results() {
             if !called.contains(id.as_str()) {
                 problems.push(Problem {
                     index,
@@ -237,7 +237,7 @@ fn check_responses(transcript: &Transcript) -> Vec<Problem> {
                 });
             }
         }
-        for call in &message.tool_calls {
+        for call in message.tool_calls() {
             called.insert(call.id.as_str());
             if !answered.contains(call.id.as_str()) {
                 problems.push(Problem {

@@ -8,21 +8,25 @@ use ctxlens::compact::{deterministic::Compressed, Outcome, Planned};
 use ctxlens::tokens::Counts;
 use ctxlens::transcript::Transcript;
 
-/// The document `--plan` prints for an outcome.
-pub fn plan_json(outcome: &Outcome) -> serde_json::Result<Vec<u8>> {
+/// Writes the document `--plan` prints for an outcome, row by row (a million rows are
+/// never held in memory at once).
+pub fn write_plan(out: &mut impl std::io::Write, outcome: &Outcome) -> anyhow::Result<()> {
     let tail = || PlanDoc::new(&outcome.view, &outcome.view_counts, outcome);
     // The stages that ran decide the document: the deterministic pass, the tail plan, or both.
-    let mut doc = match (&outcome.compressed, outcome.planned.tail.is_some()) {
-        (Some(c), false) => serde_json::to_vec(&DeterministicPlan::new(c))?,
-        (Some(c), true) => serde_json::to_vec(&ComposedPlan {
-            strategy: outcome.settings.strategy.name(),
-            deterministic: DeterministicPlan::new(c),
-            tail: tail(),
-        })?,
-        (None, _) => serde_json::to_vec(&tail())?,
-    };
-    doc.push(b'\n');
-    Ok(doc)
+    match (&outcome.compressed, outcome.planned.tail.is_some()) {
+        (Some(c), false) => serde_json::to_writer(&mut *out, &DeterministicPlan::new(c))?,
+        (Some(c), true) => serde_json::to_writer(
+            &mut *out,
+            &ComposedPlan {
+                strategy: outcome.settings.strategy.name(),
+                deterministic: DeterministicPlan::new(c),
+                tail: tail(),
+            },
+        )?,
+        (None, _) => serde_json::to_writer(&mut *out, &tail())?,
+    }
+    out.write_all(b"\n")?;
+    Ok(())
 }
 
 /// The deterministic strategy's `--plan` document.
@@ -148,7 +152,7 @@ impl Serialize for Rows<'_> {
             role: &m.role,
             tokens: self.counts.message(i),
             section: self.planned.section(i).name(),
-            group: self.transcript.groups.group_of[i],
+            group: self.transcript.groups.group_of(i),
             provider_tokens: ctxlens::tokens::media::binary_heavy(self.transcript, i).map(|h| h.provider_tokens),
         }))
     }

@@ -181,8 +181,8 @@ impl Serialize for StatsRows<'_> {
             role: &m.role,
             tokens: self.counts.message(i),
             cumulative: self.counts.cumulative(i),
-            tool_calls: m.tool_calls.iter().map(|c| c.id.as_str()).collect(),
-            tool_results: &m.tool_results,
+            tool_calls: m.tool_calls().iter().map(|c| c.id.as_str()).collect(),
+            tool_results: m.tool_results(),
             recorded: recorded_vs_estimate(self.transcript, self.counts, i),
             media: media_doc(self.transcript, i),
         }))
@@ -210,7 +210,7 @@ pub fn stats_doc<'a>(transcript: &'a Transcript, counts: &'a Counts) -> StatsDoc
             .messages
             .iter()
             .rev()
-            .find_map(|m| m.recorded)
+            .find_map(ctxlens::transcript::Message::recorded)
             .map(|r| r.context_tokens),
         calibration: calibration_doc(transcript, counts),
     }
@@ -264,8 +264,8 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
         while let Some(note) = notes.next_if(|n| n.before <= i) {
             write_note(out, note)?;
         }
-        let calls: Vec<&str> = m.tool_calls.iter().map(|c| c.id.as_str()).collect();
-        let results: Vec<&str> = m.tool_results.iter().map(String::as_str).collect();
+        let calls: Vec<&str> = m.tool_calls().iter().map(|c| c.id.as_str()).collect();
+        let results: Vec<&str> = m.tool_results().iter().map(String::as_str).collect();
         let mut tools = format!("{}{}", id_list("→", &calls, 22), id_list("←", &results, 22));
         if groups.orphans_of(i).next().is_some() {
             let kinds: Vec<&str> = groups

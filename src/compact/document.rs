@@ -49,7 +49,7 @@ impl Document {
             .iter()
             // A merged Claude Code response has no single span to replace; the
             // deterministic pass never rewrites one.
-            .filter(|(&i, _)| transcript.messages[i].synthetic.is_none())
+            .filter(|(&i, _)| transcript.messages[i].synthetic().is_none())
             .map(|(&i, json)| (transcript.messages[i].span.clone(), json.as_str()))
             .filter(|(span, _)| span.start >= range.start && span.end <= range.end)
             .collect();

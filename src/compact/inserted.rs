@@ -177,7 +177,7 @@ fn derived_uuid(seed: &str) -> String {
 
 /// The record of message `index` as a JSON object, when it has one.
 fn record_of(transcript: &Transcript, index: usize) -> Option<Map<String, Value>> {
-    let range = transcript.messages.get(index)?.records.first()?.clone();
+    let range = transcript.messages.get(index)?.records().first()?.clone();
     serde_json::from_str::<Value>(&transcript.text[range])
         .ok()?
         .as_object()
@@ -244,7 +244,7 @@ fn claude_code(transcript: &Transcript, cut: &Cut, texts: &[String]) -> Insertio
 /// True for a Codex message that lives in an earlier `compacted` record's replacement
 /// history (it has no record of its own).
 pub(crate) fn from_replacement(transcript: &Transcript, index: usize) -> bool {
-    transcript.format.container == Container::Codex && transcript.messages[index].synthetic.is_some()
+    transcript.format.container == Container::Codex && transcript.messages[index].synthetic().is_some()
 }
 
 /// Codex: one `compacted` record whose replacement history is the kept head's items and

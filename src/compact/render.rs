@@ -100,13 +100,13 @@ fn render_log(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Docu
     let first_message_order = transcript
         .messages
         .first()
-        .and_then(|m| m.records.first())
+        .and_then(|m| m.records().first())
         .and_then(order_of)
         .unwrap_or(usize::MAX);
     let tail_order = transcript
         .messages
         .get(cut.split)
-        .and_then(|m| m.records.first())
+        .and_then(|m| m.records().first())
         .and_then(order_of)
         .map(|order| order + usize::from(super::inserted::from_replacement(transcript, cut.split)));
     let mut head: Vec<std::ops::Range<usize>> = records
@@ -115,7 +115,7 @@ fn render_log(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Docu
         .map(|r| r.range.clone())
         .collect();
     for m in &transcript.messages[..cut.head_end] {
-        head.extend(m.records.iter().cloned());
+        head.extend(m.records().iter().cloned());
     }
     head.sort_by_key(|r| r.start);
     head.dedup();

@@ -10,7 +10,7 @@ use super::render::render;
 use super::strategy::{derive, plan_strategy, warnings, Derived, Planned, Settings, Warning};
 use crate::cancel::CancelToken;
 use crate::loss::{loss_report, LossReport};
-use crate::summarize::{older_messages, Summarizer};
+use crate::summarize::Summarizer;
 use crate::tokens::Counts;
 use crate::transcript::Transcript;
 
@@ -103,9 +103,7 @@ pub fn run(inputs: Inputs) -> crate::Result<Outcome> {
     let planned = plan_strategy(settings.strategy, &view, &view_counts, &settings.options);
     let (document, summary, inserted, tokens_after, loss) = match planned.cut() {
         Some(cut) => {
-            let older = older_messages(&view, cut.head_end..cut.split, summarizer.needs_text());
-            let summary = summarizer.summarize(&older, cancel)?;
-            drop(older);
+            let summary = summarizer.summarize_range(&view, cut.head_end..cut.split, cancel)?;
             cancel.check()?;
             let rendered = render(
                 &view,

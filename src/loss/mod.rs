@@ -82,8 +82,8 @@ struct Held {
 fn held(transcript: &Transcript, index: usize) -> Held {
     let message = &transcript.messages[index];
     let text = transcript.readable_text(index);
-    let prose = message.tool_results.is_empty()
-        && message.tool_calls.is_empty()
+    let prose = message.tool_results().is_empty()
+        && message.tool_calls().is_empty()
         && matches!(message.role.as_str(), "user" | "assistant");
     let instruction = (message.boundary && !is_noise(&text)).then(|| (index, first_line(&text)));
     Held {
@@ -192,12 +192,9 @@ impl fmt::Display for LossReport {
                 thousands(self.instructions.len() as u64),
                 thousands(self.instructions_lost.len() as u64)
             )?;
+            let lost: HashSet<usize> = self.instructions_lost.iter().map(|(i, _)| *i).collect();
             for (index, first) in &self.instructions {
-                let mark = if self.instructions_lost.iter().any(|(i, _)| i == index) {
-                    "✗"
-                } else {
-                    " "
-                };
+                let mark = if lost.contains(index) { "✗" } else { " " };
                 writeln!(f, "  #{index:<6} {mark} {}", crate::text::visible(first, false))?;
             }
         }

@@ -50,8 +50,8 @@ impl FactIndex {
             .enumerate()
             .map(|(p, text)| {
                 let m = &transcript.messages[view.positions[p]];
-                let prose = m.tool_calls.is_empty()
-                    && m.tool_results.is_empty()
+                let prose = m.tool_calls().is_empty()
+                    && m.tool_results().is_empty()
                     && matches!(m.role.as_str(), "user" | "assistant");
                 extract_facts(p, text, prose)
             })

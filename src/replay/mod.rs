@@ -233,7 +233,9 @@ fn inserted_items(inputs: &Inputs, summary: &str, at: usize) -> Vec<Item> {
             Item::Inserted(Arc::new(Inserted {
                 tokens: crate::tokens::count_json(transcript, tokenizer, &json),
                 text: transcript.readable_text_of_json(&json),
-                role: parsed.as_ref().map_or_else(|| "system".to_owned(), |m| m.role.clone()),
+                role: parsed
+                    .as_ref()
+                    .map_or_else(|| "system".to_owned(), |m| m.role.to_string()),
                 // A session log marks its summaries (never a human turn); in a plain list a
                 // user-role summary is one, as §7F reads it.
                 boundary: !is_log && parsed.is_some_and(|m| m.boundary),

@@ -114,7 +114,7 @@ impl View {
     /// The provider's recorded prompt size at position `p`, when the log records it.
     pub fn recorded(&self, p: usize) -> Option<u64> {
         self.transcript.messages[self.positions[p]]
-            .recorded
+            .recorded()
             .map(|r| r.context_tokens)
     }
 }

@@ -45,6 +45,19 @@ pub trait Summarizer: Send + Sync {
     fn needs_text(&self) -> bool {
         true
     }
+
+    /// The summary of messages `range` of `transcript`. By default the messages are
+    /// handed to [`Summarizer::summarize`]; a summarizer that needs only the range (the
+    /// placeholder counts it, a fixed summary checks it) answers without building them.
+    fn summarize_range(
+        &self,
+        transcript: &crate::transcript::Transcript,
+        range: std::ops::Range<usize>,
+        cancel: &CancelToken,
+    ) -> crate::Result<String> {
+        let older = older_messages(transcript, range, self.needs_text());
+        self.summarize(&older, cancel)
+    }
 }
 
 /// The conformance summarizer: `summarized <N> messages`.
@@ -66,6 +79,15 @@ impl Summarizer for Placeholder {
     fn needs_text(&self) -> bool {
         false
     }
+
+    fn summarize_range(
+        &self,
+        _transcript: &crate::transcript::Transcript,
+        range: std::ops::Range<usize>,
+        _cancel: &CancelToken,
+    ) -> crate::Result<String> {
+        Ok(Placeholder::text(range.len()))
+    }
 }
 
 /// A summary already made (or edited by the user) for the messages `range`: returned
@@ -79,9 +101,9 @@ pub struct Fixed {
     pub range: std::ops::Range<usize>,
 }
 
-impl Summarizer for Fixed {
-    fn summarize(&self, older: &[Older], _cancel: &CancelToken) -> crate::Result<String> {
-        let asked = older.first().map_or(0, |m| m.index)..older.last().map_or(0, |m| m.index + 1);
+impl Fixed {
+    /// The text, when `asked` is exactly the range it was made for.
+    fn for_range(&self, asked: std::ops::Range<usize>) -> crate::Result<String> {
         if asked != self.range {
             return Err(Error::Summary(format!(
                 "the summary was made for messages #{}–#{}, but the cut summarizes #{}–#{}: make it again",
@@ -93,9 +115,24 @@ impl Summarizer for Fixed {
         }
         Ok(self.text.clone())
     }
+}
+
+impl Summarizer for Fixed {
+    fn summarize(&self, older: &[Older], _cancel: &CancelToken) -> crate::Result<String> {
+        self.for_range(older.first().map_or(0, |m| m.index)..older.last().map_or(0, |m| m.index + 1))
+    }
 
     fn needs_text(&self) -> bool {
         false
+    }
+
+    fn summarize_range(
+        &self,
+        _transcript: &crate::transcript::Transcript,
+        range: std::ops::Range<usize>,
+        _cancel: &CancelToken,
+    ) -> crate::Result<String> {
+        self.for_range(range)
     }
 }
 

@@ -58,7 +58,7 @@ pub fn older_message(transcript: &Transcript, index: usize, with_text: bool) -> 
 
 /// (name, arguments) of each call a message makes, arguments as compact text.
 fn call_arguments(raw: &str, message: &Message) -> Vec<(String, String)> {
-    if message.tool_calls.is_empty() {
+    if message.tool_calls().is_empty() {
         return Vec::new();
     }
     let value: Value = serde_json::from_str(raw).unwrap_or_default();
@@ -80,7 +80,7 @@ fn call_arguments(raw: &str, message: &Message) -> Vec<(String, String)> {
         );
     }
     message
-        .tool_calls
+        .tool_calls()
         .iter()
         .enumerate()
         .map(|(k, c)| (c.name.clone(), arguments.get(k).cloned().unwrap_or_default()))

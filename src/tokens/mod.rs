@@ -284,7 +284,7 @@ pub struct RecordedRow {
 /// The recorded usage of message `i`, when the log has it, beside the estimate of the
 /// messages before it.
 pub fn recorded_vs_estimate(transcript: &Transcript, counts: &Counts, i: usize) -> Option<RecordedRow> {
-    let r = transcript.messages[i].recorded?;
+    let r = transcript.messages[i].recorded()?;
     let estimate = if i == 0 { 0 } else { counts.cumulative(i - 1) };
     let error_percent = if r.context_tokens == 0 {
         0.0

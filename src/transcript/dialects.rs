@@ -34,13 +34,6 @@ fn str_at<'a>(value: &'a Value, key: &str) -> &'a str {
     value.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
-fn finish(mut m: Message, text: TextBuilder, limit: usize) -> (Message, TextBuilder) {
-    if limit != usize::MAX {
-        m.preview = text.preview();
-    }
-    (m, text)
-}
-
 /// A Gemini content. `model` shows as `assistant`. Calls and responses keep their `id`
 /// when present; id-less ones are paired by position and name afterwards
 /// ([`pair_gemini_by_position`]). A `user` turn of only `functionResponse` parts is not a
@@ -57,12 +50,12 @@ fn gemini(content: &Value, span: Range<usize>, limit: usize) -> (Message, TextBu
         if let Some(call) = part.get("functionCall") {
             let name = str_at(call, "name").to_owned();
             text.push_call(&name, &call.get("args").map(Value::to_string).unwrap_or_default());
-            m.tool_calls.push(ToolCall {
+            m.extra_mut().tool_calls.push(ToolCall {
                 id: str_at(call, "id").to_owned(),
                 name,
             });
         } else if let Some(response) = part.get("functionResponse") {
-            m.tool_results.push(str_at(response, "id").to_owned());
+            m.extra_mut().tool_results.push(str_at(response, "id").to_owned());
             text.push_str(&format!(
                 "← {}: {}",
                 str_at(response, "name"),
@@ -81,11 +74,11 @@ fn gemini(content: &Value, span: Range<usize>, limit: usize) -> (Message, TextBu
             text.push_str(&format!("[{kind}]"));
         }
     }
-    m.boundary = m.role == "user" && (human || m.tool_results.is_empty());
+    m.boundary = m.role == "user" && (human || m.tool_results().is_empty());
     m.shape.beyond_role_content = content
         .as_object()
         .is_some_and(|o| o.keys().any(|k| k != "role" && k != "parts"));
-    finish(m, text, limit)
+    (m, text)
 }
 
 /// Gives id-less Gemini calls and responses matching ids: the k-th `functionResponse`
@@ -93,11 +86,11 @@ fn gemini(content: &Value, span: Range<usize>, limit: usize) -> (Message, TextBu
 /// the names agree.
 pub(crate) fn pair_gemini_by_position(messages: &mut [Message], names: &[Vec<String>]) {
     for index in 1..messages.len() {
-        if messages[index].tool_results.iter().all(|id| !id.is_empty()) {
+        if messages[index].tool_results().iter().all(|id| !id.is_empty()) {
             continue;
         }
-        let calls = messages[index - 1].tool_calls.clone();
-        for (k, id) in messages[index].tool_results.iter_mut().enumerate() {
+        let calls = messages[index - 1].tool_calls().to_vec();
+        for (k, id) in messages[index].extra_mut().tool_results.iter_mut().enumerate() {
             if !id.is_empty() {
                 continue;
             }
@@ -110,7 +103,7 @@ pub(crate) fn pair_gemini_by_position(messages: &mut [Message], names: &[Vec<Str
                 };
             }
         }
-        for (k, call) in messages[index - 1].tool_calls.iter_mut().enumerate() {
+        for (k, call) in messages[index - 1].extra_mut().tool_calls.iter_mut().enumerate() {
             if call.id.is_empty() {
                 call.id = format!("{}#{k}@{}", call.name, index - 1);
             }
@@ -139,10 +132,10 @@ pub(crate) fn gemini_response_names(raw: &str) -> Vec<String> {
 pub(crate) fn link_openhands_causes(messages: &mut [Message], raws: &[&str]) {
     let call_ids: std::collections::HashSet<String> = messages
         .iter()
-        .flat_map(|m| m.tool_calls.iter().map(|c| c.id.clone()))
+        .flat_map(|m| m.tool_calls().iter().map(|c| c.id.clone()))
         .collect();
     for (message, raw) in messages.iter_mut().zip(raws) {
-        if !message.tool_results.is_empty() || !message.tool_calls.is_empty() {
+        if !message.tool_results().is_empty() || !message.tool_calls().is_empty() {
             continue;
         }
         let Ok(event) = serde_json::from_str::<Value>(raw) else {
@@ -156,8 +149,8 @@ pub(crate) fn link_openhands_causes(messages: &mut [Message], raws: &[&str]) {
         };
         let id = format!("event-{cause}");
         if call_ids.contains(&id) {
-            message.tool_results.push(id);
-            "tool".clone_into(&mut message.role);
+            message.extra_mut().tool_results.push(id);
+            message.role = super::message::Role::Tool;
         }
     }
 }
@@ -183,7 +176,7 @@ fn responses(item: &Value, span: Range<usize>, limit: usize) -> (Message, TextBu
         m
     } else if kind.ends_with("_call_output") {
         let mut m = empty(span, kind);
-        m.tool_results.push(str_at(item, "call_id").to_owned());
+        m.extra_mut().tool_results.push(str_at(item, "call_id").to_owned());
         match item.get("output") {
             Some(Value::String(s)) => text.push_str(s),
             Some(other) => text.push_str(&other.to_string()),
@@ -203,7 +196,7 @@ fn responses(item: &Value, span: Range<usize>, limit: usize) -> (Message, TextBu
                 .map(|a| a.as_str().map_or_else(|| a.to_string(), str::to_owned))
                 .unwrap_or_default(),
         );
-        m.tool_calls.push(ToolCall {
+        m.extra_mut().tool_calls.push(ToolCall {
             id: str_at(item, "call_id").to_owned(),
             name,
         });
@@ -218,7 +211,7 @@ fn responses(item: &Value, span: Range<usize>, limit: usize) -> (Message, TextBu
         }
         m
     };
-    finish(m, text, limit)
+    (m, text)
 }
 
 /// An OpenHands event: a user `message` action is a human turn; agent actions with
@@ -247,7 +240,7 @@ fn openhands(event: &Value, span: Range<usize>, index: usize, limit: usize) -> (
                 .get("tool_call_metadata")
                 .map_or(action, |md| str_at(md, "function_name"))
                 .to_owned();
-            m.tool_calls.push(ToolCall {
+            m.extra_mut().tool_calls.push(ToolCall {
                 id: call_id.clone().unwrap_or_else(|| {
                     format!(
                         "event-{}",
@@ -261,15 +254,15 @@ fn openhands(event: &Value, span: Range<usize>, index: usize, limit: usize) -> (
         (_, Some("system"), _) => empty(span, "system"),
         (_, _, Some(_)) if call_id.is_some() => {
             let mut m = empty(span, "tool");
-            m.tool_results.push(call_id.clone().unwrap_or_default());
+            m.extra_mut().tool_results.push(call_id.clone().unwrap_or_default());
             text.push_str(str_at(event, "content"));
             m
         }
         _ => empty(span, "event"),
     };
-    m.tool_calls.retain(|c| !c.id.is_empty());
+    m.extra_mut().tool_calls.retain(|c| !c.id.is_empty());
     // An event is never itself a request message: the agent builds one from it.
     m.shape.beyond_openai = true;
     m.shape.beyond_role_content = true;
-    finish(m, text, limit)
+    (m, text)
 }

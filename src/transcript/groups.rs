@@ -71,18 +71,35 @@ impl Orphan {
 pub struct ToolGroups {
     /// Groups in the order of their call messages.
     pub groups: Vec<ToolGroup>,
-    /// For each message, the group it belongs to.
-    pub group_of: Vec<Option<usize>>,
+    /// For each message, the group it belongs to ([`NO_GROUP`] when none): four bytes a
+    /// message, read through [`ToolGroups::group_of`].
+    group_of: Vec<u32>,
     /// Calls without results and results without calls.
     pub orphans: Vec<Orphan>,
 }
 
+/// `group_of` of a message in no group.
+const NO_GROUP: u32 = u32::MAX;
+
 impl ToolGroups {
+    /// The group message `index` belongs to, if any.
+    pub fn group_of(&self, index: usize) -> Option<usize> {
+        self.group_of
+            .get(index)
+            .copied()
+            .filter(|&g| g != NO_GROUP)
+            .map(|g| g as usize)
+    }
+
+    fn set_group(&mut self, index: usize, group: usize) {
+        self.group_of[index] = u32::try_from(group).unwrap_or(NO_GROUP);
+    }
+
     /// Pairs calls and results by id (legacy `function_call` by adjacency).
     pub fn compute(messages: &[Message]) -> ToolGroups {
         let mut out = ToolGroups {
             groups: Vec::new(),
-            group_of: vec![None; messages.len()],
+            group_of: vec![NO_GROUP; messages.len()],
             orphans: Vec::new(),
         };
         // call id → message index of the most recent call with that id.
@@ -90,13 +107,14 @@ impl ToolGroups {
         let mut answered: HashSet<(usize, &str)> = HashSet::new();
         for (index, message) in messages.iter().enumerate() {
             out.attach_results(index, message, messages, &open, &mut answered);
-            if !message.tool_calls.is_empty() {
-                out.group_of[index] = Some(out.groups.len());
+            if !message.tool_calls().is_empty() {
+                let group = out.groups.len();
+                out.set_group(index, group);
                 out.groups.push(ToolGroup {
                     call: index,
                     results: Vec::new(),
                 });
-                for call in &message.tool_calls {
+                for call in message.tool_calls() {
                     open.insert(call.id.as_str(), index);
                 }
             }
@@ -113,11 +131,11 @@ impl ToolGroups {
         open: &HashMap<&'a str, usize>,
         answered: &mut HashSet<(usize, &'a str)>,
     ) {
-        let mut ids: Vec<&str> = message.tool_results.iter().map(String::as_str).collect();
+        let mut ids: Vec<&str> = message.tool_results().iter().map(String::as_str).collect();
         // A legacy `role:"function"` answers the function_call right before it.
         if message.role == "function" && index > 0 {
             let legacy_id = legacy_call_id(index - 1);
-            if let Some(call) = messages[index - 1].tool_calls.iter().find(|c| c.id == legacy_id) {
+            if let Some(call) = messages[index - 1].tool_calls().iter().find(|c| c.id == legacy_id) {
                 ids.push(call.id.as_str());
             }
         }
@@ -125,11 +143,13 @@ impl ToolGroups {
             match open.get(id) {
                 Some(&call) => {
                     answered.insert((call, id));
-                    let group = self.group_of[call].expect("a call message always has a group");
+                    let group = self.group_of(call).expect("a call message always has a group");
                     if !self.groups[group].results.contains(&index) {
                         self.groups[group].results.push(index);
                     }
-                    self.group_of[index].get_or_insert(group);
+                    if self.group_of(index).is_none() {
+                        self.set_group(index, group);
+                    }
                 }
                 None => self.orphans.push(Orphan {
                     message: index,
@@ -142,7 +162,7 @@ impl ToolGroups {
 
     fn collect_unanswered(&mut self, messages: &[Message], answered: &HashSet<(usize, &str)>) {
         for (index, message) in messages.iter().enumerate() {
-            for call in &message.tool_calls {
+            for call in message.tool_calls() {
                 if !answered.contains(&(index, call.id.as_str())) {
                     self.orphans.push(Orphan {
                         message: index,

@@ -377,8 +377,8 @@ impl ClaudeMessages {
         let index = self.messages.len();
         let mut m = Message::parse(message_raw.get(), span, index)
             .map_err(|e| json_error(source, text, line.range.start, &e))?;
-        m.records = vec![line.range.clone()];
-        m.recorded = usage(message_value);
+        m.extra_mut().records = vec![line.range.clone()];
+        m.set_recorded(usage(message_value));
         if value(line.fields.get("isCompactSummary")) == Value::Bool(true) {
             m.past_summary = true;
             m.boundary = false;
@@ -393,7 +393,7 @@ impl ClaudeMessages {
         let Some((at, _)) = &self.response else {
             return false;
         };
-        let calls = &self.messages[*at].tool_calls;
+        let calls = &self.messages[*at].tool_calls();
         let Some(blocks) = message.get("content").and_then(Value::as_array) else {
             return false;
         };
@@ -409,7 +409,7 @@ impl ClaudeMessages {
     /// Ends the response being built: its gathered results go in call order.
     fn close_response(&mut self) {
         if let (Some((at, _)), Some(results)) = (self.response.take(), self.results.take()) {
-            let order: Vec<String> = self.messages[at].tool_calls.iter().map(|c| c.id.clone()).collect();
+            let order: Vec<String> = self.messages[at].tool_calls().iter().map(|c| c.id.clone()).collect();
             sort_results(&mut self.messages[results], &order);
         }
         self.response = None;
@@ -424,7 +424,7 @@ impl ClaudeMessages {
 
 /// Puts the `tool_result` blocks of a gathered results message in the calls' order.
 fn sort_results(message: &mut Message, order: &[String]) {
-    let Some(current) = message.synthetic.clone() else {
+    let Some(current) = message.synthetic().map(str::to_owned) else {
         return; // one line: nothing was gathered
     };
     let mut value: Value = serde_json::from_str(&current).unwrap_or(Value::Null);
@@ -436,24 +436,19 @@ fn sort_results(message: &mut Message, order: &[String]) {
         blocks.sort_by_key(position);
     }
     let json = value.to_string();
-    let (records, span, recorded) = (
-        std::mem::take(&mut message.records),
-        message.span.clone(),
-        message.recorded,
-    );
+    let (records, span, recorded) = (message.records().to_vec(), message.span.clone(), message.recorded());
     *message = Message::parse(&json, span, 0).unwrap_or_else(|_| message.clone());
-    message.records = records;
-    message.synthetic = Some(json);
-    message.recorded = recorded;
+    message.extra_mut().records = records;
+    message.extra_mut().synthetic = Some(json);
+    message.set_recorded(recorded);
 }
 
 /// Appends a continuation line of a split response to `message` (content blocks joined,
 /// the last line's usage kept).
 fn merge_into(text: &str, message: &mut Message, next: &Value, record: Range<usize>) {
     let current = message
-        .synthetic
-        .clone()
-        .unwrap_or_else(|| text[message.span.clone()].to_owned());
+        .synthetic()
+        .map_or_else(|| text[message.span.clone()].to_owned(), str::to_owned);
     let mut merged: Value = serde_json::from_str(&current).unwrap_or(Value::Null);
     if let (Some(Value::Array(blocks)), Some(Value::Array(more))) = (merged.get_mut("content"), next.get("content")) {
         blocks.extend(more.iter().cloned());
@@ -462,13 +457,13 @@ fn merge_into(text: &str, message: &mut Message, next: &Value, record: Range<usi
         obj.insert("usage".to_owned(), usage.clone());
     }
     let json = merged.to_string();
-    let (records, span) = (std::mem::take(&mut message.records), message.span.clone());
-    let recorded = usage(next).or(message.recorded);
+    let (records, span) = (message.records().to_vec(), message.span.clone());
+    let recorded = usage(next).or(message.recorded());
     *message = Message::parse(&json, span, 0).unwrap_or_else(|_| message.clone());
-    message.records = records;
-    message.records.push(record);
-    message.synthetic = Some(json);
-    message.recorded = recorded;
+    message.extra_mut().records = records;
+    message.extra_mut().records.push(record);
+    message.extra_mut().synthetic = Some(json);
+    message.set_recorded(recorded);
 }
 
 /// Anthropic usage: the prompt the response was produced from, cache included.
@@ -583,8 +578,8 @@ fn whole_compaction(
     let index = loaded.messages.len();
     let (mut m, _) = dialects::view(Dialect::Responses, &json, line.range.clone(), index, PREVIEW_CHARS)
         .map_err(|e| json_error(source, text, line.range.start, &e))?;
-    m.records = vec![line.range.clone()];
-    m.synthetic = Some(json);
+    m.extra_mut().records = vec![line.range.clone()];
+    m.extra_mut().synthetic = Some(json);
     m.past_summary = true;
     m.boundary = false;
     loaded.messages.push(m);
@@ -654,8 +649,8 @@ fn live_compaction(
             let index = loaded.messages.len();
             let (mut m, _) = dialects::view(Dialect::Responses, &json, line.range.clone(), index, PREVIEW_CHARS)
                 .map_err(|e| json_error(source, text, line.range.start, &e))?;
-            m.records = vec![line.range.clone()];
-            m.synthetic = Some(json);
+            m.extra_mut().records = vec![line.range.clone()];
+            m.extra_mut().synthetic = Some(json);
             loaded.messages.push(m);
         }
         owner = loaded.messages.len().checked_sub(1);
@@ -681,7 +676,7 @@ fn history_holds_prompt(text: &str, messages: &[Message], prompt: &str) -> bool 
         .rev()
         .take_while(|m| m.role == "user" || m.role.ends_with("_call_output"))
         .any(|m| {
-            let raw = m.synthetic.as_deref().unwrap_or(&text[m.span.clone()]);
+            let raw = m.synthetic().unwrap_or(&text[m.span.clone()]);
             m.role == "user" && message::readable_text(raw).trim() == prompt.trim()
         })
 }
@@ -701,8 +696,8 @@ fn prompt_message(
     let index = loaded.messages.len();
     let (mut m, _) = dialects::view(Dialect::Responses, &json, line.range.clone(), index, PREVIEW_CHARS)
         .map_err(|e| json_error(source, text, line.range.start, &e))?;
-    m.records = vec![line.range.clone()];
-    m.synthetic = Some(json);
+    m.extra_mut().records = vec![line.range.clone()];
+    m.extra_mut().synthetic = Some(json);
     m.from_event = true;
     loaded.messages.push(m);
     Ok(index)
@@ -742,7 +737,7 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                     }
                 }
                 let index = loaded.messages.len();
-                m.records = vec![line.range.clone()];
+                m.extra_mut().records = vec![line.range.clone()];
                 loaded.messages.push(m);
                 owner = Some(index);
             }
@@ -758,10 +753,10 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                 let last = payload.pointer("/info/last_token_usage");
                 if let (Some(u), Some(m)) = (last, loaded.messages.last_mut()) {
                     let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
-                    m.recorded = Some(Recorded {
+                    m.set_recorded(Some(Recorded {
                         context_tokens: n("input_tokens"),
                         output_tokens: n("output_tokens"),
-                    });
+                    }));
                     last_recorded = Some(n("input_tokens"));
                 }
             }

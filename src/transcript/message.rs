@@ -24,25 +24,86 @@ pub struct ToolCall {
     pub name: String,
 }
 
-/// One message of a transcript.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(clippy::struct_excessive_bools)] // independent facts about one message, read by many
-pub struct Message {
-    /// Byte range of the message's raw JSON text in [`super::Transcript::text`].
-    pub span: Range<usize>,
-    /// `role`, or the empty string when the message has none.
-    pub role: String,
-    /// The start of the readable text on one line (whitespace collapsed), at most
-    /// [`PREVIEW_CHARS`] characters, ending in `…` when cut.
-    pub preview: String,
+/// A message's role, without a heap allocation for the roles every format uses.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// `system`.
+    System,
+    /// `user`.
+    User,
+    /// `assistant`.
+    Assistant,
+    /// `tool`.
+    Tool,
+    /// Anything else (`developer`, `function`, `function_call`, `reasoning`, `event`…).
+    Other(Box<str>),
+}
+
+impl Role {
+    /// The role named `name`.
+    pub fn new(name: &str) -> Role {
+        match name {
+            "system" => Role::System,
+            "user" => Role::User,
+            "assistant" => Role::Assistant,
+            "tool" => Role::Tool,
+            other => Role::Other(other.into()),
+        }
+    }
+
+    /// Its name.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+            Role::Other(name) => name,
+        }
+    }
+}
+
+impl std::ops::Deref for Role {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq<str> for Role {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Role {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl std::fmt::Debug for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What only some messages have, boxed so a plain message stays small (a transcript of a
+/// million short messages is mostly these headers): its tool calls and results, the log
+/// records behind it, a rewritten JSON, recorded usage.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Extra {
     /// Tool calls made by this message.
     pub tool_calls: Vec<ToolCall>,
     /// Ids of the tool calls this message answers.
     pub tool_results: Vec<String>,
-    /// §7F rule 3: `role == "user"` and content is not a list holding a `tool_result`.
-    pub boundary: bool,
-    /// The message uses Anthropic content blocks (`tool_use`, `tool_result`, `thinking`…).
-    pub anthropic_blocks: bool,
     /// For log formats (Claude Code, Codex): the whole JSONL records behind the message,
     /// written back byte for byte on export. Empty for plain message lists.
     pub records: Vec<Range<usize>>,
@@ -51,6 +112,20 @@ pub struct Message {
     pub synthetic: Option<String>,
     /// Usage the provider recorded for the response this message is (or precedes).
     pub recorded: Option<Recorded>,
+}
+
+/// One message of a transcript: about 56 bytes, plus [`Extra`] when it has any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)] // independent facts about one message, read by many
+pub struct Message {
+    /// Byte range of the message's raw JSON text in [`super::Transcript::text`].
+    pub span: Range<usize>,
+    /// `role`, or the empty string when the message has none.
+    pub role: Role,
+    /// §7F rule 3: `role == "user"` and content is not a list holding a `tool_result`.
+    pub boundary: bool,
+    /// The message uses Anthropic content blocks (`tool_use`, `tool_result`, `thinking`…).
+    pub anthropic_blocks: bool,
     /// This message is a past compaction's summary (Claude Code `isCompactSummary`).
     pub past_summary: bool,
     /// Rebuilt from a client event (a Codex `event_msg` `user_message` whose prompt the
@@ -58,6 +133,8 @@ pub struct Message {
     pub from_event: bool,
     /// Keys beyond what its API request carries (see [`crate::transcript::request`]).
     pub shape: RequestShape,
+    /// Calls, results, records, rewritten JSON, usage: boxed, `None` when it has none.
+    extra: Option<Box<Extra>>,
 }
 
 /// Token usage a log recorded for one model response.
@@ -204,31 +281,58 @@ impl Message {
     pub(crate) fn empty(span: Range<usize>, role: &str) -> Message {
         Message {
             span,
-            role: role.to_owned(),
-            preview: String::new(),
-            tool_calls: Vec::new(),
-            tool_results: Vec::new(),
+            role: Role::new(role),
             boundary: false,
             anthropic_blocks: false,
-            records: Vec::new(),
-            synthetic: None,
-            recorded: None,
             past_summary: false,
             from_event: false,
             shape: RequestShape::default(),
+            extra: None,
         }
     }
 
     /// Builds the view of a message's raw JSON; `index` names legacy function calls.
     /// Fails only when the text is not a JSON object.
     pub fn parse(raw: &str, span: Range<usize>, index: usize) -> Result<Message, serde_json::Error> {
-        let (message, _) = read(raw, span, index, PREVIEW_CHARS)?;
+        let (message, _) = read(raw, span, index, 0)?;
         Ok(message)
     }
 
-    /// The preview cut to `max_chars` characters.
-    pub fn preview(&self, max_chars: usize) -> Cow<'_, str> {
-        Message::cut_preview(&self.preview, max_chars)
+    /// Tool calls made by this message.
+    pub fn tool_calls(&self) -> &[ToolCall] {
+        self.extra.as_ref().map_or(&[], |e| &e.tool_calls)
+    }
+
+    /// Ids of the tool calls this message answers.
+    pub fn tool_results(&self) -> &[String] {
+        self.extra.as_ref().map_or(&[], |e| &e.tool_results)
+    }
+
+    /// The log records behind it (empty for plain message lists).
+    pub fn records(&self) -> &[Range<usize>] {
+        self.extra.as_ref().map_or(&[], |e| &e.records)
+    }
+
+    /// Its JSON when it is not a slice of the input.
+    pub fn synthetic(&self) -> Option<&str> {
+        self.extra.as_ref().and_then(|e| e.synthetic.as_deref())
+    }
+
+    /// Usage the provider recorded for it.
+    pub fn recorded(&self) -> Option<Recorded> {
+        self.extra.as_ref().and_then(|e| e.recorded)
+    }
+
+    /// Its extras, made on first use.
+    pub(crate) fn extra_mut(&mut self) -> &mut Extra {
+        self.extra.get_or_insert_with(Box::default)
+    }
+
+    /// Sets the recorded usage (nothing is allocated for none).
+    pub(crate) fn set_recorded(&mut self, recorded: Option<Recorded>) {
+        if recorded.is_some() || self.extra.is_some() {
+            self.extra_mut().recorded = recorded;
+        }
     }
 
     /// `preview` cut to `max_chars` characters, ending in `…` when cut.
@@ -284,9 +388,6 @@ pub(crate) fn read(
     }
     read_openai_calls(&mut message, &mut text, &fields, index);
     message.boundary = message.role == "user" && !has_tool_result_block;
-    if limit != usize::MAX {
-        message.preview = text.preview();
-    }
     Ok((message, text))
 }
 
@@ -301,14 +402,15 @@ fn read_block(message: &mut Message, text: &mut TextBuilder, block: &Block) -> b
                 name: block.name.map(string_of).unwrap_or_default(),
             };
             text.push_call(&call.name, block.input.map_or("", RawValue::get));
-            message.tool_calls.push(call);
+            message.extra_mut().tool_calls.push(call);
         }
         "tool_result" => {
-            if !message.tool_results.is_empty() {
+            if !message.tool_results().is_empty() {
                 // Several results in one message: keep them apart in the preview.
                 text.push_str("│");
             }
             message
+                .extra_mut()
                 .tool_results
                 .push(block.tool_use_id.map(string_of).unwrap_or_default());
             if let Some(content) = block.content {
@@ -345,7 +447,7 @@ fn read_openai_calls(message: &mut Message, text: &mut TextBuilder, fields: &Fie
                 .map(string_of)
                 .unwrap_or_default();
             text.push_call(&name, &arguments);
-            message.tool_calls.push(ToolCall {
+            message.extra_mut().tool_calls.push(ToolCall {
                 id: call.id.map(string_of).unwrap_or_default(),
                 name,
             });
@@ -355,7 +457,7 @@ fn read_openai_calls(message: &mut Message, text: &mut TextBuilder, fields: &Fie
         if let Ok(function) = serde_json::from_str::<Function>(function_call.get()) {
             let name = function.name.map(string_of).unwrap_or_default();
             text.push_call(&name, &function.arguments.map(string_of).unwrap_or_default());
-            message.tool_calls.push(ToolCall {
+            message.extra_mut().tool_calls.push(ToolCall {
                 id: legacy_call_id(index),
                 name,
             });
@@ -368,12 +470,15 @@ fn read_openai_calls(message: &mut Message, text: &mut TextBuilder, fields: &Fie
             .starts_with(|c: char| c == '"' || c == '-' || c.is_ascii_digit())
     };
     if let Some(id) = fields.tool_call_id.filter(scalar) {
-        message.tool_results.push(string_of(id));
+        message.extra_mut().tool_results.push(string_of(id));
     }
     // SWE-agent writes the plural form.
     if let Some(ids) = fields.tool_call_ids {
         let ids: Vec<Cow<str>> = serde_json::from_str(ids.get()).unwrap_or_default();
-        message.tool_results.extend(ids.into_iter().map(Cow::into_owned));
+        message
+            .extra_mut()
+            .tool_results
+            .extend(ids.into_iter().map(Cow::into_owned));
     }
 }
 
@@ -577,29 +682,35 @@ mod tests {
             r#"{"role":"assistant","content":null,"tool_calls":[{"id":"a","function":{"name":"f","arguments":"{}"}},{"id":"b","function":{"name":"g","arguments":"{}"}}]}"#,
         );
         assert_eq!(
-            openai.tool_calls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
+            openai.tool_calls().iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
             ["a", "b"]
         );
         let anthropic = view(r#"{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"f","input":{}}]}"#);
-        assert_eq!(anthropic.tool_calls[0].name, "f");
+        assert_eq!(anthropic.tool_calls()[0].name, "f");
         assert!(anthropic.anthropic_blocks);
         let swe = view(r#"{"role":"tool","tool_call_ids":["x","y"],"content":"ok"}"#);
-        assert_eq!(swe.tool_results, ["x", "y"]);
+        assert_eq!(swe.tool_results(), ["x", "y"]);
         let legacy = view(r#"{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{}"}}"#);
-        assert_eq!(legacy.tool_calls[0].id, "function_call@7");
+        assert_eq!(legacy.tool_calls()[0].id, "function_call@7");
         let null_call = view(r#"{"role":"assistant","content":"x","function_call":null,"tool_calls":null}"#);
-        assert!(null_call.tool_calls.is_empty());
+        assert!(null_call.tool_calls().is_empty());
+    }
+
+    fn preview_of_test(raw: &str) -> String {
+        read(raw, 0..raw.len(), 0, PREVIEW_CHARS)
+            .map(|(_, text)| text.preview())
+            .unwrap_or_default()
     }
 
     #[test]
     fn preview_is_one_line_and_bounded() {
-        let m = view(r#"{"role":"user","content":"line one\n\n  line   two and more words"}"#);
-        assert_eq!(m.preview, "line one line two and more words");
-        assert_eq!(m.preview(10), "line one …");
+        let preview = preview_of_test(r#"{"role":"user","content":"line one\n\n  line   two and more words"}"#);
+        assert_eq!(preview, "line one line two and more words");
+        assert_eq!(Message::cut_preview(&preview, 10), "line one …");
         let long = format!(r#"{{"role":"user","content":"{}"}}"#, "ab\\n".repeat(500));
-        let m = view(&long);
-        assert!(m.preview.ends_with('…'));
-        assert!(m.preview.chars().count() <= PREVIEW_CHARS + 1);
+        let preview = preview_of_test(&long);
+        assert!(preview.ends_with('…'));
+        assert!(preview.chars().count() <= PREVIEW_CHARS + 1);
     }
 
     #[test]

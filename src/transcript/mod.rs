@@ -276,7 +276,7 @@ impl Transcript {
             "summary"
         } else if m.from_event {
             "user·event"
-        } else if m.role == "user" && !m.boundary && !m.tool_results.is_empty() {
+        } else if m.role == "user" && !m.boundary && !m.tool_results().is_empty() {
             "results"
         } else {
             &m.role
@@ -287,7 +287,7 @@ impl Transcript {
     /// than one, `[N results]` when it carries several results (each then set apart).
     pub fn list_preview(&self, index: usize, max_chars: usize) -> std::borrow::Cow<'_, str> {
         let m = &self.messages[index];
-        let prefix = match (m.tool_calls.len(), m.tool_results.len()) {
+        let prefix = match (m.tool_calls().len(), m.tool_results().len()) {
             (calls, _) if calls > 1 => format!("+{} ", calls - 1),
             (_, results) if results > 1 => format!("[{results} results] "),
             _ => return self.preview(index, max_chars),
@@ -297,16 +297,19 @@ impl Transcript {
     }
 
     /// The one-line preview of message `index`, cut to `max_chars` characters.
+    /// Made from the raw JSON on demand (the list draws a screenful at a time).
     pub fn preview(&self, index: usize, max_chars: usize) -> std::borrow::Cow<'_, str> {
-        match self.overrides.get(&index) {
-            Some(json) => {
-                let fresh = dialects::view(self.format.dialect, json, 0..json.len(), index, PREVIEW_CHARS)
-                    .map(|(m, _)| m.preview)
-                    .unwrap_or_default();
-                std::borrow::Cow::Owned(Message::cut_preview(&fresh, max_chars).into_owned())
-            }
-            None => self.messages[index].preview(max_chars),
-        }
+        let raw = self.raw(index);
+        let fresh = dialects::view(
+            self.format.dialect,
+            raw,
+            0..raw.len(),
+            index,
+            PREVIEW_CHARS.max(max_chars),
+        )
+        .map(|(_, text)| text.preview())
+        .unwrap_or_default();
+        std::borrow::Cow::Owned(Message::cut_preview(&fresh, max_chars).into_owned())
     }
 
     /// The JSON text of message `index`: as rewritten, else as read (a merged Claude Code
@@ -316,7 +319,7 @@ impl Transcript {
             return json;
         }
         let message = &self.messages[index];
-        message.synthetic.as_deref().unwrap_or(&self.text[message.span.clone()])
+        message.synthetic().unwrap_or(&self.text[message.span.clone()])
     }
 
     /// The text between two consecutive messages (`",\n  "` in a pretty array, `"\n"` in
@@ -353,37 +356,55 @@ fn parse_messages(
     spans: &[Range<usize>],
     dialect: Dialect,
 ) -> Result<Vec<Message>, LoadError> {
+    // Collected straight into their final place (no intermediate lists): a million
+    // messages are parsed in parallel without holding them twice.
+    let mut parsed: Vec<Option<Message>> = Vec::new();
     spans
         .par_iter()
         .enumerate()
-        .map(|(index, span)| {
-            let raw = &text[span.clone()];
-            if !raw.starts_with('{') {
-                return Err(LoadError::at(
-                    source,
-                    Position::of_offset(text, span.start),
-                    format!("message {index} is not a JSON object (found {})", json_kind(raw)),
-                ));
-            }
-            if let Some(at) = too_deep(raw, MAX_DEPTH) {
-                return Err(LoadError::at(
-                    source,
-                    Position::of_offset(text, span.start + at),
-                    format!("message {index}: JSON nested deeper than {MAX_DEPTH} levels"),
-                ));
-            }
-            dialects::view(dialect, raw, span.clone(), index, PREVIEW_CHARS)
-                .map(|(m, _)| m)
-                .map_err(|e| {
-                    let at = span.start + Position::offset_of_serde(raw, e.line(), e.column());
-                    LoadError::at(
-                        source,
-                        Position::of_offset(text, at),
-                        format!("message {index}: {}", format::serde_reason(&e)),
-                    )
-                })
+        .map(|(index, span)| parse_message(source, text, span, index, dialect).ok())
+        .collect_into_vec(&mut parsed);
+    if let Some(index) = parsed.iter().position(Option::is_none) {
+        // The first bad message, parsed again for its error.
+        return Err(parse_message(source, text, &spans[index], index, dialect).expect_err("it failed once"));
+    }
+    // Same size as `Option<Message>` (a niche), so this reuses the vector in place.
+    Ok(parsed.into_iter().map(|m| m.expect("every message parsed")).collect())
+}
+
+/// One message's view, or the error naming its place.
+fn parse_message(
+    source: &str,
+    text: &str,
+    span: &Range<usize>,
+    index: usize,
+    dialect: Dialect,
+) -> Result<Message, LoadError> {
+    let raw = &text[span.clone()];
+    if !raw.starts_with('{') {
+        return Err(LoadError::at(
+            source,
+            Position::of_offset(text, span.start),
+            format!("message {index} is not a JSON object (found {})", json_kind(raw)),
+        ));
+    }
+    if let Some(at) = too_deep(raw, MAX_DEPTH) {
+        return Err(LoadError::at(
+            source,
+            Position::of_offset(text, span.start + at),
+            format!("message {index}: JSON nested deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    dialects::view(dialect, raw, span.clone(), index, 0)
+        .map(|(m, _)| m)
+        .map_err(|e| {
+            let at = span.start + Position::offset_of_serde(raw, e.line(), e.column());
+            LoadError::at(
+                source,
+                Position::of_offset(text, at),
+                format!("message {index}: {}", format::serde_reason(&e)),
+            )
         })
-        .collect()
 }
 
 /// The dialect the first items of a list announce: Gemini `parts`, OpenHands
@@ -482,6 +503,20 @@ fn system_text(raw: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::too_deep;
+
+    #[test]
+    fn a_message_stays_small() {
+        // The header every message has; what only some have is boxed.
+        assert!(
+            std::mem::size_of::<super::Message>() <= 56,
+            "{}",
+            std::mem::size_of::<super::Message>()
+        );
+        assert_eq!(
+            std::mem::size_of::<Option<super::Message>>(),
+            std::mem::size_of::<super::Message>()
+        );
+    }
 
     #[test]
     fn depth_is_measured_outside_strings_only() {

@@ -215,7 +215,7 @@ impl Work<'_> {
             }
             let message = &self.transcript.messages[index];
             // A merged multi-line response has no single span to rewrite in place.
-            if message.synthetic.is_some() || (message.role != "tool" && message.tool_results.is_empty()) {
+            if message.synthetic().is_some() || (message.role != "tool" && message.tool_results().is_empty()) {
                 continue;
             }
             let Some(mut value) = self.value(index) else {
@@ -274,7 +274,7 @@ impl Work<'_> {
     fn subjective(&mut self, rule: Rule, edit: TextRule) {
         let mut candidates = Vec::new();
         for (index, message) in self.transcript.messages.iter().enumerate() {
-            if message.role != "assistant" || message.synthetic.is_some() {
+            if message.role != "assistant" || message.synthetic().is_some() {
                 continue;
             }
             let Some(mut value) = self.value(index) else {

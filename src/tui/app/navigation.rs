@@ -97,7 +97,7 @@ impl App {
     /// its call.
     pub(super) fn jump_to_partner(&mut self) {
         let groups = &self.transcript.groups;
-        let Some(group) = groups.group_of.get(self.selected).copied().flatten() else {
+        let Some(group) = groups.group_of(self.selected) else {
             self.status = super::Status::info("not part of a tool group");
             return;
         };

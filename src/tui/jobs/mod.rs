@@ -482,10 +482,8 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
             Done::Derived { key, result }
         }
         Job::Summary { key, view } => {
-            let result = summarize::build(&key.summarizer.0, &key.summarizer.1).and_then(|summarizer| {
-                let older = summarize::older_messages(&view, key.range(), summarizer.needs_text());
-                summarizer.summarize(&older, cancel)
-            });
+            let result = summarize::build(&key.summarizer.0, &key.summarizer.1)
+                .and_then(|summarizer| summarizer.summarize_range(&view, key.range(), cancel));
             Done::Summarized { key, result }
         }
         Job::Preview(snapshot) => Done::Previewed {

@@ -227,7 +227,7 @@ fn group_lines(app: &App) -> Vec<Line<'static>> {
     let index = app.selected();
     let groups = &app.transcript().groups;
     let mut lines = Vec::new();
-    if let Some(group) = groups.group_of[index].map(|g| &groups.groups[g]) {
+    if let Some(group) = groups.group_of(index).map(|g| &groups.groups[g]) {
         let results: Vec<String> = group.results.iter().map(|r| format!("#{r}")).collect();
         lines.push(Line::from(vec![
             Span::styled("tool group ", t.dim),

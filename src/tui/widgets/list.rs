@@ -113,12 +113,12 @@ fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'stati
         style
     };
     let groups = &app.transcript().groups;
-    let selected_group = groups.group_of.get(app.selected()).copied().flatten();
+    let selected_group = groups.group_of(app.selected());
     let (marker, marker_style) = if groups.orphans_of(index).next().is_some() {
         ("!", t.orphan)
     } else if edited {
         ("✎", t.edited)
-    } else if selected_group.is_some() && groups.group_of[index] == selected_group {
+    } else if selected_group.is_some() && groups.group_of(index) == selected_group {
         ("┃", t.tool_pair)
     } else if app.search().is_some_and(|s| s.matches.binary_search(&index).is_ok()) {
         ("»", t.accent)
