@@ -1,0 +1,54 @@
+//! Write, then reload: every output ctxlens writes loads back, in the input's format,
+//! with exactly the messages the plan keeps plus the ones it writes.
+#![no_main]
+
+use ctxlens::compact::deterministic::DryRun;
+use ctxlens::compact::{run, Inputs, Options, Settings, SummaryRole};
+use ctxlens::summarize::Placeholder;
+use ctxlens::tokens::{Counts, Tokenizer};
+use ctxlens::transcript::Transcript;
+use libfuzzer_sys::fuzz_target;
+
+#[path = "common.rs"]
+mod common;
+
+fuzz_target!(|data: &[u8]| {
+    for t in common::loads(data) {
+        let counts = Counts::compute(&t, Tokenizer::Estimate);
+        let (max_tokens, keep_tail, flush_to_memory) = common::budget(data, counts.total());
+        let role = if data.len() % 2 == 0 {
+            SummaryRole::System
+        } else {
+            SummaryRole::User
+        };
+        let settings = Settings {
+            summary_role: role,
+            ..Settings::tail(Options {
+                max_tokens,
+                keep_tail,
+                flush_to_memory,
+            })
+        };
+        let outcome = run(Inputs {
+            transcript: &t,
+            counts: &counts,
+            settings: &settings,
+            summarizer: &Placeholder,
+            store: &mut DryRun,
+            cancel: ctxlens::cancel::never(),
+            loss_report: false,
+            derived: None,
+        })
+        .expect("the placeholder never fails");
+        let text = outcome.document.to_text();
+        if outcome.document.is_input() {
+            assert_eq!(text.as_bytes(), data, "a no-op is byte for byte");
+            continue;
+        }
+        let back = Transcript::parse("out", text.into_bytes(), Some(t.format.as_override()))
+            .unwrap_or_else(|e| panic!("the output does not load back: {e}"));
+        let cut = outcome.planned.cut().expect("compacted");
+        let expected = t.messages.len() - cut.summarized() + 1 + usize::from(flush_to_memory);
+        assert_eq!(back.messages.len(), expected, "kept + written");
+    }
+});
