@@ -211,10 +211,24 @@ pub struct BinaryHeavy {
 
 /// The media of message `index` when its base64 payloads are more than half of its JSON.
 pub fn binary_heavy(transcript: &crate::transcript::Transcript, index: usize) -> Option<BinaryHeavy> {
+    use memchr::memmem::Finder;
+    use std::sync::LazyLock;
+    // Below this a payload cannot make the estimate far off; above it, the searchers are
+    // built once, not per message (this runs for every row of `stats` and `--plan`).
+    const SMALLEST: usize = 2048;
+    static HINTS: LazyLock<[Finder<'static>; 3]> = LazyLock::new(|| {
+        [
+            Finder::new("base64"),
+            Finder::new("inlineData"),
+            Finder::new("inline_data"),
+        ]
+    });
+    if transcript.raw(index).len() < SMALLEST {
+        return None;
+    }
     let request = transcript.request(index);
     let bytes = request.as_bytes();
-    let hints: [&[u8]; 3] = [b"base64", b"inlineData", b"inline_data"];
-    if !hints.iter().any(|h| memchr::memmem::find(bytes, h).is_some()) {
+    if !HINTS.iter().any(|h| h.find(bytes).is_some()) {
         return None;
     }
     let value: Value = serde_json::from_str(&request).ok()?;

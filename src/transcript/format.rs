@@ -207,6 +207,8 @@ pub(crate) struct Split {
     pub dialect_hint: Option<Dialect>,
     /// Raw JSON of a request body's `model`, if present.
     pub model: Option<Range<usize>>,
+    /// The structural scan already checked that no message nests too deep.
+    pub depth_checked: bool,
 }
 
 /// Splits `text[start..]` (the document after any BOM) into message spans.
@@ -234,6 +236,7 @@ pub(crate) fn split(
             system: None,
             dialect_hint: None,
             model: None,
+            depth_checked: false,
         }),
         (Some(FormatOverride::Codex), _) => Ok(Split {
             container: Container::Codex,
@@ -241,6 +244,7 @@ pub(crate) fn split(
             system: None,
             dialect_hint: None,
             model: None,
+            depth_checked: false,
         }),
         (Some(f), _) if f.is_jsonl() => split_jsonl(source, text, start),
         (_, b'[') => split_array(source, text, start),
@@ -275,13 +279,22 @@ fn describe_start(rest: &str) -> &'static str {
 
 fn split_array(source: &str, text: &str, start: usize) -> Result<Split, LoadError> {
     let body = &text[start..];
-    let items: Vec<&RawValue> = serde_json::from_str(body).map_err(|e| json_error(source, text, start, &e))?;
+    // The fast scan finds the elements; each is parsed (validated) on its own later. A
+    // text the scan does not take is parsed whole, for the exact error.
+    let first = body.len() - body.trim_start_matches([' ', '\t', '\n', '\r']).len();
+    let (spans, depth_checked) = if let Some(spans) = super::structure::array_elements(text, start + first) {
+        (spans, true)
+    } else {
+        let items: Vec<&RawValue> = serde_json::from_str(body).map_err(|e| json_error(source, text, start, &e))?;
+        (items.iter().map(|raw| span_of(text, raw.get())).collect(), false)
+    };
     Ok(Split {
         container: Container::Array,
-        spans: items.iter().map(|raw| span_of(text, raw.get())).collect(),
+        spans,
         system: None,
         dialect_hint: None,
         model: None,
+        depth_checked,
     })
 }
 
@@ -307,6 +320,7 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
                 system: None,
                 dialect_hint: None,
                 model: None,
+                depth_checked: false,
             });
         }
         let keys: Vec<&str> = map.keys().map(String::as_str).take(8).collect();
@@ -351,6 +365,7 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
         dialect_hint,
         system,
         model,
+        depth_checked: false,
     })
 }
 
@@ -382,6 +397,7 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
                         system: None,
                         dialect_hint: None,
                         model: None,
+                        depth_checked: false,
                     });
                 }
             }
@@ -396,6 +412,7 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
         system: None,
         dialect_hint: None,
         model: None,
+        depth_checked: false,
     })
 }
 

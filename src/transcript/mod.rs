@@ -8,6 +8,7 @@ mod groups;
 mod logs;
 mod message;
 pub mod request;
+mod structure;
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -136,7 +137,8 @@ impl Transcript {
             (dialect, loaded.messages, loaded.notes, loaded.records, loaded.model)
         } else {
             let sniffed = split.dialect_hint.or_else(|| sniff_dialect(&text, &split.spans));
-            let mut messages = parse_messages(source, &text, &split.spans, sniffed.unwrap_or(Dialect::OpenAi))?;
+            let dialect = sniffed.unwrap_or(Dialect::OpenAi);
+            let mut messages = parse_messages(source, &text, &split.spans, dialect, split.depth_checked)?;
             let dialect = sniffed.unwrap_or(if messages.iter().any(|m| m.anthropic_blocks) {
                 Dialect::Anthropic
             } else {
@@ -355,6 +357,7 @@ fn parse_messages(
     text: &str,
     spans: &[Range<usize>],
     dialect: Dialect,
+    depth_checked: bool,
 ) -> Result<Vec<Message>, LoadError> {
     // Collected straight into their final place (no intermediate lists): a million
     // messages are parsed in parallel without holding them twice.
@@ -362,11 +365,11 @@ fn parse_messages(
     spans
         .par_iter()
         .enumerate()
-        .map(|(index, span)| parse_message(source, text, span, index, dialect).ok())
+        .map(|(index, span)| parse_message(source, text, span, index, dialect, depth_checked).ok())
         .collect_into_vec(&mut parsed);
     if let Some(index) = parsed.iter().position(Option::is_none) {
         // The first bad message, parsed again for its error.
-        return Err(parse_message(source, text, &spans[index], index, dialect).expect_err("it failed once"));
+        return Err(parse_message(source, text, &spans[index], index, dialect, false).expect_err("it failed once"));
     }
     // Same size as `Option<Message>` (a niche), so this reuses the vector in place.
     Ok(parsed.into_iter().map(|m| m.expect("every message parsed")).collect())
@@ -379,16 +382,22 @@ fn parse_message(
     span: &Range<usize>,
     index: usize,
     dialect: Dialect,
+    depth_checked: bool,
 ) -> Result<Message, LoadError> {
     let raw = &text[span.clone()];
     if !raw.starts_with('{') {
+        // Not an object: first say where it is not even JSON, if it is not.
+        if let Err(e) = serde_json::from_str::<&serde_json::value::RawValue>(raw) {
+            return Err(format::json_error(source, text, span.start, &e));
+        }
         return Err(LoadError::at(
             source,
             Position::of_offset(text, span.start),
             format!("message {index} is not a JSON object (found {})", json_kind(raw)),
         ));
     }
-    if let Some(at) = too_deep(raw, MAX_DEPTH) {
+    // The structural scan already measured the nesting of a list's elements.
+    if let Some(at) = (!depth_checked).then(|| too_deep(raw, MAX_DEPTH)).flatten() {
         return Err(LoadError::at(
             source,
             Position::of_offset(text, span.start + at),
