@@ -18,6 +18,7 @@
 //! - [`summarize`]: the [`summarize::Summarizer`] trait and its implementations;
 //! - [`history`]: the compactions a session log records, and its epochs; [`replay`]: a
 //!   compactor over a session's whole life, and the budget sweep;
+//! - [`scan`]: session files under folders, each summarized in bounded memory;
 //! - [`loss`]: what a cut loses; [`check`]: provider pairing rules; [`export`]: safe
 //!   writes; [`text`]: numbers and widths for people.
 //!
@@ -51,6 +52,7 @@ pub mod export;
 pub mod history;
 pub mod loss;
 pub mod replay;
+pub mod scan;
 pub mod summarize;
 pub mod synth;
 pub mod text;

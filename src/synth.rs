@@ -124,3 +124,72 @@ pub fn many_results(results: usize) -> String {
         r#"[{{"role":"user","content":"read them all"}},{{"role":"assistant","content":[{uses}]}},{{"role":"user","content":[{outputs}]}},{{"role":"assistant","content":"done"}}]"#
     )
 }
+
+/// A generated session of `messages` messages (at least 2) in `format` (0: a Claude Code
+/// log, 1: a Codex rollout, 2: an OpenAI JSON array), with a past compaction in a
+/// Claude Code log when `compacted`: the file's extension and text.
+pub fn session(format: usize, messages: usize, compacted: bool, seed: u64) -> (&'static str, String) {
+    let mut rng = SplitMix(seed);
+    let mut out = String::with_capacity(messages * 400);
+    let cwd = format!("/home/dev/project-{}", seed % 37);
+    let stamp = |k: usize| {
+        format!(
+            "2026-{:02}-{:02}T{:02}:{:02}:00.000Z",
+            1 + seed % 12,
+            1 + seed % 28,
+            k / 60 % 24,
+            k % 60
+        )
+    };
+    match format % 3 {
+        0 => {
+            let mut parent = serde_json::Value::Null;
+            for k in 0..messages {
+                let uuid = format!("{seed:08x}-0000-4000-8000-{k:012x}");
+                if compacted && k == messages / 2 {
+                    let boundary = format!("{seed:08x}-0000-4000-9000-{k:012x}");
+                    let record = json!({"parentUuid": null, "logicalParentUuid": parent, "isSidechain": false, "type": "system", "subtype": "compact_boundary", "content": "Conversation compacted", "uuid": boundary, "sessionId": format!("{seed}"), "cwd": cwd, "timestamp": stamp(k), "compactMetadata": {"trigger": "auto", "preTokens": 150_000}});
+                    writeln!(out, "{record}").expect("a String");
+                    parent = json!(boundary);
+                }
+                let (kind, message) = if k % 2 == 0 {
+                    ("user", json!({"role": "user", "content": prose(&mut rng, 5, 40)}))
+                } else {
+                    (
+                        "assistant",
+                        json!({"id": format!("msg_{seed}_{k}"), "role": "assistant", "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": prose(&mut rng, 10, 80)}], "usage": {"input_tokens": 10 + k * 40, "output_tokens": 50}}),
+                    )
+                };
+                let record = json!({"parentUuid": parent, "isSidechain": false, "userType": "external", "cwd": cwd, "sessionId": format!("{seed}"), "version": "2.0.76", "type": kind, "message": message, "uuid": uuid, "timestamp": stamp(k)});
+                writeln!(out, "{record}").expect("a String");
+                parent = json!(uuid);
+            }
+            ("jsonl", out)
+        }
+        1 => {
+            let meta = json!({"timestamp": stamp(0), "type": "session_meta", "payload": {"id": format!("{seed}"), "cwd": cwd}});
+            writeln!(out, "{meta}").expect("a String");
+            for k in 0..messages {
+                let item = if k % 3 == 0 {
+                    json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": prose(&mut rng, 5, 30)}]})
+                } else if k % 3 == 1 {
+                    json!({"type": "function_call", "name": "shell", "arguments": "{\"cmd\":\"ls\"}", "call_id": format!("call_{k}")})
+                } else {
+                    json!({"type": "function_call_output", "call_id": format!("call_{}", k - 1), "output": prose(&mut rng, 20, 120)})
+                };
+                writeln!(
+                    out,
+                    "{}",
+                    json!({"timestamp": stamp(k), "type": "response_item", "payload": item})
+                )
+                .expect("a String");
+            }
+            ("jsonl", out)
+        }
+        _ => (
+            "json",
+            openai_transcript(messages.max(2))
+                .replace("careful coding agent", &format!("careful coding agent #{seed}")),
+        ),
+    }
+}

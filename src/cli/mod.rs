@@ -10,6 +10,7 @@ mod emit;
 mod history_cmd;
 mod plan_doc;
 mod replay_cmd;
+mod scan_cmd;
 mod stats_cmd;
 mod sweep_cmd;
 
@@ -70,6 +71,8 @@ enum Command {
     Replay(Box<replay_cmd::ReplayArgs>),
     /// Replay many budgets: firings, loops, losses per setting, and which budget to pick.
     Sweep(Box<sweep_cmd::SweepArgs>),
+    /// Summarize every session under folders, one row each, streamed (JSON Lines with --json).
+    Scan(scan_cmd::ScanArgs),
 }
 
 /// Runs the command line; the exit code is 0 (ok) or 1 (`check` found problems).
@@ -89,6 +92,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
         Some(Command::History(args)) => history_cmd::run(args),
         Some(Command::Replay(args)) => replay_cmd::run(args),
         Some(Command::Sweep(args)) => sweep_cmd::run(args),
+        Some(Command::Scan(args)) => scan_cmd::run(args),
         None => open(&cli.open),
     }
 }

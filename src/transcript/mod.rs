@@ -69,18 +69,15 @@ pub struct Transcript {
 impl Transcript {
     /// Reads a file, or standard input for `-`, and loads it.
     pub fn read(path: &Path, format: Option<FormatOverride>) -> Result<Transcript, LoadError> {
-        let (source, bytes) = if path.as_os_str() == "-" {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut bytes)
-                .map_err(|e| LoadError::whole("<stdin>", format!("cannot read standard input: {e}")))?;
-            ("<stdin>".to_owned(), bytes)
-        } else {
-            let source = path.display().to_string();
-            let bytes = std::fs::read(path).map_err(|e| LoadError::whole(&source, format!("cannot read: {e}")))?;
-            (source, bytes)
-        };
+        let (source, bytes) = read_bytes(path)?;
         Transcript::parse(&source, bytes, format)
+    }
+
+    /// Reads a file (or standard input for `-`) with every epoch of a session log joined
+    /// (see [`Conversation::Whole`]); other formats load as [`Transcript::read`] does.
+    pub fn read_whole(path: &Path) -> Result<Transcript, LoadError> {
+        let (source, bytes) = read_bytes(path)?;
+        Transcript::parse_conversation(&source, bytes, None, Conversation::Whole)
     }
 
     /// Loads a transcript from bytes; `source` names it in errors.
@@ -349,6 +346,20 @@ impl Transcript {
         }
         self.messages[range.start].span.start..self.messages[range.end - 1].span.end
     }
+}
+
+/// The bytes of `path` (standard input for `-`) and the name errors give it.
+fn read_bytes(path: &Path) -> Result<(String, Vec<u8>), LoadError> {
+    if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| LoadError::whole("<stdin>", format!("cannot read standard input: {e}")))?;
+        return Ok(("<stdin>".to_owned(), bytes));
+    }
+    let source = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| LoadError::whole(&source, format!("cannot read: {e}")))?;
+    Ok((source, bytes))
 }
 
 /// Parses every message's raw JSON (in parallel) into its view.

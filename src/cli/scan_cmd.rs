@@ -1,0 +1,214 @@
+//! `ctxlens scan DIR|GLOB…`: one row per session, streamed as each file is done (files
+//! in parallel), as a table, JSON Lines (`DuckDB` and Spark read them directly) or CSV; a
+//! file that fails to load is one error row, never the end of the scan; a progress line
+//! on a terminal; a summary at the end.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::mpsc;
+
+use anyhow::bail;
+use rayon::prelude::*;
+
+use super::args::BudgetArgs;
+use ctxlens::scan::{scan_file, session_files, Session};
+use ctxlens::text::{fit, thousands};
+use ctxlens::tokens::Tokenizer;
+
+/// `ctxlens scan`.
+#[derive(Debug, clap::Args)]
+pub struct ScanArgs {
+    /// Folders (searched for .jsonl, .json, .traj), files, or quoted glob patterns.
+    #[arg(required = true)]
+    paths: Vec<String>,
+    /// With --max-tokens: also replay each session (firings, loops).
+    #[command(flatten)]
+    budget: BudgetArgs,
+    /// Tokenizer to count with.
+    #[arg(long, value_parser = parse_tokenizer)]
+    tokenizer: Option<Tokenizer>,
+    /// Print JSON Lines (one object per session; errors as {"path", "error"}).
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// Print CSV.
+    #[arg(long)]
+    csv: bool,
+}
+
+fn parse_tokenizer(s: &str) -> Result<Tokenizer, String> {
+    s.parse()
+}
+
+/// A pattern's matches, or the path itself.
+fn expand(pattern: &str) -> anyhow::Result<Vec<PathBuf>> {
+    if !pattern.contains(['*', '?', '[']) || std::path::Path::new(pattern).exists() {
+        return Ok(vec![PathBuf::from(pattern)]);
+    }
+    let matches: Vec<PathBuf> = glob::glob(pattern)
+        .map_err(|e| anyhow::anyhow!("{pattern}: not a glob pattern: {e}"))?
+        .filter_map(Result::ok)
+        .collect();
+    Ok(matches)
+}
+
+/// What one file gave.
+enum Outcome {
+    Done(Box<Session>),
+    Failed(String, String),
+}
+
+const CSV_HEADER: &str =
+    "path,project,started,format,messages,tokens,recorded_peak,compactions,orphans,firings,loops,error";
+
+/// Scans and streams.
+pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
+    let mut roots = Vec::new();
+    for p in &args.paths {
+        roots.extend(expand(p)?);
+    }
+    let files = session_files(&roots);
+    if files.is_empty() {
+        bail!("no session files under {}", args.paths.join(", "));
+    }
+    let tokenizer = args
+        .tokenizer
+        .or(super::config_file::current().tokenizer)
+        .unwrap_or(Tokenizer::Estimate);
+    let options = args.budget.max_tokens().map(|m| args.budget.options(m));
+    let (tx, rx) = mpsc::sync_channel::<Outcome>(64);
+    let worker = std::thread::spawn(move || {
+        files.par_iter().for_each_with(tx, |tx, path| {
+            let outcome = match scan_file(path, tokenizer, options) {
+                Ok(session) => Outcome::Done(Box::new(session)),
+                Err(e) => Outcome::Failed(path.display().to_string(), e.to_string()),
+            };
+            let _ = tx.send(outcome);
+        });
+    });
+    let total = session_files(&roots).len();
+    let progress = std::io::stderr().is_terminal();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if args.csv {
+        writeln!(out, "{CSV_HEADER}")?;
+    } else if !args.json {
+        writeln!(
+            out,
+            "{:<24}  {:<24}  {:<11}  {:>8}  {:>11}  {:>11}  {:>4}  {:>4}  {:>7}  path",
+            "started", "project", "format", "messages", "tokens", "recorded", "cmp", "orph", "firings"
+        )?;
+    }
+    let (mut done, mut failed, mut messages, mut tokens, mut compacted, mut looping) =
+        (0usize, 0usize, 0usize, 0u64, 0usize, 0usize);
+    for outcome in rx {
+        match outcome {
+            Outcome::Done(s) => {
+                done += 1;
+                messages += s.messages;
+                tokens += s.tokens;
+                compacted += usize::from(s.compactions > 0);
+                looping += usize::from(s.loops.is_some_and(|l| l > 0));
+                write_row(&mut out, args, &s)?;
+            }
+            Outcome::Failed(path, error) => {
+                failed += 1;
+                write_error(&mut out, args, &path, &error)?;
+            }
+        }
+        if progress {
+            out.flush()?;
+            eprint!("\rscanned {}/{} sessions", done + failed, total);
+        }
+    }
+    let _ = worker.join();
+    out.flush()?;
+    if progress {
+        eprintln!();
+    }
+    let summary = format!(
+        "{} sessions scanned ({} failed to load): {} messages, {} tokens; {} compacted in the log{}",
+        thousands((done + failed) as u64),
+        thousands(failed as u64),
+        thousands(messages as u64),
+        thousands(tokens),
+        thousands(compacted as u64),
+        if options.is_some() {
+            format!("; {} would loop under these settings", thousands(looping as u64))
+        } else {
+            String::new()
+        }
+    );
+    if args.json || args.csv {
+        eprintln!("ctxlens: {summary}");
+    } else {
+        writeln!(out, "\n{summary}")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+fn opt(n: Option<impl ToString>) -> String {
+    n.map(|n| n.to_string()).unwrap_or_default()
+}
+
+fn write_row(out: &mut impl Write, args: &ScanArgs, s: &Session) -> anyhow::Result<()> {
+    if args.json {
+        serde_json::to_writer(&mut *out, s)?;
+        writeln!(out)?;
+    } else if args.csv {
+        writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},",
+            csv_field(&s.path),
+            csv_field(&s.project),
+            csv_field(&s.started),
+            s.format,
+            s.messages,
+            s.tokens,
+            opt(s.recorded_peak),
+            s.compactions,
+            s.orphans,
+            opt(s.firings),
+            opt(s.loops)
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{:<24}  {}  {:<11}  {:>8}  {:>11}  {:>11}  {:>4}  {:>4}  {:>7}  {}",
+            fit(&s.started, 24, false),
+            fit(&ctxlens::text::visible(&s.project, false), 24, false),
+            s.format,
+            thousands(s.messages as u64),
+            thousands(s.tokens),
+            s.recorded_peak.map_or_else(|| "–".to_owned(), thousands),
+            s.compactions,
+            s.orphans,
+            match (s.firings, s.loops) {
+                (Some(f), Some(l)) if l > 0 => format!("{f} ⟲{l}"),
+                (Some(f), _) => f.to_string(),
+                _ => "–".to_owned(),
+            },
+            ctxlens::text::visible(&s.path, false)
+        )?;
+    }
+    Ok(())
+}
+
+fn write_error(out: &mut impl Write, args: &ScanArgs, path: &str, error: &str) -> anyhow::Result<()> {
+    if args.json {
+        serde_json::to_writer(&mut *out, &serde_json::json!({"path": path, "error": error}))?;
+        writeln!(out)?;
+    } else if args.csv {
+        writeln!(out, "{},,,,,,,,,,,{}", csv_field(path), csv_field(error))?;
+    } else {
+        writeln!(out, "error: {}", ctxlens::text::visible(error, false))?;
+    }
+    Ok(())
+}
