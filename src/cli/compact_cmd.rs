@@ -142,7 +142,7 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
             )?,
         }
     } else if args.plan {
-        super::plan_doc::write_plan(&mut out, &outcome)?;
+        ctxlens::compact::write_plan(&mut out, &outcome)?;
     } else if args.output_path().is_none() {
         outcome.document.write_to(&mut out)?;
     }

@@ -8,7 +8,6 @@ mod compact_cmd;
 mod config_file;
 mod emit;
 mod history_cmd;
-mod plan_doc;
 mod replay_cmd;
 mod scan_cmd;
 mod stats_cmd;

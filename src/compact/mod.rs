@@ -6,6 +6,7 @@ pub mod deterministic;
 mod document;
 mod inserted;
 mod plan;
+mod plan_doc;
 mod render;
 mod run;
 mod strategy;
@@ -16,6 +17,7 @@ pub use inserted::{
     SUMMARY_PREFIX,
 };
 pub use plan::{head_end, plan, plan_shape, Cut, Decision, Options, Plan, Section, Shape, SplitReason};
+pub use plan_doc::write_plan;
 pub use render::{render, tokens_after, Rendered};
 pub use run::{compact, run, Inputs, Outcome};
 pub use strategy::{

@@ -4,13 +4,13 @@
 
 use serde::Serialize;
 
-use ctxlens::compact::{deterministic::Compressed, Outcome, Planned};
-use ctxlens::tokens::Counts;
-use ctxlens::transcript::Transcript;
+use super::{deterministic::Compressed, Outcome, Planned};
+use crate::tokens::Counts;
+use crate::transcript::Transcript;
 
 /// Writes the document `--plan` prints for an outcome, row by row (a million rows are
 /// never held in memory at once).
-pub fn write_plan(out: &mut impl std::io::Write, outcome: &Outcome) -> anyhow::Result<()> {
+pub fn write_plan(out: &mut impl std::io::Write, outcome: &Outcome) -> std::io::Result<()> {
     let tail = || PlanDoc::new(&outcome.view, &outcome.view_counts, outcome);
     // The stages that ran decide the document: the deterministic pass, the tail plan, or both.
     match (&outcome.compressed, outcome.planned.tail.is_some()) {
@@ -25,8 +25,7 @@ pub fn write_plan(out: &mut impl std::io::Write, outcome: &Outcome) -> anyhow::R
         )?,
         (None, _) => serde_json::to_writer(&mut *out, &tail())?,
     }
-    out.write_all(b"\n")?;
-    Ok(())
+    out.write_all(b"\n")
 }
 
 /// The deterministic strategy's `--plan` document.
@@ -153,7 +152,7 @@ impl Serialize for Rows<'_> {
             tokens: self.counts.message(i),
             section: self.planned.section(i).name(),
             group: self.transcript.groups.group_of(i),
-            provider_tokens: ctxlens::tokens::media::binary_heavy(self.transcript, i).map(|h| h.provider_tokens),
+            provider_tokens: crate::tokens::media::binary_heavy(self.transcript, i).map(|h| h.provider_tokens),
         }))
     }
 }

@@ -1,0 +1,266 @@
+//! `import ctxlens`: the core for Python pipelines (pandas, Spark `mapInPandas`, Ray
+//! `map_batches`, DuckDB). Load a transcript from a path or from Python lists and dicts;
+//! count with any tokenizer; `plan`, `compact`, `replay`, `check`. Results are plain
+//! dicts and lists (the same documents the command line prints as JSON), and the GIL is
+//! released while the work runs.
+
+use std::path::PathBuf;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use serde_json::{json, Value};
+
+use ::ctxlens::compact::{self, deterministic::DryRun, Options, Settings, Strategy, SummaryRole};
+use ::ctxlens::summarize::Placeholder;
+use ::ctxlens::tokens::{Counts, Tokenizer};
+use ::ctxlens::transcript::{FormatOverride, Transcript as Core};
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+fn tokenizer(name: &str) -> PyResult<Tokenizer> {
+    name.parse().map_err(value_error)
+}
+
+/// A JSON value as Python objects (through the `json` module: plain dicts and lists).
+fn to_python(py: Python<'_>, value: &Value) -> PyResult<Py<PyAny>> {
+    let json = py.import("json")?;
+    Ok(json.call_method1("loads", (value.to_string(),))?.unbind())
+}
+
+/// A loaded transcript.
+#[pyclass(frozen, module = "ctxlens")]
+struct Transcript {
+    inner: Core,
+}
+
+impl Transcript {
+    /// The one core, `compact::run`, with nothing stored (a dry run).
+    fn run(
+        &self,
+        tokenizer: Tokenizer,
+        settings: &Settings,
+        summarizer: &dyn ::ctxlens::summarize::Summarizer,
+    ) -> Result<compact::Outcome, String> {
+        let counts = Counts::compute(&self.inner, tokenizer);
+        compact::run(compact::Inputs {
+            transcript: &self.inner,
+            counts: &counts,
+            settings,
+            summarizer,
+            store: &mut DryRun,
+            cancel: ::ctxlens::cancel::never(),
+            loss_report: false,
+            derived: None,
+        })
+        .map_err(|e| e.to_string())
+    }
+}
+
+#[pymethods]
+impl Transcript {
+    /// The format, as `--format` names it (`openai`, `claude-code`…).
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.inner.format.name()
+    }
+
+    /// Number of messages.
+    fn __len__(&self) -> usize {
+        self.inner.messages.len()
+    }
+
+    /// Each message's tokens.
+    #[pyo3(signature = (tokenizer="estimate"))]
+    fn counts(&self, py: Python<'_>, tokenizer: &str) -> PyResult<Vec<u64>> {
+        let t = self::tokenizer(tokenizer)?;
+        Ok(py.detach(|| Counts::compute(&self.inner, t).iter().collect()))
+    }
+
+    /// The total tokens.
+    #[pyo3(signature = (tokenizer="estimate"))]
+    fn total(&self, py: Python<'_>, tokenizer: &str) -> PyResult<u64> {
+        let t = self::tokenizer(tokenizer)?;
+        Ok(py.detach(|| Counts::compute(&self.inner, t).total()))
+    }
+
+    /// The plan: the document `ctxlens compact --plan` prints (same keys, same order).
+    #[pyo3(signature = (max_tokens, keep_tail=None, flush_to_memory=false, tokenizer="estimate", strategy="tail"))]
+    fn plan(
+        &self,
+        py: Python<'_>,
+        max_tokens: u64,
+        keep_tail: Option<u64>,
+        flush_to_memory: bool,
+        tokenizer: &str,
+        strategy: &str,
+    ) -> PyResult<Py<PyAny>> {
+        let t = self::tokenizer(tokenizer)?;
+        let strategy: Strategy = strategy.parse().map_err(value_error)?;
+        let settings = Settings {
+            strategy,
+            ..Settings::tail(Options {
+                max_tokens,
+                keep_tail,
+                flush_to_memory,
+            })
+        };
+        let text = py.detach(|| -> Result<Vec<u8>, String> {
+            let outcome = self.run(t, &settings, &Placeholder)?;
+            let mut out = Vec::new();
+            compact::write_plan(&mut out, &outcome).map_err(|e| e.to_string())?;
+            Ok(out)
+        });
+        let json = py.import("json")?;
+        Ok(json
+            .call_method1(
+                "loads",
+                (String::from_utf8_lossy(&text.map_err(value_error)?).into_owned(),),
+            )?
+            .unbind())
+    }
+
+    /// The compacted transcript, as `ctxlens compact` writes it (placeholder summary,
+    /// or the `summary` given), as text.
+    #[pyo3(signature = (max_tokens, keep_tail=None, flush_to_memory=false, tokenizer="estimate", strategy="tail", summary_role="system", summary=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn compact(
+        &self,
+        py: Python<'_>,
+        max_tokens: u64,
+        keep_tail: Option<u64>,
+        flush_to_memory: bool,
+        tokenizer: &str,
+        strategy: &str,
+        summary_role: &str,
+        summary: Option<String>,
+    ) -> PyResult<String> {
+        let t = self::tokenizer(tokenizer)?;
+        let strategy: Strategy = strategy.parse().map_err(value_error)?;
+        let role: SummaryRole = summary_role.parse().map_err(value_error)?;
+        let settings = Settings {
+            strategy,
+            summary_role: role,
+            ..Settings::tail(Options {
+                max_tokens,
+                keep_tail,
+                flush_to_memory,
+            })
+        };
+        py.detach(|| {
+            let counts = Counts::compute(&self.inner, t);
+            let planned = compact::plan_strategy(strategy, &self.inner, &counts, &settings.options);
+            let summarizer: Box<dyn ::ctxlens::summarize::Summarizer> = match summary {
+                Some(text) => Box::new(::ctxlens::summarize::Fixed {
+                    text,
+                    range: planned.cut().map_or(0..0, |c| c.head_end..c.split),
+                }),
+                None => Box::new(Placeholder),
+            };
+            self.run(t, &settings, summarizer.as_ref())
+                .map(|outcome| outcome.document.to_text())
+                .map_err(value_error)
+        })
+    }
+
+    /// A compactor over the session's whole life (placeholder summaries): model calls,
+    /// firings, final context, loops.
+    #[pyo3(signature = (max_tokens, keep_tail=None, flush_to_memory=false, tokenizer="estimate"))]
+    fn replay(
+        &self,
+        py: Python<'_>,
+        max_tokens: u64,
+        keep_tail: Option<u64>,
+        flush_to_memory: bool,
+        tokenizer: &str,
+    ) -> PyResult<Py<PyAny>> {
+        let t = self::tokenizer(tokenizer)?;
+        let options = Options {
+            max_tokens,
+            keep_tail,
+            flush_to_memory,
+        };
+        let doc = py.detach(|| -> Result<Value, String> {
+            let whole = self.inner.whole_session().map_err(|e| e.to_string())?;
+            let counts = Counts::compute(&whole, t);
+            let view = ::ctxlens::replay::View::new(whole, counts);
+            let r = ::ctxlens::replay::replay(&::ctxlens::replay::Inputs {
+                view: &view,
+                options,
+                summary_role: SummaryRole::System,
+                cuts_a_tail: true,
+                summarizer: &Placeholder,
+                cancel: ::ctxlens::cancel::never(),
+            })
+            .map_err(|e| e.to_string())?;
+            Ok(json!({
+                "model_calls": r.model_calls,
+                "firings": r.firings,
+                "final_tokens": r.final_tokens,
+                "final_messages": r.final_messages,
+                "loops": r.loops,
+            }))
+        });
+        to_python(py, &doc.map_err(value_error)?)
+    }
+
+    /// Pairing problems by a provider's rules (`openai`, `anthropic`, `gemini`,
+    /// `responses`; default: the transcript's own): a list of dicts.
+    #[pyo3(signature = (provider=None))]
+    fn check(&self, py: Python<'_>, provider: Option<&str>) -> PyResult<Py<PyAny>> {
+        use ::ctxlens::check::{check, Provider};
+        let provider = match provider {
+            None => Provider::for_dialect(self.inner.format.dialect),
+            Some("openai") => Provider::OpenAi,
+            Some("anthropic") => Provider::Anthropic,
+            Some("gemini") => Provider::Gemini,
+            Some("responses") => Provider::Responses,
+            Some(other) => return Err(value_error(format!("unknown provider `{other}`"))),
+        };
+        let problems: Vec<Value> = py.detach(|| {
+            check(&self.inner, provider)
+                .iter()
+                .map(|p| json!({"index": p.index, "problem": p.problem.to_string(), "provider_error": p.provider_error.to_string()}))
+                .collect()
+        });
+        to_python(py, &Value::Array(problems))
+    }
+}
+
+/// Loads a transcript: a path (`str` or `os.PathLike`), or the messages themselves (a
+/// list of dicts, or a dict such as a request body with `messages`). `format` forces one
+/// of `--format`'s values.
+#[pyfunction]
+#[pyo3(signature = (source, format=None))]
+fn load(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&str>) -> PyResult<Transcript> {
+    let forced: Option<FormatOverride> = format.map(str::parse).transpose().map_err(value_error)?;
+    let inner = if source.is_instance_of::<PyList>() || source.is_instance_of::<PyDict>() {
+        let json = py.import("json")?;
+        let text: String = json.call_method1("dumps", (source,))?.extract()?;
+        py.detach(|| Core::parse("<python>", text.into_bytes(), forced))
+    } else if source.is_instance_of::<PyString>() || source.hasattr("__fspath__")? {
+        let path: PathBuf = source.extract()?;
+        py.detach(|| Core::read(&path, forced))
+    } else {
+        return Err(value_error("load() takes a path, or a list or dict of messages"));
+    };
+    Ok(Transcript {
+        inner: inner.map_err(value_error)?,
+    })
+}
+
+/// The tokenizers `counts()` and friends accept.
+#[pyfunction]
+fn tokenizers() -> Vec<&'static str> {
+    Tokenizer::ALL.iter().map(|t| t.name()).collect()
+}
+
+#[pymodule]
+fn ctxlens(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Transcript>()?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(tokenizers, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,93 @@
+"""The Python package agrees with the command line: the plan (the `--plan` document),
+the compacted output, the counts and `check`, on every sample transcript and every
+conformance case. Set CTXLENS_BIN to the built binary (.ci/run does)."""
+
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+import ctxlens
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BIN = os.environ.get("CTXLENS_BIN", str(ROOT / "target" / "debug" / "ctxlens"))
+SAMPLES = sorted((ROOT / "sample-transcripts").iterdir())
+CASES = sorted((ROOT / "tests" / "data" / "conformance" / "cases").glob("*.json"))
+
+
+def cli(*args):
+    out = subprocess.run([BIN, *map(str, args)], capture_output=True, check=True)
+    return out.stdout
+
+
+def budgets(path):
+    total = json.loads(cli("stats", path, "--json"))["total"]
+    return [max(total // 3, 1), max(total // 2, 1), total + 1]
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_plan_compact_and_counts_agree_with_the_cli(path):
+    t = ctxlens.load(path)
+    stats = json.loads(cli("stats", path, "--json"))
+    assert len(t) == len(stats["messages"])
+    for tokenizer in ["estimate", "estimate-codepoints", "estimate-utf8", "cl100k"]:
+        stats = json.loads(cli("stats", path, "--json", "--tokenizer", tokenizer))
+        assert t.counts(tokenizer) == [m["tokens"] for m in stats["messages"]]
+        assert t.total(tokenizer) == stats["total"]
+    for max_tokens in budgets(path):
+        for keep in [None, 0, max_tokens // 4]:
+            extra = [] if keep is None else ["--keep-tail", keep]
+            plan = t.plan(max_tokens, keep_tail=keep)
+            assert plan == json.loads(cli("compact", path, "--max-tokens", max_tokens, "--plan", *extra))
+            assert t.compact(max_tokens, keep_tail=keep).encode() == cli(
+                "compact", path, "--max-tokens", max_tokens, *extra
+            )
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name)
+def test_every_conformance_case_plans_and_compacts_as_the_cli(case, tmp_path):
+    spec = json.loads(case.read_text(encoding="utf-8"))
+    options = spec.get("options", {})
+    max_tokens = options.get("max_tokens") or options.get("maxTokens")
+    keep = options.get("keep_tail", options.get("keepTail"))
+    flush = bool(options.get("flush_to_memory", options.get("flushToMemory", False)))
+    tokenizer = options.get("tokenizer", "estimate")
+    t = ctxlens.load(spec["input"])  # from Python lists and dicts
+    file = tmp_path / "input.json"
+    file.write_text(json.dumps(spec["input"]), encoding="utf-8")
+    args = ["--max-tokens", max_tokens, "--tokenizer", tokenizer]
+    if keep is not None:
+        args += ["--keep-tail", keep]
+    if flush:
+        args += ["--flush-to-memory"]
+    plan = t.plan(max_tokens, keep_tail=keep, flush_to_memory=flush, tokenizer=tokenizer)
+    assert plan == json.loads(cli("compact", file, "--plan", *args))
+    # From a list, the output is the compact JSON of the list; it must hold the same
+    # messages as the CLI's output of the same list.
+    ours = json.loads(t.compact(max_tokens, keep_tail=keep, flush_to_memory=flush, tokenizer=tokenizer))
+    theirs = json.loads(cli("compact", file, *args))
+    assert ours == theirs
+
+
+def test_replay_and_check_are_dicts():
+    fixture = ROOT / "tests" / "data" / "conformance" / "toolnexus-fixture-transcript.json"
+    t = ctxlens.load(str(fixture))
+    ours = t.replay(2000, keep_tail=800)
+    theirs = json.loads(cli("replay", fixture, "--max-tokens", 2000, "--keep-tail", 800, "--summarizer", "placeholder", "--json"))
+    for key in ["model_calls", "final_tokens", "final_messages", "loops"]:
+        assert ours[key] == theirs[key]
+    assert [f["at"] for f in ours["firings"]] == [f["at"] for f in theirs["firings"]]
+    assert t.check() == []
+    broken = ctxlens.load([{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "nope", "content": "y"}])
+    problems = broken.check("openai")
+    assert problems and problems[0]["index"] == 1
+
+
+def test_bad_input_is_a_value_error_naming_the_position():
+    with pytest.raises(ValueError, match="1:"):
+        ctxlens.load([{"role": "user", "content": "x"}], format="gemini")
+    with pytest.raises(ValueError):
+        ctxlens.load(42)
+    assert "cl100k" in ctxlens.tokenizers()
