@@ -44,6 +44,15 @@ fn truncated_json_names_the_end() {
 }
 
 #[test]
+fn a_file_cut_just_after_a_backslash_names_the_end() {
+    // Found by the `load` fuzz target: the structural scan stepped past the end.
+    let kept = common::data().join("reproducers/cut-after-backslash.json");
+    let err = error_for("cut-escape.json", &std::fs::read(kept).expect("reproducer"));
+    assert!(err.starts_with("error: FILE:3:"), "{err}");
+    assert!(err.contains("EOF while parsing"), "{err}");
+}
+
+#[test]
 fn invalid_utf8_names_the_byte() {
     let err = error_for("latin1.json", b"[{\"role\":\"user\",\n\"content\":\"caf\xe9\"}]");
     assert_eq!(

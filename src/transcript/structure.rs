@@ -55,7 +55,8 @@ fn only_space(bytes: &[u8], i: usize) -> bool {
 fn string_end(bytes: &[u8], mut i: usize) -> Option<usize> {
     i += 1;
     loop {
-        let at = i + memchr::memchr2(b'"', b'\\', &bytes[i..])?;
+        // `get`: an escape as the very last byte leaves `i` past the end.
+        let at = i + memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
         if bytes[at] == b'"' {
             return Some(at + 1);
         }
@@ -155,6 +156,9 @@ mod tests {
             r#"[{"a":tru}]"#,
             "[",
             "",
+            // Cut off just after a backslash (found by the `load` fuzz target).
+            "[{\"a\":\"x\\",
+            "[\"\\",
         ] {
             same_as_serde(text);
         }
