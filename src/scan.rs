@@ -160,6 +160,11 @@ fn started_of(transcript: &Transcript, path: &Path) -> String {
     })
 }
 
+/// A start time for a table: `2026-05-11 10:29` (to the minute).
+pub fn short_time(started: &str) -> String {
+    started.get(..16).unwrap_or(started).replacen('T', " ", 1)
+}
+
 /// A time as `YYYY-MM-DDTHH:MM:SSZ` (UTC).
 fn rfc3339(time: std::time::SystemTime) -> String {
     let secs = time.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());

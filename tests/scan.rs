@@ -84,3 +84,21 @@ fn scan_takes_quoted_globs_and_real_transcripts() {
     let none = ctxlens(&["scan", "/nonexistent/*.jsonl"]);
     assert_exit(&none, 2);
 }
+
+#[test]
+fn a_folder_without_a_terminal_prints_the_scan_table() {
+    let dir = data().join("real-transcripts");
+    let dir = dir.to_str().expect("UTF-8 path");
+    let opened = ctxlens(&[dir]);
+    assert_exit(&opened, 0);
+    let scanned = ctxlens(&["scan", dir]);
+    // Rows arrive as files finish, so compare them as sets.
+    let mut a: Vec<String> = stdout(&opened).lines().map(str::to_owned).collect();
+    let mut b: Vec<String> = stdout(&scanned).lines().map(str::to_owned).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    let rows = stdout(&ctxlens(&["scan", dir, "--json"])).lines().count();
+    let summary = format!("{rows} sessions scanned (0 failed to load)");
+    assert!(stdout(&opened).contains(&summary), "{}", stdout(&opened));
+}

@@ -1335,3 +1335,97 @@ fn a_narrow_header_keeps_its_key_figures() {
         );
     }
 }
+
+// ---- the session browser ------------------------------------------------------------------
+
+fn browser_over_real_transcripts() -> ctxlens::tui::browser::Browser {
+    use ctxlens::tui::browser::{Browser, Entry};
+    let root = common::data().join("real-transcripts");
+    let files = ctxlens::scan::session_files(std::slice::from_ref(&root));
+    let mut browser = Browser::new(
+        vec![std::path::PathBuf::from("real-transcripts")],
+        files.len() + 1,
+        Theme::colored(),
+    );
+    browser.update(&Action::Resize(120, 30));
+    for path in &files {
+        let mut session = ctxlens::scan::scan_file(path, Tokenizer::Estimate, None).expect("a real transcript");
+        // Paths relative to the data, so snapshots do not depend on the checkout.
+        session.path = path.strip_prefix(&root).unwrap().display().to_string();
+        // Files that record no start time are dated by their modification time, which a
+        // fresh checkout sets: pinned here so the snapshot is the same everywhere.
+        if !matches!(session.format.as_str(), "claude-code" | "codex") {
+            "2000-01-01T00:00:00Z".clone_into(&mut session.started);
+        }
+        browser.add(Entry::Session(Box::new(session)));
+    }
+    browser
+}
+
+fn draw_browser(browser: &ctxlens::tui::browser::Browser) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(120, 30)).expect("test backend");
+    terminal
+        .draw(|frame| ctxlens::tui::browser::draw(frame, browser))
+        .expect("draw");
+    terminal
+}
+
+#[test]
+fn the_browser_lists_sessions_newest_first_filters_sorts_and_opens_one() {
+    use ctxlens::tui::browser::{Effect as BrowserEffect, SortBy};
+    let mut browser = browser_over_real_transcripts();
+    let terminal = draw_browser(&browser);
+    let buffer = terminal.backend().buffer();
+    assert!(row_containing(buffer, "loading").is_some(), "one file still scanning");
+    // Newest first: the first row is the most recent start.
+    let started: Vec<String> = (0..buffer.area.height)
+        .map(|y| {
+            (0..buffer.area.width)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .filter_map(|l| l.get(1..25).map(str::trim).map(str::to_owned))
+        .filter(|s| s.starts_with("20"))
+        .collect();
+    let mut sorted = started.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(started, sorted);
+    insta::assert_snapshot!("browser", terminal.backend());
+    // `/` then text filters by project, path or format.
+    browser.update(&Action::Search);
+    for c in "codemie".chars() {
+        browser.update(&Action::PromptChar(c));
+    }
+    browser.update(&Action::PromptSubmit);
+    assert_eq!(browser.shown().len(), 2, "the two codemie sessions");
+    let terminal = draw_browser(&browser);
+    insta::assert_snapshot!("browser_filtered", terminal.backend());
+    // Enter opens the highlighted one; Esc clears the filter, then quits.
+    let Some(BrowserEffect::Open(path)) = browser.update(&Action::Activate) else {
+        panic!("opens")
+    };
+    assert!(path.to_string_lossy().contains("codemie"));
+    assert_eq!(browser.update(&Action::Back), None);
+    assert_eq!(browser.filter(), "");
+    // `s` sorts by tokens, largest first, then by the recorded peak; the row stays put.
+    browser.update(&Action::Down);
+    browser.update(&Action::Down);
+    let before = browser.current_path();
+    browser.update(&Action::CycleSort);
+    assert_eq!(browser.sort(), SortBy::Tokens);
+    assert_eq!(browser.current_path(), before, "the selection follows its session");
+    let tokens: Vec<u64> = browser.shown_sessions().iter().map(|s| s.tokens).collect();
+    assert_eq!(tokens.len(), 14);
+    assert!(tokens.windows(2).all(|w| w[0] >= w[1]), "{tokens:?}");
+    browser.update(&Action::CycleSort);
+    assert_eq!(browser.sort(), SortBy::Recorded);
+    let peaks: Vec<Option<u64>> = browser.shown_sessions().iter().map(|s| s.recorded_peak).collect();
+    assert!(peaks.windows(2).all(|w| w[0] >= w[1]), "{peaks:?}");
+    // A file scanned now lands in the current order.
+    let mut late = browser.shown_sessions()[0].clone();
+    late.path = "late.json".to_owned();
+    late.recorded_peak = late.recorded_peak.map(|p| p + 1);
+    browser.add(ctxlens::tui::browser::Entry::Session(Box::new(late)));
+    assert_eq!(browser.shown_sessions()[0].path, "late.json");
+    assert_eq!(browser.update(&Action::Back), Some(BrowserEffect::Quit));
+}

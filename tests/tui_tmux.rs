@@ -213,3 +213,29 @@ fn keys_after_an_unfinished_escape_sequence_still_work() {
     let screen = session.wait_for("the exit", |s| s.contains("EXIT="));
     assert!(screen.contains("EXIT=0"), "{screen}");
 }
+
+#[test]
+fn a_directory_opens_the_browser_and_a_session_returns_to_it() {
+    let command = format!(
+        "{} {}; echo \"EXIT=$?\"; stty -a | grep -o -- '-\\?icanon' | sed 's/^/TTY=/'; cat",
+        env!("CARGO_BIN_EXE_ctxlens"),
+        common::data().join("real-transcripts").display()
+    );
+    let session = Session::start("browser", &command);
+    session.wait_for("every session scanned", |s| {
+        s.contains("sessions in") && s.contains("14 of 14") && !s.contains("loading")
+    });
+    session.keys(&["/"]);
+    session.keys(&["-l", "codemie"]);
+    session.keys(&["Enter"]);
+    session.wait_for("the filter", |s| s.contains("2 of "));
+    session.keys(&["Enter"]);
+    let screen = session.wait_for("the session", |s| s.contains("max_tokens") && s.contains("total "));
+    assert!(screen.contains("codemie"), "the title names the file:\n{screen}");
+    session.keys(&["q"]);
+    session.wait_for("the browser again", |s| s.contains("sessions in"));
+    session.keys(&["q"]);
+    let screen = session.wait_for("the exit", |s| s.contains("TTY="));
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert!(screen.contains("TTY=icanon"), "{screen}");
+}

@@ -110,18 +110,28 @@ fn remove_temporary_files_on_signals() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `ctxlens [FILE]` with no subcommand: the TUI, or the stats table when standard output
-/// is not a terminal.
+/// `ctxlens [FILE|DIR]` with no subcommand: the TUI (a folder opens the session
+/// browser), or the stats table (a folder: the scan table) when standard output is not a
+/// terminal.
 fn open(args: &OpenArgs) -> anyhow::Result<ExitCode> {
+    let folder = args.file.as_ref().filter(|p| p.is_dir());
+    let interactive = std::io::stdout().is_terminal() && cfg!(feature = "tui");
+    if let (Some(dir), false) = (folder, interactive) {
+        eprintln!(
+            "ctxlens: standard output is not a terminal, so here is the scan table; run `ctxlens {}` in a terminal to browse the sessions.",
+            dir.display()
+        );
+        return scan_cmd::print_table(dir);
+    }
     let (transcript, input_path) = match &args.file {
-        Some(path) => (
+        Some(path) if folder.is_none() => (
             args.input.load(path)?,
             Some(path.clone()).filter(|p| p.as_os_str() != "-"),
         ),
-        None => (ctxlens::demo::load(), None),
+        _ => (ctxlens::demo::load(), None),
     };
     let tokenizer = args.input.tokenizer();
-    if !std::io::stdout().is_terminal() || !cfg!(feature = "tui") {
+    if !interactive {
         let how = match &args.file {
             Some(path) => format!("run `ctxlens {}` in a terminal", path.display()),
             None => "run `ctxlens FILE` in a terminal".to_owned(),
@@ -134,6 +144,18 @@ fn open(args: &OpenArgs) -> anyhow::Result<ExitCode> {
     }
     #[cfg(feature = "tui")]
     {
+        // No file: the demo, which says where the user's own sessions are.
+        let hint = (args.file.is_none())
+            .then(ctxlens::scan::default_session_dirs)
+            .filter(|dirs| !dirs.is_empty())
+            .map(|dirs| {
+                let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+                format!(
+                    "this is a demo; your sessions are in {}: run `ctxlens {}` to browse them",
+                    dirs.join(" and "),
+                    dirs[0]
+                )
+            });
         let config = ctxlens::tui::Config {
             input_path,
             max_tokens: args.budget.max_tokens(),
@@ -147,9 +169,13 @@ fn open(args: &OpenArgs) -> anyhow::Result<ExitCode> {
                 .unwrap_or(ctxlens::summarize::Spec::Extractive),
             summary_settings: args.summary.settings(),
             context_window: args.context_window.or(config_file::current().context_window),
+            hint,
             ..ctxlens::tui::Config::default()
         };
-        let exit = ctxlens::tui::run(transcript, config)?;
+        let exit = match folder {
+            Some(dir) => ctxlens::tui::run_browser(vec![dir.clone()], &config)?,
+            None => ctxlens::tui::run(transcript, config)?,
+        };
         ctxlens::export::remove_temporary_files();
         Ok(match exit {
             ctxlens::tui::Exit::Quit => ExitCode::SUCCESS,

@@ -61,6 +61,21 @@ enum Outcome {
 const CSV_HEADER: &str =
     "path,project,started,format,messages,tokens,recorded_peak,compactions,orphans,firings,loops,error";
 
+/// The scan table of a folder (`ctxlens DIR` when standard output is not a terminal).
+pub fn print_table(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
+    run(&ScanArgs {
+        paths: vec![dir.display().to_string()],
+        budget: BudgetArgs {
+            max_tokens: None,
+            keep_tail: None,
+            flush_to_memory: false,
+        },
+        tokenizer: None,
+        json: false,
+        csv: false,
+    })
+}
+
 /// Scans and streams.
 pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
     let mut roots = Vec::new();
@@ -76,6 +91,7 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
         .or(super::config_file::current().tokenizer)
         .unwrap_or(Tokenizer::Estimate);
     let options = args.budget.max_tokens().map(|m| args.budget.options(m));
+    let total = files.len();
     let (tx, rx) = mpsc::sync_channel::<Outcome>(64);
     let worker = std::thread::spawn(move || {
         files.par_iter().for_each_with(tx, |tx, path| {
@@ -86,7 +102,6 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
             let _ = tx.send(outcome);
         });
     });
-    let total = session_files(&roots).len();
     let progress = std::io::stderr().is_terminal();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.csv {
@@ -182,7 +197,7 @@ fn write_row(out: &mut impl Write, args: &ScanArgs, s: &Session) -> anyhow::Resu
         writeln!(
             out,
             "{:<24}  {}  {:<11}  {:>8}  {:>11}  {:>11}  {:>4}  {:>4}  {:>7}  {}",
-            fit(&s.started, 24, false),
+            fit(&ctxlens::scan::short_time(&s.started), 24, false),
             fit(&ctxlens::text::visible(&s.project, false), 24, false),
             s.format,
             thousands(s.messages as u64),

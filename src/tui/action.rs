@@ -89,6 +89,8 @@ pub enum Action {
     JumpToPartner,
     /// Narrow the list: human turns, each section, search matches, then everything.
     CycleFilter,
+    /// Sort the session browser by its next column.
+    CycleSort,
     /// Open the tokenizer picker.
     PickTokenizer,
     /// Show messages as readable text or as raw JSON (detail pane, preview).

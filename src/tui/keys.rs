@@ -37,11 +37,13 @@ pub enum Context {
     Config,
     /// Choosing the tokenizer.
     Pick,
+    /// The session browser (`ctxlens DIR`).
+    Browser,
 }
 
 impl Context {
     /// Every context, in help order, with its heading.
-    pub const ALL: [(Context, &'static str); 14] = [
+    pub const ALL: [(Context, &'static str); 15] = [
         (Context::Main, "Main screen"),
         (Context::Breakdown, "Where the context goes (b)"),
         (Context::Timeline, "Epochs and real compactions (h)"),
@@ -50,6 +52,7 @@ impl Context {
         (Context::Sweep, "Sweep chart (S)"),
         (Context::Config, "Settings to paste (c)"),
         (Context::Pick, "Choosing the tokenizer (t)"),
+        (Context::Browser, "The session browser (ctxlens DIR)"),
         (Context::Preview, "Preview (p)"),
         (Context::Loss, "Loss report (l)"),
         (Context::Help, "Help (?)"),
@@ -102,8 +105,8 @@ pub struct Binding {
 }
 
 use Context::{
-    Breakdown as B, Config as K, Confirm as C, Epoch as O, Help as H, Loss as L, Main as M, Pick as PK, Preview as P,
-    Prompt as Q, Replay as RP, Sweep as SW, Timeline as T, Waiting as W,
+    Breakdown as B, Browser as BR, Config as K, Confirm as C, Epoch as O, Help as H, Loss as L, Main as M, Pick as PK,
+    Preview as P, Prompt as Q, Replay as RP, Sweep as SW, Timeline as T, Waiting as W,
 };
 
 macro_rules! bind {
@@ -167,6 +170,17 @@ pub const BINDINGS: &[Binding] = &[
     bind!([T], [code(KeyCode::Enter)], "Enter", Action::Activate, "open", "open the epoch's messages (read-only)"),
     bind!([O], [ch('l')], "l", Action::ToggleLoss, "loss", "what the compaction that ended this epoch lost (again: back)"),
     bind!([K], [code(KeyCode::Tab)], "Tab", Action::SwitchPane, "next agent", "the next agent's configuration"),
+    bind!([BR], [ch('j'), code(KeyCode::Down)], "j/↓", Action::Down, "", "next session"),
+    bind!([BR], [ch('k'), code(KeyCode::Up)], "k/↑", Action::Up, "", "previous session"),
+    bind!([BR], [code(KeyCode::PageDown), ctrl('d')], "PgDn", Action::PageDown, "", "one page down"),
+    bind!([BR], [code(KeyCode::PageUp), ctrl('u')], "PgUp", Action::PageUp, "", "one page up"),
+    bind!([BR], [ch('g'), code(KeyCode::Home)], "g", Action::Top, "", "first session"),
+    bind!([BR], [ch('G'), code(KeyCode::End)], "G", Action::Bottom, "", "last session"),
+    bind!([BR], [ch('s')], "s", Action::CycleSort, "sort", "sort by start, tokens, recorded peak, messages, compactions"),
+    bind!([BR], [code(KeyCode::Enter)], "Enter", Action::Activate, "open", "open the session (q or Esc there comes back)"),
+    bind!([BR], [ch('/')], "/", Action::Search, "filter", "filter by project, path or format"),
+    bind!([BR], [code(KeyCode::Esc)], "Esc", Action::Back, "", "clear the filter, else quit"),
+    bind!([BR], [ch('q')], "q", Action::Quit, "quit", "quit"),
     bind!([PK], [ch('j'), code(KeyCode::Down)], "j/↓", Action::Down, "", "down"),
     bind!([PK], [ch('k'), code(KeyCode::Up)], "k/↑", Action::Up, "", "up"),
     bind!([PK], [code(KeyCode::Enter)], "Enter", Action::Activate, "use it", "count with the highlighted tokenizer"),
@@ -203,7 +217,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!([C], [ch('y'), code(KeyCode::Enter)], "y", Action::Activate, "yes", "yes"),
     bind!([C], [ch('n'), code(KeyCode::Esc), ch('q')], "n/Esc", Action::Back, "no", "no"),
     // Everywhere.
-    bind!([M, H, P, L, B, W, C, T, O, RP, SW, K, PK], [ctrl('c')], "^C", Action::Quit, "", "quit"),
+    bind!([M, H, P, L, B, W, C, T, O, RP, SW, K, PK, BR], [ctrl('c')], "^C", Action::Quit, "", "quit"),
 ];
 
 /// The action bound to `event` in `context`. In a prompt, an unbound character is typed.

@@ -6,6 +6,7 @@
 
 pub mod action;
 pub mod app;
+pub mod browser;
 pub mod event;
 pub mod input;
 pub mod jobs;
@@ -44,15 +45,125 @@ pub enum Exit {
     Crashed(String),
 }
 
+/// The terminal and the event sources, set up once for as long as the TUI runs (a
+/// browser opens one session after another on them).
+struct Screen {
+    guard: TerminalGuard,
+    events: mpsc::Sender<Event>,
+    inbox: mpsc::Receiver<Event>,
+    paused: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Rows of the browser's scan that arrived while a session was open.
+    deferred: Vec<browser::Entry>,
+}
+
+impl Screen {
+    fn open() -> std::io::Result<Screen> {
+        let guard = TerminalGuard::enter()?;
+        let (events, inbox) = mpsc::channel();
+        let paused = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        event::spawn_input_thread(events.clone(), std::sync::Arc::clone(&paused));
+        event::spawn_signal_thread(events.clone())?;
+        Ok(Screen {
+            guard,
+            events,
+            inbox,
+            paused,
+            deferred: Vec::new(),
+        })
+    }
+}
+
 /// Runs the TUI on `transcript` until the user quits or a signal arrives.
 pub fn run(transcript: Transcript, config: Config) -> std::io::Result<Exit> {
+    let mut screen = Screen::open()?;
+    let exit = run_session(&mut screen, transcript, config)?;
+    drop(screen);
+    Ok(exit)
+}
+
+/// The session browser on the session files under `roots`: scanned in the background,
+/// Enter opens one in the usual view, leaving it comes back.
+pub fn run_browser(roots: Vec<std::path::PathBuf>, config: &Config) -> std::io::Result<Exit> {
+    use browser::{Browser, Effect as BrowserEffect, Entry};
+    let files = crate::scan::session_files(&roots);
+    let mut screen = Screen::open()?;
+    let mut browser = Browser::new(roots, files.len(), config.theme);
+    let scanner = screen.events.clone();
+    let tokenizer = config.tokenizer;
+    std::thread::spawn(move || {
+        use rayon::prelude::*;
+        files.par_iter().for_each_with(scanner, |events, path| {
+            let entry = match crate::scan::scan_file(path, tokenizer, None) {
+                Ok(session) => Entry::Session(Box::new(session)),
+                Err(e) => Entry::Failed(path.display().to_string(), e.to_string()),
+            };
+            let _ = events.send(Event::Scanned(Box::new(entry)));
+        });
+    });
+    let size = screen.guard.terminal.size()?;
+    browser.update(&Action::Resize(size.width, size.height));
+    loop {
+        screen.guard.terminal.draw(|frame| browser::draw(frame, &browser))?;
+        let Ok(first) = screen.inbox.recv() else {
+            return Ok(Exit::Quit);
+        };
+        let mut open = None;
+        for event in std::iter::once(first).chain(screen.inbox.try_iter()) {
+            let action = match event {
+                Event::Terminate(signal) => return Ok(Exit::Signal(signal)),
+                Event::Scanned(entry) => {
+                    browser.add(*entry);
+                    continue;
+                }
+                Event::Key(key) => match keys::action_for(&key, browser.key_context()) {
+                    Some(action) => action,
+                    None => continue,
+                },
+                Event::Action(action) => action,
+                Event::Job(_) => continue, // a closed session's late result
+            };
+            match browser.update(&action) {
+                Some(BrowserEffect::Quit) => return Ok(Exit::Quit),
+                Some(BrowserEffect::Open(path)) => open = Some(path),
+                None => {}
+            }
+        }
+        if let Some(path) = open {
+            match Transcript::read(&path, None) {
+                Ok(transcript) => {
+                    let session_config = Config {
+                        input_path: Some(path),
+                        ..config.clone()
+                    };
+                    let exit = run_session(&mut screen, transcript, session_config)?;
+                    for entry in screen.deferred.drain(..) {
+                        browser.add(entry);
+                    }
+                    match exit {
+                        Exit::Quit => {
+                            let size = screen.guard.terminal.size()?;
+                            browser.update(&Action::Resize(size.width, size.height));
+                        }
+                        other => return Ok(other),
+                    }
+                }
+                Err(e) => browser.set_status(e.to_string()),
+            }
+        }
+    }
+}
+
+/// Runs the usual view on `transcript` until the user leaves it.
+fn run_session(screen: &mut Screen, transcript: Transcript, config: Config) -> std::io::Result<Exit> {
     let (mut app, first) = App::new(transcript, config);
-    let mut guard = TerminalGuard::enter()?;
-    let (events, inbox) = mpsc::channel();
-    let paused = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    event::spawn_input_thread(events.clone(), std::sync::Arc::clone(&paused));
-    event::spawn_signal_thread(events.clone())?;
-    let mut runner = Runner::new(events, |done| Event::Job(Box::new(done)));
+    let Screen {
+        guard,
+        events,
+        inbox,
+        paused,
+        deferred,
+    } = screen;
+    let mut runner = Runner::new(events.clone(), |done| Event::Job(Box::new(done)));
     let size = guard.terminal.size()?;
     let mut pending: VecDeque<Effect> = first.into();
     pending.extend(app.act(Action::Resize(size.width, size.height)));
@@ -104,6 +215,11 @@ pub fn run(transcript: Transcript, config: Config) -> std::io::Result<Exit> {
                     }
                     Msg::Job(done)
                 }
+                // The browser's scan, still running behind this session: kept for it.
+                Event::Scanned(entry) => {
+                    deferred.push(*entry);
+                    continue;
+                }
             };
             pending.extend(app.update(msg));
         }
@@ -111,7 +227,6 @@ pub fn run(transcript: Transcript, config: Config) -> std::io::Result<Exit> {
     // Cancelled jobs stop (a summarizer command's process group is killed) before the
     // terminal is given back.
     runner.shut_down(Duration::from_secs(1));
-    drop(guard);
     Ok(exit)
 }
 

@@ -49,6 +49,8 @@ pub struct Config {
     pub summary_settings: summarize::Settings,
     /// The model's context window (for settings that are a share of it).
     pub context_window: Option<u64>,
+    /// A first line for the status bar (the demo says where the user's sessions are).
+    pub hint: Option<String>,
     /// Colours.
     pub theme: Theme,
 }
@@ -64,6 +66,7 @@ impl Default for Config {
             summarizer: Spec::Extractive,
             summary_settings: summarize::Settings::default(),
             context_window: None,
+            hint: None,
             theme: Theme::from_env(),
         }
     }
@@ -361,6 +364,7 @@ impl App {
             tick: 0,
         };
         app.replan();
+        app.status = config.hint.and_then(Status::info);
         let effects = app.switch_tokenizer(config.tokenizer);
         app.focus_on_cut();
         (app, effects)
