@@ -232,10 +232,27 @@ fn a_directory_opens_the_browser_and_a_session_returns_to_it() {
     session.keys(&["Enter"]);
     let screen = session.wait_for("the session", |s| s.contains("max_tokens") && s.contains("total "));
     assert!(screen.contains("codemie"), "the title names the file:\n{screen}");
-    session.keys(&["q"]);
+    session.keys(&["Escape"]);
     session.wait_for("the browser again", |s| s.contains("sessions in"));
     session.keys(&["q"]);
     let screen = session.wait_for("the exit", |s| s.contains("TTY="));
     assert!(screen.contains("EXIT=0"), "{screen}");
     assert!(screen.contains("TTY=icanon"), "{screen}");
+}
+
+#[test]
+fn the_demo_says_where_the_users_own_sessions_are() {
+    let home = tempfile::tempdir().expect("temp home");
+    let project = home.path().join(".claude/projects/-home-me-app");
+    std::fs::create_dir_all(&project).expect("projects folder");
+    let command = format!(
+        "HOME={} {}; echo \"EXIT=$?\"; cat",
+        home.path().display(),
+        env!("CARGO_BIN_EXE_ctxlens")
+    );
+    let session = Session::start("hint", &command);
+    let screen = session.wait_for("the hint", |s| s.contains("this is a demo"));
+    assert!(screen.contains(".claude/projects"), "{screen}");
+    session.keys(&["q"]);
+    session.wait_for("the exit", |s| s.contains("EXIT=0"));
 }
