@@ -117,11 +117,15 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
         eprintln!("warning: {warning}");
     }
     if counts.tokenizer.is_estimate() {
-        for index in 0..transcript.messages.len() {
-            if let Some(heavy) = ctxlens::tokens::media::binary_heavy(&transcript, index) {
-                let warning = super::stats_cmd::binary_warning(&heavy, counts.message(index), counts.tokenizer);
-                eprintln!("warning: message {index}: {}", warning.trim_start_matches("⚠ "));
-            }
+        // Every large message is searched for base64 payloads: in parallel, printed in order.
+        use rayon::prelude::*;
+        let heavy: Vec<_> = (0..transcript.messages.len())
+            .into_par_iter()
+            .filter_map(|index| ctxlens::tokens::media::binary_heavy(&transcript, index).map(|h| (index, h)))
+            .collect();
+        for (index, heavy) in heavy {
+            let warning = super::stats_cmd::binary_warning(&heavy, counts.message(index), counts.tokenizer);
+            eprintln!("warning: message {index}: {}", warning.trim_start_matches("⚠ "));
         }
     }
     if let Some(path) = args.output_path() {

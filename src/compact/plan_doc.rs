@@ -8,24 +8,45 @@ use super::{deterministic::Compressed, Outcome, Planned};
 use crate::tokens::Counts;
 use crate::transcript::Transcript;
 
-/// Writes the document `--plan` prints for an outcome, row by row (a million rows are
-/// never held in memory at once).
+/// Writes the document `--plan` prints for an outcome. The rows (one per message, the
+/// bulk of the document) are rendered in parallel, a batch at a time, so a million rows
+/// are never held in memory at once.
 pub fn write_plan(out: &mut impl std::io::Write, outcome: &Outcome) -> std::io::Result<()> {
     let tail = || PlanDoc::new(&outcome.view, &outcome.view_counts, outcome);
     // The stages that ran decide the document: the deterministic pass, the tail plan, or both.
-    match (&outcome.compressed, outcome.planned.tail.is_some()) {
-        (Some(c), false) => serde_json::to_writer(&mut *out, &DeterministicPlan::new(c))?,
-        (Some(c), true) => serde_json::to_writer(
-            &mut *out,
-            &ComposedPlan {
-                strategy: outcome.settings.strategy.name(),
-                deterministic: DeterministicPlan::new(c),
-                tail: tail(),
-            },
-        )?,
-        (None, _) => serde_json::to_writer(&mut *out, &tail())?,
+    let head = match (&outcome.compressed, outcome.planned.tail.is_some()) {
+        (Some(c), false) => serde_json::to_vec(&DeterministicPlan::new(c))?,
+        (Some(c), true) => serde_json::to_vec(&ComposedPlan {
+            strategy: outcome.settings.strategy.name(),
+            deterministic: DeterministicPlan::new(c),
+            tail: tail(),
+        })?,
+        (None, _) => serde_json::to_vec(&tail())?,
+    };
+    // The rows go where the document holds their empty list (the tail plan is always
+    // last, and no other value of the document can contain this text).
+    match find_last(&head, ROWS_MARKER) {
+        Some(at) => {
+            let inside = at + ROWS_MARKER.len() - 1;
+            out.write_all(&head[..inside])?;
+            let rows = Rows {
+                transcript: &outcome.view,
+                counts: &outcome.view_counts,
+                planned: outcome.planned,
+            };
+            rows.write(out)?;
+            out.write_all(&head[inside..])?;
+        }
+        None => out.write_all(&head)?,
     }
     out.write_all(b"\n")
+}
+
+/// How the row list first appears in the serialized document: empty.
+const ROWS_MARKER: &[u8] = b"\"messages\":[]";
+
+fn find_last(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).rposition(|w| w == needle)
 }
 
 /// The deterministic strategy's `--plan` document.
@@ -144,15 +165,53 @@ struct Row<'a> {
     provider_tokens: Option<u64>,
 }
 
+/// Serialized as an empty list: [`write_plan`] writes the rows in its place.
 impl Serialize for Rows<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.transcript.messages.iter().enumerate().map(|(i, m)| Row {
+        serializer.collect_seq(std::iter::empty::<Row>())
+    }
+}
+
+impl Rows<'_> {
+    /// Rows rendered per batch: big enough to keep both cores busy, small enough that
+    /// the rendered text of one batch stays a few megabytes.
+    const BATCH: usize = 32 * 1024;
+
+    /// Writes the rows, comma-separated, rendering each batch's rows in parallel.
+    fn write(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        use rayon::prelude::*;
+        let len = self.transcript.messages.len();
+        for start in (0..len).step_by(Self::BATCH) {
+            let end = (start + Self::BATCH).min(len);
+            let pieces: Vec<Vec<u8>> = (start..end)
+                .into_par_iter()
+                .chunks(1024)
+                .map(|indices| {
+                    let mut piece = Vec::with_capacity(indices.len() * 96);
+                    for i in indices {
+                        if i > 0 {
+                            piece.push(b',');
+                        }
+                        serde_json::to_writer(&mut piece, &self.row(i)).expect("a row serializes");
+                    }
+                    piece
+                })
+                .collect();
+            for piece in &pieces {
+                out.write_all(piece)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn row(&self, i: usize) -> Row<'_> {
+        Row {
             index: i,
-            role: &m.role,
+            role: &self.transcript.messages[i].role,
             tokens: self.counts.message(i),
             section: self.planned.section(i).name(),
             group: self.transcript.groups.group_of(i),
             provider_tokens: crate::tokens::media::binary_heavy(self.transcript, i).map(|h| h.provider_tokens),
-        }))
+        }
     }
 }

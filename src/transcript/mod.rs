@@ -7,11 +7,11 @@ mod format;
 mod groups;
 mod logs;
 mod message;
+mod read;
 pub mod request;
 mod structure;
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
@@ -69,15 +69,15 @@ pub struct Transcript {
 impl Transcript {
     /// Reads a file, or standard input for `-`, and loads it.
     pub fn read(path: &Path, format: Option<FormatOverride>) -> Result<Transcript, LoadError> {
-        let (source, bytes) = read_bytes(path)?;
-        Transcript::parse(&source, bytes, format)
+        let (source, text) = read::read_text(path)?;
+        Transcript::parse_text(&source, text, format, Conversation::Live)
     }
 
     /// Reads a file (or standard input for `-`) with every epoch of a session log joined
     /// (see [`Conversation::Whole`]); other formats load as [`Transcript::read`] does.
     pub fn read_whole(path: &Path) -> Result<Transcript, LoadError> {
-        let (source, bytes) = read_bytes(path)?;
-        Transcript::parse_conversation(&source, bytes, None, Conversation::Whole)
+        let (source, text) = read::read_text(path)?;
+        Transcript::parse_text(&source, text, None, Conversation::Whole)
     }
 
     /// Loads a transcript from bytes; `source` names it in errors.
@@ -107,16 +107,17 @@ impl Transcript {
         forced: Option<FormatOverride>,
         conversation: Conversation,
     ) -> Result<Transcript, LoadError> {
-        let text = String::from_utf8(bytes).map_err(|e| {
-            let valid = e.utf8_error().valid_up_to();
-            let prefix = std::str::from_utf8(&e.as_bytes()[..valid]).unwrap_or_default();
-            let byte = e.as_bytes()[valid];
-            LoadError::at(
-                source,
-                Position::of_offset(prefix, valid),
-                format!("invalid UTF-8 (byte 0x{byte:02X}): transcripts must be UTF-8 text"),
-            )
-        })?;
+        let text = read::text_from_bytes(source, bytes)?;
+        Transcript::parse_text(source, text, forced, conversation)
+    }
+
+    /// Loads `conversation` of a transcript from its text.
+    fn parse_text(
+        source: &str,
+        text: String,
+        forced: Option<FormatOverride>,
+        conversation: Conversation,
+    ) -> Result<Transcript, LoadError> {
         let start = if text.starts_with(BOM) { BOM.len() } else { 0 };
         let split = format::split(source, &text, start, forced)?;
         let mut compactions = Vec::new();
@@ -346,20 +347,6 @@ impl Transcript {
         }
         self.messages[range.start].span.start..self.messages[range.end - 1].span.end
     }
-}
-
-/// The bytes of `path` (standard input for `-`) and the name errors give it.
-fn read_bytes(path: &Path) -> Result<(String, Vec<u8>), LoadError> {
-    if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| LoadError::whole("<stdin>", format!("cannot read standard input: {e}")))?;
-        return Ok(("<stdin>".to_owned(), bytes));
-    }
-    let source = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| LoadError::whole(&source, format!("cannot read: {e}")))?;
-    Ok((source, bytes))
 }
 
 /// Parses every message's raw JSON (in parallel) into its view.
