@@ -21,6 +21,19 @@ fn write_bench_file(name: &str, text: &str) {
     }
 }
 
+/// What every end-to-end benchmark starts with: the file loaded, counted with the
+/// estimator, and a budget of half its tokens.
+fn load_and_count(bytes: Vec<u8>) -> (Transcript, Counts, Options) {
+    let t = Transcript::parse("bench.json", bytes, None).expect("valid");
+    let counts = Counts::compute(&t, Tokenizer::Estimate);
+    let options = Options {
+        max_tokens: counts.total() / 2,
+        keep_tail: None,
+        flush_to_memory: false,
+    };
+    (t, counts, options)
+}
+
 fn large(c: &mut Criterion) {
     let text = openai_transcript(100_000);
     write_bench_file("transcript-100k.json", &text);
@@ -31,13 +44,7 @@ fn large(c: &mut Criterion) {
         b.iter_batched(
             || text.clone().into_bytes(),
             |bytes| {
-                let t = Transcript::parse("bench.json", bytes, None).expect("valid");
-                let counts = Counts::compute(&t, Tokenizer::Estimate);
-                let options = Options {
-                    max_tokens: counts.total() / 2,
-                    keep_tail: None,
-                    flush_to_memory: false,
-                };
+                let (t, counts, options) = load_and_count(bytes);
                 black_box(plan(&t, &counts, &options))
             },
             BatchSize::LargeInput,
@@ -60,13 +67,7 @@ fn large(c: &mut Criterion) {
             b.iter_batched(
                 || text.clone().into_bytes(),
                 |bytes| {
-                    let t = Transcript::parse("bench.json", bytes, None).expect("valid");
-                    let counts = Counts::compute(&t, Tokenizer::Estimate);
-                    let options = Options {
-                        max_tokens: counts.total() / 2,
-                        keep_tail: None,
-                        flush_to_memory: false,
-                    };
+                    let (t, counts, options) = load_and_count(bytes);
                     let outcome = ctxlens::compact::run(ctxlens::compact::Inputs {
                         transcript: &t,
                         counts: &counts,

@@ -234,19 +234,23 @@ fn an_http_summarizer_never_leaks_the_key_nor_follows_redirects() {
             r#"{"error":"bad key: Bearer sk-test-0123456789abcdef (Authorization: Bearer sk-test-0123456789abcdef)"}"#,
         );
     });
-    let out = Command::new(env!("CARGO_BIN_EXE_ctxlens"))
-        .args([
-            "compact",
-            path(&sample),
-            "--max-tokens",
-            "100",
-            "--summarizer",
-            "openai",
-        ])
-        .args(["--summarizer-url", &url])
-        .env("CTXLENS_API_KEY", secret)
-        .output()
-        .expect("runs");
+    // `compact` with the OpenAI summarizer pointed at `url`, the key in the environment.
+    let compact_against = |url: &str| {
+        Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+            .args([
+                "compact",
+                path(&sample),
+                "--max-tokens",
+                "100",
+                "--summarizer",
+                "openai",
+            ])
+            .args(["--summarizer-url", url])
+            .env("CTXLENS_API_KEY", secret)
+            .output()
+            .expect("runs")
+    };
+    let out = compact_against(&url);
     assert_exit(&out, 2);
     let (head, _) = requests.recv_timeout(Duration::from_secs(10)).expect("the request");
     assert!(head.contains(secret), "the key was sent to the server");
@@ -260,19 +264,7 @@ fn an_http_summarizer_never_leaks_the_key_nor_follows_redirects() {
                 format!("HTTP/1.1 {status}\r\nLocation: http://127.0.0.1:9/v1/chat/completions\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").as_bytes(),
             );
         });
-        let out = Command::new(env!("CARGO_BIN_EXE_ctxlens"))
-            .args([
-                "compact",
-                path(&sample),
-                "--max-tokens",
-                "100",
-                "--summarizer",
-                "openai",
-            ])
-            .args(["--summarizer-url", &url])
-            .env("CTXLENS_API_KEY", secret)
-            .output()
-            .expect("runs");
+        let out = compact_against(&url);
         assert_exit(&out, 2);
         assert!(stderr(&out).contains("redirect"), "{status}: {}", stderr(&out));
     }

@@ -572,14 +572,8 @@ fn whole_compaction(
     loaded: &mut Loaded,
 ) -> Result<usize, LoadError> {
     let summary = payload.get("message").and_then(Value::as_str).unwrap_or_default();
-    let json =
-        serde_json::json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": summary}]})
-            .to_string();
     let index = loaded.messages.len();
-    let (mut m, _) = dialects::view(Dialect::Responses, &json, line.range.clone(), index, PREVIEW_CHARS)
-        .map_err(|e| json_error(source, text, line.range.start, &e))?;
-    m.extra_mut().records = vec![line.range.clone()];
-    m.extra_mut().synthetic = Some(json);
+    let mut m = user_text_message(source, text, line, summary, index)?;
     m.past_summary = true;
     m.boundary = false;
     loaded.messages.push(m);
@@ -690,17 +684,25 @@ fn prompt_message(
     prompt: &str,
     loaded: &mut Loaded,
 ) -> Result<usize, LoadError> {
-    let json =
-        serde_json::json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": prompt}]})
-            .to_string();
     let index = loaded.messages.len();
+    let mut m = user_text_message(source, text, line, prompt, index)?;
+    m.from_event = true;
+    loaded.messages.push(m);
+    Ok(index)
+}
+
+/// A Responses user message holding `body` as its one text part, written for a record
+/// that is not itself a message (an event, a compaction): the JSON is synthesized (so
+/// it is what is counted and shown) and the record is what export writes back.
+fn user_text_message(source: &str, text: &str, line: &Line, body: &str, index: usize) -> Result<Message, LoadError> {
+    let json =
+        serde_json::json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": body}]})
+            .to_string();
     let (mut m, _) = dialects::view(Dialect::Responses, &json, line.range.clone(), index, PREVIEW_CHARS)
         .map_err(|e| json_error(source, text, line.range.start, &e))?;
     m.extra_mut().records = vec![line.range.clone()];
     m.extra_mut().synthetic = Some(json);
-    m.from_event = true;
-    loaded.messages.push(m);
-    Ok(index)
+    Ok(m)
 }
 
 /// A Codex rollout: `response_item` payloads are the history; `compacted` records are
