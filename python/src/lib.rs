@@ -20,6 +20,25 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
+/// The settings of a `plan` or `compact` call, from its keyword arguments.
+fn settings(
+    max_tokens: u64,
+    keep_tail: Option<u64>,
+    flush_to_memory: bool,
+    strategy: &str,
+    summary_role: &str,
+) -> PyResult<Settings> {
+    Ok(Settings {
+        strategy: strategy.parse::<Strategy>().map_err(value_error)?,
+        summary_role: summary_role.parse::<SummaryRole>().map_err(value_error)?,
+        ..Settings::tail(Options {
+            max_tokens,
+            keep_tail,
+            flush_to_memory,
+        })
+    })
+}
+
 fn tokenizer(name: &str) -> PyResult<Tokenizer> {
     name.parse().map_err(value_error)
 }
@@ -98,15 +117,7 @@ impl Transcript {
         strategy: &str,
     ) -> PyResult<Py<PyAny>> {
         let t = self::tokenizer(tokenizer)?;
-        let strategy: Strategy = strategy.parse().map_err(value_error)?;
-        let settings = Settings {
-            strategy,
-            ..Settings::tail(Options {
-                max_tokens,
-                keep_tail,
-                flush_to_memory,
-            })
-        };
+        let settings = settings(max_tokens, keep_tail, flush_to_memory, strategy, "system")?;
         let text = py.detach(|| -> Result<Vec<u8>, String> {
             let outcome = self.run(t, &settings, &Placeholder)?;
             let mut out = Vec::new();
@@ -138,17 +149,8 @@ impl Transcript {
         summary: Option<String>,
     ) -> PyResult<String> {
         let t = self::tokenizer(tokenizer)?;
-        let strategy: Strategy = strategy.parse().map_err(value_error)?;
-        let role: SummaryRole = summary_role.parse().map_err(value_error)?;
-        let settings = Settings {
-            strategy,
-            summary_role: role,
-            ..Settings::tail(Options {
-                max_tokens,
-                keep_tail,
-                flush_to_memory,
-            })
-        };
+        let settings = settings(max_tokens, keep_tail, flush_to_memory, strategy, summary_role)?;
+        let strategy = settings.strategy;
         py.detach(|| {
             let counts = Counts::compute(&self.inner, t);
             let planned = compact::plan_strategy(strategy, &self.inner, &counts, &settings.options);
