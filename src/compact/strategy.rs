@@ -188,7 +188,7 @@ impl Planned {
 }
 
 /// Plans `strategy` on `transcript` and `counts`: the transcript itself for `tail`, the
-/// view the deterministic pass left (see [`derive`]) for the other strategies.
+/// view the deterministic pass left (see [`derive()`]) for the other strategies.
 pub fn plan_strategy(strategy: Strategy, transcript: &Transcript, counts: &Counts, options: &Options) -> Planned {
     Planned {
         strategy,

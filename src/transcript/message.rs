@@ -114,7 +114,7 @@ pub struct Extra {
     pub recorded: Option<Recorded>,
 }
 
-/// One message of a transcript: about 56 bytes, plus [`Extra`] when it has any.
+/// One message of a transcript: about 56 bytes, plus its boxed extras when it has any.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[allow(clippy::struct_excessive_bools)] // independent facts about one message, read by many
 pub struct Message {
