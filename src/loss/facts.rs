@@ -2,7 +2,9 @@
 //! identifiers (UUIDs whole), numbers with units, error codes, names in code style, and
 //! quoted strings said by a person or the assistant.
 
-use std::collections::HashSet;
+use std::ops::Range;
+
+use rustc_hash::FxHashSet as HashSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -72,24 +74,40 @@ fn re(pattern: &str) -> Regex {
     Regex::new(&pattern.replace(r"\b", r"(?-u:\b)")).expect("the fact patterns are valid")
 }
 
-static URL: LazyLock<Regex> = LazyLock::new(|| re(r#"https?://[^\s"'<>()\[\]{}`]+"#));
-static PATH: LazyLock<Regex> = LazyLock::new(|| re(r"(?:~|\.{1,2})?/?(?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+"));
-static IDENT: LazyLock<Regex> = LazyLock::new(|| {
-    re(
+/// The fact patterns, compiled once.
+#[derive(Clone)]
+struct Patterns {
+    url: Regex,
+    path: Regex,
+    ident: Regex,
+    number: Regex,
+    error_code: Regex,
+    backticked: Regex,
+    code_name: Regex,
+    quoted: Regex,
+}
+
+static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| Patterns {
+    url: re(r#"https?://[^\s"'<>()\[\]{}`]+"#),
+    path: re(r"(?:~|\.{1,2})?/?(?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+"),
+    ident: re(
         r"\b(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[A-Z]{2,}[A-Z0-9]*-\d{2,}|[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d+|[0-9a-f]{12,40}|[0-9A-Z]*\d[0-9A-Z]*[A-Z][0-9A-Z]{6,}|#\d{2,})\b",
-    )
-});
-static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    re(
+    ),
+    number: re(
         r"(?:[$€£]\d+(?:[.,]\d+)?|\b\d+(?:[.,]\d+)?\s?(?:ms|s|sec|seconds|minutes|min|hours|h|days|KB|MB|GB|TB|KiB|MiB|GiB|bytes|tokens|%|px|USD|EUR)\b)",
-    )
+    ),
+    error_code: re(r"\b(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|E[A-Z]{3,}|E\d{4}|HTTP \d{3}|exit code -?\d+)\b"),
+    backticked: re(r"`[^`\n]{2,60}`"),
+    code_name: re(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]{2,}\b"),
+    quoted: re(r#""[^"\n]{3,60}""#),
 });
-static ERROR_CODE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|E[A-Z]{3,}|E\d{4}|HTTP \d{3}|exit code -?\d+)\b"));
-static BACKTICKED: LazyLock<Regex> = LazyLock::new(|| re(r"`[^`\n]{2,60}`"));
-static CODE_NAME: LazyLock<Regex> =
-    LazyLock::new(|| re(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]{2,}\b"));
-static QUOTED: LazyLock<Regex> = LazyLock::new(|| re(r#""[^"\n]{3,60}""#));
+
+thread_local! {
+    /// Each thread's own copy: a regex keeps its scratch space in a pool that is fast
+    /// only for the thread that first used it, and the loss report searches every
+    /// message on every worker thread.
+    static LOCAL_PATTERNS: Patterns = PATTERNS.clone();
+}
 
 /// Capitalised words that look like errno names (`E…`) but are just words.
 const SHOUTED_WORDS: &[&str] = &[
@@ -109,38 +127,49 @@ const SHOUTED_WORDS: &[&str] = &[
 /// strings are only taken from what a person or the assistant said (`prose`), where
 /// quotes are not JSON syntax.
 pub fn extract_facts(index: usize, text: &str, prose: bool) -> Vec<Fact> {
-    let mut found: Vec<(usize, Fact)> = Vec::new();
+    fact_spans(text, prose)
+        .into_iter()
+        .map(|(range, kind)| Fact {
+            text: text[range].to_owned(),
+            kind,
+            message: index,
+        })
+        .collect()
+}
+
+/// The facts of [`extract_facts`] as byte ranges of `text` with their kind: nothing is
+/// copied, so a caller that keeps only facts it has not seen yet copies only those.
+pub fn fact_spans(text: &str, prose: bool) -> Vec<(Range<usize>, FactKind)> {
+    LOCAL_PATTERNS.with(|patterns| spans_with(patterns, text, prose))
+}
+
+fn spans_with(p: &Patterns, text: &str, prose: bool) -> Vec<(Range<usize>, FactKind)> {
+    // `at` is where the fact starts in `text`; trimming only shortens its end.
+    let mut found: Vec<(Range<usize>, FactKind)> = Vec::new();
     let mut push = |at: usize, s: &str, kind: FactKind| {
         let s = s.trim_end_matches(['.', ',', ';', ':', ')', '\'']);
         if s.len() >= 2 {
-            found.push((
-                at,
-                Fact {
-                    text: s.to_owned(),
-                    kind,
-                    message: index,
-                },
-            ));
+            found.push((at..at + s.len(), kind));
         }
     };
     let mut urls: Vec<(usize, usize)> = Vec::new();
-    for m in URL.find_iter(text) {
+    for m in p.url.find_iter(text) {
         urls.push((m.start(), m.end()));
         push(m.start(), m.as_str(), FactKind::Url);
     }
     let in_url = |at: usize| urls.iter().any(|&(a, b)| at >= a && at < b);
-    for m in PATH.find_iter(text).filter(|m| !in_url(m.start())) {
-        let p = m.as_str();
+    for m in p.path.find_iter(text).filter(|m| !in_url(m.start())) {
+        let (at, p) = (m.start(), m.as_str());
         let last = p.rsplit('/').next().unwrap_or_default();
         let looks_like_path = p.starts_with(['/', '~', '.']) || last.contains('.') || p.matches('/').count() >= 2;
         if looks_like_path && p.chars().any(char::is_alphabetic) {
-            push(m.start(), p, FactKind::Path);
+            push(at, p, FactKind::Path);
         }
     }
     for (regex, kind) in [
-        (&*IDENT, FactKind::Identifier),
-        (&*NUMBER, FactKind::Number),
-        (&*ERROR_CODE, FactKind::ErrorCode),
+        (&p.ident, FactKind::Identifier),
+        (&p.number, FactKind::Number),
+        (&p.error_code, FactKind::ErrorCode),
     ] {
         for m in regex
             .find_iter(text)
@@ -149,14 +178,13 @@ pub fn extract_facts(index: usize, text: &str, prose: bool) -> Vec<Fact> {
             push(m.start(), m.as_str(), kind);
         }
     }
-    // Plain `find`s only (no capture groups): they run on the regex engine's fast DFA.
     let mut backticked: Vec<(usize, usize)> = Vec::new();
-    for m in BACKTICKED.find_iter(text).filter(|m| !in_url(m.start())) {
+    for m in p.backticked.find_iter(text).filter(|m| !in_url(m.start())) {
         backticked.push((m.start(), m.end()));
         push(m.start() + 1, &m.as_str()[1..m.len() - 1], FactKind::CodeName);
     }
     let in_backticks = |at: usize| backticked.iter().any(|&(a, b)| at >= a && at < b);
-    for m in CODE_NAME.find_iter(text) {
+    for m in p.code_name.find_iter(text) {
         // A bare name right before `":` is a JSON key, not something anyone said.
         let json_key = text[m.end()..].starts_with("\":");
         if !in_url(m.start()) && !in_backticks(m.start()) && !json_key {
@@ -164,15 +192,13 @@ pub fn extract_facts(index: usize, text: &str, prose: bool) -> Vec<Fact> {
         }
     }
     if prose {
-        for m in QUOTED.find_iter(text) {
+        for m in p.quoted.find_iter(text) {
             push(m.start() + 1, &m.as_str()[1..m.len() - 1], FactKind::Quoted);
         }
     }
-    found.sort_by_key(|(at, _)| *at);
-    let mut seen = HashSet::new();
+    // In order of appearance (stable: at one place, the order the kinds were searched).
+    found.sort_by_key(|(range, _)| range.start);
+    let mut seen = HashSet::default();
+    found.retain(|(range, _)| seen.insert(&text[range.clone()]));
     found
-        .into_iter()
-        .map(|(_, f)| f)
-        .filter(|f| seen.insert(f.text.clone()))
-        .collect()
 }

@@ -51,9 +51,12 @@ pub fn is_noise(text: &str) -> bool {
     if marker {
         return true;
     }
+    // Five words are enough to know it is more than an acknowledgement (a long turn is
+    // not lowercased whole).
     let words: Vec<String> = trimmed
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
+        .take(5)
         .map(str::to_lowercase)
         .collect();
     !words.is_empty() && words.len() <= 4 && words.iter().all(|w| ACKNOWLEDGEMENTS.contains(&w.as_str()))

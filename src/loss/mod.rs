@@ -71,10 +71,12 @@ pub fn loss_report(transcript: &Transcript, summarized: std::ops::Range<usize>, 
     loss_report_kept(transcript, summarized, summary, &kept)
 }
 
-/// What one summarized message holds: its facts, and its instruction when it is a human
-/// turn that carries one.
+/// What one summarized message holds: its text, its facts (ranges of the text), and its
+/// instruction when it is a human turn that carries one.
 struct Held {
-    facts: Vec<Fact>,
+    index: usize,
+    text: String,
+    facts: Vec<(std::ops::Range<usize>, FactKind)>,
     instruction: Option<(usize, String)>,
 }
 
@@ -87,9 +89,46 @@ fn held(transcript: &Transcript, index: usize) -> Held {
         && matches!(message.role.as_str(), "user" | "assistant");
     let instruction = (message.boundary && !is_noise(&text)).then(|| (index, first_line(&text)));
     Held {
-        facts: extract_facts(index, &text, prose),
+        index,
+        facts: facts::fact_spans(&text, prose),
+        text,
         instruction,
     }
+}
+
+/// Messages read at once: enough for both cores, while the texts of one batch at a
+/// time stay in memory.
+const BATCH: usize = 4096;
+
+/// The facts of messages `summarized`, each once (where it first appears), and their
+/// instructions. Messages are read in parallel a batch at a time; a fact is copied out
+/// of its message's text only the first time it is seen.
+fn facts_and_instructions(
+    transcript: &Transcript,
+    summarized: std::ops::Range<usize>,
+) -> (Vec<Fact>, Vec<(usize, String)>) {
+    let mut seen: rustc_hash::FxHashSet<String> = rustc_hash::FxHashSet::default();
+    let mut facts = Vec::new();
+    let mut instructions = Vec::new();
+    for start in summarized.clone().step_by(BATCH) {
+        let end = (start + BATCH).min(summarized.end);
+        let batch: Vec<Held> = (start..end).into_par_iter().map(|i| held(transcript, i)).collect();
+        for h in batch {
+            instructions.extend(h.instruction);
+            for (range, kind) in h.facts {
+                let text = &h.text[range];
+                if !seen.contains(text) {
+                    seen.insert(text.to_owned());
+                    facts.push(Fact {
+                        text: text.to_owned(),
+                        kind,
+                        message: h.index,
+                    });
+                }
+            }
+        }
+    }
+    (facts, instructions)
 }
 
 /// The report for summarizing `summarized` into `summary` when only the messages
@@ -103,14 +142,7 @@ pub fn loss_report_kept(
     kept: &[std::ops::Range<usize>],
 ) -> LossReport {
     let (head_end, split) = (summarized.start, summarized.end);
-    let held: Vec<Held> = summarized.into_par_iter().map(|i| held(transcript, i)).collect();
-    let mut seen = HashSet::new();
-    let mut facts: Vec<Fact> = Vec::new();
-    let mut instructions = Vec::new();
-    for h in held {
-        instructions.extend(h.instruction);
-        facts.extend(h.facts.into_iter().filter(|f| seen.insert(f.text.clone())));
-    }
+    let (facts, instructions) = facts_and_instructions(transcript, summarized);
     // The facts, searched in one pass over each text with its spaces collapsed.
     let patterns: Vec<String> = facts.iter().map(|f| collapse_spaces(&f.text)).collect();
     let finder = Finder::new(&patterns);

@@ -519,6 +519,13 @@ impl TextBuilder {
             self.text.push('\n');
             self.chars += 1;
         }
+        // Room for the whole string (a character is at least a byte): one copy. This is
+        // every push of a full text (the loss report, search, the extractive summary).
+        if self.limit.saturating_sub(self.chars) >= s.len() {
+            self.text.push_str(s);
+            self.chars += s.chars().count();
+            return;
+        }
         for c in s.chars() {
             if self.chars >= self.limit {
                 self.cut = true;
@@ -526,6 +533,17 @@ impl TextBuilder {
             }
             self.text.push(c);
             self.chars += 1;
+        }
+    }
+
+    /// Like [`TextBuilder::push_str`], taking the string: the first text of a message
+    /// (most messages have one) becomes the text without a copy.
+    fn push_string(&mut self, s: String) {
+        if self.text.is_empty() && !self.cut && s.len() <= self.limit {
+            self.chars = s.chars().count();
+            self.text = s;
+        } else {
+            self.push_str(&s);
         }
     }
 
@@ -545,6 +563,14 @@ impl TextBuilder {
                 .saturating_sub(self.chars)
                 .saturating_mul(6)
                 .saturating_add(8);
+            if s.len() <= budget {
+                // The whole string: serde's decoder (much faster on escape-dense text);
+                // what it refuses (a lone surrogate) is decoded by hand below.
+                if let Ok(decoded) = serde_json::from_str::<String>(s) {
+                    self.push_string(decoded);
+                    return;
+                }
+            }
             let end = if s.len() > budget {
                 floor_boundary(s, budget)
             } else {
