@@ -2,8 +2,7 @@
 //! Anthropic dialects, parallel tool calls, stray system messages, unicode, pretty or
 //! compact layout) and generated options.
 
-use ctxlens::compact::deterministic::DryRun;
-use ctxlens::compact::{compact, plan, run, Decision, Inputs, Options, Settings, SplitReason, SummaryRole};
+use ctxlens::compact::{compact, compact_with, plan, Decision, Options, Settings, SplitReason, SummaryRole};
 use ctxlens::replay::{replay, Inputs as ReplayInputs, View};
 use ctxlens::summarize::Placeholder;
 use ctxlens::tokens::{Counts, Tokenizer};
@@ -200,17 +199,7 @@ fn reference_replay(
                 summary_role: role,
                 ..Settings::tail(options)
             };
-            let outcome = run(Inputs {
-                transcript: &ct,
-                counts: &counts,
-                settings: &settings,
-                summarizer: &Placeholder,
-                store: &mut DryRun,
-                cancel: ctxlens::cancel::never(),
-                loss_report: false,
-                derived: None,
-            })
-            .expect("placeholder never fails");
+            let outcome = compact_with(&ct, &counts, &settings, &Placeholder).expect("placeholder never fails");
             if let Some(cut) = outcome.planned.cut() {
                 firings.push((
                     i,

@@ -2,8 +2,7 @@
 //! with exactly the messages the plan keeps plus the ones it writes.
 #![no_main]
 
-use ctxlens::compact::deterministic::DryRun;
-use ctxlens::compact::{run, Inputs, Options, Settings, SummaryRole};
+use ctxlens::compact::{compact_with, Options, Settings, SummaryRole};
 use ctxlens::summarize::Placeholder;
 use ctxlens::tokens::{Counts, Tokenizer};
 use ctxlens::transcript::Transcript;
@@ -29,16 +28,7 @@ fuzz_target!(|data: &[u8]| {
                 flush_to_memory,
             })
         };
-        let outcome = run(Inputs {
-            transcript: &t,
-            counts: &counts,
-            settings: &settings,
-            summarizer: &Placeholder,
-            store: &mut DryRun,
-            cancel: ctxlens::cancel::never(),
-            loss_report: false,
-            derived: None,
-        })
+        let outcome = compact_with(&t, &counts, &settings, &Placeholder)
         .expect("the placeholder never fails");
         let text = outcome.document.to_text();
         if outcome.document.is_input() {

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::{json, Value};
 
-use ::ctxlens::compact::{self, deterministic::DryRun, Options, Settings, Strategy, SummaryRole};
+use ::ctxlens::compact::{self, Options, Settings, Strategy, SummaryRole};
 use ::ctxlens::summarize::Placeholder;
 use ::ctxlens::tokens::{Counts, Tokenizer};
 use ::ctxlens::transcript::{FormatOverride, Transcript as Core};
@@ -64,17 +64,7 @@ impl Transcript {
         summarizer: &dyn ::ctxlens::summarize::Summarizer,
     ) -> Result<compact::Outcome, String> {
         let counts = Counts::compute(&self.inner, tokenizer);
-        compact::run(compact::Inputs {
-            transcript: &self.inner,
-            counts: &counts,
-            settings,
-            summarizer,
-            store: &mut DryRun,
-            cancel: ::ctxlens::cancel::never(),
-            loss_report: false,
-            derived: None,
-        })
-        .map_err(|e| e.to_string())
+        compact::compact_with(&self.inner, &counts, settings, summarizer).map_err(|e| e.to_string())
     }
 }
 

@@ -19,7 +19,7 @@ pub use inserted::{
 pub use plan::{head_end, plan, plan_shape, Cut, Decision, Options, Plan, Section, Shape, SplitReason};
 pub use plan_doc::write_plan;
 pub use render::{render, tokens_after, Rendered};
-pub use run::{compact, run, Inputs, Outcome};
+pub use run::{compact, compact_with, run, Inputs, Outcome};
 pub use strategy::{
     derive, plan_strategy, warnings, Derived, DeterministicOptions, Planned, Settings, Strategy, Warning,
 };

@@ -156,10 +156,21 @@ pub fn compact(
     options: &Options,
     summarizer: &dyn Summarizer,
 ) -> crate::Result<Outcome> {
+    compact_with(transcript, counts, &Settings::tail(*options), summarizer)
+}
+
+/// Any strategy with `settings`, nothing stored (externalized outputs are only named),
+/// never cancelled, no loss report: [`run`] for callers that only want the outcome.
+pub fn compact_with(
+    transcript: &Transcript,
+    counts: &Counts,
+    settings: &Settings,
+    summarizer: &dyn Summarizer,
+) -> crate::Result<Outcome> {
     run(Inputs {
         transcript,
         counts,
-        settings: &Settings::tail(*options),
+        settings,
         summarizer,
         store: &mut super::deterministic::DryRun,
         cancel: crate::cancel::never(),
