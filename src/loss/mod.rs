@@ -7,6 +7,7 @@
 mod facts;
 mod finder;
 mod instructions;
+mod windows;
 
 use std::collections::HashSet;
 use std::fmt;

@@ -1,0 +1,295 @@
+//! Where a fact can be. The fact patterns without a literal to look for (paths,
+//! identifiers, numbers, error codes, names in code) cost a regex pass over every byte of
+//! every summarized message; most of those bytes are prose or JSON syntax that no such
+//! pattern can match. A byte scan finds the stretches ("windows") that could hold a match
+//! and the regexes read only those.
+//!
+//! Exactness rests on one property per pattern: every match of the pattern, whatever the
+//! alternative, is made only of characters of a class (a path of `[~./A-Za-z0-9_-]`, an
+//! identifier of `[#A-Za-z0-9_-]`…), so it lies inside one maximal run of that class; a
+//! run is kept when it holds what every alternative needs (a `/`, a digit, an `_`…). The
+//! regex then searches each window with the whole text around it for its `\b` checks,
+//! in order, resuming after the last match: the matches are those of one pass over the
+//! whole text. `tests` checks that against the whole-text search.
+
+use std::ops::Range;
+
+/// Where a pattern can match in a text: the windows of one pattern, ascending, apart.
+pub type WindowsOf = fn(&str) -> Vec<Range<usize>>;
+
+/// `[0-9A-Za-z_]`: what `(?-u:\b)` calls a word character.
+const WORD: u8 = 1;
+/// Characters of a path: `[~./A-Za-z0-9_-]`.
+const PATH: u8 = 2;
+/// Characters of an identifier: `[#A-Za-z0-9_-]` (`_` too, so that a run's edges are
+/// word boundaries exactly when the text's are).
+const IDENT: u8 = 4;
+/// The number part of a number with a unit or a currency: `[0-9.,$]`.
+const NUMERIC: u8 = 8;
+
+/// The classes of each byte (a table: the scans below read every byte of the text).
+static CLASSES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let word = c.is_ascii_alphanumeric() || c == b'_';
+        let mut class = 0;
+        if word {
+            class |= WORD | PATH | IDENT;
+        }
+        if matches!(c, b'~' | b'.' | b'/' | b'-') {
+            class |= PATH;
+        }
+        if matches!(c, b'#' | b'-') {
+            class |= IDENT;
+        }
+        if c.is_ascii_digit() || matches!(c, b'.' | b',' | b'$') {
+            class |= NUMERIC;
+        }
+        table[b] = class;
+        b += 1;
+    }
+    table
+};
+
+fn is(class: u8, b: u8) -> bool {
+    CLASSES[b as usize] & class != 0
+}
+
+fn is_digit(b: u8) -> bool {
+    b.wrapping_sub(b'0') < 10
+}
+
+fn is_upper(b: u8) -> bool {
+    b.wrapping_sub(b'A') < 26
+}
+
+/// The first position at or after `from` whose byte `hit` accepts. Chunks without a hit
+/// are skipped whole: a test over all 32 bytes of a chunk compiles to vector
+/// instructions, where a search byte by byte would not.
+fn next(bytes: &[u8], mut from: usize, hit: impl Fn(u8) -> bool) -> Option<usize> {
+    const CHUNK: usize = 32;
+    while from + CHUNK <= bytes.len() {
+        let chunk = &bytes[from..from + CHUNK];
+        if chunk.iter().fold(false, |any, &b| any | hit(b)) {
+            break;
+        }
+        from += CHUNK;
+    }
+    bytes[from..].iter().position(|&b| hit(b)).map(|p| from + p)
+}
+
+/// The maximal run of bytes `within` accepts around position `at` (which is in it).
+fn run_around(bytes: &[u8], at: usize, within: impl Fn(u8) -> bool) -> Range<usize> {
+    let start = bytes[..at].iter().rposition(|&b| !within(b)).map_or(0, |p| p + 1);
+    let end = bytes[at..]
+        .iter()
+        .position(|&b| !within(b))
+        .map_or(bytes.len(), |p| at + p);
+    start..end
+}
+
+/// The runs of `class` around each byte that `trigger` accepts, those `keep` accepts,
+/// in order and each once.
+fn runs_around(
+    bytes: &[u8],
+    class: u8,
+    trigger: impl Fn(u8) -> bool + Copy,
+    keep: impl Fn(&[u8]) -> bool,
+) -> Vec<Range<usize>> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(at) = next(bytes, from, trigger) {
+        let run = run_around(bytes, at, |b| is(class, b));
+        from = run.end.max(at + 1);
+        if keep(&bytes[run.clone()]) {
+            found.push(run);
+        }
+    }
+    found
+}
+
+/// Windows that may hold a path: runs of path characters with a `/` in them.
+pub fn paths(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut found: Vec<Range<usize>> = Vec::new();
+    let mut seen_to = 0;
+    for slash in memchr::memchr_iter(b'/', bytes) {
+        if slash < seen_to {
+            continue;
+        }
+        // A path has a name on both sides of one of its slashes.
+        let named = |at: usize| bytes.get(at).is_some_and(|&b| is(PATH, b) && b != b'/' && b != b'~');
+        let run = run_around(bytes, slash, |b| is(PATH, b));
+        seen_to = run.end;
+        if memchr::memchr_iter(b'/', &bytes[run.clone()])
+            .any(|s| s > 0 && named(run.start + s - 1) && named(run.start + s + 1))
+        {
+            found.push(run);
+        }
+    }
+    found
+}
+
+/// Windows that may hold an identifier: runs of identifier characters with a `-` or a
+/// `#`, or with a word of 8 capitals and digits, or of 12 hex digits.
+pub fn identifiers(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let ident = |b: u8| is(IDENT, b);
+    // A UUID, `NW-48213`, `build-42` have a `-`, `#12` a `#`.
+    let mut marked: Vec<Range<usize>> = Vec::new();
+    for at in memchr::memchr2_iter(b'-', b'#', bytes) {
+        if marked.last().is_none_or(|run| at >= run.end) {
+            marked.push(run_around(bytes, at, ident));
+        }
+    }
+    // `A1B2C3D4E5` is a word of at least 8 capitals and digits, `deadbeefcafe` one of at
+    // least 12 hex digits; such a word covers a multiple of 8 (or 12), so only those
+    // positions are looked at.
+    let capital_or_digit = |b: u8| is_upper(b) || is_digit(b);
+    let hex = |b: u8| is_digit(b) || b.wrapping_sub(b'a') < 6;
+    let mut long: Vec<Range<usize>> = Vec::new();
+    for (stride, class) in [(8, &capital_or_digit as &dyn Fn(u8) -> bool), (12, &hex)] {
+        for at in (0..bytes.len()).step_by(stride) {
+            if class(bytes[at]) && run_around(bytes, at, class).len() >= stride {
+                let run = run_around(bytes, at, ident);
+                if long.last() != Some(&run) {
+                    long.push(run);
+                }
+            }
+        }
+    }
+    long.sort_unstable_by_key(|run| run.start);
+    long.dedup();
+    merged(marked, long)
+}
+
+/// The units of a number fact (as in the pattern).
+const UNITS: &[&[u8]] = &[
+    b"ms", b"s", b"sec", b"seconds", b"minutes", b"min", b"hours", b"h", b"days", b"KB", b"MB", b"GB", b"TB", b"KiB",
+    b"MiB", b"GiB", b"bytes", b"tokens", b"px", b"USD", b"EUR",
+];
+
+/// Windows that may hold a number with a unit or a currency: runs of `[0-9.,$]` with a
+/// digit, followed by a unit (one space allowed between) or holding a currency sign (a
+/// `€` or `£` right before them included).
+pub fn numbers(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut found: Vec<Range<usize>> = Vec::new();
+    for run in runs_around(bytes, NUMERIC, is_digit, |_| true) {
+        let before = &text[..run.start];
+        let currency = before.ends_with(['€', '£']);
+        let start = if currency {
+            before.len() - before.chars().next_back().map_or(0, char::len_utf8)
+        } else {
+            run.start
+        };
+        // A unit comes right after the number (one space allowed) and is a whole word,
+        // or `%`.
+        let mut unit = run.end;
+        if let Some(space) = text[unit..].chars().next().filter(|c| c.is_whitespace()) {
+            unit += space.len_utf8();
+        }
+        let letters = bytes[unit..].iter().take_while(|b| b.is_ascii_alphabetic()).count();
+        let end = if UNITS.contains(&&bytes[unit..unit + letters]) {
+            unit + letters
+        } else if bytes[unit..].starts_with(b"%") {
+            unit + 1
+        } else if currency || bytes[run.clone()].contains(&b'$') {
+            run.end
+        } else {
+            continue;
+        };
+        push_merged(&mut found, start..end);
+    }
+    found
+}
+
+/// Windows that may hold an error code: words in capitals with an `_`, `E` and capitals
+/// or four digits, and `HTTP ` or `exit code ` with the number after it.
+pub fn error_codes(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let words = runs_around(
+        bytes,
+        WORD,
+        |b| matches!(b, b'_' | b'E'),
+        |w| {
+            let shouted = w.iter().all(|&b| is_upper(b) || is_digit(b) || b == b'_');
+            // `NOT_FOUND`, `ENOENT`, `E0382`.
+            (shouted && is_upper(w[0]) && w.contains(&b'_'))
+                || (w[0] == b'E' && w.len() >= 4 && w[1..].iter().all(|&b| is_upper(b)))
+                || (w[0] == b'E' && w.len() == 5 && w[1..].iter().all(|&b| is_digit(b)))
+        },
+    );
+    let digits_from = |at: usize| at + bytes[at..].iter().take_while(|&&b| is_digit(b)).count();
+    let mut phrases: Vec<Range<usize>> = memchr::memmem::find_iter(bytes, b"HTTP ")
+        .map(|at| at..digits_from(at + "HTTP ".len()))
+        .collect();
+    for at in memchr::memmem::find_iter(bytes, b"exit code ") {
+        let sign = at + "exit code ".len();
+        let digits = if bytes[sign..].starts_with(b"-") {
+            sign + 1
+        } else {
+            sign
+        };
+        phrases.push(at..digits_from(digits));
+    }
+    merged(words, phrases)
+}
+
+/// Windows that may hold a name in code style: words starting with a lowercase letter,
+/// either `snake_case` or with a lowercase letter followed by an uppercase one.
+pub fn code_names(text: &str) -> Vec<Range<usize>> {
+    runs_around(
+        text.as_bytes(),
+        WORD,
+        |b| (b == b'_') | is_upper(b),
+        |w| {
+            let snake = w.iter().all(|&b| b.is_ascii_lowercase() || is_digit(b) || b == b'_') && w.contains(&b'_');
+            let camel = !w.contains(&b'_') && w.windows(2).any(|p| p[0].is_ascii_lowercase() && is_upper(p[1]));
+            w[0].is_ascii_lowercase() && (snake || camel)
+        },
+    )
+}
+
+/// Two ordered lists of windows as one, overlapping windows joined.
+fn merged(a: Vec<Range<usize>>, b: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    if b.is_empty() {
+        return a;
+    }
+    let mut all = a;
+    all.extend(b);
+    all.sort_unstable_by_key(|w| w.start);
+    let mut found = Vec::with_capacity(all.len());
+    for window in all {
+        push_merged(&mut found, window);
+    }
+    found
+}
+
+/// Appends `window`, joined with the last one when they overlap (a match is searched
+/// once, in order).
+fn push_merged(found: &mut Vec<Range<usize>>, window: Range<usize>) {
+    match found.last_mut() {
+        Some(last) if window.start <= last.end => last.end = last.end.max(window.end),
+        _ => found.push(window),
+    }
+}
+
+pub fn find_in(regex: &regex_automata::meta::Regex, text: &str, windows: &[Range<usize>]) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    let mut resume = 0;
+    for window in windows {
+        let mut from = window.start.max(resume);
+        while from < window.end {
+            let input = regex_automata::Input::new(text).span(from..window.end);
+            let Some(m) = regex.search(&input) else { break };
+            found.push((m.start(), m.end()));
+            // No fact pattern matches the empty string; step over one anyway.
+            from = if m.is_empty() { m.end() + 1 } else { m.end() };
+            resume = from;
+        }
+    }
+    found
+}
