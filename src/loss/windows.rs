@@ -165,11 +165,33 @@ pub fn identifiers(text: &str) -> Vec<Range<usize>> {
     merged(marked, long)
 }
 
-/// The units of a number fact (as in the pattern).
-const UNITS: &[&[u8]] = &[
-    b"ms", b"s", b"sec", b"seconds", b"minutes", b"min", b"hours", b"h", b"days", b"KB", b"MB", b"GB", b"TB", b"KiB",
-    b"MiB", b"GiB", b"bytes", b"tokens", b"px", b"USD", b"EUR",
-];
+/// A unit of a number fact (as in the pattern).
+fn is_unit(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"ms"
+            | b"s"
+            | b"sec"
+            | b"seconds"
+            | b"minutes"
+            | b"min"
+            | b"hours"
+            | b"h"
+            | b"days"
+            | b"KB"
+            | b"MB"
+            | b"GB"
+            | b"TB"
+            | b"KiB"
+            | b"MiB"
+            | b"GiB"
+            | b"bytes"
+            | b"tokens"
+            | b"px"
+            | b"USD"
+            | b"EUR"
+    )
+}
 
 /// Windows that may hold a number with a unit or a currency: runs of `[0-9.,$]` with a
 /// digit, followed by a unit (one space allowed between) or holding a currency sign (a
@@ -192,7 +214,7 @@ pub fn numbers(text: &str) -> Vec<Range<usize>> {
             unit += space.len_utf8();
         }
         let letters = bytes[unit..].iter().take_while(|b| b.is_ascii_alphabetic()).count();
-        let end = if UNITS.contains(&&bytes[unit..unit + letters]) {
+        let end = if is_unit(&bytes[unit..unit + letters]) {
             unit + letters
         } else if bytes[unit..].starts_with(b"%") {
             unit + 1
