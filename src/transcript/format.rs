@@ -12,6 +12,7 @@ use std::str::FromStr;
 
 use serde_json::value::RawValue;
 
+use super::structure::{array_elements, Scan};
 use crate::error::{LoadError, Position};
 
 /// Which provider's message dialect a transcript speaks.
@@ -209,6 +210,9 @@ pub(crate) struct Split {
     pub model: Option<Range<usize>>,
     /// The structural scan already checked that no message nests too deep.
     pub depth_checked: bool,
+    /// The spans were found by scanning two halves at once: a fault found later is
+    /// named by loading again with one pass (`Scan::OnePass`), as it always was.
+    pub in_halves: bool,
 }
 
 /// Splits `text[start..]` (the document after any BOM) into message spans.
@@ -217,6 +221,7 @@ pub(crate) fn split(
     text: &str,
     start: usize,
     forced: Option<FormatOverride>,
+    scan: Scan,
 ) -> Result<Split, LoadError> {
     let body = &text[start..];
     let Some(first) = body.find(|c: char| !c.is_ascii_whitespace()) else {
@@ -237,6 +242,7 @@ pub(crate) fn split(
             dialect_hint: None,
             model: None,
             depth_checked: false,
+            in_halves: false,
         }),
         (Some(FormatOverride::Codex), _) => Ok(Split {
             container: Container::Codex,
@@ -245,9 +251,10 @@ pub(crate) fn split(
             dialect_hint: None,
             model: None,
             depth_checked: false,
+            in_halves: false,
         }),
         (Some(f), _) if f.is_jsonl() => split_jsonl(source, text, start),
-        (_, b'[') => split_array(source, text, start),
+        (_, b'[') => split_array(source, text, start, scan),
         (_, b'{') => split_object(source, text, start),
         _ => Err(LoadError::at(
             source,
@@ -261,7 +268,14 @@ pub(crate) fn split(
     let mut split = split?;
     if let Some(f) = forced {
         let messages: Vec<&str> = split.spans.iter().take(20).map(|s| &text[s.clone()]).collect();
-        super::forced::check_list(source, text, start + first, f, &messages)?;
+        if let Err(e) = super::forced::check_list(source, text, start + first, f, &messages) {
+            // A fault is always named as the one-pass scan finds it.
+            return if split.in_halves {
+                self::split(source, text, start, forced, Scan::OnePass)
+            } else {
+                Err(e)
+            };
+        }
         split.dialect_hint = Some(f.dialect());
     }
     Ok(split)
@@ -277,16 +291,17 @@ fn describe_start(rest: &str) -> &'static str {
     }
 }
 
-fn split_array(source: &str, text: &str, start: usize) -> Result<Split, LoadError> {
+fn split_array(source: &str, text: &str, start: usize, scan: Scan) -> Result<Split, LoadError> {
     let body = &text[start..];
     // The fast scan finds the elements; each is parsed (validated) on its own later. A
     // text the scan does not take is parsed whole, for the exact error.
     let first = body.len() - body.trim_start_matches([' ', '\t', '\n', '\r']).len();
-    let (spans, depth_checked) = if let Some(spans) = super::structure::array_elements(text, start + first) {
-        (spans, true)
+    let (spans, depth_checked, in_halves) = if let Some((spans, in_halves)) = array_elements(text, start + first, scan)
+    {
+        (spans, true, in_halves)
     } else {
         let items: Vec<&RawValue> = serde_json::from_str(body).map_err(|e| json_error(source, text, start, &e))?;
-        (items.iter().map(|raw| span_of(text, raw.get())).collect(), false)
+        (items.iter().map(|raw| span_of(text, raw.get())).collect(), false, false)
     };
     Ok(Split {
         container: Container::Array,
@@ -295,6 +310,7 @@ fn split_array(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
         dialect_hint: None,
         model: None,
         depth_checked,
+        in_halves,
     })
 }
 
@@ -321,6 +337,7 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
                 dialect_hint: None,
                 model: None,
                 depth_checked: false,
+                in_halves: false,
             });
         }
         let keys: Vec<&str> = map.keys().map(String::as_str).take(8).collect();
@@ -366,6 +383,7 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
         system,
         model,
         depth_checked: false,
+        in_halves: false,
     })
 }
 
@@ -398,6 +416,7 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
                         dialect_hint: None,
                         model: None,
                         depth_checked: false,
+                        in_halves: false,
                     });
                 }
             }
@@ -413,6 +432,7 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
         dialect_hint: None,
         model: None,
         depth_checked: false,
+        in_halves: false,
     })
 }
 

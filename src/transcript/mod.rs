@@ -20,6 +20,7 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::error::{LoadError, Position};
+use structure::Scan;
 
 pub use format::{Container, Dialect, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
@@ -119,7 +120,7 @@ impl Transcript {
         conversation: Conversation,
     ) -> Result<Transcript, LoadError> {
         let start = if text.starts_with(BOM) { BOM.len() } else { 0 };
-        let split = format::split(source, &text, start, forced)?;
+        let mut split = format::split(source, &text, start, forced, Scan::Halves)?;
         let mut compactions = Vec::new();
         let is_log = split.container.is_log();
         let (dialect, messages, notes, log_records, log_model) = if split.container.is_log() {
@@ -134,14 +135,14 @@ impl Transcript {
             compactions = loaded.compactions;
             (dialect, loaded.messages, loaded.notes, loaded.records, loaded.model)
         } else {
-            let sniffed = split.dialect_hint.or_else(|| sniff_dialect(&text, &split.spans));
-            let dialect = sniffed.unwrap_or(Dialect::OpenAi);
-            let mut messages = parse_messages(source, &text, &split.spans, dialect, split.depth_checked)?;
-            let dialect = sniffed.unwrap_or(if messages.iter().any(|m| m.anthropic_blocks) {
-                Dialect::Anthropic
-            } else {
-                Dialect::OpenAi
-            });
+            let (dialect, mut messages) = match parse_list(source, &text, &split) {
+                // A fault is always named as the one-pass scan finds it.
+                Err(_) if split.in_halves => {
+                    split = format::split(source, &text, start, forced, Scan::OnePass)?;
+                    parse_list(source, &text, &split)?
+                }
+                listed => listed?,
+            };
             if dialect == Dialect::OpenHands {
                 let raws: Vec<&str> = messages.iter().map(|m| &text[m.span.clone()]).collect();
                 dialects::link_openhands_causes(&mut messages, &raws);
@@ -350,6 +351,19 @@ impl Transcript {
 }
 
 /// Parses every message's raw JSON (in parallel) into its view.
+/// The dialect and messages of a list of messages split into `split.spans`.
+fn parse_list(source: &str, text: &str, split: &format::Split) -> Result<(Dialect, Vec<Message>), LoadError> {
+    let sniffed = split.dialect_hint.or_else(|| sniff_dialect(text, &split.spans));
+    let dialect = sniffed.unwrap_or(Dialect::OpenAi);
+    let messages = parse_messages(source, text, &split.spans, dialect, split.depth_checked)?;
+    let dialect = sniffed.unwrap_or(if messages.iter().any(|m| m.anthropic_blocks) {
+        Dialect::Anthropic
+    } else {
+        Dialect::OpenAi
+    });
+    Ok((dialect, messages))
+}
+
 fn parse_messages(
     source: &str,
     text: &str,
@@ -510,6 +524,68 @@ fn system_text(raw: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::too_deep;
+    use super::*;
+
+    /// A list of messages large enough to be scanned in halves, pretty-printed.
+    fn large_list() -> String {
+        let message = r#"{"role": "user", "content": "a line, [with] {brackets} and \"quotes\""}"#;
+        let mut text = String::from("[\n");
+        while text.len() < 5 << 20 {
+            text.push_str("  ");
+            text.push_str(message);
+            text.push_str(",\n");
+        }
+        text.push_str("  ");
+        text.push_str(message);
+        text.push_str("\n]\n");
+        text
+    }
+
+    /// The error of loading `text` with the one-pass scan only.
+    fn one_pass_error(text: &str) -> String {
+        let split = format::split("t.json", text, 0, None, Scan::OnePass);
+        match split.and_then(|split| parse_list("t.json", text, &split)) {
+            Ok(_) => panic!("the text is faulty"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_large_list_loads_from_its_halves_as_from_one_pass() {
+        let text = large_list();
+        let halves = format::split("t.json", &text, 0, None, Scan::Halves).expect("splits");
+        let one_pass = format::split("t.json", &text, 0, None, Scan::OnePass).expect("splits");
+        assert!(halves.in_halves && !one_pass.in_halves);
+        assert_eq!(halves.spans, one_pass.spans);
+        let loaded = Transcript::parse("t.json", text.into_bytes(), None).expect("loads");
+        assert_eq!(loaded.messages.len(), one_pass.spans.len());
+    }
+
+    /// Faults in the second half (where the halves scan starts blind) are named exactly
+    /// as the one-pass scan names them.
+    #[test]
+    fn a_fault_in_a_large_list_is_named_as_one_pass_names_it() {
+        let text = large_list();
+        let late = text.len() * 3 / 4;
+        let late = late + text[late..].find("\"content\"").expect("a message");
+        let comma = late + text[late..].find("},\n").expect("a next message") + 1;
+        let faults = [
+            // A raw line break inside a string: the second half may start inside it.
+            format!("{}\n{}", &text[..late + 14], &text[late + 14..]),
+            // A missing comma between two late messages.
+            format!("{}{}", &text[..comma], &text[comma + 1..]),
+            // A bracket that closes the list early.
+            format!("{}]{}", &text[..late - 1], &text[late - 1..]),
+            // Text after the list.
+            format!("{text}x"),
+        ];
+        for faulty in faults {
+            let Err(error) = Transcript::parse("t.json", faulty.clone().into_bytes(), None) else {
+                panic!("the text is faulty");
+            };
+            assert_eq!(error.to_string(), one_pass_error(&faulty));
+        }
+    }
 
     #[test]
     fn a_message_stays_small() {
