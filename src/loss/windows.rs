@@ -13,6 +13,9 @@
 //! whole text. `tests` checks that against the whole-text search.
 
 use std::ops::Range;
+use std::sync::LazyLock;
+
+use memchr::memmem;
 
 /// Where a pattern can match in a text: the windows of one pattern, ascending, apart.
 pub type WindowsOf = fn(&str) -> Vec<Range<usize>>;
@@ -145,24 +148,26 @@ pub fn identifiers(text: &str) -> Vec<Range<usize>> {
         }
     }
     // `A1B2C3D4E5` is a word of at least 8 capitals and digits, `deadbeefcafe` one of at
-    // least 12 hex digits; such a word covers a multiple of 8 (or 12), so only those
-    // positions are looked at.
-    let capital_or_digit = |b: u8| is_upper(b) || is_digit(b);
-    let hex = |b: u8| is_digit(b) || b.wrapping_sub(b'a') < 6;
+    // least 12 hex digits.
     let mut long: Vec<Range<usize>> = Vec::new();
-    for (stride, class) in [(8, &capital_or_digit as &dyn Fn(u8) -> bool), (12, &hex)] {
-        for at in (0..bytes.len()).step_by(stride) {
-            if class(bytes[at]) && run_around(bytes, at, class).len() >= stride {
-                let run = run_around(bytes, at, ident);
-                if long.last() != Some(&run) {
-                    long.push(run);
-                }
-            }
-        }
-    }
+    long_words(bytes, 8, |b| is_upper(b) || is_digit(b), &mut long);
+    long_words(bytes, 12, |b| is_digit(b) || b.wrapping_sub(b'a') < 6, &mut long);
     long.sort_unstable_by_key(|run| run.start);
     long.dedup();
     merged(marked, long)
+}
+
+/// Adds the identifier runs around each run of at least `least` bytes of `class`. Such
+/// a run covers a multiple of `least`: only those positions are looked at.
+fn long_words(bytes: &[u8], least: usize, class: impl Fn(u8) -> bool + Copy, found: &mut Vec<Range<usize>>) {
+    for at in (0..bytes.len()).step_by(least) {
+        if class(bytes[at]) && run_around(bytes, at, class).len() >= least {
+            let run = run_around(bytes, at, |b| is(IDENT, b));
+            if found.last() != Some(&run) {
+                found.push(run);
+            }
+        }
+    }
 }
 
 /// A unit of a number fact (as in the pattern).
@@ -199,7 +204,10 @@ fn is_unit(word: &[u8]) -> bool {
 pub fn numbers(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut found: Vec<Range<usize>> = Vec::new();
-    for run in runs_around(bytes, NUMERIC, is_digit, |_| true) {
+    let mut from = 0;
+    while let Some(digit) = next(bytes, from, is_digit) {
+        let run = run_around(bytes, digit, |b| is(NUMERIC, b));
+        from = run.end;
         let before = &text[..run.start];
         let currency = before.ends_with(['€', '£']);
         let start = if currency {
@@ -228,6 +236,10 @@ pub fn numbers(text: &str) -> Vec<Range<usize>> {
     found
 }
 
+/// The phrases of error codes, their searchers built once.
+static HTTP: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new("HTTP "));
+static EXIT_CODE: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new("exit code "));
+
 /// Windows that may hold an error code: words in capitals with an `_`, `E` and capitals
 /// or four digits, and `HTTP ` or `exit code ` with the number after it.
 pub fn error_codes(text: &str) -> Vec<Range<usize>> {
@@ -245,10 +257,11 @@ pub fn error_codes(text: &str) -> Vec<Range<usize>> {
         },
     );
     let digits_from = |at: usize| at + bytes[at..].iter().take_while(|&&b| is_digit(b)).count();
-    let mut phrases: Vec<Range<usize>> = memchr::memmem::find_iter(bytes, b"HTTP ")
+    let mut phrases: Vec<Range<usize>> = HTTP
+        .find_iter(bytes)
         .map(|at| at..digits_from(at + "HTTP ".len()))
         .collect();
-    for at in memchr::memmem::find_iter(bytes, b"exit code ") {
+    for at in EXIT_CODE.find_iter(bytes) {
         let sign = at + "exit code ".len();
         let digits = if bytes[sign..].starts_with(b"-") {
             sign + 1
