@@ -1,6 +1,8 @@
 //! Benchmarks of the core pipeline on generated transcripts (see `ctxlens::synth`):
-//! load + count + plan end to end with the estimator at 100k messages, one full firing at
-//! 8.5k messages, a re-plan with counts cached, and cl100k counting at 100k messages.
+//! load + count + plan end to end with the estimator at 100k messages; what `compact
+//! --plan`, `compact --report` and an extractive summary compute at 100k messages; one
+//! full firing at 8.5k messages, a re-plan with counts cached, and cl100k counting at
+//! 100k messages.
 //!
 //! The 100k-message file is also written to `target/bench-data/` so Python's
 //! `json.load` of the same bytes can be timed beside it (see the README).
@@ -50,19 +52,22 @@ fn large(c: &mut Criterion) {
             BatchSize::LargeInput,
         );
     });
-    // `compact --report` beside `--plan`: the loss report reads every summarized message
-    // once and searches all facts in one pass per kept message.
+    // What `compact --plan` computes (the run, and the plan it prints), beside what
+    // `compact --report` computes: the loss report reads every summarized message once
+    // and searches all facts in one pass per kept message.
     for (name, summarizer) in [
         (
-            "compact_report_end_to_end",
+            "compact_plan_run_end_to_end",
             &Placeholder as &dyn ctxlens::summarize::Summarizer,
         ),
+        ("compact_report_end_to_end", &Placeholder),
         (
             "compact_extractive_end_to_end",
             &ctxlens::summarize::Extractive { summary_tokens: 400 },
         ),
     ] {
         let with_loss = name == "compact_report_end_to_end";
+        let prints_plan = name == "compact_plan_run_end_to_end";
         group.bench_function(name, |b| {
             b.iter_batched(
                 || text.clone().into_bytes(),
@@ -79,6 +84,9 @@ fn large(c: &mut Criterion) {
                         derived: None,
                     })
                     .expect("compacts");
+                    if prints_plan {
+                        ctxlens::compact::write_plan(&mut std::io::sink(), &outcome).expect("written");
+                    }
                     black_box(outcome.loss.map(|l| l.facts.len()))
                 },
                 BatchSize::LargeInput,
