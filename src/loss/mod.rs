@@ -97,39 +97,59 @@ fn held(transcript: &Transcript, index: usize) -> Held {
     }
 }
 
-/// Messages read at once: enough for both cores, while the texts of one batch at a
-/// time stay in memory.
-const BATCH: usize = 4096;
-
 /// The facts of messages `summarized`, each once (where it first appears), and their
-/// instructions. Messages are read in parallel a batch at a time; a fact is copied out
-/// of its message's text only the first time it is seen.
+/// instructions. Each worker reads its stretches of messages and keeps the facts it has
+/// not seen yet (a message's text is dropped once read); the stretches are then taken
+/// in order, so a fact is credited to the first message that holds it.
 fn facts_and_instructions(
     transcript: &Transcript,
     summarized: std::ops::Range<usize>,
 ) -> (Vec<Fact>, Vec<(usize, String)>) {
-    let mut seen: rustc_hash::FxHashSet<String> = rustc_hash::FxHashSet::default();
-    let mut facts = Vec::new();
-    let mut instructions = Vec::new();
-    for start in summarized.clone().step_by(BATCH) {
-        let end = (start + BATCH).min(summarized.end);
-        let batch: Vec<Held> = (start..end).into_par_iter().map(|i| held(transcript, i)).collect();
-        for h in batch {
-            instructions.extend(h.instruction);
-            for (range, kind) in h.facts {
-                let text = &h.text[range];
-                if !seen.contains(text) {
-                    seen.insert(text.to_owned());
-                    facts.push(Fact {
-                        text: text.to_owned(),
-                        kind,
-                        message: h.index,
-                    });
-                }
+    let stretches: Vec<Taken> = summarized
+        .into_par_iter()
+        .fold(Taken::default, |mut taken, index| {
+            taken.take(held(transcript, index));
+            taken
+        })
+        .collect();
+    let mut all = Taken::default();
+    for stretch in stretches {
+        all.instructions.extend(stretch.instructions);
+        for fact in stretch.facts {
+            if !all.seen.contains(&fact.text) {
+                all.seen.insert(fact.text.clone());
+                all.facts.push(fact);
             }
         }
     }
-    (facts, instructions)
+    (all.facts, all.instructions)
+}
+
+/// Facts and instructions taken in message order, each fact once.
+#[derive(Default)]
+struct Taken {
+    seen: rustc_hash::FxHashSet<String>,
+    facts: Vec<Fact>,
+    instructions: Vec<(usize, String)>,
+}
+
+impl Taken {
+    /// Takes in what one message holds; a fact is copied out of its text only the first
+    /// time it is seen.
+    fn take(&mut self, held: Held) {
+        self.instructions.extend(held.instruction);
+        for (range, kind) in held.facts {
+            let text = &held.text[range];
+            if !self.seen.contains(text) {
+                self.seen.insert(text.to_owned());
+                self.facts.push(Fact {
+                    text: text.to_owned(),
+                    kind,
+                    message: held.index,
+                });
+            }
+        }
+    }
 }
 
 /// The report for summarizing `summarized` into `summary` when only the messages
