@@ -113,7 +113,8 @@ fn runs_around(
     found
 }
 
-/// Windows that may hold a path: runs of path characters with a `/` in them.
+/// Windows that may hold a path: runs of path characters with a name on both sides of one
+/// of their slashes.
 pub fn paths(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut found: Vec<Range<usize>> = Vec::new();
@@ -312,6 +313,8 @@ fn push_merged(found: &mut Vec<Range<usize>>, window: Range<usize>) {
     }
 }
 
+/// The matches of `regex` inside `windows` of `text`, in order, as (start, end): those
+/// of one search over the whole text when every match lies inside a window.
 pub fn find_in(regex: &regex_automata::meta::Regex, text: &str, windows: &[Range<usize>]) -> Vec<(usize, usize)> {
     let mut found = Vec::new();
     let mut resume = 0;
