@@ -55,6 +55,8 @@ pub mod replay;
 pub mod scan;
 pub mod summarize;
 pub mod synth;
+#[cfg(test)]
+mod test_json;
 pub mod text;
 pub mod tokens;
 pub mod transcript;

@@ -207,22 +207,7 @@ mod tests {
         assert_eq!(compact_length("[1.50e3]").utf8, 8);
     }
 
-    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
-        use proptest::prelude::*;
-        let leaf = prop_oneof![
-            Just(serde_json::Value::Null),
-            any::<bool>().prop_map(serde_json::Value::from),
-            any::<i64>().prop_map(serde_json::Value::from),
-            "[a-z é日😀\"\\\\\n\t/\u{2028}\u{1}\u{7f}\u{1f}]{0,12}".prop_map(serde_json::Value::from),
-        ];
-        leaf.prop_recursive(4, 32, 6, |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::from),
-                proptest::collection::vec(("[a-z\"é]{0,6}", inner), 0..6)
-                    .prop_map(|kv| serde_json::Value::Object(kv.into_iter().collect())),
-            ]
-        })
-    }
+    use crate::test_json::json_value;
 
     proptest::proptest! {
         #[test]

@@ -47,29 +47,21 @@ fn serial_elements(text: &str, at: usize) -> Option<Vec<Range<usize>>> {
     if bytes.get(at) != Some(&b'[') {
         return None;
     }
-    let mut elements = Vec::new();
-    let mut i = skip_space(bytes, at + 1);
-    if bytes.get(i) == Some(&b']') {
-        return only_space(bytes, i + 1).then_some(elements);
+    let first = skip_space(bytes, at + 1);
+    if bytes.get(first) == Some(&b']') {
+        return only_space(bytes, first + 1).then_some(Vec::new());
     }
-    loop {
-        let start = i;
-        let end = value_end(bytes, i)?;
-        elements.push(start..end);
-        i = skip_space(bytes, end);
-        match bytes.get(i) {
-            Some(b',') => i = skip_space(bytes, i + 1),
-            Some(b']') => return only_space(bytes, i + 1).then_some(elements),
-            _ => return None,
-        }
-    }
+    let (elements, end) = leading_elements(bytes, at, usize::MAX)?;
+    let close = skip_space(bytes, end);
+    (bytes.get(close) == Some(&b']') && only_space(bytes, close + 1)).then_some(elements)
 }
 
 /// The elements of a large array, its two halves scanned at once. The second half
 /// starts after a line break, which in JSON is never inside a string; its depth there is
 /// unknown, but the array's closing bracket is the deepest fall of the whole half, so
-/// the array's own commas are those one level above it. The first half is scanned as
-/// [`serial_elements`] does, up to the first element that reaches the second half.
+/// the array's own commas are those one level above it. The first half is scanned by
+/// [`leading_elements`] (the one-pass scan's own loop), up to the first element that
+/// reaches the second half.
 /// `None` when the halves do not meet cleanly (the one-pass scan then decides). Where
 /// both succeed they agree: every element of a valid array is the text between two of
 /// its commas, less whitespace.
@@ -77,7 +69,7 @@ fn halves(text: &str, at: usize) -> Option<Vec<Range<usize>>> {
     let bytes = text.as_bytes();
     let middle = at + (bytes.len() - at) / 2;
     let middle = middle + memchr::memchr(b'\n', &bytes[middle..])? + 1;
-    let (first, second) = rayon::join(|| first_half(bytes, at, middle), || second_half(bytes, middle));
+    let (first, second) = rayon::join(|| leading_elements(bytes, at, middle), || second_half(bytes, middle));
     let (mut elements, first_end) = first?;
     let second = second?;
     // After the first half's last element: whitespace, then the array's commas, each
@@ -99,7 +91,7 @@ fn halves(text: &str, at: usize) -> Option<Vec<Range<usize>>> {
 
 /// The elements of the array opening at `at` up to the first that ends at or after
 /// `middle` (or the last), and where that one ends.
-fn first_half(bytes: &[u8], at: usize, middle: usize) -> Option<(Vec<Range<usize>>, usize)> {
+fn leading_elements(bytes: &[u8], at: usize, middle: usize) -> Option<(Vec<Range<usize>>, usize)> {
     if bytes.get(at) != Some(&b'[') {
         return None;
     }
@@ -298,22 +290,7 @@ mod tests {
         }
     }
 
-    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
-        use proptest::prelude::*;
-        let leaf = prop_oneof![
-            Just(serde_json::Value::Null),
-            any::<bool>().prop_map(serde_json::Value::from),
-            any::<i32>().prop_map(serde_json::Value::from),
-            "[a-z \"\\\\\\[\\]{},:\n]{0,8}".prop_map(serde_json::Value::from),
-        ];
-        leaf.prop_recursive(3, 24, 4, |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::from),
-                proptest::collection::vec(("[a-z,\\]]{0,4}", inner), 0..4)
-                    .prop_map(|kv| serde_json::Value::Object(kv.into_iter().collect())),
-            ]
-        })
-    }
+    use crate::test_json::json_value;
 
     /// An array of `values` laid out as `layout` says: pretty, one element per line, or
     /// elements on lines of their own after the commas.
@@ -346,7 +323,8 @@ mod tests {
                 let at = at.index(bytes.len());
                 bytes[at] = byte;
             }
-            let text = String::from_utf8(bytes).expect("ASCII");
+            // A faulty byte inside a character leaves no text to scan.
+            let Ok(text) = String::from_utf8(bytes) else { return Ok(()) };
             // The caller hands over the array after leading whitespace.
             let at = text.len() - text.trim_start().len();
             let halves = halves(&text, at);
