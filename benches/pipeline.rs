@@ -125,13 +125,8 @@ fn firing(c: &mut Criterion) {
         b.iter_batched(
             || text.clone().into_bytes(),
             |bytes| {
-                let t = Transcript::parse("bench.json", bytes, None).expect("valid");
-                let counts = Counts::compute(&t, Tokenizer::Estimate);
-                let options = Options {
-                    max_tokens: counts.total() / 2,
-                    keep_tail: None,
-                    flush_to_memory: true,
-                };
+                let (t, counts, mut options) = load_and_count(bytes);
+                options.flush_to_memory = true;
                 let result = compact(&t, &counts, &options, &Placeholder).expect("placeholder");
                 black_box(result.document.len())
             },
