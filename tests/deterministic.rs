@@ -236,7 +236,7 @@ fn code_and_json_are_never_touched_by_subjective_rules() {
     ]));
     let result = run(&t, 0, true);
     assert!(result.edits.is_empty(), "{:?}", result.edits);
-    assert_eq!(result.document(&t).to_text(), *t.text);
+    assert_eq!(result.document(&t).to_text(), t.text.as_str());
 }
 
 #[test]

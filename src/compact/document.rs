@@ -8,7 +8,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::deterministic::ArtifactStore;
-use crate::transcript::Transcript;
+use crate::transcript::{SourceText, Transcript};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Piece {
@@ -21,7 +21,7 @@ enum Piece {
 /// A compacted document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Document {
-    source: Arc<String>,
+    source: Arc<SourceText>,
     pieces: Vec<Piece>,
 }
 

@@ -9,6 +9,7 @@ mod logs;
 mod message;
 mod read;
 pub mod request;
+mod source_text;
 mod structure;
 
 use std::collections::BTreeMap;
@@ -27,6 +28,7 @@ pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
 pub use logs::{Conversation, LogRecord, Note, PastCompaction};
 pub use message::{readable_text as readable_text_of, Message, Recorded, RequestShape, ToolCall, PREVIEW_CHARS};
 pub use request::CountMode;
+pub use source_text::SourceText;
 
 const BOM: &str = "\u{feff}";
 
@@ -37,7 +39,7 @@ pub struct Transcript {
     /// The file as the user named it (`<stdin>` for `-`), for messages.
     pub source: String,
     /// The whole input, exactly as read (a BOM included).
-    pub text: Arc<String>,
+    pub text: Arc<SourceText>,
     /// The detected or forced format.
     pub format: Format,
     /// The messages, in order.
@@ -71,14 +73,14 @@ impl Transcript {
     /// Reads a file, or standard input for `-`, and loads it.
     pub fn read(path: &Path, format: Option<FormatOverride>) -> Result<Transcript, LoadError> {
         let (source, text) = read::read_text(path)?;
-        Transcript::parse_text(&source, text, format, Conversation::Live)
+        Transcript::parse_text(&source, Arc::new(text), format, Conversation::Live)
     }
 
     /// Reads a file (or standard input for `-`) with every epoch of a session log joined
     /// (see [`Conversation::Whole`]); other formats load as [`Transcript::read`] does.
     pub fn read_whole(path: &Path) -> Result<Transcript, LoadError> {
         let (source, text) = read::read_text(path)?;
-        Transcript::parse_text(&source, text, None, Conversation::Whole)
+        Transcript::parse_text(&source, Arc::new(text), None, Conversation::Whole)
     }
 
     /// Loads a transcript from bytes; `source` names it in errors.
@@ -92,9 +94,9 @@ impl Transcript {
         if !self.format.container.is_log() || self.conversation == Conversation::Whole {
             return Ok(self.clone());
         }
-        let whole = Transcript::parse_conversation(
+        let whole = Transcript::parse_text(
             &self.source,
-            self.text.as_bytes().to_vec(),
+            Arc::clone(&self.text),
             Some(self.format.as_override()),
             Conversation::Whole,
         )?;
@@ -109,13 +111,13 @@ impl Transcript {
         conversation: Conversation,
     ) -> Result<Transcript, LoadError> {
         let text = read::text_from_bytes(source, bytes)?;
-        Transcript::parse_text(source, text, forced, conversation)
+        Transcript::parse_text(source, Arc::new(text), forced, conversation)
     }
 
     /// Loads `conversation` of a transcript from its text.
     fn parse_text(
         source: &str,
-        text: String,
+        text: Arc<SourceText>,
         forced: Option<FormatOverride>,
         conversation: Conversation,
     ) -> Result<Transcript, LoadError> {
@@ -174,7 +176,7 @@ impl Transcript {
                 dialect,
                 container: split.container,
             },
-            text: Arc::new(text),
+            text,
             messages: Arc::new(messages),
             system,
             groups: Arc::new(groups),

@@ -1,0 +1,98 @@
+//! The input text as read: the bytes held once, checked to be UTF-8 once, and seen as a
+//! `&str` from then on.
+//!
+//! A `String` would need std's UTF-8 check (a fifth of a large load) and a buffer of its
+//! own; here the check is `simdutf8`'s and the bytes stay where they were read, which may
+//! be a window of a larger buffer (a read aligned to pages, see `read.rs`). `self_cell`
+//! keeps the checked `&str` beside the bytes it points into, without `unsafe` here.
+
+use std::fmt;
+use std::ops::{Deref, Range};
+
+/// Bytes read, and the window of them that is the text.
+struct Held {
+    bytes: Vec<u8>,
+    window: Range<usize>,
+}
+
+type Str<'a> = &'a str;
+
+self_cell::self_cell!(
+    /// The text of an input, exactly as read, checked to be UTF-8.
+    pub struct SourceText {
+        owner: Held,
+        #[covariant]
+        dependent: Str,
+    }
+);
+
+impl SourceText {
+    /// The text in `bytes[window]`, or the bytes back when it is not UTF-8 (the caller
+    /// then names the first bad byte, which the fast check does not say).
+    pub(super) fn from_window(bytes: Vec<u8>, window: Range<usize>) -> Result<SourceText, Vec<u8>> {
+        SourceText::try_new_or_recover(Held { bytes, window }, |held| {
+            simdutf8::basic::from_utf8(&held.bytes[held.window.clone()])
+        })
+        .map_err(|(held, _)| held.bytes)
+    }
+
+    /// The text that is all of `bytes`, or the bytes back when it is not UTF-8.
+    pub(super) fn from_bytes(bytes: Vec<u8>) -> Result<SourceText, Vec<u8>> {
+        let window = 0..bytes.len();
+        SourceText::from_window(bytes, window)
+    }
+
+    /// Text already known to be UTF-8 (checked again: it costs little and needs no
+    /// `unsafe`).
+    pub fn from_string(text: String) -> SourceText {
+        SourceText::from_bytes(text.into_bytes()).expect("a String is UTF-8")
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        self.borrow_dependent()
+    }
+}
+
+impl Deref for SourceText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Debug for SourceText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq for SourceText {
+    fn eq(&self, other: &SourceText) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for SourceText {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_window_of_the_bytes_is_the_text() {
+        let text = SourceText::from_window(b"..{\"a\": \"\xc3\xa9\"}..".to_vec(), 2..13).expect("UTF-8");
+        assert_eq!(&*text, "{\"a\": \"é\"}");
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_refused_wherever_they_stand() {
+        for bad in [&b"\xff{}"[..], b"{\"a\": \"\xc3\"}", b"{}\xe2\x82"] {
+            // The bytes come back whole, for the error to name the bad one.
+            assert_eq!(SourceText::from_bytes(bad.to_vec()).expect_err("not UTF-8"), bad);
+        }
+        // Outside the window they do not matter.
+        assert!(SourceText::from_window(b"\xff{}\xff".to_vec(), 1..3).is_ok());
+    }
+}
