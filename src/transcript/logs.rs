@@ -439,7 +439,7 @@ fn sort_results(message: &mut Message, order: &[String]) {
     let (records, span, recorded) = (message.records().to_vec(), message.span.clone(), message.recorded());
     *message = Message::parse(&json, span, 0).unwrap_or_else(|_| message.clone());
     message.extra_mut().records = records;
-    message.extra_mut().synthetic = Some(json);
+    message.set_synthetic(json);
     message.set_recorded(recorded);
 }
 
@@ -462,7 +462,7 @@ fn merge_into(text: &str, message: &mut Message, next: &Value, record: Range<usi
     *message = Message::parse(&json, span, 0).unwrap_or_else(|_| message.clone());
     message.extra_mut().records = records;
     message.extra_mut().records.push(record);
-    message.extra_mut().synthetic = Some(json);
+    message.set_synthetic(json);
     message.set_recorded(recorded);
 }
 
@@ -644,7 +644,7 @@ fn live_compaction(
             let (mut m, _) = dialects::view(Dialect::Responses, &json, line.range.clone(), index, PREVIEW_CHARS)
                 .map_err(|e| json_error(source, text, line.range.start, &e))?;
             m.extra_mut().records = vec![line.range.clone()];
-            m.extra_mut().synthetic = Some(json);
+            m.set_synthetic(json);
             loaded.messages.push(m);
         }
         owner = loaded.messages.len().checked_sub(1);
@@ -701,7 +701,7 @@ fn user_text_message(source: &str, text: &str, line: &Line, body: &str, index: u
     let (mut m, _) = dialects::view(Dialect::Responses, &json, line.range.clone(), index, PREVIEW_CHARS)
         .map_err(|e| json_error(source, text, line.range.start, &e))?;
     m.extra_mut().records = vec![line.range.clone()];
-    m.extra_mut().synthetic = Some(json);
+    m.set_synthetic(json);
     Ok(m)
 }
 

@@ -108,8 +108,9 @@ pub struct Extra {
     /// written back byte for byte on export. Empty for plain message lists.
     pub records: Vec<Range<usize>>,
     /// The message's JSON when it is not a slice of the input (a Claude Code response
-    /// split over several lines, merged).
-    pub synthetic: Option<String>,
+    /// split over several lines, merged). Set through [`Message::set_synthetic`] only,
+    /// which keeps the message's own flag for it.
+    synthetic: Option<String>,
     /// Usage the provider recorded for the response this message is (or precedes).
     pub recorded: Option<Recorded>,
 }
@@ -131,6 +132,9 @@ pub struct Message {
     /// Rebuilt from a client event (a Codex `event_msg` `user_message` whose prompt the
     /// history does not hold), not read from a message record.
     pub from_event: bool,
+    /// Its JSON is `extra.synthetic`: said here so that reading any message's text does
+    /// not first load its boxed extras (a cache miss per message with calls or results).
+    has_synthetic: bool,
     /// Keys beyond what its API request carries (see [`crate::transcript::request`]).
     pub shape: RequestShape,
     /// Calls, results, records, rewritten JSON, usage: boxed, `None` when it has none.
@@ -286,6 +290,7 @@ impl Message {
             anthropic_blocks: false,
             past_summary: false,
             from_event: false,
+            has_synthetic: false,
             shape: RequestShape::default(),
             extra: None,
         }
@@ -315,7 +320,16 @@ impl Message {
 
     /// Its JSON when it is not a slice of the input.
     pub fn synthetic(&self) -> Option<&str> {
+        if !self.has_synthetic {
+            return None;
+        }
         self.extra.as_ref().and_then(|e| e.synthetic.as_deref())
+    }
+
+    /// Makes `json` the message's JSON, in place of its slice of the input.
+    pub(crate) fn set_synthetic(&mut self, json: String) {
+        self.extra_mut().synthetic = Some(json);
+        self.has_synthetic = true;
     }
 
     /// Usage the provider recorded for it.
