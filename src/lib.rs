@@ -57,6 +57,8 @@ pub mod summarize;
 pub mod synth;
 #[cfg(test)]
 mod test_json;
+#[cfg(test)]
+mod test_data;
 pub mod text;
 pub mod tokens;
 pub mod transcript;

@@ -355,16 +355,8 @@ mod tests {
     /// Every file under `tests/data` that loads: every message's readable text.
     #[test]
     fn windows_find_what_a_search_of_the_whole_text_finds_in_every_shipped_transcript() {
-        let mut files = vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")];
         let (mut messages, mut facts) = (0, 0);
-        while let Some(path) = files.pop() {
-            if path.is_dir() {
-                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
-                continue;
-            }
-            let Ok(transcript) = crate::transcript::Transcript::parse("t", std::fs::read(&path).unwrap(), None) else {
-                continue;
-            };
+        for transcript in crate::test_data::shipped_transcripts() {
             for index in 0..transcript.messages.len() {
                 facts += check_windows(&transcript.readable_text(index));
                 messages += 1;

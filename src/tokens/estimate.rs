@@ -1,11 +1,13 @@
 //! The §7F default estimator: `ceil(len(J) / 4)` per message, where `J` is the compact
 //! JSON serialization of the message object as JavaScript's `JSON.stringify` writes it.
 //!
-//! Rather than re-serializing, [`compact_length`] walks the message's raw text once:
+//! Rather than re-serializing, [`compact_length`] reads the message's raw text once:
 //! whitespace outside strings is dropped, numbers and literals are kept as written, and
 //! each string character is measured as it would be re-escaped (`\"`, `\\`, `\b \f \n
-//! \r \t`, other control characters as `\u00XX`, everything else verbatim). One walk
+//! \r \t`, other control characters as `\u00XX`, everything else verbatim). One read
 //! yields the length in all three units the ports use.
+
+use super::json_blocks::{Masks, Strings};
 
 /// The length of a compact JSON serialization in the three units the ports measure.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -55,60 +57,88 @@ pub fn estimate_tokens(message_json: &str, unit: Unit) -> u64 {
 }
 
 /// The compact-serialization length of a syntactically valid JSON text.
+///
+/// Read 64 bytes at a time as masks (see [`super::json_blocks`]): every byte counts as
+/// one unit in each measure, except layout outside strings (none), UTF-8 continuation
+/// bytes (no code point, no UTF-16 unit), the lead of a four-byte character (two UTF-16
+/// units), and the escapes that JSON.stringify writes differently: `\/` and `\uXXXX`.
+/// Only those escapes are looked at one by one.
 pub fn compact_length(json: &str) -> CompactLength {
     let bytes = json.as_bytes();
-    let mut len = CompactLength::default();
-    let mut i = 0;
-    while i < bytes.len() {
-        // Outside strings valid JSON is ASCII: punctuation, literals, numbers as written.
-        let next_quote = memchr::memchr(b'"', &bytes[i..]).map_or(bytes.len(), |at| i + at);
-        len.add_ascii(
-            bytes[i..next_quote]
-                .iter()
-                .filter(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-                .count() as u64,
-        );
-        if next_quote == bytes.len() {
-            break;
-        }
-        i = string_length(bytes, next_quote + 1, &mut len);
+    let mut strings = Strings::default();
+    let mut measure = Measure::default();
+    let mut blocks = bytes.chunks_exact(64);
+    let mut start = 0;
+    for block in blocks.by_ref() {
+        let block: &[u8; 64] = block.try_into().expect("a 64-byte block");
+        measure.block(bytes, start, block, u64::MAX, &mut strings);
+        start += 64;
     }
-    len
+    let rest = blocks.remainder();
+    if !rest.is_empty() {
+        // Padded with spaces, which the valid-bytes mask leaves out.
+        let mut block = [b' '; 64];
+        block[..rest.len()].copy_from_slice(rest);
+        measure.block(bytes, start, &block, (1u64 << rest.len()) - 1, &mut strings);
+    }
+    measure.finish(bytes.len() as u64)
 }
 
-/// Measures the string whose body starts at `i` (just after the opening quote), quotes
-/// included; returns the index just past the closing quote.
-fn string_length(bytes: &[u8], mut i: usize, len: &mut CompactLength) -> usize {
-    len.add_ascii(2);
-    while i < bytes.len() {
-        let Some(at) = memchr::memchr2(b'"', b'\\', &bytes[i..]) else {
-            add_plain_run(&bytes[i..], len);
-            return bytes.len();
-        };
-        add_plain_run(&bytes[i..i + at], len);
-        i += at;
-        if bytes[i] == b'"' {
-            return i + 1;
-        }
-        i = escape_length(bytes, i, len);
-    }
-    i
+/// What [`compact_length`] adds up over the blocks.
+#[derive(Debug, Default)]
+struct Measure {
+    /// Layout bytes outside strings: written by no compact serializer.
+    layout: u64,
+    continuations: u64,
+    four_byte_leads: u64,
+    /// Raw bytes of `\/` and `\uXXXX` escapes (each counted as one unit so far)…
+    rewritten: u64,
+    /// …and what they are once re-escaped.
+    rewritten_as: CompactLength,
+    /// The end of the last `\u` escape measured (a surrogate pair's second half is
+    /// measured with its first).
+    escapes_done_to: usize,
 }
 
-/// Adds a run of string bytes holding no quote and no backslash. Counting by byte class
-/// (continuation bytes are not code points; 4-byte leads are two UTF-16 units) needs no
-/// decoding and vectorizes. Raw control characters cannot occur: the JSON was validated.
-fn add_plain_run(run: &[u8], len: &mut CompactLength) {
-    let mut continuation = 0u64;
-    let mut four_byte_leads = 0u64;
-    for &b in run {
-        continuation += u64::from(b & 0xc0 == 0x80);
-        four_byte_leads += u64::from(b >= 0xf0);
+impl Measure {
+    /// Adds the block of `bytes` at `start` (`valid` marks its bytes that are text).
+    fn block(&mut self, bytes: &[u8], start: usize, block: &[u8; 64], valid: u64, strings: &mut Strings) {
+        let masks = Masks::of(block);
+        let layout = strings.next(&masks);
+        self.layout += u64::from((masks.spaces_and_controls & !layout.inside & valid).count_ones());
+        self.continuations += u64::from(masks.continuations);
+        self.four_byte_leads += u64::from(masks.four_byte_leads);
+        // `\/` decodes to `/`, which JSON.stringify does not escape; `\" \\ \b \f \n \r
+        // \t` stay two characters.
+        let slashes = u64::from((layout.escaped & masks.slashes & valid).count_ones());
+        self.rewritten += 2 * slashes;
+        self.rewritten_as.add_ascii(slashes);
+        let mut unicode = layout.escaped & masks.us & valid;
+        while unicode != 0 {
+            let at = start + unicode.trailing_zeros() as usize;
+            unicode &= unicode - 1;
+            if at > self.escapes_done_to {
+                let (raw, written) = unicode_escape(bytes, at - 1);
+                self.escapes_done_to = at - 1 + raw;
+                self.rewritten += raw as u64;
+                self.rewritten_as.utf16 += written.utf16;
+                self.rewritten_as.codepoints += written.codepoints;
+                self.rewritten_as.utf8 += written.utf8;
+            }
+        }
     }
-    let codepoints = run.len() as u64 - continuation;
-    len.utf8 += run.len() as u64;
-    len.codepoints += codepoints;
-    len.utf16 += codepoints + four_byte_leads;
+
+    /// The length of a text of `len` bytes.
+    fn finish(&self, len: u64) -> CompactLength {
+        let utf8 = len - self.layout - self.rewritten;
+        let codepoints = utf8 - self.continuations;
+        let utf16 = codepoints + self.four_byte_leads;
+        CompactLength {
+            utf16: utf16 + self.rewritten_as.utf16,
+            codepoints: codepoints + self.rewritten_as.codepoints,
+            utf8: utf8 + self.rewritten_as.utf8,
+        }
+    }
 }
 
 /// Width of a control character once re-escaped: the short escapes take 2, the rest 6.
@@ -119,42 +149,30 @@ fn control_width(c: u32) -> u64 {
     }
 }
 
-/// Measures the escape sequence at `i` (a backslash) as its decoded character would be
-/// re-escaped; returns the index after the sequence.
-fn escape_length(bytes: &[u8], i: usize, len: &mut CompactLength) -> usize {
-    match bytes.get(i + 1) {
-        Some(b'u') => {
-            let Some(unit) = hex4(bytes, i + 2) else {
-                len.add_ascii(2);
-                return i + 2;
-            };
-            if (0xd800..0xdc00).contains(&unit) && bytes.get(i + 6) == Some(&b'\\') {
-                if let Some(low @ 0xdc00..=0xdfff) = hex4(bytes, i + 8).filter(|_| bytes.get(i + 7) == Some(&b'u')) {
-                    let c = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
-                    len.add_char(char::from_u32(c).unwrap_or('\u{fffd}'));
-                    return i + 12;
-                }
-            }
-            match char::from_u32(unit) {
-                // A lone surrogate: well-formed JSON.stringify writes it back as \udXXX.
-                None => len.add_ascii(6),
-                Some(c) if (c as u32) < 0x20 => len.add_ascii(control_width(c as u32)),
-                Some('"' | '\\') => len.add_ascii(2),
-                Some(c) => len.add_char(c),
-            }
-            i + 6
-        }
-        // `\/` decodes to `/`, which JSON.stringify does not escape.
-        Some(b'/') => {
-            len.add_ascii(1);
-            i + 2
-        }
-        // `\" \\ \b \f \n \r \t` stay two characters.
-        _ => {
-            len.add_ascii(2);
-            i + 2
+/// The `\u` escape whose backslash is at `i`: how many raw bytes it spans (a surrogate
+/// pair is one character over 12) and its length once re-escaped.
+fn unicode_escape(bytes: &[u8], i: usize) -> (usize, CompactLength) {
+    let mut len = CompactLength::default();
+    let Some(unit) = hex4(bytes, i + 2) else {
+        // Not valid JSON: counted as written.
+        len.add_ascii(2);
+        return (2, len);
+    };
+    if (0xd800..0xdc00).contains(&unit) && bytes.get(i + 6) == Some(&b'\\') {
+        if let Some(low @ 0xdc00..=0xdfff) = hex4(bytes, i + 8).filter(|_| bytes.get(i + 7) == Some(&b'u')) {
+            let c = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+            len.add_char(char::from_u32(c).unwrap_or('\u{fffd}'));
+            return (12, len);
         }
     }
+    match char::from_u32(unit) {
+        // A lone surrogate: well-formed JSON.stringify writes it back as \udXXX.
+        None => len.add_ascii(6),
+        Some(c) if (c as u32) < 0x20 => len.add_ascii(control_width(c as u32)),
+        Some('"' | '\\') => len.add_ascii(2),
+        Some(c) => len.add_char(c),
+    }
+    (6, len)
 }
 
 fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
@@ -216,6 +234,99 @@ mod tests {
             let text = text.expect("a Value always serializes");
             proptest::prop_assert_eq!(compact_length(&text), js_stringify_len(&value));
         }
+    }
+
+    /// Pieces of a JSON string's raw text, each with what stands in for it where the
+    /// oracle (serde's writer) cannot go: a lone surrogate re-escapes to six characters,
+    /// as `\u0001` does.
+    const PIECES: &[(&str, &str)] = &[
+        ("a", "a"),
+        (" ", " "),
+        ("é", "é"),
+        ("日", "日"),
+        ("😀", "😀"),
+        ("\\\"", "\\\""),
+        ("\\\\", "\\\\"),
+        ("\\/", "\\/"),
+        ("\\n", "\\n"),
+        ("\\u00e9", "\\u00e9"),
+        ("\\u0022", "\\u0022"),
+        ("\\u005C", "\\u005C"),
+        ("\\u0001", "\\u0001"),
+        ("\\u000a", "\\u000a"),
+        ("\\u2028", "\\u2028"),
+        ("\\ud83d\\ude00", "\\ud83d\\ude00"),
+        // Lone surrogates, kept from pairing with a following low half.
+        ("\\ud83dx", "\\u0001x"),
+        ("\\ude00", "\\u0001"),
+        ("\\ud83d\\\\", "\\u0001\\\\"),
+    ];
+
+    /// Raw JSON text of objects whose strings are made of [`PIECES`], laid out compact or
+    /// pretty, so block edges fall inside every kind of escape; and its oracle twin.
+    fn escaped_texts() -> impl proptest::strategy::Strategy<Value = (String, String)> {
+        use proptest::prelude::*;
+        use std::fmt::Write as _;
+        let string = proptest::collection::vec(0..PIECES.len(), 0..40);
+        (proptest::collection::vec(string, 1..6), proptest::bool::ANY, 0..70usize).prop_map(
+            |(strings, pretty, lead)| {
+                let (gap, colon) = if pretty { (",\n  ", ": ") } else { (",", ":") };
+                let (mut text, mut twin) = (format!("{{\"{}\"{colon}0", "k".repeat(lead)), String::new());
+                twin.push_str(&text);
+                for (n, pieces) in strings.iter().enumerate() {
+                    for (out, side) in [(&mut text, 0), (&mut twin, 1)] {
+                        write!(out, "{gap}\"s{n}\"{colon}\"").expect("a String takes any text");
+                        for &p in pieces {
+                            out.push_str(if side == 0 { PIECES[p].0 } else { PIECES[p].1 });
+                        }
+                        out.push('"');
+                    }
+                }
+                text.push('}');
+                twin.push('}');
+                (text, twin)
+            },
+        )
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// Every escape JSON has, at every distance from a block edge, measures as
+        /// serde's compact writer (JSON.stringify's escaping) writes it.
+        #[test]
+        fn escapes_measure_as_they_are_rewritten((text, twin) in escaped_texts()) {
+            let value: serde_json::Value = serde_json::from_str(&twin).expect("valid JSON");
+            proptest::prop_assert_eq!(compact_length(&text), js_stringify_len(&value), "{}", text);
+        }
+    }
+
+    /// Every message of every shipped transcript, as stored and as its request carries
+    /// it, measures as serde's compact writer writes it (where serde can hold it: a lone
+    /// surrogate it cannot).
+    #[test]
+    fn every_shipped_message_measures_as_it_is_rewritten() {
+        let (mut measured, mut skipped) = (0, 0);
+        for transcript in crate::test_data::shipped_transcripts() {
+            for index in 0..transcript.messages.len() {
+                for json in [transcript.raw(index).to_owned(), transcript.request(index).into_owned()] {
+                    let Ok(value) = serde_json::from_str::<serde_json::Value>(&json) else {
+                        skipped += 1;
+                        continue;
+                    };
+                    assert_eq!(compact_length(&json), js_stringify_len(&value), "{json}");
+                    measured += 1;
+                }
+            }
+        }
+        assert!(measured > 5000 && skipped < measured / 100, "{measured} measured, {skipped} skipped");
+    }
+
+    /// The second half of a pair is measured with the first, not again on its own.
+    #[test]
+    fn a_surrogate_pair_is_one_character() {
+        let pair = r#""\ud83d\ude00""#;
+        let value: serde_json::Value = serde_json::from_str(pair).expect("valid");
+        assert_eq!(compact_length(pair), js_stringify_len(&value));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 mod bpe;
 pub mod estimate;
 mod incremental;
+mod json_blocks;
 pub mod media;
 pub mod provider;
 
