@@ -49,7 +49,9 @@ fn gemini(content: &Value, span: Range<usize>, limit: usize) -> (Message, TextBu
     for part in content.get("parts").and_then(Value::as_array).into_iter().flatten() {
         if let Some(call) = part.get("functionCall") {
             let name = str_at(call, "name").to_owned();
-            text.push_call(&name, &call.get("args").map(Value::to_string).unwrap_or_default());
+            text.push_call(&name, || {
+                call.get("args").map(Value::to_string).unwrap_or_default().into()
+            });
             m.extra_mut().tool_calls.push(ToolCall {
                 id: str_at(call, "id").to_owned(),
                 name,
@@ -190,12 +192,11 @@ fn responses(item: &Value, span: Range<usize>, limit: usize) -> (Message, TextBu
             .get("arguments")
             .or_else(|| item.get("input"))
             .or_else(|| item.get("action"));
-        text.push_call(
-            &name,
-            &arguments
-                .map(|a| a.as_str().map_or_else(|| a.to_string(), str::to_owned))
-                .unwrap_or_default(),
-        );
+        text.push_call(&name, || match arguments {
+            Some(Value::String(a)) => a.as_str().into(),
+            Some(a) => a.to_string().into(),
+            None => "".into(),
+        });
         m.extra_mut().tool_calls.push(ToolCall {
             id: str_at(item, "call_id").to_owned(),
             name,

@@ -415,7 +415,7 @@ fn read_block(message: &mut Message, text: &mut TextBuilder, block: &Block) -> b
                 id: block.id.map(string_of).unwrap_or_default(),
                 name: block.name.map(string_of).unwrap_or_default(),
             };
-            text.push_call(&call.name, block.input.map_or("", RawValue::get));
+            text.push_call(&call.name, || block.input.map_or("", RawValue::get).into());
             message.extra_mut().tool_calls.push(call);
         }
         "tool_result" => {
@@ -454,13 +454,8 @@ fn read_openai_calls(message: &mut Message, text: &mut TextBuilder, fields: &Fie
                 .and_then(|f| f.name)
                 .map(string_of)
                 .unwrap_or_default();
-            let arguments = call
-                .function
-                .as_ref()
-                .and_then(|f| f.arguments)
-                .map(string_of)
-                .unwrap_or_default();
-            text.push_call(&name, &arguments);
+            let arguments = call.function.as_ref().and_then(|f| f.arguments);
+            text.push_call(&name, || arguments.map(string_of).unwrap_or_default().into());
             message.extra_mut().tool_calls.push(ToolCall {
                 id: call.id.map(string_of).unwrap_or_default(),
                 name,
@@ -470,7 +465,7 @@ fn read_openai_calls(message: &mut Message, text: &mut TextBuilder, fields: &Fie
     if let Some(function_call) = fields.function_call.filter(|raw| raw.get().starts_with('{')) {
         if let Ok(function) = serde_json::from_str::<Function>(function_call.get()) {
             let name = function.name.map(string_of).unwrap_or_default();
-            text.push_call(&name, &function.arguments.map(string_of).unwrap_or_default());
+            text.push_call(&name, || function.arguments.map(string_of).unwrap_or_default().into());
             message.extra_mut().tool_calls.push(ToolCall {
                 id: legacy_call_id(index),
                 name,
@@ -617,8 +612,15 @@ impl TextBuilder {
         }
     }
 
-    pub(crate) fn push_call(&mut self, name: &str, arguments: &str) {
-        self.push_str(&format!("→ {name}({arguments})"));
+    /// A call as `→ name(arguments)`. The arguments are decoded only when the text has
+    /// room for them: a load (no text kept) and a preview cut short skip that work.
+    pub(crate) fn push_call<'a>(&mut self, name: &str, arguments: impl FnOnce() -> Cow<'a, str>) {
+        if self.chars >= self.limit {
+            // Any push now only marks the text cut.
+            self.push_str("→");
+            return;
+        }
+        self.push_str(&format!("→ {name}({})", arguments()));
     }
 
     /// The text on one line, whitespace collapsed, `…` when cut.
