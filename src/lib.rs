@@ -56,9 +56,9 @@ pub mod scan;
 pub mod summarize;
 pub mod synth;
 #[cfg(test)]
-mod test_json;
-#[cfg(test)]
 mod test_data;
+#[cfg(test)]
+mod test_json;
 pub mod text;
 pub mod tokens;
 pub mod transcript;

@@ -318,7 +318,10 @@ mod tests {
                 }
             }
         }
-        assert!(measured > 5000 && skipped < measured / 100, "{measured} measured, {skipped} skipped");
+        assert!(
+            measured > 5000 && skipped < measured / 100,
+            "{measured} measured, {skipped} skipped"
+        );
     }
 
     /// The second half of a pair is measured with the first, not again on its own.
