@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 
 use regex_automata::meta::Regex;
 
+use super::text_masks::TextMasks;
 use super::windows;
 
 /// What kind of fact.
@@ -125,9 +126,9 @@ enum Search {
 impl Search {
     /// The matches of `regex` in `text`, as (start, end); `windows` names where a match
     /// can be.
-    fn find(self, regex: &Regex, text: &str, windows: windows::WindowsOf) -> Vec<(usize, usize)> {
+    fn find(self, regex: &Regex, text: &str, masks: &TextMasks, windows: windows::WindowsOf) -> Vec<(usize, usize)> {
         match self {
-            Search::Windows => windows::find_in(regex, text, &windows(text)),
+            Search::Windows => windows::find_in(regex, text, &windows(text, masks)),
             #[cfg(test)]
             Search::Whole => whole(regex, text),
         }
@@ -187,7 +188,8 @@ fn spans_with(p: &Patterns, text: &str, prose: bool, search: Search) -> Vec<(Ran
         push(a, &text[a..b], FactKind::Url);
     }
     let in_url = |at: usize| urls.iter().any(|&(a, b)| at >= a && at < b);
-    for (at, end) in search.find(&p.path, text, windows::paths) {
+    let masks = TextMasks::of(text);
+    for (at, end) in search.find(&p.path, text, &masks, windows::paths) {
         if in_url(at) {
             continue;
         }
@@ -204,7 +206,7 @@ fn spans_with(p: &Patterns, text: &str, prose: bool, search: Search) -> Vec<(Ran
         (&p.error_code, windows::error_codes, FactKind::ErrorCode),
     ];
     for (regex, windows, kind) in searched {
-        for (at, end) in search.find(regex, text, windows) {
+        for (at, end) in search.find(regex, text, &masks, windows) {
             let s = &text[at..end];
             if !in_url(at) && !SHOUTED_WORDS.contains(&s) {
                 push(at, s, kind);
@@ -219,7 +221,7 @@ fn spans_with(p: &Patterns, text: &str, prose: bool, search: Search) -> Vec<(Ran
         push(a + 1, &text[a + 1..b - 1], FactKind::CodeName);
     }
     let in_backticks = |at: usize| backticked.iter().any(|&(a, b)| at >= a && at < b);
-    for (at, end) in search.find(&p.code_name, text, windows::code_names) {
+    for (at, end) in search.find(&p.code_name, text, &masks, windows::code_names) {
         // A bare name right before `":` is a JSON key, not something anyone said.
         let json_key = text[end..].starts_with("\":");
         if !in_url(at) && !in_backticks(at) && !json_key {
@@ -260,7 +262,7 @@ mod tests {
         let p = &*PATTERNS;
         for (regex, windows) in windowed(p) {
             assert_eq!(
-                windows::find_in(regex, text, &windows(text)),
+                windows::find_in(regex, text, &windows(text, &TextMasks::of(text))),
                 whole(regex, text),
                 "{regex:?} in {text:?}"
             );

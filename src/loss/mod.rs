@@ -7,6 +7,7 @@
 mod facts;
 mod finder;
 mod instructions;
+mod text_masks;
 mod windows;
 
 use std::collections::HashSet;

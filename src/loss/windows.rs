@@ -1,8 +1,9 @@
 //! Where a fact can be. The fact patterns without a literal to look for (paths,
 //! identifiers, numbers, error codes, names in code) cost a regex pass over every byte of
 //! every summarized message; most of those bytes are prose or JSON syntax that no such
-//! pattern can match. A byte scan finds the stretches ("windows") that could hold a match
-//! and the regexes read only those.
+//! pattern can match. The text's class masks (`text_masks.rs`: which bytes are word,
+//! path, identifier, number characters…, 64 at a time) find the stretches ("windows")
+//! that could hold a match, and the regexes read only those.
 //!
 //! Exactness rests on one property per pattern: every match of the pattern, whatever the
 //! alternative, is made only of characters of a class (a path of `[~./A-Za-z0-9_-]`, an
@@ -17,48 +18,11 @@ use std::sync::LazyLock;
 
 use memchr::memmem;
 
-/// Where a pattern can match in a text: the windows of one pattern, ascending, apart.
-pub type WindowsOf = fn(&str) -> Vec<Range<usize>>;
+use super::text_masks::{Class, TextMasks};
 
-/// `[0-9A-Za-z_]`: what `(?-u:\b)` calls a word character.
-const WORD: u8 = 1;
-/// Characters of a path: `[~./A-Za-z0-9_-]`.
-const PATH: u8 = 2;
-/// Characters of an identifier: `[#A-Za-z0-9_-]` (`_` too, so that a run's edges are
-/// word boundaries exactly when the text's are).
-const IDENT: u8 = 4;
-/// The number part of a number with a unit or a currency: `[0-9.,$]`.
-const NUMERIC: u8 = 8;
-
-/// The classes of each byte (a table: the scans below read every byte of the text).
-static CLASSES: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        let word = c.is_ascii_alphanumeric() || c == b'_';
-        let mut class = 0;
-        if word {
-            class |= WORD | PATH | IDENT;
-        }
-        if matches!(c, b'~' | b'.' | b'/' | b'-') {
-            class |= PATH;
-        }
-        if matches!(c, b'#' | b'-') {
-            class |= IDENT;
-        }
-        if c.is_ascii_digit() || matches!(c, b'.' | b',' | b'$') {
-            class |= NUMERIC;
-        }
-        table[b] = class;
-        b += 1;
-    }
-    table
-};
-
-fn is(class: u8, b: u8) -> bool {
-    CLASSES[b as usize] & class != 0
-}
+/// Where a pattern can match in a text (whose class masks are given): the windows of one
+/// pattern, ascending, apart.
+pub type WindowsOf = fn(&str, &TextMasks) -> Vec<Range<usize>>;
 
 fn is_digit(b: u8) -> bool {
     b.wrapping_sub(b'0') < 10
@@ -68,43 +32,19 @@ fn is_upper(b: u8) -> bool {
     b.wrapping_sub(b'A') < 26
 }
 
-/// The first position at or after `from` whose byte `hit` accepts. Chunks without a hit
-/// are skipped whole: a test over all 32 bytes of a chunk compiles to vector
-/// instructions, where a search byte by byte would not.
-fn next(bytes: &[u8], mut from: usize, hit: impl Fn(u8) -> bool) -> Option<usize> {
-    const CHUNK: usize = 32;
-    while from + CHUNK <= bytes.len() {
-        let chunk = &bytes[from..from + CHUNK];
-        if chunk.iter().fold(false, |any, &b| any | hit(b)) {
-            break;
-        }
-        from += CHUNK;
-    }
-    bytes[from..].iter().position(|&b| hit(b)).map(|p| from + p)
-}
-
-/// The maximal run of bytes `within` accepts around position `at` (which is in it).
-fn run_around(bytes: &[u8], at: usize, within: impl Fn(u8) -> bool) -> Range<usize> {
-    let start = bytes[..at].iter().rposition(|&b| !within(b)).map_or(0, |p| p + 1);
-    let end = bytes[at..]
-        .iter()
-        .position(|&b| !within(b))
-        .map_or(bytes.len(), |p| at + p);
-    start..end
-}
-
-/// The runs of `class` around each byte that `trigger` accepts, those `keep` accepts,
-/// in order and each once.
+/// The runs of `class` around each byte of class `trigger`, those `keep` accepts, in
+/// order and each once.
 fn runs_around(
     bytes: &[u8],
-    class: u8,
-    trigger: impl Fn(u8) -> bool + Copy,
+    masks: &TextMasks,
+    class: Class,
+    trigger: Class,
     keep: impl Fn(&[u8]) -> bool,
 ) -> Vec<Range<usize>> {
     let mut found = Vec::new();
     let mut from = 0;
-    while let Some(at) = next(bytes, from, trigger) {
-        let run = run_around(bytes, at, |b| is(class, b));
+    while let Some(at) = masks.next(from, trigger) {
+        let run = masks.run_around(at, class);
         from = run.end.max(at + 1);
         if keep(&bytes[run.clone()]) {
             found.push(run);
@@ -115,7 +55,7 @@ fn runs_around(
 
 /// Windows that may hold a path: runs of path characters with a name on both sides of one
 /// of their slashes.
-pub fn paths(text: &str) -> Vec<Range<usize>> {
+pub fn paths(text: &str, masks: &TextMasks) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut found: Vec<Range<usize>> = Vec::new();
     let mut seen_to = 0;
@@ -124,8 +64,8 @@ pub fn paths(text: &str) -> Vec<Range<usize>> {
             continue;
         }
         // A path has a name on both sides of one of its slashes.
-        let named = |at: usize| bytes.get(at).is_some_and(|&b| is(PATH, b) && b != b'/' && b != b'~');
-        let run = run_around(bytes, slash, |b| is(PATH, b));
+        let named = |at: usize| masks.is(at, Class::Path) && !matches!(bytes[at], b'/' | b'~');
+        let run = masks.run_around(slash, Class::Path);
         seen_to = run.end;
         if memchr::memchr_iter(b'/', &bytes[run.clone()])
             .any(|s| s > 0 && named(run.start + s - 1) && named(run.start + s + 1))
@@ -138,35 +78,32 @@ pub fn paths(text: &str) -> Vec<Range<usize>> {
 
 /// Windows that may hold an identifier: runs of identifier characters with a `-` or a
 /// `#`, or with a word of 8 capitals and digits, or of 12 hex digits.
-pub fn identifiers(text: &str) -> Vec<Range<usize>> {
+pub fn identifiers(text: &str, masks: &TextMasks) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
-    let ident = |b: u8| is(IDENT, b);
     // A UUID, `NW-48213`, `build-42` have a `-`, `#12` a `#`.
     let mut marked: Vec<Range<usize>> = Vec::new();
     for at in memchr::memchr2_iter(b'-', b'#', bytes) {
         if marked.last().is_none_or(|run| at >= run.end) {
-            marked.push(run_around(bytes, at, ident));
+            marked.push(masks.run_around(at, Class::Ident));
         }
     }
     // `A1B2C3D4E5` is a word of at least 8 capitals and digits, `deadbeefcafe` one of at
     // least 12 hex digits.
     let mut long: Vec<Range<usize>> = Vec::new();
-    long_words(bytes, 8, |b| is_upper(b) || is_digit(b), &mut long);
-    long_words(bytes, 12, |b| is_digit(b) || b.wrapping_sub(b'a') < 6, &mut long);
+    long_words(masks, 8, Class::UpperOrDigit, &mut long);
+    long_words(masks, 12, Class::Hex, &mut long);
     long.sort_unstable_by_key(|run| run.start);
     long.dedup();
     merged(marked, long)
 }
 
-/// Adds the identifier runs around each run of at least `least` bytes of `class`. Such
-/// a run covers a multiple of `least`: only those positions are looked at.
-fn long_words(bytes: &[u8], least: usize, class: impl Fn(u8) -> bool + Copy, found: &mut Vec<Range<usize>>) {
-    for at in (0..bytes.len()).step_by(least) {
-        if class(bytes[at]) && run_around(bytes, at, class).len() >= least {
-            let run = run_around(bytes, at, |b| is(IDENT, b));
-            if found.last() != Some(&run) {
-                found.push(run);
-            }
+/// Adds the identifier runs around each run of at least `least` bytes of `class`
+/// (a class within the identifier characters), each once.
+fn long_words(masks: &TextMasks, least: usize, class: Class, found: &mut Vec<Range<usize>>) {
+    for word in masks.long_runs(class, least) {
+        let run = masks.run_around(word.start, Class::Ident);
+        if found.last() != Some(&run) {
+            found.push(run);
         }
     }
 }
@@ -202,12 +139,12 @@ fn is_unit(word: &[u8]) -> bool {
 /// Windows that may hold a number with a unit or a currency: runs of `[0-9.,$]` with a
 /// digit, followed by a unit (one space allowed between) or holding a currency sign (a
 /// `€` or `£` right before them included).
-pub fn numbers(text: &str) -> Vec<Range<usize>> {
+pub fn numbers(text: &str, masks: &TextMasks) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut found: Vec<Range<usize>> = Vec::new();
     let mut from = 0;
-    while let Some(digit) = next(bytes, from, is_digit) {
-        let run = run_around(bytes, digit, |b| is(NUMERIC, b));
+    while let Some(digit) = masks.next(from, Class::Digit) {
+        let run = masks.run_around(digit, Class::Numeric);
         from = run.end;
         let before = &text[..run.start];
         let currency = before.ends_with(['€', '£']);
@@ -243,20 +180,15 @@ static EXIT_CODE: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::F
 
 /// Windows that may hold an error code: words in capitals with an `_`, `E` and capitals
 /// or four digits, and `HTTP ` or `exit code ` with the number after it.
-pub fn error_codes(text: &str) -> Vec<Range<usize>> {
+pub fn error_codes(text: &str, masks: &TextMasks) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
-    let words = runs_around(
-        bytes,
-        WORD,
-        |b| matches!(b, b'_' | b'E'),
-        |w| {
-            let shouted = w.iter().all(|&b| is_upper(b) || is_digit(b) || b == b'_');
-            // `NOT_FOUND`, `ENOENT`, `E0382`.
-            (shouted && is_upper(w[0]) && w.contains(&b'_'))
-                || (w[0] == b'E' && w.len() >= 4 && w[1..].iter().all(|&b| is_upper(b)))
-                || (w[0] == b'E' && w.len() == 5 && w[1..].iter().all(|&b| is_digit(b)))
-        },
-    );
+    let words = runs_around(bytes, masks, Class::Word, Class::UnderscoreOrE, |w| {
+        let shouted = w.iter().all(|&b| is_upper(b) || is_digit(b) || b == b'_');
+        // `NOT_FOUND`, `ENOENT`, `E0382`.
+        (shouted && is_upper(w[0]) && w.contains(&b'_'))
+            || (w[0] == b'E' && w.len() >= 4 && w[1..].iter().all(|&b| is_upper(b)))
+            || (w[0] == b'E' && w.len() == 5 && w[1..].iter().all(|&b| is_digit(b)))
+    });
     let digits_from = |at: usize| at + bytes[at..].iter().take_while(|&&b| is_digit(b)).count();
     let mut phrases: Vec<Range<usize>> = HTTP
         .find_iter(bytes)
@@ -276,17 +208,12 @@ pub fn error_codes(text: &str) -> Vec<Range<usize>> {
 
 /// Windows that may hold a name in code style: words starting with a lowercase letter,
 /// either `snake_case` or with a lowercase letter followed by an uppercase one.
-pub fn code_names(text: &str) -> Vec<Range<usize>> {
-    runs_around(
-        text.as_bytes(),
-        WORD,
-        |b| (b == b'_') | is_upper(b),
-        |w| {
-            let snake = w.iter().all(|&b| b.is_ascii_lowercase() || is_digit(b) || b == b'_') && w.contains(&b'_');
-            let camel = !w.contains(&b'_') && w.windows(2).any(|p| p[0].is_ascii_lowercase() && is_upper(p[1]));
-            w[0].is_ascii_lowercase() && (snake || camel)
-        },
-    )
+pub fn code_names(text: &str, masks: &TextMasks) -> Vec<Range<usize>> {
+    runs_around(text.as_bytes(), masks, Class::Word, Class::UnderscoreOrUpper, |w| {
+        let snake = w.iter().all(|&b| b.is_ascii_lowercase() || is_digit(b) || b == b'_') && w.contains(&b'_');
+        let camel = !w.contains(&b'_') && w.windows(2).any(|p| p[0].is_ascii_lowercase() && is_upper(p[1]));
+        w[0].is_ascii_lowercase() && (snake || camel)
+    })
 }
 
 /// Two ordered lists of windows as one, overlapping windows joined.
