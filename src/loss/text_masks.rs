@@ -140,16 +140,19 @@ impl TextMasks {
 impl TextMasks {
     /// The maximal runs of `class` at least `least` bytes long (`least` at most 64),
     /// in order: where `least` bytes in a row are of the class, found for 64 starts at a
-    /// time by and-ing the masks of this block and the next, shifted.
+    /// time by and-ing the masks of this block and the next with shifted copies.
     pub fn long_runs(&self, class: Class, least: usize) -> Vec<Range<usize>> {
         let mut runs = Vec::new();
         // Positions before `done_to` are in runs already found.
         let (mut k, mut done_to) = (0, 0usize);
         while k < self.blocks.len() {
             let pair = u128::from(self.mask(k, class)) | (u128::from(self.mask(k + 1, class)) << 64);
-            let mut starts = pair;
-            for shift in 1..least {
-                starts &= pair >> shift;
+            // Bit i: bytes i..i+have are all of the class; doubling `have` each step.
+            let (mut starts, mut have) = (pair, 1);
+            while have < least {
+                let step = have.min(least - have);
+                starts &= starts >> step;
+                have += step;
             }
             // A run found in an earlier block may end in this one (`k` is where it ends).
             let mut starts = starts as u64 & !low_bits(done_to.saturating_sub(k * 64));
