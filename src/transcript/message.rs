@@ -649,12 +649,10 @@ fn floor_boundary(s: &str, mut at: usize) -> usize {
 fn decode_string_prefix(s: &str) -> String {
     let body = s.strip_prefix('"').unwrap_or(s);
     let body = body.strip_suffix('"').unwrap_or(body);
-    if !body.contains('\\') {
-        return body.to_owned();
-    }
     let mut out = String::with_capacity(body.len());
     let mut rest = body;
-    while let Some(at) = rest.find('\\') {
+    // memchr's vector search: escapes in JSON text are often only a few bytes apart.
+    while let Some(at) = memchr::memchr(b'\\', rest.as_bytes()) {
         out.push_str(&rest[..at]);
         rest = &rest[at..];
         let Some((c, used)) = decode_escape(rest) else {
