@@ -16,17 +16,21 @@ use ctxlens::synth::openai_transcript;
 use ctxlens::tokens::{Counts, Tokenizer};
 use ctxlens::transcript::Transcript;
 
-fn write_bench_file(name: &str, text: &str) {
+fn write_bench_file(name: &str, text: &str) -> Option<std::path::PathBuf> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
-    if std::fs::create_dir_all(&dir).is_ok() {
-        let _ = std::fs::write(dir.join(name), text);
-    }
+    std::fs::create_dir_all(&dir).ok()?;
+    std::fs::write(dir.join(name), text).ok()?;
+    Some(dir.join(name))
 }
 
 /// What every end-to-end benchmark starts with: the file loaded, counted with the
 /// estimator, and a budget of half its tokens.
 fn load_and_count(bytes: Vec<u8>) -> (Transcript, Counts, Options) {
-    let t = Transcript::parse("bench.json", bytes, None).expect("valid");
+    count_with_budget(Transcript::parse("bench.json", bytes, None).expect("valid"))
+}
+
+/// A loaded transcript counted with the estimator, and a budget of half its tokens.
+fn count_with_budget(t: Transcript) -> (Transcript, Counts, Options) {
     let counts = Counts::compute(&t, Tokenizer::Estimate);
     let options = Options {
         max_tokens: counts.total() / 2,
@@ -38,10 +42,26 @@ fn load_and_count(bytes: Vec<u8>) -> (Transcript, Counts, Options) {
 
 fn large(c: &mut Criterion) {
     let text = openai_transcript(100_000);
-    write_bench_file("transcript-100k.json", &text);
+    let file = write_bench_file("transcript-100k.json", &text);
     eprintln!("100k-message transcript: {:.1} MB", text.len() as f64 / 1e6);
     let mut group = c.benchmark_group("100k");
     group.sample_size(10);
+    // The same from the file (in the page cache, as a file just written or read is):
+    // load + count + plan as `compact --plan` does them, reading included.
+    if let Some(file) = file {
+        group.bench_function("read_count_plan_from_file", |b| {
+            b.iter_batched(
+                || (),
+                |()| {
+                    let (t, counts, options) = count_with_budget(Transcript::read(&file, None).expect("valid"));
+                    let planned = plan(&t, &counts, &options);
+                    // Freed after the clock stops, as the other benchmarks' inputs are.
+                    black_box((t, planned))
+                },
+                BatchSize::LargeInput,
+            );
+        });
+    }
     group.bench_function("compact_plan_estimate_end_to_end", |b| {
         b.iter_batched(
             || text.clone().into_bytes(),
