@@ -43,10 +43,11 @@ pub(super) fn read_text(path: &Path) -> Result<(String, SourceText), LoadError> 
 /// Bytes as text, or an error naming the first byte that is not UTF-8 and its line.
 pub(super) fn text_from_bytes(source: &str, bytes: Vec<u8>) -> Result<SourceText, LoadError> {
     SourceText::from_bytes(bytes).map_err(|bytes| {
-        // std's check says where the first bad byte is.
+        // std's check says where the first bad byte is (the two checks agree; were they
+        // ever not to, the error would name no byte rather than panic).
         let valid = std::str::from_utf8(&bytes).map_or_else(|e| e.valid_up_to(), str::len);
         let prefix = std::str::from_utf8(&bytes[..valid]).unwrap_or_default();
-        let byte = bytes[valid];
+        let byte = bytes.get(valid).copied().unwrap_or_default();
         LoadError::at(
             source,
             Position::of_offset(prefix, valid),
