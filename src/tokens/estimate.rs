@@ -130,8 +130,10 @@ impl Measure {
 
     /// The length of a text of `len` bytes.
     fn finish(&self, len: u64) -> CompactLength {
-        let utf8 = len - self.layout - self.rewritten;
-        let codepoints = utf8 - self.continuations;
+        // Layout, rewritten and continuation bytes are disjoint sets of the text's bytes;
+        // saturating keeps a text that is not JSON from ever wrapping around.
+        let utf8 = len.saturating_sub(self.layout + self.rewritten);
+        let codepoints = utf8.saturating_sub(self.continuations);
         let utf16 = codepoints + self.four_byte_leads;
         CompactLength {
             utf16: utf16 + self.rewritten_as.utf16,
