@@ -354,6 +354,15 @@ mod tests {
         }
     }
 
+    proptest! {
+        /// Any text at all (control characters, any script, bytes the windows class as
+        /// nothing): the windowed search is the whole-text search.
+        #[test]
+        fn windows_equal_the_whole_search_on_any_text(text in any::<String>()) {
+            check_windows(&text);
+        }
+    }
+
     /// Every file under `tests/data` that loads: every message's readable text.
     #[test]
     fn windows_find_what_a_search_of_the_whole_text_finds_in_every_shipped_transcript() {
