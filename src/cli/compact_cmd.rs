@@ -151,6 +151,7 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
         outcome.document.write_to(&mut out)?;
     }
     out.flush()?;
+    super::leave_to_the_os((transcript, counts, outcome));
     Ok(ExitCode::SUCCESS)
 }
 
