@@ -58,7 +58,7 @@ pub fn estimate_tokens(message_json: &str, unit: Unit) -> u64 {
 
 /// The compact-serialization length of a syntactically valid JSON text.
 ///
-/// Read 64 bytes at a time as masks (see [`super::json_blocks`]): every byte counts as
+/// Read 64 bytes at a time as masks (see `src/tokens/json_blocks.rs`): every byte counts as
 /// one unit in each measure, except layout outside strings (none), UTF-8 continuation
 /// bytes (no code point, no UTF-16 unit), the lead of a four-byte character (two UTF-16
 /// units), and the escapes that JSON.stringify writes differently: `\/` and `\uXXXX`.
