@@ -5,7 +5,7 @@
 //! recognise as a well-formed array makes it give up, and the caller parses the whole
 //! text with `serde_json` for the precise error.
 
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 
 /// The deepest nesting the scan follows: an element deeper than the message parser's
 /// own limit is left to the full path, which reports it; under it, the depth is checked.
@@ -129,13 +129,9 @@ fn second_half(bytes: &[u8], from: usize) -> Option<SecondHalf> {
     let mut close = None;
     // Commas at the lowest depth so far (the array's are among them).
     let mut commas: Vec<(usize, i64)> = Vec::new();
-    let mut i = from;
-    while let Some(&b) = bytes.get(i) {
+    // The walk never breaks: it only fails on a string that never closes.
+    let _: ControlFlow<()> = walk_outside_strings(bytes, from, |i, b| {
         match b {
-            b'"' => {
-                i = string_end(bytes, i)?;
-                continue;
-            }
             b'{' | b'[' => {
                 depth += 1;
                 deepest = deepest.max(depth);
@@ -150,8 +146,8 @@ fn second_half(bytes: &[u8], from: usize) -> Option<SecondHalf> {
             b',' if depth <= lowest => commas.push((i, depth)),
             _ => {}
         }
-        i += 1;
-    }
+        ControlFlow::Continue(())
+    })?;
     let close = close?;
     // The closing bracket ends the text (but for whitespace), and the depth at `from`
     // (`-lowest` brackets open) leaves the deepest element under the scan's limit.
@@ -177,6 +173,28 @@ fn only_space(bytes: &[u8], i: usize) -> bool {
     bytes[i..].iter().all(|&b| is_space(b))
 }
 
+/// Shows `visit` each byte of `bytes[from..]` (which starts outside any string) that lies
+/// outside strings, with its position, until `visit` breaks (its value is returned) or
+/// the text ends (`Continue`); `None` when a string never closes.
+fn walk_outside_strings<T>(
+    bytes: &[u8],
+    from: usize,
+    mut visit: impl FnMut(usize, u8) -> ControlFlow<T>,
+) -> Option<ControlFlow<T>> {
+    let mut i = from;
+    while let Some(&b) = bytes.get(i) {
+        if b == b'"' {
+            i = string_end(bytes, i)?;
+            continue;
+        }
+        if let ControlFlow::Break(value) = visit(i, b) {
+            return Some(ControlFlow::Break(value));
+        }
+        i += 1;
+    }
+    Some(ControlFlow::Continue(()))
+}
+
 /// The end (exclusive) of the string whose opening quote is at `i`.
 fn string_end(bytes: &[u8], mut i: usize) -> Option<usize> {
     i += 1;
@@ -197,33 +215,29 @@ fn value_end(bytes: &[u8], mut i: usize) -> Option<usize> {
         b'"' => string_end(bytes, i),
         b'{' | b'[' => {
             let mut open: Vec<u8> = vec![bytes[i]];
-            i += 1;
-            while let Some(&b) = bytes.get(i) {
-                match b {
-                    b'"' => {
-                        i = string_end(bytes, i)?;
-                        continue;
-                    }
-                    b'{' | b'[' => {
-                        if open.len() >= MAX_DEPTH - 1 {
-                            return None;
-                        }
-                        open.push(b);
-                    }
-                    b'}' | b']' => {
-                        let opener = open.pop()?;
-                        if (opener == b'{') != (b == b'}') {
-                            return None;
-                        }
-                        if open.is_empty() {
-                            return Some(i + 1);
-                        }
-                    }
-                    _ => {}
+            let walked = walk_outside_strings(bytes, i + 1, |at, b| match b {
+                b'{' | b'[' if open.len() >= MAX_DEPTH - 1 => ControlFlow::Break(None),
+                b'{' | b'[' => {
+                    open.push(b);
+                    ControlFlow::Continue(())
                 }
-                i += 1;
+                b'}' | b']' => match open.pop() {
+                    Some(opener) if (opener == b'{') == (b == b'}') => {
+                        if open.is_empty() {
+                            ControlFlow::Break(Some(at + 1))
+                        } else {
+                            ControlFlow::Continue(())
+                        }
+                    }
+                    _ => ControlFlow::Break(None),
+                },
+                _ => ControlFlow::Continue(()),
+            })?;
+            match walked {
+                ControlFlow::Break(end) => end,
+                // The text ended with brackets still open.
+                ControlFlow::Continue(()) => None,
             }
-            None
         }
         b',' | b']' | b'}' | b':' => None,
         _ => {
