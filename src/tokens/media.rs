@@ -69,11 +69,18 @@ impl Media {
                 self.size.map_or(cap, |(w, h)| anthropic_image(w, h, high_res))
             }
             (MediaKind::Image, Rules::Gemini) => self.size.map_or(258, |(w, h)| gemini_image(w, h)),
-            (MediaKind::Pdf, Rules::Gemini) => 258 * u64::from(self.pages.unwrap_or(1)),
-            (MediaKind::Pdf, _) => PDF_PAGE_TOKENS * u64::from(self.pages.unwrap_or(1)),
+            (MediaKind::Pdf, Rules::Gemini) => 258 * self.billable_pages(rules),
+            (MediaKind::Pdf, _) => PDF_PAGE_TOKENS * self.billable_pages(rules),
             (MediaKind::Other, Rules::Gemini) => 258,
             (MediaKind::Other, _) => PDF_PAGE_TOKENS,
         }
+    }
+
+    /// The pages a provider can bill for this document: what its header claims, at most
+    /// the most pages that provider accepts in one request (a forged `/Count 4294967295`
+    /// must not count 10¹³ tokens).
+    fn billable_pages(&self, rules: Rules) -> u64 {
+        u64::from(self.pages.unwrap_or(1).clamp(1, max_pdf_pages(rules)))
     }
 
     /// One line about it: `image/png 2000×1008`, `PDF, 3 pages`.
@@ -85,6 +92,17 @@ impl Media {
             (MediaKind::Pdf, _, None) => "PDF".to_owned(),
             (MediaKind::Other, ..) => format!("document {}", self.mime),
         }
+    }
+}
+
+/// The most pages of one PDF each provider accepts: Anthropic 600 (100 for models with a
+/// 200k window; the larger bound is the one that can be billed), Gemini 1,000, OpenAI's
+/// file inputs 100. Sources in `docs/tokens.md`.
+fn max_pdf_pages(rules: Rules) -> u32 {
+    match rules {
+        Rules::Anthropic { .. } => 600,
+        Rules::Gemini => 1_000,
+        Rules::OpenAi => 100,
     }
 }
 
@@ -140,12 +158,17 @@ pub fn anthropic_image(width: u32, height: u32, high_res: bool) -> u64 {
     patches(sw, sh)
 }
 
-/// Gemini: 258 tokens up to 384×384, else 258 for each 768×768 tile.
+/// Gemini: 258 tokens up to 384×384, else 258 for each 768×768 tile, after a larger
+/// image is scaled down to fit 3072×3072 (so one image bills at most 16 tiles).
 pub fn gemini_image(width: u32, height: u32) -> u64 {
+    const LARGEST: f64 = 3072.0;
     if width <= 384 && height <= 384 {
         return 258;
     }
-    u64::from(width.div_ceil(768)) * u64::from(height.div_ceil(768)) * 258
+    let (w, h) = (f64::from(width.max(1)), f64::from(height.max(1)));
+    let fit = (LARGEST / w.max(h)).min(1.0);
+    let tiles = |side: f64| ((side * fit).round().max(1.0) / 768.0).ceil() as u64;
+    tiles(w) * tiles(h) * 258
 }
 
 /// The media part `object` is, if it is one: Anthropic `image`/`document` blocks with a
@@ -303,18 +326,35 @@ fn image_size(payload: &str, head: &[u8]) -> Option<(u32, u32)> {
 }
 
 /// The first `max_bytes` (about) of a base64 payload, decoded; what decodes cleanly.
+/// Standard and URL-safe alphabets are both read (pydantic-ai sends Gemini base64url).
+/// A payload with anything but base64 characters and white space is not base64: it
+/// decodes to nothing, so its size is unknown (never a slice inside a character).
 fn decode_prefix(payload: &str, max_bytes: usize) -> Vec<u8> {
-    let clean: String = payload
-        .chars()
-        .filter(|c| !c.is_ascii_whitespace())
-        .take(max_bytes.saturating_mul(4) / 3 + 4)
-        .collect();
+    let wanted = max_bytes.saturating_mul(4) / 3 + 4;
+    let mut clean = String::with_capacity(wanted.min(payload.len()));
+    for c in payload.chars().filter(|c| !c.is_ascii_whitespace()).take(wanted) {
+        if !c.is_ascii() {
+            return Vec::new();
+        }
+        clean.push(c);
+    }
     let usable = clean.len() / 4 * 4;
-    let engine = base64::engine::general_purpose::STANDARD;
-    engine
-        .decode(&clean[..usable])
-        .or_else(|_| engine.decode(clean[..usable].trim_end_matches('=')))
-        .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD.decode(clean[..usable].trim_end_matches('=')))
+    let body = &clean[..usable];
+    let (padded, unpadded) = if body.contains(['-', '_']) {
+        (
+            base64::engine::general_purpose::URL_SAFE,
+            base64::engine::general_purpose::URL_SAFE_NO_PAD,
+        )
+    } else {
+        (
+            base64::engine::general_purpose::STANDARD,
+            base64::engine::general_purpose::STANDARD_NO_PAD,
+        )
+    };
+    padded
+        .decode(body)
+        .or_else(|_| padded.decode(body.trim_end_matches('=')))
+        .or_else(|_| unpadded.decode(body.trim_end_matches('=')))
         .unwrap_or_default()
 }
 
@@ -369,6 +409,54 @@ mod tests {
     fn gemini_tiles() {
         assert_eq!(gemini_image(384, 384), 258);
         assert_eq!(gemini_image(2000, 1008), 3 * 2 * 258);
+        // Scaled down to fit 3072×3072 first: at most 4 × 4 tiles, whatever a header claims.
+        assert_eq!(gemini_image(6144, 3072), 4 * 2 * 258);
+        assert_eq!(gemini_image(u32::MAX, u32::MAX), 16 * 258);
+    }
+
+    #[test]
+    fn every_rule_caps_one_image_and_one_document() {
+        let forged = |kind, size, pages| Media {
+            kind,
+            mime: String::new(),
+            size,
+            pages,
+            payload_chars: 80,
+            detail: None,
+        };
+        for rules in [
+            Rules::OpenAi,
+            Rules::Anthropic { high_res: false },
+            Rules::Anthropic { high_res: true },
+            Rules::Gemini,
+        ] {
+            let image = forged(MediaKind::Image, Some((u32::MAX, u32::MAX)), None).tokens(rules);
+            assert!(image <= 5_000, "{rules:?}: {image}");
+            let pdf = forged(MediaKind::Pdf, None, Some(u32::MAX)).tokens(rules);
+            assert!(pdf <= 600 * PDF_PAGE_TOKENS, "{rules:?}: {pdf}");
+        }
+    }
+
+    #[test]
+    fn a_payload_that_is_not_base64_has_no_size() {
+        // Non-ASCII text where base64 should be: nothing decodes (this once sliced a
+        // String inside the euro sign and panicked).
+        for payload in ["€€".to_owned(), format!("{}€€", "A".repeat(3000)), "AAA€".to_owned()] {
+            assert!(decode_prefix(&payload, 64 * 1024).is_empty(), "{payload:.20}");
+            let media = from_payload("image/png", Some(&payload), None);
+            assert_eq!((media.kind, media.size), (MediaKind::Image, None));
+        }
+    }
+
+    #[test]
+    fn url_safe_base64_reads_like_standard_base64() {
+        // A 1×1 PNG whose standard encoding holds `+` and `/`, and its base64url twin.
+        let bytes: Vec<u8> = (0u8..=255).collect();
+        let standard = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        let url_safe = base64::engine::general_purpose::URL_SAFE.encode(&bytes);
+        assert!(standard.contains(['+', '/']) && url_safe.contains(['-', '_']));
+        assert_eq!(decode_prefix(&standard, 1 << 20), bytes);
+        assert_eq!(decode_prefix(&url_safe, 1 << 20), bytes);
     }
 
     #[test]

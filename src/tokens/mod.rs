@@ -218,7 +218,9 @@ impl Counts {
         for c in &mut prefix {
             let count = *c;
             *c = running;
-            running += count;
+            // Saturating, so no input can wrap a total (each message's count is bounded by
+            // its bytes and by the per-image and per-page caps, so this never bites).
+            running = running.saturating_add(count);
         }
         prefix.push(running);
         Counts {
