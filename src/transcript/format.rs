@@ -407,7 +407,9 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
                     format!("{what}: {}", serde_reason(&e)),
                 )
             })?;
-            if spans.is_empty() {
+            // A log is recognised by any of its first records, not only the first: a log
+            // copied from the middle may open with a record that says nothing.
+            if spans.len() < LOG_MARKER_RECORDS {
                 if let Some(log) = log_container(&record) {
                     return Ok(Split {
                         container: log,
@@ -436,7 +438,19 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
     })
 }
 
-/// The log format a first JSONL record announces, if any.
+/// How many leading records may announce a log format.
+const LOG_MARKER_RECORDS: usize = 8;
+
+/// The record types of a Codex rollout (`{timestamp, type, payload}`).
+const CODEX_RECORD_TYPES: [&str; 5] = [
+    "session_meta",
+    "response_item",
+    "event_msg",
+    "compacted",
+    "turn_context",
+];
+
+/// The log format a leading JSONL record announces, if any.
 fn log_container(record: &BTreeMap<String, &RawValue>) -> Option<Container> {
     let claude_type = record.get("type").is_some_and(|t| {
         matches!(
@@ -450,7 +464,12 @@ fn log_container(record: &BTreeMap<String, &RawValue>) -> Option<Container> {
         || record.contains_key("leafUuid")
     {
         Some(Container::ClaudeCode)
-    } else if record.contains_key("payload") && record.contains_key("timestamp") {
+    } else if record.contains_key("payload")
+        && (record.contains_key("timestamp")
+            || record
+                .get("type")
+                .is_some_and(|t| CODEX_RECORD_TYPES.contains(&t.get().trim_matches('"'))))
+    {
         Some(Container::Codex)
     } else {
         None

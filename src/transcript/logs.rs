@@ -471,7 +471,10 @@ fn usage(message: &Value) -> Option<Recorded> {
     let u = message.get("usage")?;
     let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
     Some(Recorded {
-        context_tokens: n("input_tokens") + n("cache_creation_input_tokens") + n("cache_read_input_tokens"),
+        // Saturating: a log is input, and a forged field at u64::MAX must not wrap.
+        context_tokens: n("input_tokens")
+            .saturating_add(n("cache_creation_input_tokens"))
+            .saturating_add(n("cache_read_input_tokens")),
         output_tokens: n("output_tokens"),
     })
 }
@@ -762,7 +765,10 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                     last_recorded = Some(n("input_tokens"));
                 }
             }
+            // A compaction rebuilds the history: an event prompt's index no longer names
+            // it (replacing "it" would drop the last replacement item instead).
             ("compacted", _) if conversation == Conversation::Whole => {
+                prompt_from_event = None;
                 owner = Some(whole_compaction(
                     source,
                     text,
@@ -773,6 +779,7 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                 )?);
             }
             ("compacted", _) => {
+                prompt_from_event = None;
                 owner = live_compaction(source, text, line, &payload, last_recorded, &mut loaded)?;
             }
             _ => {
