@@ -44,38 +44,146 @@ pub struct Session {
 /// The extensions of session files.
 const EXTENSIONS: [&str; 3] = ["jsonl", "json", "traj"];
 
-/// The session files under `roots` (files as given; folders searched recursively for
-/// `.jsonl`, `.json` and `.traj`), sorted, without duplicates.
-pub fn session_files(roots: &[PathBuf]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for root in roots {
-        if root.is_dir() {
-            walk(root, &mut out);
-        } else {
-            out.push(root.clone());
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
+/// The session files a scan reads, and what it passed over with the reason.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Found {
+    /// Session files, sorted, each file once (a file reached by two paths, through a
+    /// symbolic link or a link loop, is listed once, under its first path).
+    pub files: Vec<PathBuf>,
+    /// Paths not read: not a regular file (a FIFO would block the scan forever), an
+    /// unreadable or too-long path, a link to a folder (not followed, so no loop).
+    pub skipped: Vec<Skipped>,
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
+/// A path a scan did not read, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// The path.
+    pub path: PathBuf,
+    /// Why it was not read.
+    pub reason: String,
+}
+
+impl Found {
+    fn skip(&mut self, path: &Path, reason: impl Into<String>) {
+        self.skipped.push(Skipped {
+            path: path.to_path_buf(),
+            reason: reason.into(),
+        });
+    }
+}
+
+/// The session files under `roots`: files as given (`-` is standard input), folders
+/// searched recursively for `.jsonl`, `.json` and `.traj`. Never blocks on a path and
+/// never loops: only regular files are listed, links to folders are not followed, and
+/// each file is listed once.
+pub fn session_files(roots: &[PathBuf]) -> Found {
+    let mut found = Found::default();
+    for root in roots {
+        if root.as_os_str() == "-" {
+            found.files.push(root.clone());
+            continue;
+        }
+        match std::fs::metadata(root) {
+            Ok(meta) if meta.is_dir() => walk(root, &mut found),
+            Ok(meta) if meta.is_file() => found.files.push(root.clone()),
+            Ok(meta) => found.skip(root, not_regular(&meta)),
+            Err(e) => found.skip(root, format!("cannot read: {e}")),
+        }
+    }
+    found.files.sort();
+    found.files.dedup();
+    let mut seen = rustc_hash::FxHashSet::default();
+    found.files.retain(|path| match file_identity(path) {
+        Some(id) => seen.insert(id),
+        None => true,
+    });
+    found.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    found.skipped.dedup();
+    found
+}
+
+/// What a path that is neither a folder nor a regular file is.
+fn not_regular(meta: &std::fs::Metadata) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        let what = if kind.is_fifo() {
+            "a FIFO"
+        } else if kind.is_socket() {
+            "a socket"
+        } else if kind.is_char_device() || kind.is_block_device() {
+            "a device"
+        } else {
+            "not a regular file"
+        };
+        format!("{what}, not a session file: not read")
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        "not a regular file: not read".to_owned()
+    }
+}
+
+/// The file a path names, whichever link led to it: device and inode on Unix.
+fn file_identity(path: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+fn has_session_extension(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| EXTENSIONS.contains(&e))
+}
+
+fn walk(dir: &Path, found: &mut Found) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => return found.skip(dir, format!("folder not read: {e}")),
     };
-    for entry in entries.flatten() {
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                found.skip(dir, format!("folder not read to its end: {e}"));
+                continue;
+            }
+        };
         let path = entry.path();
-        let Ok(kind) = entry.file_type() else { continue };
+        let Ok(kind) = entry.file_type() else {
+            found.skip(&path, "cannot tell what it is: not read");
+            continue;
+        };
         if kind.is_dir() {
-            walk(&path, out);
-        } else if kind.is_file()
-            && path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| EXTENSIONS.contains(&e))
-        {
-            out.push(path);
+            walk(&path, found);
+        } else if kind.is_symlink() {
+            // Links to files are followed (each file is listed once, by identity); links
+            // to folders are not, so a link loop cannot loop the walk.
+            let target = std::fs::metadata(&path);
+            match target {
+                Ok(meta) if meta.is_dir() => found.skip(&path, "link to a folder: not followed"),
+                _ if !has_session_extension(&path) => {}
+                Ok(meta) if meta.is_file() => found.files.push(path),
+                Ok(meta) => found.skip(&path, not_regular(&meta)),
+                Err(e) => found.skip(&path, format!("broken link: {e}")),
+            }
+        } else if has_session_extension(&path) {
+            if kind.is_file() {
+                found.files.push(path);
+            } else if let Ok(meta) = entry.metadata() {
+                found.skip(&path, not_regular(&meta));
+            }
         }
     }
 }

@@ -12,7 +12,7 @@ use anyhow::bail;
 use rayon::prelude::*;
 
 use super::args::BudgetArgs;
-use ctxlens::scan::{scan_file, session_files, Session};
+use ctxlens::scan::{scan_file, session_files, Session, Skipped};
 use ctxlens::text::{fit, thousands};
 use ctxlens::tokens::Tokenizer;
 
@@ -40,15 +40,22 @@ fn parse_tokenizer(s: &str) -> Result<Tokenizer, String> {
     s.parse()
 }
 
-/// A pattern's matches, or the path itself.
-fn expand(pattern: &str) -> anyhow::Result<Vec<PathBuf>> {
+/// A pattern's matches, or the path itself; paths the pattern could not read (an
+/// unreadable folder) go to `skipped`, said as error rows.
+fn expand(pattern: &str, skipped: &mut Vec<Skipped>) -> anyhow::Result<Vec<PathBuf>> {
     if !pattern.contains(['*', '?', '[']) || std::path::Path::new(pattern).exists() {
         return Ok(vec![PathBuf::from(pattern)]);
     }
-    let matches: Vec<PathBuf> = glob::glob(pattern)
-        .map_err(|e| anyhow::anyhow!("{pattern}: not a glob pattern: {e}"))?
-        .filter_map(Result::ok)
-        .collect();
+    let mut matches = Vec::new();
+    for entry in glob::glob(pattern).map_err(|e| anyhow::anyhow!("{pattern}: not a glob pattern: {e}"))? {
+        match entry {
+            Ok(path) => matches.push(path),
+            Err(e) => skipped.push(Skipped {
+                path: e.path().to_path_buf(),
+                reason: format!("not read: {}", e.error()),
+            }),
+        }
+    }
     Ok(matches)
 }
 
@@ -79,11 +86,14 @@ pub fn print_table(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
 /// Scans and streams.
 pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
     let mut roots = Vec::new();
+    let mut unread = Vec::new();
     for p in &args.paths {
-        roots.extend(expand(p)?);
+        roots.extend(expand(p, &mut unread)?);
     }
-    let files = session_files(&roots);
-    if files.is_empty() {
+    let found = session_files(&roots);
+    unread.extend(found.skipped);
+    let files = found.files;
+    if files.is_empty() && unread.is_empty() {
         bail!("no session files under {}", args.paths.join(", "));
     }
     let tokenizer = args
@@ -115,12 +125,17 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
     }
     let (mut done, mut failed, mut messages, mut tokens, mut compacted, mut looping) =
         (0usize, 0usize, 0usize, 0u64, 0usize, 0usize);
+    // What was passed over comes first, each an error row, so nothing is skipped unsaid.
+    for skipped in &unread {
+        write_error(&mut out, args, &skipped.path.display().to_string(), &skipped.reason)?;
+    }
+    out.flush()?;
     for outcome in rx {
         match outcome {
             Outcome::Done(s) => {
                 done += 1;
                 messages += s.messages;
-                tokens += s.tokens;
+                tokens = tokens.saturating_add(s.tokens);
                 compacted += usize::from(s.compactions > 0);
                 looping += usize::from(s.loops.is_some_and(|l| l > 0));
                 write_row(&mut out, args, &s)?;
@@ -130,8 +145,10 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
                 write_error(&mut out, args, &path, &error)?;
             }
         }
+        // Each row goes out as it is done, to a pipe too: a consumer sees progress and a
+        // slow file never holds back the rows finished before it.
+        out.flush()?;
         if progress {
-            out.flush()?;
             eprint!("\rscanned {}/{} sessions", done + failed, total);
         }
     }
@@ -141,9 +158,14 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
         eprintln!();
     }
     let summary = format!(
-        "{} sessions scanned ({} failed to load): {} messages, {} tokens; {} compacted in the log{}",
+        "{} sessions scanned ({} failed to load{}): {} messages, {} tokens; {} compacted in the log{}",
         thousands((done + failed) as u64),
         thousands(failed as u64),
+        if unread.is_empty() {
+            String::new()
+        } else {
+            format!(", {} paths skipped", thousands(unread.len() as u64))
+        },
         thousands(messages as u64),
         thousands(tokens),
         thousands(compacted as u64),

@@ -85,9 +85,13 @@ pub fn run(transcript: Transcript, config: Config) -> std::io::Result<Exit> {
 /// Enter opens one in the usual view, leaving it comes back.
 pub fn run_browser(roots: Vec<std::path::PathBuf>, config: &Config) -> std::io::Result<Exit> {
     use browser::{Browser, Effect as BrowserEffect, Entry};
-    let files = crate::scan::session_files(&roots);
+    let found = crate::scan::session_files(&roots);
+    let files = found.files;
     let mut screen = Screen::open()?;
-    let mut browser = Browser::new(roots, files.len(), config.theme);
+    let mut browser = Browser::new(roots, files.len() + found.skipped.len(), config.theme);
+    for skipped in found.skipped {
+        browser.add(Entry::Failed(skipped.path.display().to_string(), skipped.reason));
+    }
     let scanner = screen.events.clone();
     let tokenizer = config.tokenizer;
     std::thread::spawn(move || {
