@@ -10,7 +10,16 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
-    match cli::run(&args) {
+    // A summarizer command's process group never outlives ctxlens: not after a panic
+    // (the hook runs before the unwinding ends the process) and not after any return.
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        ctxlens::summarize::kill_running_commands();
+        previous_hook(info);
+    }));
+    let result = cli::run(&args);
+    ctxlens::summarize::kill_running_commands();
+    match result {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {

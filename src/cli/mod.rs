@@ -88,16 +88,26 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             compact_cmd::run(args)
         }
         Some(Command::Check(args)) => check_cmd::run(args),
-        Some(Command::History(args)) => history_cmd::run(args),
-        Some(Command::Replay(args)) => replay_cmd::run(args),
-        Some(Command::Sweep(args)) => sweep_cmd::run(args),
+        Some(Command::History(args)) => {
+            remove_temporary_files_on_signals()?;
+            history_cmd::run(args)
+        }
+        Some(Command::Replay(args)) => {
+            remove_temporary_files_on_signals()?;
+            replay_cmd::run(args)
+        }
+        Some(Command::Sweep(args)) => {
+            remove_temporary_files_on_signals()?;
+            sweep_cmd::run(args)
+        }
         Some(Command::Scan(args)) => scan_cmd::run(args),
         None => open(&cli.open),
     }
 }
 
-/// On SIGTERM, SIGINT or SIGHUP: remove any temporary output file being written, then
-/// exit with 128 + the signal's number, as a shell reports a signal.
+/// On SIGTERM, SIGINT or SIGHUP: kill every summarizer command's process group, remove
+/// any temporary output file being written, then exit with 128 + the signal's number,
+/// as a shell reports a signal.
 /// Leaves `value`'s memory to the operating system, which takes a finished process's memory
 /// back at once: dropping a large transcript (a hundred thousand messages, their boxed
 /// extras, the counts and the output pieces) one allocation at a time costs a command
@@ -111,6 +121,7 @@ fn remove_temporary_files_on_signals() -> anyhow::Result<()> {
     let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP])?;
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
+            ctxlens::summarize::kill_running_commands();
             ctxlens::export::remove_temporary_files();
             std::process::exit(128 + signal);
         }

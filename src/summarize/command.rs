@@ -50,18 +50,59 @@ impl Command {
             use std::os::unix::process::CommandExt;
             process.process_group(0);
         }
-        process.spawn().map_err(|e| self.error(format!("could not start: {e}")))
+        // Started and listed under the lock, so a signal handler that kills the listed
+        // groups either runs first (and no command starts after it) or sees the new group.
+        let mut running = running();
+        if CLOSED.load(Ordering::Acquire) {
+            return Err(Error::Cancelled);
+        }
+        let child = process
+            .spawn()
+            .map_err(|e| self.error(format!("could not start: {e}")))?;
+        running.push(child.id());
+        Ok(child)
     }
+}
+
+/// The process groups of the summarizer commands running now, so that whatever ends
+/// this process (a signal, an error, a panic) can end them too: [`kill_running_commands`].
+static RUNNING: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+fn running() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    // A panic while the list was held leaves it as it was: still the right list.
+    RUNNING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Kills the process group of every summarizer command still running. For a signal
+/// handler or an exit path: no program a summarizer started outlives ctxlens.
+pub fn kill_running_commands() {
+    let mut running = running();
+    // No command starts after this: the process is on its way out.
+    CLOSED.store(true, Ordering::Release);
+    for group in running.drain(..) {
+        signal_group(group);
+    }
+}
+
+/// Set once [`kill_running_commands`] ran.
+static CLOSED: AtomicBool = AtomicBool::new(false);
+
+fn signal_group(group: u32) {
+    #[cfg(unix)]
+    {
+        if let Some(pid) = i32::try_from(group).ok().and_then(rustix::process::Pid::from_raw) {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = group;
 }
 
 /// Kills the child's whole process group (the child leads it), then reaps the child.
 fn kill_group(child: &mut Child) {
-    #[cfg(unix)]
-    {
-        if let Some(pid) = i32::try_from(child.id()).ok().and_then(rustix::process::Pid::from_raw) {
-            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-        }
-    }
+    let group = child.id();
+    running().retain(|&g| g != group);
+    signal_group(group);
     let _ = child.kill();
     let _ = child.wait();
 }

@@ -20,7 +20,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-pub use command::Command;
+pub use command::{kill_running_commands, Command};
 pub use extractive::Extractive;
 #[cfg(feature = "openai")]
 pub use http::OpenAiCompatible;
@@ -181,6 +181,10 @@ impl fmt::Display for Spec {
 /// The longest `--summary-timeout` accepted: a day.
 pub const MAX_TIMEOUT_SECONDS: f64 = 86_400.0;
 
+/// The shortest timeout: a millisecond (`1e-300` rounds to no time at all, so every
+/// summary would fail before it started).
+pub const MIN_TIMEOUT_SECONDS: f64 = 0.001;
+
 /// A timeout in seconds as the command line gives it: positive, finite, at most a day.
 pub fn parse_timeout(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text
@@ -189,6 +193,11 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
         .map_err(|_| format!("`{text}` is not a number of seconds"))?;
     if !seconds.is_finite() || seconds <= 0.0 {
         return Err(format!("`{text}`: the timeout must be a positive number of seconds"));
+    }
+    if seconds < MIN_TIMEOUT_SECONDS {
+        return Err(format!(
+            "`{text}`: the timeout must be at least {MIN_TIMEOUT_SECONDS} s (no program or request answers sooner)"
+        ));
     }
     if seconds > MAX_TIMEOUT_SECONDS {
         return Err(format!(
