@@ -67,23 +67,65 @@ pub fn current() -> &'static Config {
     CURRENT.get_or_init(Config::default)
 }
 
-/// Reads `explicit`, else `./.ctxlens.toml` when it exists, and makes it current.
+/// Reads `explicit`, else `./.ctxlens.toml` when it exists, and makes it current. Says
+/// on standard error which file it read. A file found implicitly never runs a program:
+/// its `cmd:` summarizer is set aside with a warning (anyone who can write a file into
+/// a folder must not get to run commands as whoever runs ctxlens there).
 pub fn load(explicit: Option<&Path>) -> anyhow::Result<()> {
     let path = match explicit {
         Some(p) => Some(p.to_path_buf()),
         None => Some(PathBuf::from(FILE_NAME)).filter(|p| p.is_file()),
     };
     let config = match path {
-        Some(path) => parse_file(&path)?,
+        Some(path) => {
+            let mut config = parse_file(&path)?;
+            eprintln!("ctxlens: settings from {}", path.display());
+            if explicit.is_none() {
+                if let Some(Spec::Command(line)) = &config.summarizer {
+                    eprintln!(
+                        "ctxlens: warning: {} sets summarizer = \"cmd:{line}\", which runs a program; a settings file found in the working directory never does: pass --config {} or --summarizer to use it",
+                        path.display(),
+                        path.display()
+                    );
+                    config.summarizer = None;
+                }
+            }
+            config
+        }
         None => Config::default(),
     };
     let _ = CURRENT.set(config);
     Ok(())
 }
 
+/// The largest settings file read (a few hundred bytes is usual; a device such as
+/// `/dev/urandom` named by mistake must not be read forever).
+const MAX_FILE_BYTES: u64 = 1 << 20;
+
 /// Reads and checks one file.
 pub fn parse_file(path: &Path) -> anyhow::Result<Config> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    use std::io::Read as _;
+    let file = std::fs::File::open(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("{}: cannot read", path.display()))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        anyhow::bail!(
+            "{}: more than {} KiB: not a settings file",
+            path.display(),
+            MAX_FILE_BYTES / 1024
+        );
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let position = Position::of_offset(&String::from_utf8_lossy(e.as_bytes()), e.utf8_error().valid_up_to());
+        anyhow::anyhow!(
+            "{}:{}:{}: not UTF-8 text",
+            path.display(),
+            position.line,
+            position.column
+        )
+    })?;
     let mut config = parse(&path.display().to_string(), &text)?;
     config.path = Some(path.to_path_buf());
     Ok(config)
