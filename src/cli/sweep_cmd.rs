@@ -82,12 +82,16 @@ fn parse_budgets(s: &str) -> Result<Budgets, String> {
         if (b - a) / step >= MAX_BUDGETS as u64 {
             return Err(format!("{s} has more than {MAX_BUDGETS} budgets: use a larger step"));
         }
+        // Each value at most B: a + k·step never passes it (k ≤ (B − A) / step).
         (0..=(b - a) / step).map(|k| a + k * step).collect()
     } else {
         s.split(',').map(number).collect::<Result<Vec<_>, _>>()?
     };
     if values.is_empty() {
         return Err("no budget given".to_owned());
+    }
+    if values.len() > MAX_BUDGETS {
+        return Err(format!("{} budgets: a sweep runs at most {MAX_BUDGETS}", values.len()));
     }
     Ok(Budgets(values))
 }
@@ -135,7 +139,34 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             prepared.view.len().saturating_sub(1)
         );
     }
-    let settings = args.settings();
+    // Checked before the settings are made: a cross product of two long lists must not
+    // run (or even be built) for hours.
+    let tails = args.keep_tail.len().max(args.keep_ratio.len()).max(1);
+    let count = args.max_tokens.0.len().saturating_mul(tails);
+    if count > MAX_BUDGETS {
+        bail!(
+            "{} budgets × {tails} tails = {count} settings: a sweep runs at most {MAX_BUDGETS} (give fewer budgets or tails)",
+            args.max_tokens.0.len(),
+        );
+    }
+    let mut settings = args.settings();
+    // Budgets past the whole session never fire and all read the same: one of them is
+    // kept (the smallest), the rest said and left out, so `1..u64::MAX` stays a sweep of
+    // the budgets that matter.
+    let whole = prepared.view.total();
+    if let Some(&first_over) = settings.iter().map(|o| &o.max_tokens).filter(|&&m| m >= whole).min() {
+        let before = settings.len();
+        settings.retain(|o| o.max_tokens <= first_over);
+        let left_out = before - settings.len();
+        if left_out > 0 {
+            eprintln!(
+                "ctxlens: {left_out} setting{} above {} tokens left out: the session never reaches them (the whole of it is {} tokens)",
+                if left_out == 1 { "" } else { "s" },
+                thousands(first_over),
+                thousands(whole)
+            );
+        }
+    }
     let facts = FactIndex::build(&prepared.view, ctxlens::cancel::never())?;
     let outcome = sweep(&Inputs {
         view: &prepared.view,
