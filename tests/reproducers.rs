@@ -438,3 +438,409 @@ fn a_signal_during_a_write_leaves_no_temporary_file() {
         }
     }
 }
+
+// ---- issue 19: the second fault campaign -----------------------------------------------
+
+#[test]
+fn an_image_payload_that_is_not_base64_has_an_unknown_size_and_no_panic() {
+    let file = reproducer("image-payload-not-base64.json");
+    for tokenizer in [
+        "estimate",
+        "estimate-codepoints",
+        "estimate-utf8",
+        "cl100k",
+        "o200k",
+        "provider",
+    ] {
+        for args in [
+            &["stats", path(&file), "--tokenizer", tokenizer][..],
+            &["stats", path(&file), "--by", "kind", "--tokenizer", tokenizer][..],
+            &[
+                "compact",
+                path(&file),
+                "--plan",
+                "--max-tokens",
+                "10",
+                "--tokenizer",
+                tokenizer,
+            ][..],
+        ] {
+            let out = ctxlens(args);
+            assert_exit(&out, 0);
+            assert!(!stderr(&out).contains("panicked"), "{args:?}: {}", stderr(&out));
+        }
+    }
+    // The estimator's count is flagged as far from the provider's, the size as unknown.
+    let plan = json_stdout(&ctxlens(&["compact", path(&file), "--plan", "--max-tokens", "10"]));
+    assert!(plan["messages"][0]["provider_tokens"].is_u64(), "{plan}");
+    let out = ctxlens(&["stats", path(&file)]);
+    assert!(stdout(&out).contains("size unknown"), "{}", stdout(&out));
+}
+
+/// Every count the `stats --json` rows give, and their running totals never going down.
+fn assert_counts_bounded_and_monotone(file: &Path, tokenizer: &str, bound: u64) {
+    let stats = json_stdout(&ctxlens(&["stats", path(file), "--json", "--tokenizer", tokenizer]));
+    let rows = stats["messages"].as_array().expect("rows");
+    let mut running = 0u64;
+    for row in rows {
+        let cumulative = row["cumulative"].as_u64().expect("cumulative");
+        assert!(cumulative >= running, "{tokenizer}: the running total went down: {row}");
+        running = cumulative;
+    }
+    assert!(running <= bound, "{tokenizer}: {running} tokens for {}", file.display());
+}
+
+#[test]
+fn forged_image_and_page_headers_bill_at_most_what_a_provider_can() {
+    // 2,000 PNG headers claiming 4294967295×4294967295: each is billed at most what one
+    // image can cost (OpenAI 1,445, Anthropic 4,784, Gemini 16 tiles), never 8e15.
+    let images = reproducer("forged-image-headers.json");
+    for tokenizer in ["cl100k", "o200k", "provider"] {
+        assert_counts_bounded_and_monotone(&images, tokenizer, 2_000 * 5_000 + 10_000);
+    }
+    // A budget beyond every total still reads as one: the plan is not compacted.
+    let plan = json_stdout(&ctxlens(&[
+        "compact",
+        path(&images),
+        "--plan",
+        "--tokenizer",
+        "provider",
+        "--max-tokens",
+        "9000000000000000000",
+    ]));
+    assert_eq!(plan["compacted"], Value::Bool(false), "{}", plan["tokens_before"]);
+    // `/Count 4294967295` is capped at the most pages a provider accepts in one request.
+    let pdf = reproducer("forged-pdf-page-count.json");
+    for tokenizer in ["cl100k", "provider"] {
+        assert_counts_bounded_and_monotone(&pdf, tokenizer, 600 * 2_250 + 1_000);
+    }
+}
+
+#[test]
+fn recorded_usage_at_the_largest_number_saturates() {
+    let file = reproducer("claude-code-usage-at-u64-max.jsonl");
+    for command in [
+        &["stats", path(&file)][..],
+        &["history", path(&file)][..],
+        &["scan", path(&file)][..],
+    ] {
+        let out = ctxlens(command);
+        assert_exit(&out, 0);
+        assert!(!stderr(&out).contains("panicked"), "{command:?}: {}", stderr(&out));
+    }
+    let row: Value = serde_json::from_str(stdout(&ctxlens(&["scan", path(&file), "--json"])).trim()).expect("a row");
+    assert_eq!(
+        row["recorded_peak"].as_u64(),
+        Some(u64::MAX),
+        "saturated, not wrapped: {row}"
+    );
+}
+
+#[test]
+fn a_codex_compaction_after_an_event_prompt_keeps_every_replacement_item() {
+    let file = reproducer("codex-compacted-after-event-prompt.jsonl");
+    let stats = json_stdout(&ctxlens(&["stats", path(&file), "--json"]));
+    let roles: Vec<&str> = stats["messages"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|m| m["role"].as_str().expect("role"))
+        .collect();
+    // The three items of the replacement history, then the prompt once, then the answer.
+    assert_eq!(roles, ["user", "user", "user", "user", "assistant"]);
+    let table = stdout(&ctxlens(&["stats", path(&file)]));
+    let order: Vec<usize> = [
+        "Rename the config loader.",
+        "Keep the old name as a deprecated alias.",
+        "Summary: the loader was renamed",
+        "Now add a test for it.",
+        "Added tests/settings.rs.",
+    ]
+    .iter()
+    .map(|text| {
+        table
+            .find(text)
+            .unwrap_or_else(|| panic!("{text} is missing:\n{table}"))
+    })
+    .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{table}");
+    assert_eq!(table.matches("Now add a test for it.").count(), 1, "{table}");
+    assert_round_trip(&file, &["--max-tokens", "60", "--keep-tail", "40"]);
+}
+
+#[test]
+fn a_codex_rollout_is_recognised_when_it_opens_with_a_compaction() {
+    let file = reproducer("codex-first-record-compacted.jsonl");
+    let stats = json_stdout(&ctxlens(&["stats", path(&file), "--json"]));
+    assert_eq!(stats["format"], "codex", "{}", stats["format"]);
+    // Without timestamps (an older or hand-cut log) the record types still say Codex.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bare = dir.path().join("bare.jsonl");
+    let text = std::fs::read_to_string(&file).expect("read");
+    let stripped: String = text
+        .lines()
+        .map(|line| {
+            let mut record: serde_json::Map<String, Value> = serde_json::from_str(line).expect("record");
+            record.remove("timestamp");
+            Value::Object(record).to_string() + "\n"
+        })
+        .collect();
+    std::fs::write(&bare, stripped).expect("write");
+    let stats = json_stdout(&ctxlens(&["stats", path(&bare), "--json"]));
+    assert_eq!(stats["format"], "codex");
+}
+
+/// Runs the binary, killing it if it outlives `limit` (a hang is a failure, not a stuck CI).
+fn run_bounded(limit: Duration, args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let deadline = Instant::now() + limit;
+    while child.try_wait().expect("wait").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+#[cfg(unix)]
+#[test]
+fn scan_never_blocks_on_a_fifo_nor_loops_through_links() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let sample = repo().join("sample-transcripts/support-agent.json");
+    std::fs::create_dir(root.join("sub")).expect("mkdir");
+    std::fs::copy(&sample, root.join("a.json")).expect("copy");
+    std::fs::copy(&sample, root.join("sub/b.json")).expect("copy");
+    std::os::unix::fs::symlink("..", root.join("sub/loop")).expect("link");
+    std::os::unix::fs::symlink("a.json", root.join("alias.json")).expect("link");
+    assert!(Command::new("mkfifo")
+        .arg(root.join("pipe.jsonl"))
+        .status()
+        .expect("mkfifo")
+        .success());
+    let r = |p: &str| root.join(p).display().to_string();
+    // (the command, whether it names or matches the FIFO)
+    for (args, named_fifo) in [
+        (vec!["scan".to_owned(), r("*"), "--json".to_owned()], true),
+        (vec!["scan".to_owned(), r("**/*.json"), "--json".to_owned()], false),
+        (
+            vec!["scan".to_owned(), r("pipe.jsonl"), r("a.json"), "--json".to_owned()],
+            true,
+        ),
+        (vec!["scan".to_owned(), r(""), "--json".to_owned()], true),
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = run_bounded(Duration::from_secs(30), &args);
+        assert_exit(&out, 0);
+        let rows: Vec<Value> = stdout(&out)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON row"))
+            .collect();
+        let sessions: Vec<&Value> = rows.iter().filter(|r| r["error"].is_null()).collect();
+        // Each file once, whatever the links: a.json (alias.json is the same file), and
+        // sub/b.json when the pattern reaches it.
+        let mut paths: Vec<String> = sessions
+            .iter()
+            .map(|r| r["path"].as_str().expect("path").to_owned())
+            .collect();
+        let before = paths.len();
+        paths.sort();
+        paths.dedup();
+        assert_eq!(paths.len(), before, "{args:?}: a session counted twice: {paths:?}");
+        assert!(paths.len() <= 2, "{args:?}: {paths:?}");
+        // Nothing passed over unsaid: the FIFO is an error row whenever it was named
+        // or matched.
+        if named_fifo {
+            assert!(
+                rows.iter()
+                    .any(|r| r["path"].as_str().is_some_and(|p| p.ends_with("pipe.jsonl")) && r["error"].is_string()),
+                "{args:?}: {rows:?}"
+            );
+        }
+        assert!(stderr(&out).contains("skipped") || !named_fifo, "{}", stderr(&out));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn scan_rows_stream_before_the_scan_ends() {
+    // A slow file cannot hold back a row that is finished: the FIFO's error row is
+    // written (and flushed to the pipe) before the scan of a large file is done.
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("big.json"), ctxlens::synth::openai_transcript(100_000)).expect("write");
+    assert!(Command::new("mkfifo")
+        .arg(dir.path().join("pipe.jsonl"))
+        .status()
+        .expect("mkfifo")
+        .success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+        .args([
+            "scan",
+            &dir.path().join("pipe.jsonl").display().to_string(),
+            &dir.path().join("big.json").display().to_string(),
+            "--json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.as_mut().expect("stdout")),
+        &mut first,
+    )
+    .expect("a line");
+    let still_running = child.try_wait().expect("wait").is_none();
+    let _ = child.wait();
+    assert!(first.contains("pipe.jsonl") && first.contains("FIFO"), "{first}");
+    assert!(still_running, "the first row came only after the whole scan");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_kills_every_summarizer_command_it_started() {
+    let sample = repo().join("sample-transcripts/support-agent.json");
+    for (command, signal) in [("replay", "-TERM"), ("sweep", "-INT"), ("compact", "-HUP")] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let pids = dir.path().join("pids");
+        // Each run of the command appends its process id, then sleeps far longer than
+        // the test waits.
+        let summarizer = format!("cmd:echo $$ >> '{}'; sleep 120", pids.display());
+        let mut args = vec![command, path(&sample), "--summarizer", &summarizer];
+        let out = dir.path().join("out.json");
+        match command {
+            "sweep" => args.extend(["--max-tokens", "600,900"]),
+            "compact" => args.extend(["--max-tokens", "600", "-o", path(&out)]),
+            _ => args.extend(["--max-tokens", "600"]),
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !std::fs::read_to_string(&pids).is_ok_and(|t| !t.trim().is_empty()) {
+            assert!(Instant::now() < deadline, "{command}: the summarizer never started");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = Command::new("kill").args([signal, &child.id().to_string()]).status();
+        let status = child.wait().expect("exit");
+        assert!(!status.success(), "{command}: stopped by the signal");
+        std::thread::sleep(Duration::from_millis(200));
+        for pid in std::fs::read_to_string(&pids).expect("pids").split_whitespace() {
+            assert!(
+                !running(pid),
+                "{command} {signal}: summarizer process {pid} outlived ctxlens"
+            );
+        }
+    }
+}
+
+/// Whether process `pid` still runs (a zombie waiting for a parent that no longer
+/// exists has stopped: in a container, nothing may reap it).
+#[cfg(unix)]
+fn running(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| stat.rsplit_once(") ").is_some_and(|(_, rest)| !rest.starts_with('Z')))
+}
+
+#[test]
+fn a_settings_file_found_implicitly_never_runs_a_command() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sample = repo().join("sample-transcripts/support-agent.json");
+    let marker = dir.path().join("ran");
+    std::fs::write(
+        dir.path().join(".ctxlens.toml"),
+        format!(
+            "summarizer = \"cmd:touch '{}'; echo summary\"\nmax_tokens = 600\n",
+            marker.display()
+        ),
+    )
+    .expect("write");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["compact", path(&sample), "-o", "out.json"];
+        args.extend_from_slice(extra);
+        Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+            .args(&args)
+            .current_dir(dir.path())
+            .output()
+            .expect("runs")
+    };
+    let out = run(&[]);
+    assert_exit(&out, 0);
+    assert!(!marker.exists(), "the implicit file ran its command");
+    let err = stderr(&out);
+    assert!(err.contains("settings from .ctxlens.toml"), "{err}");
+    assert!(err.contains("runs a program") && err.contains("--config"), "{err}");
+    // Named explicitly, the same file is trusted.
+    let out = run(&["--config", ".ctxlens.toml"]);
+    assert_exit(&out, 0);
+    assert!(marker.exists(), "an explicit --config runs its summarizer");
+}
+
+#[cfg(unix)]
+#[test]
+fn unbounded_work_is_refused_at_once() {
+    let sample = repo().join("sample-transcripts/support-agent.json");
+    // A settings file that never ends is read up to a bound, then refused.
+    let out = run_bounded(
+        Duration::from_secs(20),
+        &["stats", path(&sample), "--config", "/dev/urandom"],
+    );
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("/dev/urandom"), "{}", stderr(&out));
+    // A cross product of budgets and tails past the limit, before anything runs.
+    let tails: Vec<String> = (1..=20).map(|k| (k * 10).to_string()).collect();
+    let out = run_bounded(
+        Duration::from_secs(20),
+        &[
+            "sweep",
+            path(&sample),
+            "--max-tokens",
+            "100..1000:10",
+            "--keep-tail",
+            &tails.join(","),
+        ],
+    );
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("at most 1000"), "{}", stderr(&out));
+    // A long list alone, too.
+    let budgets: Vec<String> = (1..=1001).map(|k| k.to_string()).collect();
+    let out = run_bounded(
+        Duration::from_secs(20),
+        &["sweep", path(&sample), "--max-tokens", &budgets.join(",")],
+    );
+    assert_exit(&out, 2);
+    // A range to the largest number: the budgets past the session are one row.
+    let out = run_bounded(
+        Duration::from_secs(60),
+        &[
+            "sweep",
+            path(&sample),
+            "--max-tokens",
+            "1..18446744073709551615",
+            "--json",
+        ],
+    );
+    assert_exit(&out, 0);
+    let rows = json_stdout(&out)["settings"].as_array().expect("settings").len();
+    assert_eq!(rows, 2, "one budget below the session's total, one past it");
+    // A timeout too short for any program to answer.
+    let out = ctxlens(&[
+        "compact",
+        path(&sample),
+        "--max-tokens",
+        "100",
+        "--summary-timeout",
+        "1e-300",
+    ]);
+    assert_exit(&out, 2);
+}

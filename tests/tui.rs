@@ -1341,7 +1341,7 @@ fn a_narrow_header_keeps_its_key_figures() {
 fn browser_over_real_transcripts() -> ctxlens::tui::browser::Browser {
     use ctxlens::tui::browser::{Browser, Entry};
     let root = common::data().join("real-transcripts");
-    let files = ctxlens::scan::session_files(std::slice::from_ref(&root));
+    let files = ctxlens::scan::session_files(std::slice::from_ref(&root)).files;
     let mut browser = Browser::new(
         vec![std::path::PathBuf::from("real-transcripts")],
         files.len() + 1,
@@ -1428,4 +1428,141 @@ fn the_browser_lists_sessions_newest_first_filters_sorts_and_opens_one() {
     browser.add(ctxlens::tui::browser::Entry::Session(Box::new(late)));
     assert_eq!(browser.shown_sessions()[0].path, "late.json");
     assert_eq!(browser.update(&Action::Back), Some(BrowserEffect::Quit));
+}
+
+// ---- a key storm: the way out is always there -------------------------------------------
+
+/// A small deterministic generator, so a failing storm can be replayed from its seed.
+struct Storm(u64);
+
+impl Storm {
+    fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A key a person could press: every letter and symbol but `q`, digits, arrows,
+    /// Enter, Tab, Backspace, Ctrl+ letters. Not `q` or Esc: those are the way out the
+    /// test looks for after the storm (a storm that left early would test less).
+    fn key(&mut self) -> ratatui::crossterm::event::KeyEvent {
+        use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        const CHARS: &str = "abcdefghijklmnoprstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789?/=+-<>[]{}()%~. ";
+        let pick = self.next() % 100;
+        let code = match pick {
+            0..=69 => {
+                let chars: Vec<char> = CHARS.chars().collect();
+                KeyCode::Char(chars[(self.next() % chars.len() as u64) as usize])
+            }
+            70..=74 => KeyCode::Enter,
+            75..=78 => KeyCode::Tab,
+            79..=84 => KeyCode::Backspace,
+            85..=87 => KeyCode::Up,
+            88..=90 => KeyCode::Down,
+            91..=92 => KeyCode::PageDown,
+            93..=94 => KeyCode::Left,
+            95..=96 => KeyCode::Right,
+            _ => KeyCode::Home,
+        };
+        let ctrl = self.next() % 25 == 0;
+        KeyEvent::new(
+            code,
+            if ctrl {
+                KeyModifiers::CONTROL
+            } else {
+                KeyModifiers::NONE
+            },
+        )
+    }
+}
+
+/// Presses `key` in the app as the event loop does (its binding in the app's current
+/// context), running every job it starts but exports (a storm types file names: an
+/// export stays in flight instead of writing into the working folder); true when the
+/// app asks to quit.
+fn press(app: &mut App, key: &ratatui::crossterm::event::KeyEvent) -> bool {
+    let Some(action) = ctxlens::tui::keys::action_for(key, app.key_context()) else {
+        return false;
+    };
+    let mut queue: VecDeque<Effect> = app.act(action).into();
+    let mut quit = false;
+    while let Some(effect) = queue.pop_front() {
+        match effect {
+            Effect::Start(job) if job.kind() != JobKind::Export => queue.extend(deliver(app, run_job(job))),
+            Effect::Quit => quit = true,
+            _ => {}
+        }
+    }
+    quit
+}
+
+/// From whatever state a storm left, `q` or Esc pressed a few times leaves the app.
+fn leaves_within_a_few_presses(app: &mut App) -> bool {
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let q = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE);
+    let esc = KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE);
+    (0..6).any(|_| press(app, &q) || press(app, &esc))
+}
+
+#[test]
+fn every_overlay_and_the_browser_can_be_left_after_a_key_storm() {
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    // The keys that open each overlay, prompt and picker of the main view.
+    let openers = [
+        '?', 'p', 'l', 'b', 'h', 'R', 'S', 'c', 'e', '=', '/', 't', 'F', 'J', 'E',
+    ];
+    let mut storms = 0;
+    for (k, opener) in openers.iter().enumerate() {
+        for seed in 1..=3u64 {
+            let mut rng = Storm(seed * 7919 + k as u64);
+            let mut app = open(sample("support-agent.json"), config(None, None), (80, 24));
+            let opened = press(&mut app, &KeyEvent::new(KeyCode::Char(*opener), KeyModifiers::NONE));
+            assert!(!opened, "{opener} does not quit");
+            for _ in 0..40 {
+                let key = rng.key();
+                if press(&mut app, &key) {
+                    break; // the storm found a way out itself
+                }
+                // Drawn after every key at 80×24: no state draws with a panic.
+                let _ = draw(&app, 80, 24);
+            }
+            assert!(
+                leaves_within_a_few_presses(&mut app),
+                "after `{opener}` and storm {seed}: q/Esc does not leave ({:?})",
+                app.mode()
+            );
+            storms += 1;
+        }
+    }
+    assert_eq!(storms, openers.len() * 3);
+
+    // The session browser: the same storm, then q/Esc leave it.
+    for seed in 1..=5u64 {
+        let mut rng = Storm(seed);
+        let mut browser = browser_over_real_transcripts();
+        let mut quit = false;
+        for _ in 0..60 {
+            let key = rng.key();
+            if let Some(action) = ctxlens::tui::keys::action_for(&key, browser.key_context()) {
+                if browser.update(&action) == Some(ctxlens::tui::browser::Effect::Quit) {
+                    quit = true;
+                    break;
+                }
+            }
+            let _ = draw_browser(&browser);
+        }
+        if !quit {
+            let q = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE);
+            let esc = KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE);
+            quit = (0..6).any(|_| {
+                [&q, &esc].iter().any(|key| {
+                    ctxlens::tui::keys::action_for(key, browser.key_context()).and_then(|a| browser.update(&a))
+                        == Some(ctxlens::tui::browser::Effect::Quit)
+                })
+            });
+        }
+        assert!(quit, "browser storm {seed}: q/Esc does not leave");
+    }
 }
