@@ -1,0 +1,230 @@
+//! The transcript as the agents' frameworks see it: a list of chat messages with a role
+//! (system, user, assistant, tool), text content, tool calls (id, name, arguments) and,
+//! for a tool result, the id of the call it answers. Every policy reads this view, so a
+//! policy is written once for every input format: OpenAI chat messages are read as they
+//! are; Anthropic blocks become calls and results (one result message per
+//! `tool_result`, as LangChain converts them); other formats by their roles and text.
+
+use serde_json::Value;
+
+use crate::transcript::{Dialect, Transcript};
+
+/// A message's role as the frameworks type it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// `system` or `developer`.
+    System,
+    /// A person's message (LangChain `human`).
+    User,
+    /// The model's message (LangChain `ai`).
+    Assistant,
+    /// A tool's result.
+    Tool,
+}
+
+/// One tool call of an assistant message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// Its id.
+    pub id: String,
+    /// The tool's name.
+    pub name: String,
+    /// Its arguments as the transcript holds them (a JSON string for OpenAI).
+    pub arguments: String,
+    /// The arguments parsed (`{}` when they are not JSON).
+    pub args: Value,
+}
+
+/// One message of the view; `index` is the transcript message it comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatMessage {
+    /// The transcript message this is.
+    pub index: usize,
+    /// Its role.
+    pub kind: Kind,
+    /// The role's name as written (`user`, `developer`, `exit`…).
+    pub role: String,
+    /// Its text content (string content, or the text parts joined).
+    pub text: String,
+    /// The content was a list of parts (LangChain counts its `repr` then).
+    pub content_parts: Option<Value>,
+    /// Its images (each counted by the approximate counters at a fixed price).
+    pub images: usize,
+    /// The calls it makes.
+    pub calls: Vec<Call>,
+    /// The call it answers (tool results).
+    pub call_id: Option<String>,
+    /// `name`, when the message has one.
+    pub name: Option<String>,
+}
+
+impl ChatMessage {
+    /// Whether it makes tool calls.
+    pub fn has_calls(&self) -> bool {
+        !self.calls.is_empty()
+    }
+
+    /// LangChain's message type (`human`, `ai`, `system`, `tool`).
+    pub fn langchain_type(&self) -> &'static str {
+        match self.kind {
+            Kind::System => "system",
+            Kind::User => "human",
+            Kind::Assistant => "ai",
+            Kind::Tool => "tool",
+        }
+    }
+}
+
+/// The chat view of a transcript, one entry per transcript message.
+pub fn chat_view(transcript: &Transcript) -> Vec<ChatMessage> {
+    (0..transcript.messages.len())
+        .map(|index| {
+            let json = transcript.request(index);
+            let value: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
+            let role = transcript.messages[index].role.as_str().to_owned();
+            match transcript.format.dialect {
+                Dialect::OpenAi | Dialect::Anthropic => from_chat_json(index, &role, &value, transcript, &json),
+                _ => from_roles(index, &role, transcript),
+            }
+        })
+        .collect()
+}
+
+fn kind_of(role: &str) -> Kind {
+    match role {
+        "system" | "developer" => Kind::System,
+        "assistant" | "model" | "ai" => Kind::Assistant,
+        "tool" | "function" | "function_call_output" => Kind::Tool,
+        _ => Kind::User,
+    }
+}
+
+/// An OpenAI chat message, or an Anthropic one (blocks).
+fn from_chat_json(index: usize, role: &str, value: &Value, transcript: &Transcript, json: &str) -> ChatMessage {
+    let mut message = ChatMessage {
+        index,
+        kind: kind_of(role),
+        role: role.to_owned(),
+        text: String::new(),
+        content_parts: None,
+        images: 0,
+        calls: Vec::new(),
+        call_id: value.get("tool_call_id").and_then(Value::as_str).map(str::to_owned).or_else(|| {
+            value
+                .get("tool_call_ids")
+                .and_then(Value::as_array)
+                .and_then(|ids| ids.first())
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        }),
+        name: value.get("name").and_then(Value::as_str).map(str::to_owned),
+    };
+    match value.get("content") {
+        Some(Value::String(s)) => message.text.clone_from(s),
+        Some(Value::Array(parts)) => {
+            let mut only_results = !parts.is_empty();
+            for part in parts {
+                match part.get("type").and_then(Value::as_str) {
+                    Some("text") => {
+                        if let Some(t) = part.get("text").and_then(Value::as_str) {
+                            message.text.push_str(t);
+                        }
+                        only_results = false;
+                    }
+                    Some("image" | "image_url" | "input_image") => {
+                        message.images += 1;
+                        only_results = false;
+                    }
+                    Some("tool_use") => {
+                        let args = part.get("input").cloned().unwrap_or(Value::Object(serde_json::Map::new()));
+                        message.calls.push(Call {
+                            id: text_at(part, "id"),
+                            name: text_at(part, "name"),
+                            arguments: args.to_string(),
+                            args,
+                        });
+                        only_results = false;
+                    }
+                    Some("tool_result") => {
+                        message.call_id = part.get("tool_use_id").and_then(Value::as_str).map(str::to_owned);
+                        message.text.push_str(&crate::transcript::readable_text_of(&part.to_string()));
+                    }
+                    _ => only_results = false,
+                }
+            }
+            if only_results {
+                message.kind = Kind::Tool;
+            }
+            let plain_text = parts.iter().all(|p| p.get("type").and_then(Value::as_str) == Some("text"));
+            if !plain_text {
+                message.content_parts = Some(Value::Array(parts.clone()));
+            }
+        }
+        _ => {}
+    }
+    if let Some(calls) = value.get("tool_calls").and_then(Value::as_array) {
+        for call in calls {
+            let function = call.get("function").unwrap_or(&Value::Null);
+            let arguments = match function.get("arguments") {
+                Some(Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            };
+            let args = serde_json::from_str(&arguments).unwrap_or(Value::Object(serde_json::Map::new()));
+            message.calls.push(Call {
+                id: text_at(call, "id"),
+                name: text_at(function, "name"),
+                arguments,
+                args,
+            });
+        }
+    } else if let Some(function) = value.get("function_call") {
+        let arguments = text_at(function, "arguments");
+        message.calls.push(Call {
+            id: crate::transcript::legacy_call_id(index),
+            name: text_at(function, "name"),
+            args: serde_json::from_str(&arguments).unwrap_or(Value::Object(serde_json::Map::new())),
+            arguments,
+        });
+    }
+    if message.kind == Kind::User && message.text.is_empty() && message.content_parts.is_none() {
+        message.text = transcript.readable_text_of_json(json);
+    }
+    message
+}
+
+/// Any other format: the role and the readable text, calls and results from the
+/// transcript's own pairing.
+fn from_roles(index: usize, role: &str, transcript: &Transcript) -> ChatMessage {
+    let m = &transcript.messages[index];
+    let mut kind = kind_of(role);
+    if !m.tool_results().is_empty() && m.tool_calls().is_empty() {
+        kind = Kind::Tool;
+    } else if !m.tool_calls().is_empty() {
+        kind = Kind::Assistant;
+    }
+    ChatMessage {
+        index,
+        kind,
+        role: role.to_owned(),
+        text: transcript.readable_text(index),
+        content_parts: None,
+        images: 0,
+        calls: m
+            .tool_calls()
+            .iter()
+            .map(|c| Call {
+                id: c.id.clone(),
+                name: c.name.clone(),
+                arguments: String::new(),
+                args: Value::Object(serde_json::Map::new()),
+            })
+            .collect(),
+        call_id: m.tool_results().first().cloned(),
+        name: None,
+    }
+}
+
+fn text_at(value: &Value, key: &str) -> String {
+    value.get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
+}

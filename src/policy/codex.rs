@@ -1,0 +1,117 @@
+//! `codex`: Codex CLI's local compaction (openai/codex `codex-rs/core/src/compact.rs`).
+//! It fires when the context reaches `auto_compact_token_limit`; the new history is only
+//! the user's own messages, newest first while they fit in 20,000 tokens (the first that
+//! does not fit is cut to what is left), in their original order, then the summary as a
+//! user message. Assistant messages, tool calls and outputs, earlier summaries and
+//! injected context (AGENTS.md, the environment) are all summarized away.
+
+use super::chat::{chat_view, ChatMessage, Kind};
+use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use crate::transcript::Transcript;
+
+/// Codex's approximation: 4 bytes a token.
+fn approx_tokens(bytes: usize) -> u64 {
+    (bytes as u64).div_ceil(4)
+}
+
+/// A message's size for the trigger: its text and its calls' names and arguments, in
+/// bytes, ÷ 4 (an approximation of Codex's own estimate, which adds the provider's
+/// recorded usage of the last response).
+fn message_tokens(m: &ChatMessage) -> u64 {
+    approx_tokens(m.text.len() + m.calls.iter().map(|c| c.name.len() + c.arguments.len()).sum::<usize>())
+}
+
+/// User messages Codex injects itself, never kept as the user's own words.
+const CONTEXTUAL_PREFIXES: [&str; 6] = [
+    "<environment_context>",
+    "<user_instructions>",
+    "# AGENTS.md instructions",
+    "<user_shell_command>",
+    "<turn_aborted>",
+    SUMMARY_PREFIX_START,
+];
+
+/// How Codex's summary message starts (`templates/compact/summary_prefix.md`).
+const SUMMARY_PREFIX_START: &str = "Another language model started to solve this problem";
+
+fn is_real_user_message(m: &ChatMessage) -> bool {
+    m.kind == Kind::User && m.role == "user" && !CONTEXTUAL_PREFIXES.iter().any(|p| m.text.trim_start().starts_with(p))
+}
+
+/// `codex`.
+pub struct Codex;
+
+impl Policy for Codex {
+    fn name(&self) -> &'static str {
+        "codex"
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &["auto_compact_token_limit", "context_window", "user_message_budget"]
+    }
+
+    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+        let window = settings.number("context_window")?;
+        let limit = match (settings.number("auto_compact_token_limit")?, window) {
+            (Some(limit), _) => limit,
+            (None, Some(window)) => window * 9 / 10,
+            (None, None) => {
+                return Err(SettingError(
+                    "codex needs --set auto_compact_token_limit=N (model_auto_compact_token_limit) or context_window=N"
+                        .to_owned(),
+                ))
+            }
+        };
+        let budget = settings.number_or("user_message_budget", 20_000)?;
+        let chat = chat_view(transcript);
+        let total: u64 = chat.iter().map(message_tokens).sum();
+        let mut plan = PolicyPlan::unchanged(self.name(), "codex-bytes", chat.len());
+        plan.tokens_before = Some(total);
+        plan.tokens_after = Some(total);
+        let mut limit = limit;
+        if let Some(window) = window {
+            let clamp = window * 9 / 10;
+            if limit > clamp {
+                plan.warnings.push(format!(
+                    "auto_compact_token_limit {limit} is above 90% of the {window}-token window: current Codex versions clamp it to {clamp}"
+                ));
+                limit = clamp;
+            }
+        }
+        if total < limit {
+            return Ok(plan);
+        }
+        for row in &mut plan.messages {
+            row.section = Section::Summarized;
+        }
+        let mut remaining = budget;
+        let mut kept_tokens = 0;
+        for m in chat.iter().rev().filter(|m| is_real_user_message(m)) {
+            if remaining == 0 {
+                break;
+            }
+            let tokens = approx_tokens(m.text.len());
+            let row = &mut plan.messages[m.index];
+            row.section = Section::Head;
+            if tokens <= remaining {
+                remaining -= tokens;
+                kept_tokens += tokens;
+            } else {
+                row.truncated = true;
+                row.truncated_to_tokens = Some(remaining);
+                kept_tokens += remaining;
+                break;
+            }
+        }
+        let kept = plan.messages.iter().filter(|r| r.section == Section::Head).count();
+        plan.compacted = true;
+        plan.tokens_after = Some(kept_tokens);
+        plan.inserted.push(Inserted {
+            position: kept,
+            role: "user",
+            kind: "summary",
+            text: format!("{SUMMARY_PREFIX_START} and produced a summary of its thinking process. …\n{{summary}}"),
+        });
+        Ok(plan)
+    }
+}

@@ -1,0 +1,204 @@
+//! Other agents' compactors as policies: when each fires, how it counts, what it keeps,
+//! clears or drops, and where its summary goes — replayed on any transcript through one
+//! contract ([`PolicyPlan`]), so `compact --policy NAME --plan` answers "what would *my*
+//! agent do with this session". The semantics, with their sources, are in
+//! `docs/policies.md`; expected outputs of the real LangChain code and of line-by-line
+//! ports of the others are checked in `tests/policies.rs`.
+//!
+//! Every policy reads the same chat view of the transcript ([`chat::chat_view`]) and
+//! writes one row per message: `head`/`tail` (kept, before or after the cut), `summarized`,
+//! `dropped` or `cleared`. Upstream bugs are reproduced as the agent behaves and named in
+//! [`PolicyPlan::warnings`].
+
+pub mod chat;
+mod codex;
+mod langchain;
+mod openhands;
+mod opencode;
+mod python_repr;
+mod semantic_kernel;
+mod settings;
+mod toolnexus;
+
+pub use chat::{chat_view, ChatMessage, Kind};
+pub use langchain::approximate_tokens;
+pub use opencode::estimate as opencode_estimate;
+pub use settings::{PolicySettings, SettingError};
+
+use crate::transcript::Transcript;
+
+/// What a policy does with one input message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Section {
+    /// Kept verbatim, before the policy's summary or cut.
+    Head,
+    /// Kept verbatim, after it.
+    Tail,
+    /// Replaced by the policy's summary.
+    Summarized,
+    /// Removed without a summary.
+    Dropped,
+    /// Kept, its content replaced by the policy's placeholder.
+    Cleared,
+}
+
+/// One input message's fate.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Row {
+    /// The message.
+    pub index: usize,
+    /// Its section.
+    pub section: Section,
+    /// Kept, but only part of its content.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// What a truncated message was cut to, in the policy's counter (Codex).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated_to_tokens: Option<u64>,
+    /// An assistant message whose calls' arguments were emptied.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub inputs_cleared: bool,
+    /// The policy sends this message twice (an upstream bug).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub duplicated: bool,
+}
+
+impl Row {
+    /// A row with no flags.
+    pub fn new(index: usize, section: Section) -> Row {
+        Row {
+            index,
+            section,
+            truncated: false,
+            truncated_to_tokens: None,
+            inputs_cleared: false,
+            duplicated: false,
+        }
+    }
+}
+
+/// A message the policy adds.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Inserted {
+    /// Where, in the output list.
+    pub position: usize,
+    /// Its role (`user`, `assistant`, `system`).
+    pub role: &'static str,
+    /// `summary`, `marker`, `reminder`.
+    pub kind: &'static str,
+    /// Its text's shape (`Here is a summary of the conversation to date:\n\n{summary}`).
+    pub text: String,
+}
+
+/// What a policy would do with a transcript: the contract of `compact --policy … --plan`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PolicyPlan {
+    /// The policy's name.
+    pub policy: &'static str,
+    /// The unit of `tokens_before` and `tokens_after` (`langchain-approximate`,
+    /// `codex-bytes`, `messages`…).
+    pub counter: &'static str,
+    /// The output differs from the input: it fired and changed something.
+    pub compacted: bool,
+    /// The input's size in the policy's counter, when it counts tokens.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens_before: Option<u64>,
+    /// The output's size (summaries not included), when the policy counts tokens.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens_after: Option<u64>,
+    /// One row per input message, in order.
+    pub messages: Vec<Row>,
+    /// What it adds.
+    pub inserted: Vec<Inserted>,
+    /// The messages its summarizer is sent (LangChain trims them first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summarizer_input: Option<Vec<usize>>,
+    /// Of those, the ones cut to part of their text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summarizer_input_truncated: Option<Vec<usize>>,
+    /// Upstream behaviour a user should know of (an orphan left, an empty summary, a
+    /// duplicated head), each a sentence.
+    pub warnings: Vec<String>,
+}
+
+impl PolicyPlan {
+    /// A plan that keeps every message as it is.
+    pub fn unchanged(policy: &'static str, counter: &'static str, n: usize) -> PolicyPlan {
+        PolicyPlan {
+            policy,
+            counter,
+            compacted: false,
+            tokens_before: None,
+            tokens_after: None,
+            messages: (0..n).map(|i| Row::new(i, Section::Tail)).collect(),
+            inserted: Vec::new(),
+            summarizer_input: None,
+            summarizer_input_truncated: None,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Rows by section: `sections[i]` for message `i`.
+    pub fn section(&self, index: usize) -> Section {
+        self.messages[index].section
+    }
+
+    /// Marks what a clearing policy kept: rows after the last cleared one are the tail,
+    /// every other kept row the head.
+    fn split_around_clearing(&mut self) {
+        let last = self.messages.iter().rposition(|r| r.section == Section::Cleared);
+        for row in &mut self.messages {
+            if row.section != Section::Cleared {
+                row.section = match last {
+                    Some(last) if row.index < last => Section::Head,
+                    _ => Section::Tail,
+                };
+            }
+        }
+    }
+}
+
+/// One agent's compactor.
+pub trait Policy: Sync {
+    /// Its name on the command line.
+    fn name(&self) -> &'static str;
+    /// The `--set` keys it takes, as the agent spells them.
+    fn keys(&self) -> &'static [&'static str];
+    /// What it would do with `transcript` under `settings`.
+    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError>;
+}
+
+/// Every policy, by name.
+pub fn all() -> Vec<&'static dyn Policy> {
+    vec![
+        &toolnexus::Toolnexus,
+        &langchain::Trim,
+        &langchain::Summarization,
+        &langchain::ClearToolUses,
+        &codex::Codex,
+        &openhands::Recent,
+        &openhands::Mask,
+        &openhands::Amortized,
+        &openhands::Llm,
+        &opencode::Prune,
+        &semantic_kernel::Truncation,
+        &semantic_kernel::Summarization,
+    ]
+}
+
+/// The policy called `name`.
+pub fn by_name(name: &str) -> Result<&'static dyn Policy, String> {
+    all().into_iter().find(|p| p.name() == name).ok_or_else(|| {
+        let names: Vec<&str> = all().iter().map(|p| p.name()).collect();
+        format!("unknown policy `{name}` (one of: {})", names.join(", "))
+    })
+}
+
+/// Plans `transcript` with the policy called `name`, after checking every `--set` key is
+/// one the policy takes.
+pub fn plan(name: &str, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, String> {
+    let policy = by_name(name)?;
+    settings.check_keys(policy.name(), policy.keys()).map_err(|e| e.to_string())?;
+    policy.plan(transcript, settings).map_err(|e| e.to_string())
+}

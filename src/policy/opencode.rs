@@ -1,0 +1,123 @@
+//! `opencode-prune`: opencode's pruning of old tool outputs (`session/compaction.ts`).
+//! From the newest message back, past the last two user turns, tool outputs beyond the
+//! newest `protect` tokens are cleared to "[Old tool result content cleared]", but only
+//! when they add up to more than `minimum`; the walk stops at a summary or at an output
+//! already cleared. Tokens by opencode's own estimator ([`estimate`]).
+
+use super::chat::{chat_view, Kind};
+use super::{Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use crate::transcript::Transcript;
+
+/// What opencode writes in place of a pruned output.
+pub const PRUNED: &str = "[Old tool result content cleared]";
+
+/// Tools whose output opencode never prunes.
+const PROTECTED_TOOLS: [&str; 1] = ["skill"];
+
+/// opencode's `Token.estimate`: a weight per character by class (digits 1/1.9,
+/// punctuation and symbols 1/1.2, white space 1/2.5, the rest 1/3.5), truncated.
+pub fn estimate(text: &str) -> u64 {
+    use std::sync::LazyLock;
+    static NUMBER: LazyLock<regex::Regex> = LazyLock::new(|| regex::Regex::new(r"^\p{N}$").expect("a valid class"));
+    static SYMBOL: LazyLock<regex::Regex> =
+        LazyLock::new(|| regex::Regex::new(r"^[\p{P}\p{S}]$").expect("a valid class"));
+    let mut count = 0.0f64;
+    let mut buffer = [0u8; 4];
+    for c in text.chars() {
+        let one: &str = c.encode_utf8(&mut buffer);
+        count += if c.is_ascii_digit() || (!c.is_ascii() && NUMBER.is_match(one)) {
+            1.0 / 1.9
+        } else if c.is_ascii_punctuation() || (!c.is_ascii() && SYMBOL.is_match(one)) {
+            1.0 / 1.2
+        } else if c.is_whitespace() || c == '\u{feff}' {
+            1.0 / 2.5
+        } else {
+            1.0 / 3.5
+        };
+    }
+    count.trunc() as u64
+}
+
+/// `opencode-prune`.
+pub struct Prune;
+
+impl Policy for Prune {
+    fn name(&self) -> &'static str {
+        "opencode-prune"
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &["protect", "minimum"]
+    }
+
+    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+        let protect = settings.number_or("protect", 40_000)?;
+        let minimum = settings.number_or("minimum", 20_000)?;
+        let chat = chat_view(transcript);
+        let mut plan = PolicyPlan::unchanged(self.name(), "opencode-estimate of tool outputs", chat.len());
+        let call_names: std::collections::HashMap<&str, &str> = chat
+            .iter()
+            .flat_map(|m| m.calls.iter().map(|c| (c.id.as_str(), c.name.as_str())))
+            .collect();
+        let (mut total, mut pruned, mut turns) = (0u64, 0u64, 0usize);
+        let mut to_prune = Vec::new();
+        for m in chat.iter().rev() {
+            if m.kind == Kind::User {
+                turns += 1;
+            }
+            if turns < 2 {
+                continue;
+            }
+            if transcript.messages[m.index].past_summary {
+                break;
+            }
+            if m.kind != Kind::Tool {
+                continue;
+            }
+            let tool = m
+                .name
+                .as_deref()
+                .or_else(|| m.call_id.as_deref().and_then(|id| call_names.get(id).copied()))
+                .unwrap_or_default();
+            if PROTECTED_TOOLS.contains(&tool) {
+                continue;
+            }
+            if m.text == PRUNED {
+                break;
+            }
+            let tokens = estimate(&m.text);
+            total += tokens;
+            if total > protect {
+                pruned += tokens;
+                to_prune.push(m.index);
+            }
+        }
+        if pruned > minimum {
+            for i in to_prune {
+                plan.messages[i].section = Section::Cleared;
+            }
+            plan.compacted = true;
+            plan.split_around_clearing();
+        }
+        // Its counts are of tool outputs, the only thing it prunes.
+        let outputs: u64 = chat.iter().filter(|m| m.kind == Kind::Tool).map(|m| estimate(&m.text)).sum();
+        plan.tokens_before = Some(outputs);
+        plan.tokens_after = Some(outputs - if plan.compacted { pruned } else { 0 });
+        Ok(plan)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::estimate;
+
+    #[test]
+    fn the_estimate_weighs_each_class() {
+        // 7 letters (2), 3 digits (1.58), 2 spaces (0.8), 2 symbols (1.67): 6.05.
+        assert_eq!(estimate("abc 123 defg!?"), 6);
+        assert_eq!(estimate(""), 0);
+        // Non-ASCII digits and symbols by their Unicode class: ٣ is a number, € a symbol.
+        assert_eq!(estimate(&"٣".repeat(19)), 10);
+        assert_eq!(estimate(&"€".repeat(12)), 10);
+    }
+}

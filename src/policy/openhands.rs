@@ -1,0 +1,169 @@
+//! OpenHands' condensers (V0 `openhands/memory/condenser/impl`), one event a message:
+//! `openhands-recent` (first `keep_first` and the newest events), `openhands-mask`
+//! (observations outside the attention window masked), `openhands-amortized` (forget the
+//! middle when the view passes `max_size`) and `openhands-llm` (the same, with a summary
+//! at `keep_first`: the server's default).
+
+use super::chat::{chat_view, Kind};
+use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use crate::transcript::Transcript;
+
+const COUNTER: &str = "events";
+
+/// `openhands-recent` (`RecentEventsCondenser`).
+pub struct Recent;
+
+impl Policy for Recent {
+    fn name(&self) -> &'static str {
+        "openhands-recent"
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &["keep_first", "max_events"]
+    }
+
+    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+        let keep_first = settings.number_or("keep_first", 1)? as usize;
+        let max_events = settings.number_or("max_events", 100)? as usize;
+        let n = transcript.messages.len();
+        let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
+        let head = keep_first.min(n);
+        // `view[-tail_length:]`: with a length of 0, or one past the view's, Python's
+        // slice is the whole view (the condenser has no guard: an upstream bug).
+        let tail_length = max_events.saturating_sub(head);
+        let tail_start = if tail_length == 0 || tail_length >= n { 0 } else { n - tail_length };
+        for row in &mut plan.messages {
+            row.section = if row.index < head {
+                Section::Head
+            } else if row.index >= tail_start {
+                Section::Tail
+            } else {
+                Section::Dropped
+            };
+            row.duplicated = row.index < head && row.index >= tail_start;
+        }
+        let duplicated = plan.messages.iter().filter(|r| r.duplicated).count();
+        plan.compacted = duplicated > 0 || plan.messages.iter().any(|r| r.section == Section::Dropped);
+        if duplicated > 0 {
+            plan.warnings.push(format!(
+                "the first {duplicated} event(s) are sent twice: the tail slice has no guard for a view shorter than max_events or a tail of 0 (OpenHands RecentEventsCondenser)"
+            ));
+        }
+        Ok(plan)
+    }
+}
+
+/// `openhands-mask` (`ObservationMaskingCondenser`).
+pub struct Mask;
+
+impl Policy for Mask {
+    fn name(&self) -> &'static str {
+        "openhands-mask"
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &["attention_window"]
+    }
+
+    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+        let window = settings.number_or("attention_window", 100)? as usize;
+        let chat = chat_view(transcript);
+        let n = chat.len();
+        let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
+        for m in &chat {
+            if m.index + window < n && m.kind == Kind::Tool {
+                plan.messages[m.index].section = Section::Cleared;
+            }
+        }
+        plan.compacted = plan.messages.iter().any(|r| r.section == Section::Cleared);
+        plan.split_around_clearing();
+        Ok(plan)
+    }
+}
+
+/// The forgetting condensers' shared settings, checked as OpenHands' validators check them.
+fn forgetting(settings: &PolicySettings, default_max: u64, default_first: u64, extra: usize) -> Result<(usize, usize), SettingError> {
+    let max_size = settings.number_or("max_size", default_max)? as usize;
+    let keep_first = settings.number_or("keep_first", default_first)? as usize;
+    if max_size / 2 <= keep_first + extra {
+        return Err(SettingError(format!(
+            "max_size {max_size} with keep_first {keep_first}: OpenHands requires max_size / 2 > keep_first{}",
+            if extra > 0 { " + 1" } else { "" }
+        )));
+    }
+    Ok((max_size, keep_first))
+}
+
+/// `openhands-amortized` (`AmortizedForgettingCondenser`).
+pub struct Amortized;
+
+impl Policy for Amortized {
+    fn name(&self) -> &'static str {
+        "openhands-amortized"
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &["max_size", "keep_first"]
+    }
+
+    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+        let (max_size, keep_first) = forgetting(settings, 100, 1, 0)?;
+        let n = transcript.messages.len();
+        let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
+        if n <= max_size {
+            return Ok(plan);
+        }
+        let from_tail = max_size / 2 - keep_first;
+        for row in &mut plan.messages {
+            row.section = if row.index < keep_first {
+                Section::Head
+            } else if row.index >= n - from_tail {
+                Section::Tail
+            } else {
+                Section::Dropped
+            };
+        }
+        plan.compacted = true;
+        Ok(plan)
+    }
+}
+
+/// `openhands-llm` (`LLMSummarizingCondenser`).
+pub struct Llm;
+
+impl Policy for Llm {
+    fn name(&self) -> &'static str {
+        "openhands-llm"
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &["max_size", "keep_first"]
+    }
+
+    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+        let (max_size, keep_first) = forgetting(settings, 120, 4, 1)?;
+        let n = transcript.messages.len();
+        let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
+        if n <= max_size {
+            return Ok(plan);
+        }
+        let from_tail = max_size / 2 - keep_first - 1;
+        for row in &mut plan.messages {
+            row.section = if row.index < keep_first {
+                Section::Head
+            } else if row.index >= n - from_tail {
+                Section::Tail
+            } else {
+                Section::Summarized
+            };
+        }
+        plan.compacted = true;
+        plan.inserted.push(Inserted {
+            position: keep_first,
+            role: "user",
+            kind: "summary",
+            text: "{summary}".to_owned(),
+        });
+        Ok(plan)
+    }
+}
