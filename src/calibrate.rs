@@ -61,8 +61,12 @@ pub fn recorded_calls(transcript: &Transcript, counts: &Counts) -> Vec<(usize, u
 /// Fits the recorded usage of `transcript` against `counts`; `None` when the log records
 /// no usage.
 pub fn calibrate(transcript: &Transcript, counts: &Counts) -> Option<Calibration> {
-    let points = recorded_calls(transcript, counts);
-    let (overhead, ratio) = fit(&points)?;
+    fitted(&recorded_calls(transcript, counts))
+}
+
+/// The calibration of (index, counted, recorded) points.
+fn fitted(points: &[(usize, u64, u64)]) -> Option<Calibration> {
+    let (overhead, ratio) = fit(points)?;
     let calls: Vec<CallFit> = points
         .iter()
         .map(|&(index, counted, recorded)| {
@@ -91,6 +95,44 @@ pub fn calibrate(transcript: &Transcript, counts: &Counts) -> Option<Calibration
         worst_error_percent: errors.last().copied().unwrap_or(0.0),
         calls,
     })
+}
+
+/// One epoch of a session (what the model saw between two real compactions) and the fit
+/// of its own calls.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct EpochFit {
+    /// Its messages in the whole session.
+    pub messages: std::ops::Range<usize>,
+    /// The fit of the calls made in it, each against the epoch's own context (from its
+    /// first message, a past summary, on); `None` when none recorded usage.
+    pub calibration: Option<Calibration>,
+}
+
+/// Fits each epoch of `whole` (a session with every epoch, and its counts) on its own:
+/// after a real compaction the context is a different one (other instructions re-read,
+/// other tools), so one fit across it is wrong for both.
+pub fn calibrate_epochs(whole: &Transcript, counts: &Counts) -> Vec<EpochFit> {
+    crate::history::epoch_ranges(whole)
+        .into_iter()
+        .map(|messages| {
+            let points: Vec<(usize, u64, u64)> = messages
+                .clone()
+                .filter_map(|i| {
+                    let recorded = whole.messages[i].recorded()?.context_tokens;
+                    (recorded > 0).then(|| (i, counts.range(messages.start, i), recorded))
+                })
+                .collect();
+            EpochFit {
+                calibration: fitted(&points),
+                messages,
+            }
+        })
+        .collect()
+}
+
+/// The epoch of `fits` that holds message `index`.
+pub fn epoch_of(fits: &[EpochFit], index: usize) -> Option<&EpochFit> {
+    fits.iter().find(|e| e.messages.contains(&index))
 }
 
 /// `recorded ≈ overhead + ratio × counted`, minimizing the squared relative errors (a

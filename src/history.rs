@@ -66,8 +66,9 @@ pub struct History {
     pub compactions: Vec<Compaction>,
 }
 
-/// The history of `whole` (a transcript loaded with every epoch) with its counts.
-pub fn history(whole: &Transcript, counts: &Counts) -> History {
+/// The message ranges of `whole`'s epochs: each real compaction starts one at its
+/// summary; a session without compactions is one epoch.
+pub fn epoch_ranges(whole: &Transcript) -> Vec<std::ops::Range<usize>> {
     let len = whole.messages.len();
     let mut starts: Vec<usize> = whole.compactions.iter().map(|c| c.at.min(len)).collect();
     starts.dedup();
@@ -75,21 +76,24 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
     bounds.extend(starts.iter().copied().filter(|&s| s > 0));
     bounds.push(len);
     bounds.dedup();
-    let epochs: Vec<Epoch> = bounds
-        .windows(2)
+    bounds.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
+/// The history of `whole` (a transcript loaded with every epoch) with its counts.
+pub fn history(whole: &Transcript, counts: &Counts) -> History {
+    let len = whole.messages.len();
+    let epochs: Vec<Epoch> = epoch_ranges(whole)
+        .into_iter()
         .enumerate()
-        .map(|(index, w)| {
-            let messages = w[0]..w[1];
-            Epoch {
-                index,
-                tokens: counts.range(messages.start, messages.end),
-                recorded_peak: messages
-                    .clone()
-                    .filter_map(|i| whole.messages[i].recorded().map(|r| r.context_tokens))
-                    .max(),
-                human_turns: messages.clone().filter(|&i| whole.messages[i].boundary).count(),
-                messages,
-            }
+        .map(|(index, messages)| Epoch {
+            index,
+            tokens: counts.range(messages.start, messages.end),
+            recorded_peak: messages
+                .clone()
+                .filter_map(|i| whole.messages[i].recorded().map(|r| r.context_tokens))
+                .max(),
+            human_turns: messages.clone().filter(|&i| whole.messages[i].boundary).count(),
+            messages,
         })
         .collect();
     let compactions = whole

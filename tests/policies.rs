@@ -14,10 +14,20 @@ use serde_json::Value;
 
 const SECTIONS: [&str; 5] = ["head", "tail", "summarized", "dropped", "cleared"];
 const FLAGS: [&str; 3] = ["truncated", "inputs_cleared", "duplicated"];
-const EXTRAS: [&str; 4] = ["tokens_before", "tokens_after", "summarizer_input", "summarizer_input_truncated"];
+const EXTRAS: [&str; 4] = [
+    "tokens_before",
+    "tokens_after",
+    "summarizer_input",
+    "summarizer_input_truncated",
+];
 
 fn indices(value: &Value) -> BTreeSet<u64> {
-    value.as_array().into_iter().flatten().filter_map(Value::as_u64).collect()
+    value
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_u64)
+        .collect()
 }
 
 /// The mismatches of one plan against one case (empty: it passes).
@@ -33,7 +43,10 @@ fn compare(case: &Value, plan: &Value, n: usize) -> Vec<String> {
         bad.push(format!("policy {}", plan["policy"]));
     }
     if plan["compacted"] != expect["compacted"] {
-        bad.push(format!("compacted {} (expected {})", plan["compacted"], expect["compacted"]));
+        bad.push(format!(
+            "compacted {} (expected {})",
+            plan["compacted"], expect["compacted"]
+        ));
     }
     let got = |section: &str| -> BTreeSet<u64> {
         rows.iter()
@@ -44,12 +57,19 @@ fn compare(case: &Value, plan: &Value, n: usize) -> Vec<String> {
     if expect["compacted"] == Value::Bool(true) {
         for section in SECTIONS {
             if got(section) != indices(&expect[section]) {
-                bad.push(format!("{section}: {:?} (expected {:?})", got(section), indices(&expect[section])));
+                bad.push(format!(
+                    "{section}: {:?} (expected {:?})",
+                    got(section),
+                    indices(&expect[section])
+                ));
             }
         }
     } else {
         let kept: BTreeSet<u64> = got("head").union(&got("tail")).copied().collect();
-        let want: BTreeSet<u64> = indices(&expect["head"]).union(&indices(&expect["tail"])).copied().collect();
+        let want: BTreeSet<u64> = indices(&expect["head"])
+            .union(&indices(&expect["tail"]))
+            .copied()
+            .collect();
         if kept != want {
             bad.push("not compacted, so every message is head or tail".to_owned());
         }
@@ -61,7 +81,10 @@ fn compare(case: &Value, plan: &Value, n: usize) -> Vec<String> {
             .filter_map(|r| r["index"].as_u64())
             .collect();
         if flagged != indices(&expect[flag]) {
-            bad.push(format!("{flag} rows {flagged:?} (expected {:?})", indices(&expect[flag])));
+            bad.push(format!(
+                "{flag} rows {flagged:?} (expected {:?})",
+                indices(&expect[flag])
+            ));
         }
     }
     if let Some(want) = expect.get("truncated_to_tokens") {
@@ -87,7 +110,8 @@ fn compare(case: &Value, plan: &Value, n: usize) -> Vec<String> {
 #[test]
 fn every_policy_matches_its_reference_on_every_case() {
     let dir = data().join("conformance/policies");
-    let doc: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).expect("read")).expect("JSON");
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).expect("read")).expect("JSON");
     let cases = doc["cases"].as_array().expect("cases");
     assert!(cases.len() >= 327, "{} cases", cases.len());
     let mut sizes = BTreeMap::new();
@@ -133,21 +157,205 @@ fn every_policy_matches_its_reference_on_every_case() {
     for (policy, (cases, passed)) in &per_policy {
         eprintln!("{policy:<32} {passed}/{cases}");
     }
-    assert!(failures.is_empty(), "{} cases fail:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} cases fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn a_policy_refuses_settings_it_does_not_have() {
     let input = data().join("conformance/policies/inputs/agent-loop.json");
     let input = input.display().to_string();
-    let out = ctxlens(&["compact", &input, "--policy", "codex", "--set", "max_tokens=10", "--plan"]);
+    let out = ctxlens(&[
+        "compact",
+        &input,
+        "--policy",
+        "codex",
+        "--set",
+        "max_tokens=10",
+        "--plan",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("max_tokens") && err.contains("auto_compact_token_limit"), "{err}");
+    assert!(
+        err.contains("max_tokens") && err.contains("auto_compact_token_limit"),
+        "{err}"
+    );
     let out = ctxlens(&["compact", &input, "--policy", "claude-kode", "--plan"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("unknown policy"), "{}", stderr(&out));
-    let out = ctxlens(&["compact", &input, "--policy", "langchain-trim", "--set", "max_tokens=ten", "--plan"]);
+    let out = ctxlens(&[
+        "compact",
+        &input,
+        "--policy",
+        "langchain-trim",
+        "--set",
+        "max_tokens=ten",
+        "--plan",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("whole number"), "{}", stderr(&out));
+}
+
+/// The shipped real transcripts.
+fn real_transcripts() -> Vec<std::path::PathBuf> {
+    let root = data().join("real-transcripts");
+    let mut files = Vec::new();
+    for dir in std::fs::read_dir(&root).expect("real transcripts") {
+        let dir = dir.expect("entry").path();
+        if dir.is_dir() {
+            for f in std::fs::read_dir(&dir).expect("folder") {
+                let f = f.expect("entry").path();
+                if matches!(f.extension().and_then(|e| e.to_str()), Some("json" | "jsonl" | "traj")) {
+                    files.push(f);
+                }
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = ctxlens(args);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: not JSON: {e}"))
+}
+
+#[test]
+fn claude_code_replayed_fires_where_the_real_compaction_did_and_predicts_the_next_request() {
+    let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let log = log.display().to_string();
+    // Where the log says the real compaction happened, and at what size.
+    let history = json_of(&["history", &log, "--json"]);
+    let compaction = &history["compactions"][0];
+    let threshold = compaction["pre_tokens"].as_u64().expect("preTokens");
+    let summary_at = compaction["at"].as_u64().expect("at");
+    let replayed = json_of(&[
+        "replay",
+        &log,
+        "--policy",
+        "claude-code",
+        "--set",
+        &format!("threshold={threshold}"),
+        "--json",
+    ]);
+    let firings = replayed["firings"].as_array().expect("firings");
+    assert_eq!(firings.len(), 1, "{firings:?}");
+    // It fires at the first model call after the real compaction's summary.
+    let calls = replayed["calls"].as_array().expect("calls");
+    let first_call_after = calls
+        .iter()
+        .map(|c| c["at"].as_u64().expect("at"))
+        .find(|&at| at > summary_at)
+        .expect("a call after the compaction");
+    assert_eq!(firings[0]["at"].as_u64(), Some(first_call_after));
+    // Its predicted context after firing, in billed tokens, is within 15% of the first
+    // request the log recorded after the real compaction.
+    let predicted = firings[0]["billed_after"].as_u64().expect("billed after firing") as f64;
+    let real_next = calls
+        .iter()
+        .filter(|c| c["at"].as_u64() >= Some(first_call_after))
+        .find_map(|c| c["recorded"].as_u64())
+        .expect("a recorded request after it") as f64;
+    let error = (predicted - real_next).abs() / real_next;
+    assert!(
+        error <= 0.15,
+        "predicted {predicted}, recorded {real_next}: {:.1}% off",
+        error * 100.0
+    );
+    // Without --set threshold it takes the log's own compaction as its threshold.
+    let own = json_of(&["replay", &log, "--policy", "claude-code", "--json"]);
+    assert_eq!(own["firings"][0]["at"], firings[0]["at"]);
+}
+
+#[test]
+fn compare_runs_every_policy_on_every_real_transcript() {
+    let policies = ctxlens::policy::all().len();
+    for file in real_transcripts() {
+        let file = file.display().to_string();
+        let doc = json_of(&["compare", &file, "--json", "--summarizer", "placeholder"]);
+        let rows = doc["policies"].as_array().expect("policies");
+        assert_eq!(rows.len(), policies, "{file}");
+        for row in rows {
+            let calls = row["model_calls"].as_u64().expect("calls");
+            let firings = row["firings"].as_array().expect("firings").len() as u64;
+            assert!(
+                firings <= calls,
+                "{file} {}: {firings} firings in {calls} calls",
+                row["policy"]
+            );
+            // Every call's size adds up to the total, and the peak is one of them.
+            let sizes: Vec<u64> = row["calls"]
+                .as_array()
+                .expect("calls")
+                .iter()
+                .map(|c| c["counted"].as_u64().expect("counted"))
+                .collect();
+            assert_eq!(
+                sizes.iter().sum::<u64>(),
+                row["counted_total"].as_u64().expect("total"),
+                "{file} {}",
+                row["policy"]
+            );
+            assert_eq!(
+                sizes.iter().copied().max().unwrap_or(0),
+                row["peak_counted"].as_u64().expect("peak")
+            );
+            let lost = row["instructions_lost"].as_array().expect("lost").len() as u64;
+            assert!(lost <= row["instructions"].as_u64().expect("instructions"));
+        }
+    }
+}
+
+#[test]
+fn a_view_policy_keeps_the_history_and_a_rewriting_one_shrinks_it() {
+    let file = data()
+        .join("conformance/policies/inputs/support-agent.json")
+        .display()
+        .to_string();
+    // Server-side clearing applies to each request: the client's history grows on.
+    let clearing = json_of(&[
+        "replay",
+        &file,
+        "--policy",
+        "anthropic-clear-tool-uses",
+        "--set",
+        "trigger=300",
+        "--set",
+        "keep=1",
+        "--json",
+        "--summarizer",
+        "placeholder",
+    ]);
+    let messages: Vec<u64> = clearing["calls"]
+        .as_array()
+        .expect("calls")
+        .iter()
+        .map(|c| c["messages"].as_u64().expect("n"))
+        .collect();
+    assert!(messages.windows(2).all(|w| w[0] < w[1]), "{messages:?}");
+    assert!(!clearing["firings"].as_array().expect("firings").is_empty());
+    // A summary replaces the history: the context shrinks after each firing.
+    let summarizing = json_of(&[
+        "replay",
+        &file,
+        "--policy",
+        "langchain-summarization",
+        "--set",
+        "trigger=tokens:600",
+        "--set",
+        "keep=messages:6",
+        "--json",
+        "--summarizer",
+        "placeholder",
+    ]);
+    let firings = summarizing["firings"].as_array().expect("firings");
+    assert!(!firings.is_empty());
+    for f in firings {
+        assert!(f["counted_after"].as_u64() < f["counted_before"].as_u64(), "{f}");
+    }
 }

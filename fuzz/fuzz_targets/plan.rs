@@ -1,6 +1,7 @@
 //! The §7F plan on anything that loads: its promises hold (the tail starts at a human
 //! turn or is empty, something is summarized, the sections cover every message once),
-//! and a replay of the session with the same budget runs.
+//! and a replay of the session with the same budget runs. Every other agent's policy
+//! plans it too, with settings drawn from the input: one row per message, in order.
 #![no_main]
 
 use ctxlens::compact::{plan, Decision, Options, Section};
@@ -43,6 +44,35 @@ fuzz_target!(|data: &[u8]| {
                 cancel: ctxlens::cancel::never(),
             })
             .expect("the placeholder never fails");
+        }
+        let total = ctxlens::tokens::Counts::compute(&t, Tokenizer::Estimate).total();
+        let (max_tokens, keep, _) = common::budget(data, total);
+        let n = max_tokens.to_string();
+        let k = keep.unwrap_or(1).max(1).to_string();
+        let settings = ctxlens::policy::PolicySettings::parse([
+            format!("max_tokens={n}").as_str(),
+            format!("threshold={n}").as_str(),
+            format!("trigger=tokens:{}", max_tokens.max(1)).as_str(),
+            format!("auto_compact_token_limit={n}").as_str(),
+            format!("target_count={k}").as_str(),
+            format!("max_events={k}").as_str(),
+            format!("attention_window={k}").as_str(),
+            format!("protect={n}").as_str(),
+            "minimum=0",
+            "allow_partial=true",
+        ])
+        .expect("well-formed");
+        for policy in ctxlens::policy::all() {
+            let mut own = ctxlens::policy::PolicySettings::default();
+            for (key, value) in settings.pairs() {
+                if policy.keys().contains(&key.as_str()) {
+                    own = own.with(&key, value);
+                }
+            }
+            if let Ok(plan) = policy.plan(&t, &own) {
+                let rows: Vec<usize> = plan.messages.iter().map(|r| r.index).collect();
+                assert_eq!(rows, (0..t.messages.len()).collect::<Vec<_>>(), "{}", policy.name());
+            }
         }
     }
 });

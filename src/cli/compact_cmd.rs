@@ -49,16 +49,8 @@ pub struct CompactArgs {
     /// Allow -o to overwrite the input file.
     #[arg(long)]
     force: bool,
-    /// Another agent's compactor: toolnexus (the default, §7F), langchain-trim,
-    /// langchain-summarization, anthropic-clear-tool-uses, codex, openhands-recent,
-    /// openhands-mask, openhands-amortized, openhands-llm, opencode-prune,
-    /// semantic-kernel-truncation, semantic-kernel-summarization (docs/policies.md).
-    #[arg(long, value_name = "NAME")]
-    policy: Option<String>,
-    /// A setting of the policy as the agent spells it (repeatable), e.g.
-    /// `--set trigger=tokens:4000 --set keep=messages:20`.
-    #[arg(long = "set", value_name = "KEY=VALUE", requires = "policy")]
-    set: Vec<String>,
+    #[command(flatten)]
+    policy: super::policy_cmd::PolicyArgs,
     #[command(flatten)]
     input: InputArgs,
     #[command(flatten)]
@@ -89,15 +81,7 @@ impl CompactArgs {
 /// `--policy NAME`: what that agent's compactor would do, as the policy contract's JSON
 /// (`--plan`). `--max-tokens`/`--keep-tail` are the toolnexus policy's shorthand.
 fn run_policy(args: &CompactArgs, name: &str) -> anyhow::Result<ExitCode> {
-    let mut settings = ctxlens::policy::PolicySettings::parse(args.set.iter().map(String::as_str))?;
-    if name == "toolnexus" {
-        if let Some(max) = args.budget.max_tokens() {
-            settings = settings.with("max_tokens", max);
-        }
-        if let Some(keep) = args.budget.keep_tail() {
-            settings = settings.with("keep_tail", keep);
-        }
-    }
+    let settings = args.policy.settings(name, &args.budget)?;
     if !args.plan {
         bail!("--policy {name}: only --plan is written so far (the compacted transcript in that agent's shape is not yet)");
     }
@@ -115,7 +99,7 @@ fn run_policy(args: &CompactArgs, name: &str) -> anyhow::Result<ExitCode> {
 
 /// Compacts and writes the result.
 pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
-    if let Some(name) = args.policy.as_deref().filter(|&n| n != "toolnexus" || !args.set.is_empty()) {
+    if let Some(name) = args.policy.chosen() {
         return run_policy(args, name);
     }
     let Some(max_tokens) = args.budget.max_tokens() else {

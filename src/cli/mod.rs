@@ -8,6 +8,7 @@ mod compact_cmd;
 mod config_file;
 mod emit;
 mod history_cmd;
+mod policy_cmd;
 mod replay_cmd;
 mod scan_cmd;
 mod stats_cmd;
@@ -72,6 +73,9 @@ enum Command {
     Sweep(Box<sweep_cmd::SweepArgs>),
     /// Summarize every session under folders, one row each, streamed (JSON Lines with --json).
     Scan(scan_cmd::ScanArgs),
+    /// Replay every agent's policy over the session side by side: firings, loops, peak,
+    /// tokens sent, summaries read, user instructions lost.
+    Compare(Box<policy_cmd::CompareArgs>),
 }
 
 /// Runs the command line; the exit code is 0 (ok) or 1 (`check` found problems).
@@ -101,6 +105,10 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             sweep_cmd::run(args)
         }
         Some(Command::Scan(args)) => scan_cmd::run(args),
+        Some(Command::Compare(args)) => {
+            remove_temporary_files_on_signals()?;
+            policy_cmd::run_compare(args)
+        }
         None => open(&cli.open),
     }
 }

@@ -36,6 +36,8 @@ pub struct ReplayArgs {
     input: InputArgs,
     #[command(flatten)]
     emit: EmitArgs,
+    #[command(flatten)]
+    policy: super::policy_cmd::PolicyArgs,
 }
 
 /// What replay and sweep share: the whole session, its counts and model view, the
@@ -72,6 +74,10 @@ pub fn prepare(file: &std::path::Path, input: &InputArgs, make: &MakeArgs) -> an
 
 /// Replays and prints.
 pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
+    if let Some(name) = args.policy.chosen() {
+        let settings = args.policy.settings(name, &args.budget)?;
+        return super::policy_cmd::run_replay(&args.file, &args.input, &args.make, name, &settings, args.json);
+    }
     let Some(max_tokens) = args.budget.max_tokens() else {
         bail!("replay needs --max-tokens N (the compactor fires when the context is over N tokens)");
     };

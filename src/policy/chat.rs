@@ -7,6 +7,7 @@
 
 use serde_json::Value;
 
+use crate::tokens::{Counts, Tokenizer};
 use crate::transcript::{Dialect, Transcript};
 
 /// A message's role as the frameworks type it.
@@ -35,11 +36,19 @@ pub struct Call {
     pub args: Value,
 }
 
-/// One message of the view; `index` is the transcript message it comes from.
+/// One message of the view.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChatMessage {
-    /// The transcript message this is.
+    /// Its position in the list a policy is given (what the plan's rows are numbered by).
     pub index: usize,
+    /// The transcript message it is (`None`: a message a policy wrote, a summary).
+    pub origin: Option<usize>,
+    /// Its tokens as ctxlens counts them (the §7F estimate unless told otherwise): what a
+    /// calibration to the provider's bill starts from.
+    pub counted: u64,
+    /// A summary of an earlier compaction (Claude Code `isCompactSummary`, Codex
+    /// `compacted`).
+    pub past_summary: bool,
     /// Its role.
     pub kind: Kind,
     /// The role's name as written (`user`, `developer`, `exit`…).
@@ -75,19 +84,49 @@ impl ChatMessage {
     }
 }
 
-/// The chat view of a transcript, one entry per transcript message.
+/// The chat view of a transcript, one entry per transcript message, counted with the
+/// §7F estimate.
 pub fn chat_view(transcript: &Transcript) -> Vec<ChatMessage> {
+    chat_view_counted(transcript, &Counts::compute(transcript, Tokenizer::Estimate))
+}
+
+/// The chat view with each message's count taken from `counts`.
+pub fn chat_view_counted(transcript: &Transcript, counts: &Counts) -> Vec<ChatMessage> {
+    use rayon::prelude::*;
     (0..transcript.messages.len())
+        .into_par_iter()
         .map(|index| {
             let json = transcript.request(index);
             let value: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
             let role = transcript.messages[index].role.as_str().to_owned();
-            match transcript.format.dialect {
+            let mut message = match transcript.format.dialect {
                 Dialect::OpenAi | Dialect::Anthropic => from_chat_json(index, &role, &value, transcript, &json),
                 _ => from_roles(index, &role, transcript),
-            }
+            };
+            message.origin = Some(index);
+            message.counted = counts.message(index);
+            message.past_summary = transcript.messages[index].past_summary;
+            message
         })
         .collect()
+}
+
+/// A message a policy writes (a summary), as the view holds it.
+pub fn written(kind: Kind, role: &str, text: String, counted: u64) -> ChatMessage {
+    ChatMessage {
+        index: 0,
+        origin: None,
+        counted,
+        past_summary: true,
+        kind,
+        role: role.to_owned(),
+        text,
+        content_parts: None,
+        images: 0,
+        calls: Vec::new(),
+        call_id: None,
+        name: None,
+    }
 }
 
 fn kind_of(role: &str) -> Kind {
@@ -103,63 +142,32 @@ fn kind_of(role: &str) -> Kind {
 fn from_chat_json(index: usize, role: &str, value: &Value, transcript: &Transcript, json: &str) -> ChatMessage {
     let mut message = ChatMessage {
         index,
+        origin: Some(index),
+        counted: 0,
+        past_summary: false,
         kind: kind_of(role),
         role: role.to_owned(),
         text: String::new(),
         content_parts: None,
         images: 0,
         calls: Vec::new(),
-        call_id: value.get("tool_call_id").and_then(Value::as_str).map(str::to_owned).or_else(|| {
-            value
-                .get("tool_call_ids")
-                .and_then(Value::as_array)
-                .and_then(|ids| ids.first())
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-        }),
+        call_id: value
+            .get("tool_call_id")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .or_else(|| {
+                value
+                    .get("tool_call_ids")
+                    .and_then(Value::as_array)
+                    .and_then(|ids| ids.first())
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            }),
         name: value.get("name").and_then(Value::as_str).map(str::to_owned),
     };
     match value.get("content") {
         Some(Value::String(s)) => message.text.clone_from(s),
-        Some(Value::Array(parts)) => {
-            let mut only_results = !parts.is_empty();
-            for part in parts {
-                match part.get("type").and_then(Value::as_str) {
-                    Some("text") => {
-                        if let Some(t) = part.get("text").and_then(Value::as_str) {
-                            message.text.push_str(t);
-                        }
-                        only_results = false;
-                    }
-                    Some("image" | "image_url" | "input_image") => {
-                        message.images += 1;
-                        only_results = false;
-                    }
-                    Some("tool_use") => {
-                        let args = part.get("input").cloned().unwrap_or(Value::Object(serde_json::Map::new()));
-                        message.calls.push(Call {
-                            id: text_at(part, "id"),
-                            name: text_at(part, "name"),
-                            arguments: args.to_string(),
-                            args,
-                        });
-                        only_results = false;
-                    }
-                    Some("tool_result") => {
-                        message.call_id = part.get("tool_use_id").and_then(Value::as_str).map(str::to_owned);
-                        message.text.push_str(&crate::transcript::readable_text_of(&part.to_string()));
-                    }
-                    _ => only_results = false,
-                }
-            }
-            if only_results {
-                message.kind = Kind::Tool;
-            }
-            let plain_text = parts.iter().all(|p| p.get("type").and_then(Value::as_str) == Some("text"));
-            if !plain_text {
-                message.content_parts = Some(Value::Array(parts.clone()));
-            }
-        }
+        Some(Value::Array(parts)) => read_parts(&mut message, parts),
         _ => {}
     }
     if let Some(calls) = value.get("tool_calls").and_then(Value::as_array) {
@@ -193,6 +201,55 @@ fn from_chat_json(index: usize, role: &str, value: &Value, transcript: &Transcri
     message
 }
 
+/// Content parts: text joined, images counted, Anthropic `tool_use` as calls and
+/// `tool_result` as the result it carries (a message of results only is a tool message).
+fn read_parts(message: &mut ChatMessage, parts: &[Value]) {
+    let mut only_results = !parts.is_empty();
+    for part in parts {
+        match part.get("type").and_then(Value::as_str) {
+            Some("text") => {
+                if let Some(t) = part.get("text").and_then(Value::as_str) {
+                    message.text.push_str(t);
+                }
+                only_results = false;
+            }
+            Some("image" | "image_url" | "input_image") => {
+                message.images += 1;
+                only_results = false;
+            }
+            Some("tool_use") => {
+                let args = part
+                    .get("input")
+                    .cloned()
+                    .unwrap_or(Value::Object(serde_json::Map::new()));
+                message.calls.push(Call {
+                    id: text_at(part, "id"),
+                    name: text_at(part, "name"),
+                    arguments: args.to_string(),
+                    args,
+                });
+                only_results = false;
+            }
+            Some("tool_result") => {
+                message.call_id = part.get("tool_use_id").and_then(Value::as_str).map(str::to_owned);
+                message
+                    .text
+                    .push_str(&crate::transcript::readable_text_of(&part.to_string()));
+            }
+            _ => only_results = false,
+        }
+    }
+    if only_results {
+        message.kind = Kind::Tool;
+    }
+    let plain_text = parts
+        .iter()
+        .all(|p| p.get("type").and_then(Value::as_str) == Some("text"));
+    if !plain_text {
+        message.content_parts = Some(Value::Array(parts.to_vec()));
+    }
+}
+
 /// Any other format: the role and the readable text, calls and results from the
 /// transcript's own pairing.
 fn from_roles(index: usize, role: &str, transcript: &Transcript) -> ChatMessage {
@@ -205,6 +262,9 @@ fn from_roles(index: usize, role: &str, transcript: &Transcript) -> ChatMessage 
     }
     ChatMessage {
         index,
+        origin: Some(index),
+        counted: 0,
+        past_summary: false,
         kind,
         role: role.to_owned(),
         text: transcript.readable_text(index),

@@ -5,9 +5,8 @@
 //! user message. Assistant messages, tool calls and outputs, earlier summaries and
 //! injected context (AGENTS.md, the environment) are all summarized away.
 
-use super::chat::{chat_view, ChatMessage, Kind};
+use super::chat::{ChatMessage, Kind};
 use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
-use crate::transcript::Transcript;
 
 /// Codex's approximation: 4 bytes a token.
 fn approx_tokens(bytes: usize) -> u64 {
@@ -50,20 +49,30 @@ impl Policy for Codex {
         &["auto_compact_token_limit", "context_window", "user_message_budget"]
     }
 
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn cost(&self, message: &ChatMessage) -> u64 {
+        message_tokens(message)
+    }
+
+    fn may_act(&self, settings: &PolicySettings, _messages: usize, cost: u64) -> Result<bool, SettingError> {
+        let limit = settings
+            .number("auto_compact_token_limit")?
+            .or(settings.number("context_window")?.map(|w| w * 9 / 10))
+            .unwrap_or(0);
+        Ok(cost >= limit)
+    }
+
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
         let window = settings.number("context_window")?;
-        let limit = match (settings.number("auto_compact_token_limit")?, window) {
-            (Some(limit), _) => limit,
-            (None, Some(window)) => window * 9 / 10,
-            (None, None) => {
-                return Err(SettingError(
+        let limit =
+            match (settings.number("auto_compact_token_limit")?, window) {
+                (Some(limit), _) => limit,
+                (None, Some(window)) => window * 9 / 10,
+                (None, None) => return Err(SettingError(
                     "codex needs --set auto_compact_token_limit=N (model_auto_compact_token_limit) or context_window=N"
                         .to_owned(),
-                ))
-            }
-        };
+                )),
+            };
         let budget = settings.number_or("user_message_budget", 20_000)?;
-        let chat = chat_view(transcript);
         let total: u64 = chat.iter().map(message_tokens).sum();
         let mut plan = PolicyPlan::unchanged(self.name(), "codex-bytes", chat.len());
         plan.tokens_before = Some(total);

@@ -7,10 +7,9 @@
 
 use serde_json::{json, Value};
 
-use super::chat::{chat_view, ChatMessage, Kind};
+use super::chat::{ChatMessage, Kind};
 use super::python_repr::repr_len;
 use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
-use crate::transcript::Transcript;
 
 /// The unit of these policies' counts.
 const COUNTER: &str = "langchain-approximate";
@@ -81,7 +80,12 @@ struct Kept {
 }
 
 fn kept(chat: Vec<ChatMessage>) -> Vec<Kept> {
-    chat.into_iter().map(|message| Kept { message, truncated: false }).collect()
+    chat.into_iter()
+        .map(|message| Kept {
+            message,
+            truncated: false,
+        })
+        .collect()
 }
 
 fn is_type(m: &ChatMessage, types: &[String]) -> bool {
@@ -109,7 +113,12 @@ enum Partial {
 /// `_first_max_tokens`: the longest prefix within `max_tokens`, then (with `partial`)
 /// as many lines of the next message as fit, then back to the last message of type
 /// `end_on`.
-fn first_max_tokens(mut messages: Vec<Kept>, max_tokens: u64, partial: Option<Partial>, end_on: &[String]) -> Vec<Kept> {
+fn first_max_tokens(
+    mut messages: Vec<Kept>,
+    max_tokens: u64,
+    partial: Option<Partial>,
+    end_on: &[String],
+) -> Vec<Kept> {
     if messages.is_empty() {
         return messages;
     }
@@ -229,10 +238,30 @@ impl Policy for Trim {
     }
 
     fn keys(&self) -> &'static [&'static str] {
-        &["max_tokens", "strategy", "start_on", "end_on", "include_system", "allow_partial"]
+        &[
+            "max_tokens",
+            "strategy",
+            "start_on",
+            "end_on",
+            "include_system",
+            "allow_partial",
+        ]
     }
 
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn rewrites_history(&self) -> bool {
+        false // trim_messages makes each call's messages; the history keeps everything
+    }
+
+    fn cost(&self, message: &ChatMessage) -> u64 {
+        approximate_tokens(message)
+    }
+
+    fn may_act(&self, settings: &PolicySettings, _messages: usize, cost: u64) -> Result<bool, SettingError> {
+        let max = settings.number("max_tokens")?.unwrap_or(0);
+        Ok(cost > max || settings.text("start_on").is_some() || settings.text("end_on").is_some())
+    }
+
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
         let max_tokens = settings
             .number("max_tokens")?
             .ok_or_else(|| SettingError("langchain-trim needs --set max_tokens=N".to_owned()))?;
@@ -247,7 +276,7 @@ impl Policy for Trim {
                     .to_owned(),
             ));
         }
-        let chat = kept(chat_view(transcript));
+        let chat = kept(chat.to_vec());
         let n = chat.len();
         let before = count(&chat);
         let result = if strategy == "first" {
@@ -290,7 +319,11 @@ enum Size {
 }
 
 fn size(key: &str, text: &str) -> Result<Size, SettingError> {
-    let bad = || SettingError(format!("--set {key}={text}: expected tokens:N, messages:N or fraction:F"));
+    let bad = || {
+        SettingError(format!(
+            "--set {key}={text}: expected tokens:N, messages:N or fraction:F"
+        ))
+    };
     let (kind, value) = text.split_once(':').ok_or_else(bad)?;
     match kind.trim() {
         "tokens" => value.trim().parse().map(Size::Tokens).map_err(|_| bad()),
@@ -381,7 +414,25 @@ impl Policy for Summarization {
         &["trigger", "keep", "trim_tokens_to_summarize", "max_input_tokens"]
     }
 
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn cost(&self, message: &ChatMessage) -> u64 {
+        approximate_tokens(message)
+    }
+
+    fn may_act(&self, settings: &PolicySettings, messages: usize, cost: u64) -> Result<bool, SettingError> {
+        let window = settings.number("max_input_tokens")?;
+        let triggers = settings
+            .list("trigger")
+            .iter()
+            .map(|t| size("trigger", t))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(triggers.iter().any(|t| match *t {
+            Size::Messages(m) => messages as u64 >= m,
+            Size::Tokens(t) => cost >= t,
+            Size::Fraction(f) => window.is_some_and(|w| cost >= ((w as f64 * f) as u64).max(1)),
+        }))
+    }
+
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
         let triggers = settings
             .list("trigger")
             .iter()
@@ -394,7 +445,6 @@ impl Policy for Summarization {
         let trim_to = settings.optional_number("trim_tokens_to_summarize", Some(4000))?;
         let window = settings.number("max_input_tokens")?;
         let fraction_of = |f: f64| window.map(|w| ((w as f64 * f) as u64).max(1));
-        let chat = chat_view(transcript);
         let n = chat.len();
         let total: u64 = chat.iter().map(approximate_tokens).sum();
         let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
@@ -413,11 +463,11 @@ impl Policy for Summarization {
             return Ok(plan);
         }
         let cutoff = match keep {
-            Size::Messages(m) => Self::safe_cutoff(&chat, m as usize),
-            Size::Tokens(t) => Self::token_cutoff(&chat, t),
+            Size::Messages(m) => Self::safe_cutoff(chat, m as usize),
+            Size::Tokens(t) => Self::token_cutoff(chat, t),
             Size::Fraction(f) => match fraction_of(f) {
-                Some(t) => Self::token_cutoff(&chat, t),
-                None => Self::safe_cutoff(&chat, DEFAULT_MESSAGES_TO_KEEP),
+                Some(t) => Self::token_cutoff(chat, t),
+                None => Self::safe_cutoff(chat, DEFAULT_MESSAGES_TO_KEEP),
             },
         };
         if cutoff == 0 {
@@ -449,8 +499,10 @@ impl Policy for Summarization {
         plan.summarizer_input = Some(input.iter().map(|k| k.message.index).collect());
         plan.summarizer_input_truncated = Some(input.iter().filter(|k| k.truncated).map(|k| k.message.index).collect());
         // A tool result left in the tail without its call (a partial id match).
-        let calls_kept: std::collections::BTreeSet<&str> =
-            chat[cutoff..].iter().flat_map(|m| m.calls.iter().map(|c| c.id.as_str())).collect();
+        let calls_kept: std::collections::BTreeSet<&str> = chat[cutoff..]
+            .iter()
+            .flat_map(|m| m.calls.iter().map(|c| c.id.as_str()))
+            .collect();
         if let Some(orphan) = chat[cutoff..]
             .iter()
             .find(|m| m.kind == Kind::Tool && m.call_id.as_deref().is_some_and(|id| !calls_kept.contains(id)))
@@ -476,16 +528,34 @@ impl Policy for ClearToolUses {
     }
 
     fn keys(&self) -> &'static [&'static str] {
-        &["trigger", "keep", "clear_at_least", "exclude_tools", "clear_tool_inputs"]
+        &[
+            "trigger",
+            "keep",
+            "clear_at_least",
+            "exclude_tools",
+            "clear_tool_inputs",
+        ]
     }
 
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn rewrites_history(&self) -> bool {
+        false // applied to each request; the client keeps the full history
+    }
+
+    fn cost(&self, message: &ChatMessage) -> u64 {
+        approximate_tokens(message)
+    }
+
+    fn may_act(&self, settings: &PolicySettings, _messages: usize, cost: u64) -> Result<bool, SettingError> {
+        Ok(cost > settings.number_or("trigger", 100_000)?)
+    }
+
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
         let trigger = settings.number_or("trigger", 100_000)?;
         let keep = settings.number_or("keep", 3)? as usize;
         let clear_at_least = settings.number_or("clear_at_least", 0)?;
         let excluded = settings.list("exclude_tools");
         let clear_inputs = settings.flag("clear_tool_inputs", false)?;
-        let mut chat = chat_view(transcript);
+        let mut chat = chat.to_vec();
         let n = chat.len();
         let tokens = |chat: &[ChatMessage]| chat.iter().map(approximate_tokens).sum::<u64>();
         let before = tokens(&chat);
@@ -509,19 +579,26 @@ impl Policy for ClearToolUses {
             let Some(call) = chat[ai].calls.iter().position(|c| c.id == id) else {
                 continue;
             };
-            let tool = chat[idx].name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| chat[ai].calls[call].name.clone());
+            let tool = chat[idx]
+                .name
+                .clone()
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| chat[ai].calls[call].name.clone());
             if excluded.contains(&tool) {
                 continue;
             }
-            chat[idx].text = PLACEHOLDER.to_owned();
+            PLACEHOLDER.clone_into(&mut chat[idx].text);
             chat[idx].content_parts = None;
             chat[idx].images = 0;
             plan.messages[idx].section = Section::Cleared;
             // Arguments that were empty already are not a change to the message.
-            let empty_already = chat[ai].calls[call].args.as_object().is_some_and(serde_json::Map::is_empty);
+            let empty_already = chat[ai].calls[call]
+                .args
+                .as_object()
+                .is_some_and(serde_json::Map::is_empty);
             if clear_inputs && !empty_already {
                 chat[ai].calls[call].args = Value::Object(serde_json::Map::new());
-                chat[ai].calls[call].arguments = "{}".to_owned();
+                "{}".clone_into(&mut chat[ai].calls[call].arguments);
                 plan.messages[ai].inputs_cleared = true;
             }
             if clear_at_least > 0 && before.saturating_sub(tokens(&chat)) >= clear_at_least {
@@ -529,7 +606,11 @@ impl Policy for ClearToolUses {
             }
         }
         plan.tokens_after = Some(tokens(&chat));
-        plan.compacted = plan.messages.iter().any(|r| r.section == Section::Cleared || r.inputs_cleared);
+        plan.placeholder = Some(PLACEHOLDER);
+        plan.compacted = plan
+            .messages
+            .iter()
+            .any(|r| r.section == Section::Cleared || r.inputs_cleared);
         plan.split_around_clearing();
         if plan.compacted {
             plan.warnings.push(

@@ -11,16 +11,18 @@
 //! [`PolicyPlan::warnings`].
 
 pub mod chat;
+pub mod claude_code;
 mod codex;
 mod langchain;
-mod openhands;
 mod opencode;
+mod openhands;
 mod python_repr;
+pub mod replay;
 mod semantic_kernel;
 mod settings;
 mod toolnexus;
 
-pub use chat::{chat_view, ChatMessage, Kind};
+pub use chat::{chat_view, chat_view_counted, written, ChatMessage, Kind};
 pub use langchain::approximate_tokens;
 pub use opencode::estimate as opencode_estimate;
 pub use settings::{PolicySettings, SettingError};
@@ -120,6 +122,9 @@ pub struct PolicyPlan {
     /// Upstream behaviour a user should know of (an orphan left, an empty summary, a
     /// duplicated head), each a sentence.
     pub warnings: Vec<String>,
+    /// What a cleared message's content becomes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placeholder: Option<&'static str>,
 }
 
 impl PolicyPlan {
@@ -136,6 +141,7 @@ impl PolicyPlan {
             summarizer_input: None,
             summarizer_input_truncated: None,
             warnings: Vec::new(),
+            placeholder: None,
         }
     }
 
@@ -165,14 +171,37 @@ pub trait Policy: Sync {
     fn name(&self) -> &'static str;
     /// The `--set` keys it takes, as the agent spells them.
     fn keys(&self) -> &'static [&'static str];
+    /// What it would do with the messages `chat` (rows numbered by position).
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError>;
     /// What it would do with `transcript` under `settings`.
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError>;
+    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+        self.plan_chat(&chat_view(transcript), settings)
+    }
+    /// Its output replaces the history (a summary, a pruned store), rather than being a
+    /// view made afresh for each call while the client keeps everything (trimming,
+    /// masking, Anthropic's server-side clearing).
+    fn rewrites_history(&self) -> bool {
+        true
+    }
+    /// Its counter, per message (additive), for the cheap test a replay makes before it
+    /// asks for a plan: 0 for policies that count messages.
+    fn cost(&self, message: &ChatMessage) -> u64 {
+        let _ = message;
+        0
+    }
+    /// Whether a context of `messages` messages costing `cost` may make it act: false
+    /// only when it certainly does nothing (a replay then skips the plan).
+    fn may_act(&self, settings: &PolicySettings, messages: usize, cost: u64) -> Result<bool, SettingError> {
+        let _ = (settings, messages, cost);
+        Ok(true)
+    }
 }
 
 /// Every policy, by name.
 pub fn all() -> Vec<&'static dyn Policy> {
     vec![
         &toolnexus::Toolnexus,
+        &claude_code::ClaudeCode,
         &langchain::Trim,
         &langchain::Summarization,
         &langchain::ClearToolUses,
@@ -199,6 +228,8 @@ pub fn by_name(name: &str) -> Result<&'static dyn Policy, String> {
 /// one the policy takes.
 pub fn plan(name: &str, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, String> {
     let policy = by_name(name)?;
-    settings.check_keys(policy.name(), policy.keys()).map_err(|e| e.to_string())?;
+    settings
+        .check_keys(policy.name(), policy.keys())
+        .map_err(|e| e.to_string())?;
     policy.plan(transcript, settings).map_err(|e| e.to_string())
 }

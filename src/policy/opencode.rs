@@ -4,9 +4,8 @@
 //! when they add up to more than `minimum`; the walk stops at a summary or at an output
 //! already cleared. Tokens by opencode's own estimator ([`estimate`]).
 
-use super::chat::{chat_view, Kind};
+use super::chat::{ChatMessage, Kind};
 use super::{Policy, PolicyPlan, PolicySettings, Section, SettingError};
-use crate::transcript::Transcript;
 
 /// What opencode writes in place of a pruned output.
 pub const PRUNED: &str = "[Old tool result content cleared]";
@@ -50,10 +49,22 @@ impl Policy for Prune {
         &["protect", "minimum"]
     }
 
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn cost(&self, message: &ChatMessage) -> u64 {
+        if message.kind == Kind::Tool {
+            estimate(&message.text)
+        } else {
+            0
+        }
+    }
+
+    fn may_act(&self, settings: &PolicySettings, _messages: usize, cost: u64) -> Result<bool, SettingError> {
+        // It prunes more than `minimum` beyond the newest `protect` tokens of outputs.
+        Ok(cost > settings.number_or("protect", 40_000)? + settings.number_or("minimum", 20_000)?)
+    }
+
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
         let protect = settings.number_or("protect", 40_000)?;
         let minimum = settings.number_or("minimum", 20_000)?;
-        let chat = chat_view(transcript);
         let mut plan = PolicyPlan::unchanged(self.name(), "opencode-estimate of tool outputs", chat.len());
         let call_names: std::collections::HashMap<&str, &str> = chat
             .iter()
@@ -68,7 +79,7 @@ impl Policy for Prune {
             if turns < 2 {
                 continue;
             }
-            if transcript.messages[m.index].past_summary {
+            if m.past_summary {
                 break;
             }
             if m.kind != Kind::Tool {
@@ -92,6 +103,7 @@ impl Policy for Prune {
                 to_prune.push(m.index);
             }
         }
+        plan.placeholder = Some(PRUNED);
         if pruned > minimum {
             for i in to_prune {
                 plan.messages[i].section = Section::Cleared;
@@ -100,7 +112,11 @@ impl Policy for Prune {
             plan.split_around_clearing();
         }
         // Its counts are of tool outputs, the only thing it prunes.
-        let outputs: u64 = chat.iter().filter(|m| m.kind == Kind::Tool).map(|m| estimate(&m.text)).sum();
+        let outputs: u64 = chat
+            .iter()
+            .filter(|m| m.kind == Kind::Tool)
+            .map(|m| estimate(&m.text))
+            .sum();
         plan.tokens_before = Some(outputs);
         plan.tokens_after = Some(outputs - if plan.compacted { pruned } else { 0 });
         Ok(plan)

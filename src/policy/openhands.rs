@@ -4,9 +4,8 @@
 //! middle when the view passes `max_size`) and `openhands-llm` (the same, with a summary
 //! at `keep_first`: the server's default).
 
-use super::chat::{chat_view, Kind};
+use super::chat::{ChatMessage, Kind};
 use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
-use crate::transcript::Transcript;
 
 const COUNTER: &str = "events";
 
@@ -22,16 +21,28 @@ impl Policy for Recent {
         &["keep_first", "max_events"]
     }
 
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn rewrites_history(&self) -> bool {
+        false // a view made for each step
+    }
+
+    fn may_act(&self, settings: &PolicySettings, messages: usize, _cost: u64) -> Result<bool, SettingError> {
+        Ok(settings.number_or("keep_first", 1)? > 0 || messages as u64 > settings.number_or("max_events", 100)?)
+    }
+
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
         let keep_first = settings.number_or("keep_first", 1)? as usize;
         let max_events = settings.number_or("max_events", 100)? as usize;
-        let n = transcript.messages.len();
+        let n = chat.len();
         let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
         let head = keep_first.min(n);
         // `view[-tail_length:]`: with a length of 0, or one past the view's, Python's
         // slice is the whole view (the condenser has no guard: an upstream bug).
         let tail_length = max_events.saturating_sub(head);
-        let tail_start = if tail_length == 0 || tail_length >= n { 0 } else { n - tail_length };
+        let tail_start = if tail_length == 0 || tail_length >= n {
+            0
+        } else {
+            n - tail_length
+        };
         for row in &mut plan.messages {
             row.section = if row.index < head {
                 Section::Head
@@ -65,24 +76,37 @@ impl Policy for Mask {
         &["attention_window"]
     }
 
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn rewrites_history(&self) -> bool {
+        false // a view made for each step
+    }
+
+    fn may_act(&self, settings: &PolicySettings, messages: usize, _cost: u64) -> Result<bool, SettingError> {
+        Ok(messages as u64 > settings.number_or("attention_window", 100)?)
+    }
+
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
         let window = settings.number_or("attention_window", 100)? as usize;
-        let chat = chat_view(transcript);
         let n = chat.len();
         let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
-        for m in &chat {
+        for m in chat {
             if m.index + window < n && m.kind == Kind::Tool {
                 plan.messages[m.index].section = Section::Cleared;
             }
         }
         plan.compacted = plan.messages.iter().any(|r| r.section == Section::Cleared);
+        plan.placeholder = Some("<MASKED>");
         plan.split_around_clearing();
         Ok(plan)
     }
 }
 
 /// The forgetting condensers' shared settings, checked as OpenHands' validators check them.
-fn forgetting(settings: &PolicySettings, default_max: u64, default_first: u64, extra: usize) -> Result<(usize, usize), SettingError> {
+fn forgetting(
+    settings: &PolicySettings,
+    default_max: u64,
+    default_first: u64,
+    extra: usize,
+) -> Result<(usize, usize), SettingError> {
     let max_size = settings.number_or("max_size", default_max)? as usize;
     let keep_first = settings.number_or("keep_first", default_first)? as usize;
     if max_size / 2 <= keep_first + extra {
@@ -97,6 +121,10 @@ fn forgetting(settings: &PolicySettings, default_max: u64, default_first: u64, e
 /// `openhands-amortized` (`AmortizedForgettingCondenser`).
 pub struct Amortized;
 
+impl Amortized {
+    const DEFAULT_MAX_SIZE: u64 = 100;
+}
+
 impl Policy for Amortized {
     fn name(&self) -> &'static str {
         "openhands-amortized"
@@ -106,9 +134,13 @@ impl Policy for Amortized {
         &["max_size", "keep_first"]
     }
 
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
-        let (max_size, keep_first) = forgetting(settings, 100, 1, 0)?;
-        let n = transcript.messages.len();
+    fn may_act(&self, settings: &PolicySettings, messages: usize, _cost: u64) -> Result<bool, SettingError> {
+        Ok(messages as u64 > settings.number_or("max_size", Self::DEFAULT_MAX_SIZE)?)
+    }
+
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+        let (max_size, keep_first) = forgetting(settings, Self::DEFAULT_MAX_SIZE, 1, 0)?;
+        let n = chat.len();
         let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
         if n <= max_size {
             return Ok(plan);
@@ -131,6 +163,10 @@ impl Policy for Amortized {
 /// `openhands-llm` (`LLMSummarizingCondenser`).
 pub struct Llm;
 
+impl Llm {
+    const DEFAULT_MAX_SIZE: u64 = 120;
+}
+
 impl Policy for Llm {
     fn name(&self) -> &'static str {
         "openhands-llm"
@@ -140,9 +176,13 @@ impl Policy for Llm {
         &["max_size", "keep_first"]
     }
 
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
-        let (max_size, keep_first) = forgetting(settings, 120, 4, 1)?;
-        let n = transcript.messages.len();
+    fn may_act(&self, settings: &PolicySettings, messages: usize, _cost: u64) -> Result<bool, SettingError> {
+        Ok(messages as u64 > settings.number_or("max_size", Self::DEFAULT_MAX_SIZE)?)
+    }
+
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+        let (max_size, keep_first) = forgetting(settings, Self::DEFAULT_MAX_SIZE, 4, 1)?;
+        let n = chat.len();
         let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
         if n <= max_size {
             return Ok(plan);

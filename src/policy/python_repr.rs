@@ -3,6 +3,8 @@
 //! is part of a count. Strings pick their quote as Python does and escape what Python
 //! does not print; floats use Python's shortest round-trip form (`1e+16`, `1e-05`).
 
+use std::fmt::Write as _;
+
 use serde_json::Value;
 
 /// `repr(value)` as Python prints the equivalent `dict`/`list`/`str`/number.
@@ -84,7 +86,11 @@ pub fn float(f: f64) -> String {
         };
         format!("{sign}{body}")
     } else {
-        let rest = if digits.len() > 1 { format!(".{}", &digits[1..]) } else { String::new() };
+        let rest = if digits.len() > 1 {
+            format!(".{}", &digits[1..])
+        } else {
+            String::new()
+        };
         let exp_sign = if exponent < 0 { '-' } else { '+' };
         format!("{sign}{}{rest}e{exp_sign}{:02}", &digits[..1], exponent.abs())
     }
@@ -93,7 +99,11 @@ pub fn float(f: f64) -> String {
 /// A `str` the way Python quotes it: single quotes unless the text holds a single quote
 /// and no double quote.
 fn string(s: &str, out: &mut String) {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
     out.push(quote);
     for c in s.chars() {
         match c {
@@ -106,9 +116,15 @@ fn string(s: &str, out: &mut String) {
                 out.push(c);
             }
             c if printable(c) => out.push(c),
-            c if (c as u32) <= 0xff => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if (c as u32) <= 0xffff => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+            c if (c as u32) <= 0xff => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if (c as u32) <= 0xffff => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => {
+                let _ = write!(out, "\\U{:08x}", c as u32);
+            }
         }
     }
     out.push(quote);
@@ -128,7 +144,7 @@ fn printable(c: char) -> bool {
     !matches!(u,
         0xad | 0x600..=0x605 | 0x61c | 0x6dd | 0x70f | 0x180e | 0x200b..=0x200f | 0x202a..=0x202e
         | 0x2060..=0x2064 | 0x2066..=0x206f | 0xfeff | 0xfff9..=0xfffb | 0xe000..=0xf8ff
-        | 0xf0000..=0x10ffff | 0xe0001 | 0xe0020..=0xe007f)
+        | 0xf_0000..=0x10_ffff | 0xe_0001 | 0xe_0020..=0xe_007f)
 }
 
 #[cfg(test)]
@@ -147,7 +163,15 @@ mod tests {
         assert_eq!(repr(&json!("a\nb\\c\u{7}")), r"'a\nb\\c\x07'");
         assert_eq!(repr(&json!("both ' and \"")), r#"'both \' and "'"#);
         assert_eq!(repr(&json!("€ ok")), "'€ ok'");
-        for (f, python) in [(1.0, "1.0"), (1e16, "1e+16"), (1.5e-5, "1.5e-05"), (0.0001, "0.0001"), (123.25, "123.25"), (-2.5e20, "-2.5e+20"), (1e15, "1000000000000000.0")] {
+        for (f, python) in [
+            (1.0, "1.0"),
+            (1e16, "1e+16"),
+            (1.5e-5, "1.5e-05"),
+            (0.0001, "0.0001"),
+            (123.25, "123.25"),
+            (-2.5e20, "-2.5e+20"),
+            (1e15, "1000000000000000.0"),
+        ] {
             assert_eq!(float(f), python, "{f}");
         }
     }

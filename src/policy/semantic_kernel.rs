@@ -6,9 +6,8 @@
 //! Python and .NET differ by one message at a function run: Python cuts at the run's
 //! first message, .NET at the message before it (`--set variant=dotnet`).
 
-use super::chat::{chat_view, ChatMessage, Kind};
+use super::chat::{ChatMessage, Kind};
 use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
-use crate::transcript::Transcript;
 
 fn has_function_content(m: &ChatMessage) -> bool {
     m.has_calls() || m.kind == Kind::Tool
@@ -65,12 +64,16 @@ impl Policy for Truncation {
         &["target_count", "threshold_count", "variant"]
     }
 
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, messages: usize, _cost: u64) -> Result<bool, SettingError> {
+        let (target, threshold) = counts(settings)?;
+        Ok(messages > target + threshold)
+    }
+
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
         let (target, threshold) = counts(settings)?;
         let dotnet = settings.choice("variant", &["python", "dotnet"], "python")? == "dotnet";
-        let chat = chat_view(transcript);
         let mut plan = PolicyPlan::unchanged(self.name(), "messages", chat.len());
-        let Some(cut) = reduction_index(&chat, target, threshold, dotnet).filter(|&c| c > 0) else {
+        let Some(cut) = reduction_index(chat, target, threshold, dotnet).filter(|&c| c > 0) else {
             return Ok(plan);
         };
         let system = chat[0].kind == Kind::System;
@@ -102,15 +105,19 @@ impl Policy for Summarization {
         &["target_count", "threshold_count"]
     }
 
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, messages: usize, _cost: u64) -> Result<bool, SettingError> {
         let (target, threshold) = counts(settings)?;
-        let chat = chat_view(transcript);
+        Ok(messages > target + threshold)
+    }
+
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+        let (target, threshold) = counts(settings)?;
         let mut plan = PolicyPlan::unchanged(self.name(), "messages", chat.len());
-        let Some(cut) = reduction_index(&chat, target, threshold, false).filter(|&c| c > 0) else {
+        let Some(cut) = reduction_index(chat, target, threshold, false).filter(|&c| c > 0) else {
             return Ok(plan);
         };
         let first_system = chat.iter().position(|m| m.kind == Kind::System).filter(|&i| i < cut);
-        for m in &chat {
+        for m in chat {
             plan.messages[m.index].section = if m.index >= cut {
                 Section::Tail
             } else if Some(m.index) == first_system {

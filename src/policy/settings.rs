@@ -28,8 +28,14 @@ impl PolicySettings {
         Ok(PolicySettings { values })
     }
 
+    /// Every value, by key.
+    pub fn pairs(&self) -> Vec<(String, String)> {
+        self.values.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
+    }
+
     /// Sets one value (the TUI's picker and tests).
-    pub fn with(mut self, key: &str, value: impl ToString) -> PolicySettings {
+    #[must_use]
+    pub fn with(mut self, key: &str, value: impl std::fmt::Display) -> PolicySettings {
         self.values.insert(key.to_owned(), value.to_string());
         self
     }
@@ -88,17 +94,30 @@ impl PolicySettings {
     /// A comma-separated list (empty when absent).
     pub fn list(&self, key: &str) -> Vec<String> {
         self.text(key)
-            .map(|t| t.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect())
+            .map(|t| {
+                t.split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
     /// One of `choices` (or `default`).
-    pub fn choice(&self, key: &str, choices: &[&'static str], default: &'static str) -> Result<&'static str, SettingError> {
+    pub fn choice(
+        &self,
+        key: &str,
+        choices: &[&'static str],
+        default: &'static str,
+    ) -> Result<&'static str, SettingError> {
         match self.text(key) {
             None => Ok(default),
-            Some(t) => choices.iter().copied().find(|c| c.eq_ignore_ascii_case(t)).ok_or_else(|| {
-                SettingError(format!("--set {key}={t}: expected one of {}", choices.join(", ")))
-            }),
+            Some(t) => choices
+                .iter()
+                .copied()
+                .find(|c| c.eq_ignore_ascii_case(t))
+                .ok_or_else(|| SettingError(format!("--set {key}={t}: expected one of {}", choices.join(", ")))),
         }
     }
 }

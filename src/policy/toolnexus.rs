@@ -1,14 +1,77 @@
-//! `toolnexus`: the SPEC §7F tail compactor (ctxlens' own plan, [`crate::compact::plan`])
-//! through the policy contract, counted with the §7F estimate. `--max-tokens` and
-//! `--keep-tail` are its shorthand on the command line.
+//! `toolnexus`: the SPEC §7F tail compactor ([`crate::compact::plan_shape`], the same
+//! planner `compact` runs) through the policy contract, on the chat view's counted
+//! tokens (the §7F estimate). `--max-tokens` and `--keep-tail` are its shorthand on the
+//! command line.
 
+use super::chat::{ChatMessage, Kind};
 use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
-use crate::compact::{plan, Options, Section as PlanSection};
-use crate::tokens::{Counts, Tokenizer};
-use crate::transcript::Transcript;
+use crate::compact::{plan_shape, Options, Section as PlanSection, Shape};
+
+/// A chat slice as the §7F planner sees it: prefix sums of the counted tokens and the
+/// human turns (user messages that are neither tool results nor past summaries).
+struct ChatShape<'a> {
+    chat: &'a [ChatMessage],
+    prefix: Vec<u64>,
+    boundaries: Vec<usize>,
+}
+
+impl<'a> ChatShape<'a> {
+    fn new(chat: &'a [ChatMessage]) -> ChatShape<'a> {
+        let mut prefix = Vec::with_capacity(chat.len() + 1);
+        let mut running = 0u64;
+        prefix.push(0);
+        for m in chat {
+            running = running.saturating_add(m.counted);
+            prefix.push(running);
+        }
+        let boundaries = (0..chat.len())
+            .filter(|&i| chat[i].kind == Kind::User && chat[i].role == "user" && !chat[i].past_summary)
+            .collect();
+        ChatShape {
+            chat,
+            prefix,
+            boundaries,
+        }
+    }
+}
+
+impl Shape for ChatShape<'_> {
+    fn len(&self) -> usize {
+        self.chat.len()
+    }
+
+    fn starts_with_system(&self) -> bool {
+        self.chat.first().is_some_and(|m| m.role == "system")
+    }
+
+    fn suffix(&self, from: usize) -> u64 {
+        self.prefix[self.chat.len()] - self.prefix[from.min(self.chat.len())]
+    }
+
+    fn boundary_from(&self, from: usize) -> Option<usize> {
+        let k = self.boundaries.partition_point(|&b| b < from);
+        self.boundaries.get(k).copied()
+    }
+
+    fn last_boundary(&self) -> Option<usize> {
+        self.boundaries.last().copied()
+    }
+}
 
 /// `toolnexus`.
 pub struct Toolnexus;
+
+impl Toolnexus {
+    fn options(settings: &PolicySettings) -> Result<Options, SettingError> {
+        Ok(Options {
+            max_tokens: settings
+                .number("max_tokens")?
+                .ok_or_else(|| SettingError("toolnexus needs --set max_tokens=N (or --max-tokens N)".to_owned()))?,
+            keep_tail: settings.number("keep_tail")?,
+            flush_to_memory: settings.flag("flush_to_memory", false)?,
+        })
+    }
+}
 
 impl Policy for Toolnexus {
     fn name(&self) -> &'static str {
@@ -19,21 +82,22 @@ impl Policy for Toolnexus {
         &["max_tokens", "keep_tail", "flush_to_memory"]
     }
 
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
-        let max_tokens = settings
-            .number("max_tokens")?
-            .ok_or_else(|| SettingError("toolnexus needs --set max_tokens=N (or --max-tokens N)".to_owned()))?;
-        let options = Options {
-            max_tokens,
-            keep_tail: settings.number("keep_tail")?,
-            flush_to_memory: settings.flag("flush_to_memory", false)?,
-        };
-        let counts = Counts::compute(transcript, Tokenizer::Estimate);
-        let planned = plan(transcript, &counts, &options);
-        let n = transcript.messages.len();
-        let mut out = PolicyPlan::unchanged(self.name(), "estimate", n);
-        out.tokens_before = Some(counts.total());
-        out.tokens_after = Some(counts.total());
+    fn cost(&self, message: &ChatMessage) -> u64 {
+        message.counted
+    }
+
+    fn may_act(&self, settings: &PolicySettings, _messages: usize, cost: u64) -> Result<bool, SettingError> {
+        Ok(cost > Self::options(settings)?.max_tokens)
+    }
+
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+        let options = Self::options(settings)?;
+        let shape = ChatShape::new(chat);
+        let planned = plan_shape(&shape, &options);
+        let total = shape.suffix(0);
+        let mut out = PolicyPlan::unchanged(self.name(), "estimate", chat.len());
+        out.tokens_before = Some(total);
+        out.tokens_after = Some(total);
         if let Some(cut) = planned.cut() {
             for row in &mut out.messages {
                 row.section = match planned.section(row.index) {

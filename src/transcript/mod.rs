@@ -26,7 +26,9 @@ use structure::Scan;
 pub use format::{Container, Dialect, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
 pub use logs::{Conversation, LogRecord, Note, PastCompaction};
-pub use message::{legacy_call_id, readable_text as readable_text_of, Message, Recorded, RequestShape, ToolCall, PREVIEW_CHARS};
+pub use message::{
+    legacy_call_id, readable_text as readable_text_of, Message, Recorded, RequestShape, ToolCall, PREVIEW_CHARS,
+};
 pub use request::CountMode;
 pub use source_text::SourceText;
 

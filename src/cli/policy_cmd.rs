@@ -1,0 +1,394 @@
+//! Other agents' policies on the command line: `--policy NAME --set KEY=VALUE` (shared
+//! by `compact` and `replay`), a policy's replay over a session, and `ctxlens compare`,
+//! every policy replayed side by side. Each figure names its unit: the policy's own
+//! counter decides when it fires; `counted` is ctxlens' count of what was sent; `billed`
+//! is the provider's figure where the log's usage could be fitted (per epoch).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use serde::Serialize;
+
+use super::args::{BudgetArgs, InputArgs, MakeArgs};
+use ctxlens::calibrate::calibrate_epochs;
+use ctxlens::policy::replay::{replay, Inputs, Replayed};
+use ctxlens::policy::{self, Policy, PolicySettings};
+use ctxlens::text::thousands;
+
+/// `--policy NAME` and `--set KEY=VALUE`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PolicyArgs {
+    /// Another agent's compactor: toolnexus (the default, §7F), claude-code, codex,
+    /// langchain-trim, langchain-summarization, anthropic-clear-tool-uses,
+    /// openhands-recent, openhands-mask, openhands-amortized, openhands-llm,
+    /// opencode-prune, semantic-kernel-truncation, semantic-kernel-summarization.
+    #[arg(long, value_name = "NAME")]
+    pub policy: Option<String>,
+    /// A setting of the policy as the agent spells it (repeatable), e.g.
+    /// `--set trigger=tokens:4000 --set keep=messages:20`.
+    #[arg(long = "set", value_name = "KEY=VALUE", requires = "policy")]
+    pub set: Vec<String>,
+}
+
+impl PolicyArgs {
+    /// The policy asked for, unless it is the §7F compactor the other options already
+    /// describe (`--policy toolnexus` with no `--set`).
+    pub fn chosen(&self) -> Option<&str> {
+        self.policy
+            .as_deref()
+            .filter(|&n| n != "toolnexus" || !self.set.is_empty())
+    }
+
+    /// The `--set` values, with `--max-tokens`/`--keep-tail` as toolnexus' shorthand.
+    pub fn settings(&self, name: &str, budget: &BudgetArgs) -> anyhow::Result<PolicySettings> {
+        let mut settings = PolicySettings::parse(self.set.iter().map(String::as_str))?;
+        if name == "toolnexus" {
+            if let Some(max) = budget.max_tokens() {
+                settings = settings.with("max_tokens", max);
+            }
+            if let Some(keep) = budget.keep_tail() {
+                settings = settings.with("keep_tail", keep);
+            }
+        }
+        Ok(settings)
+    }
+}
+
+/// A policy's replay as JSON.
+#[derive(Serialize)]
+struct ReplayDoc<'a> {
+    file: String,
+    settings: Vec<(String, String)>,
+    summarizer: String,
+    #[serde(flatten)]
+    replayed: &'a Replayed,
+    instructions_lost_count: usize,
+}
+
+/// `replay FILE --policy NAME`: the policy over the session's whole life.
+pub fn run_replay(
+    file: &std::path::Path,
+    input: &InputArgs,
+    make: &MakeArgs,
+    name: &str,
+    settings: &PolicySettings,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let chosen = policy::by_name(name).map_err(anyhow::Error::msg)?;
+    settings.check_keys(name, chosen.keys())?;
+    let prepared = super::replay_cmd::prepare(file, input, make)?;
+    let fits = calibrate_epochs(&prepared.whole, &prepared.counts);
+    let replayed = replay(&Inputs {
+        whole: &prepared.whole,
+        counts: &prepared.counts,
+        policy: chosen,
+        settings,
+        summarizer: prepared.summarizer.as_ref(),
+        fits: &fits,
+        cancel: ctxlens::cancel::never(),
+    })?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if json {
+        let doc = ReplayDoc {
+            file: file.display().to_string(),
+            settings: settings.pairs(),
+            summarizer: prepared.spec.to_string(),
+            instructions_lost_count: replayed.instructions_lost.len(),
+            replayed: &replayed,
+        };
+        serde_json::to_writer_pretty(&mut out, &doc)?;
+        writeln!(out)?;
+    } else {
+        print_replay(&mut out, file, &replayed, settings, &prepared.spec.to_string())?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_replay(
+    out: &mut impl Write,
+    file: &std::path::Path,
+    r: &Replayed,
+    settings: &PolicySettings,
+    summarizer: &str,
+) -> anyhow::Result<()> {
+    let set: Vec<String> = settings.pairs().into_iter().map(|(k, v)| format!("{k}={v}")).collect();
+    writeln!(
+        out,
+        "{}: policy {}{} · {} model calls · summarizer {summarizer}",
+        file.display(),
+        r.policy,
+        if set.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", set.join(", "))
+        },
+        thousands(r.model_calls as u64)
+    )?;
+    writeln!(out, "sizes: counted = ctxlens' count of what is sent; billed = the provider's figure fitted per epoch; the policy decides in {}", r.counter)?;
+    writeln!(out)?;
+    if r.firings.is_empty() {
+        writeln!(out, "never fires")?;
+    }
+    for f in &r.firings {
+        let billed = match (f.billed_before, f.billed_after) {
+            (Some(b), Some(a)) => format!(" · billed {} → {}", thousands(b), thousands(a)),
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "  fires before #{:<6} counted {} → {}{billed} · {} messages removed{}",
+            f.at,
+            thousands(f.counted_before),
+            thousands(f.counted_after),
+            f.removed,
+            if f.loops {
+                " · still over its trigger (loops)"
+            } else {
+                ""
+            }
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "peak {} counted{} · {} counted sent in all{} · summaries read {} · {} of {} user instructions lost{}",
+        thousands(r.peak_counted),
+        r.peak_billed
+            .map_or(String::new(), |b| format!(" ({} billed)", thousands(b))),
+        thousands(r.counted_total),
+        r.billed_total
+            .map_or(String::new(), |b| format!(" ({} billed)", thousands(b))),
+        thousands(r.summary_input_tokens),
+        r.instructions_lost.len(),
+        r.instructions,
+        r.first_lost
+            .map_or(String::new(), |i| format!(" · first message lost #{i}"))
+    )?;
+    for (i, line) in r.instructions_lost.iter().take(20) {
+        writeln!(out, "  #{i:<6} {}", ctxlens::text::fit(line, 100, false))?;
+    }
+    if r.instructions_lost.len() > 20 {
+        writeln!(
+            out,
+            "  … {} more (--json lists them all)",
+            r.instructions_lost.len() - 20
+        )?;
+    }
+    for w in &r.warnings {
+        writeln!(out, "warning: {w}")?;
+    }
+    Ok(())
+}
+
+/// `ctxlens compare FILE`.
+#[derive(Debug, clap::Args)]
+pub struct CompareArgs {
+    /// Transcript or session log (`-` for standard input).
+    file: PathBuf,
+    /// The policies to compare (default: every one).
+    #[arg(long, value_name = "NAME,…", value_delimiter = ',')]
+    policies: Vec<String>,
+    /// A setting: `NAME.KEY=VALUE` for one policy, `KEY=VALUE` for every policy that has
+    /// that key (repeatable).
+    #[arg(long = "set", value_name = "[NAME.]KEY=VALUE")]
+    set: Vec<String>,
+    /// The model's context window the defaults are taken from (default 200,000).
+    #[arg(long, value_name = "N")]
+    context_window: Option<u64>,
+    #[command(flatten)]
+    make: MakeArgs,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+/// Each policy's settings when the user gives none: what the agent does by default for
+/// a model with `window` tokens, or — for the frameworks without a default — a stated
+/// assumption.
+pub fn default_settings(name: &str, window: u64) -> Vec<(&'static str, String)> {
+    let w = window.to_string();
+    match name {
+        "toolnexus" => vec![("max_tokens", (window * 8 / 10).to_string())],
+        "claude-code" | "codex" => vec![("context_window", w)],
+        "langchain-summarization" => vec![("trigger", "fraction:0.8".to_owned()), ("max_input_tokens", w)],
+        "langchain-trim" => vec![
+            ("max_tokens", w),
+            ("start_on", "human".to_owned()),
+            ("include_system", "true".to_owned()),
+        ],
+        "semantic-kernel-truncation" | "semantic-kernel-summarization" => {
+            vec![("target_count", "50".to_owned()), ("threshold_count", "10".to_owned())]
+        }
+        _ => Vec::new(),
+    }
+}
+
+#[derive(Serialize)]
+struct CompareDoc {
+    file: String,
+    context_window: u64,
+    summarizer: String,
+    policies: Vec<CompareRow>,
+}
+
+#[derive(Serialize)]
+struct CompareRow {
+    settings: Vec<(String, String)>,
+    #[serde(flatten)]
+    replayed: Replayed,
+}
+
+/// Compares and prints.
+pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
+    let window = args
+        .context_window
+        .unwrap_or(ctxlens::policy::claude_code::DEFAULT_WINDOW);
+    let names: Vec<&'static dyn Policy> = if args.policies.is_empty() {
+        policy::all()
+    } else {
+        args.policies
+            .iter()
+            .map(|n| policy::by_name(n).map_err(anyhow::Error::msg))
+            .collect::<anyhow::Result<_>>()?
+    };
+    let prepared = super::replay_cmd::prepare(&args.file, &args.input, &args.make)?;
+    let fits = calibrate_epochs(&prepared.whole, &prepared.counts);
+    let mut rows = Vec::new();
+    for chosen in names {
+        let mut settings = PolicySettings::default();
+        for (k, v) in default_settings(chosen.name(), window) {
+            settings = settings.with(k, v);
+        }
+        for pair in &args.set {
+            let (key, value) = pair
+                .split_once('=')
+                .with_context(|| format!("--set {pair}: expected [NAME.]KEY=VALUE"))?;
+            // `NAME.KEY` sets one policy's key; a bare `KEY` every policy that has it.
+            let target = match key.split_once('.') {
+                Some((name, key)) => (name == chosen.name()).then_some(key),
+                None => chosen.keys().contains(&key).then_some(key),
+            };
+            if let Some(key) = target {
+                settings = settings.with(key, value);
+            }
+        }
+        let replayed = replay(&Inputs {
+            whole: &prepared.whole,
+            counts: &prepared.counts,
+            policy: chosen,
+            settings: &settings,
+            summarizer: prepared.summarizer.as_ref(),
+            fits: &fits,
+            cancel: ctxlens::cancel::never(),
+        })
+        .with_context(|| format!("policy {}", chosen.name()))?;
+        rows.push(CompareRow {
+            settings: settings.pairs(),
+            replayed,
+        });
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if args.json {
+        let doc = CompareDoc {
+            file: args.file.display().to_string(),
+            context_window: window,
+            summarizer: prepared.spec.to_string(),
+            policies: rows,
+        };
+        serde_json::to_writer_pretty(&mut out, &doc)?;
+        writeln!(out)?;
+    } else {
+        print_compare(
+            &mut out,
+            args,
+            window,
+            &prepared.spec.to_string(),
+            &rows,
+            fits.iter().any(|f| f.calibration.is_some()),
+        )?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_compare(
+    out: &mut impl Write,
+    args: &CompareArgs,
+    window: u64,
+    summarizer: &str,
+    rows: &[CompareRow],
+    billed: bool,
+) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "{}: {} policies over the session's life · window {} · summarizer {summarizer}",
+        args.file.display(),
+        rows.len(),
+        thousands(window)
+    )?;
+    writeln!(
+        out,
+        "peak and sent: {} (counted = ctxlens' count of the messages sent{})",
+        if billed {
+            "billed tokens, fitted per epoch to the log's usage"
+        } else {
+            "counted tokens"
+        },
+        if billed {
+            "; billed adds the fitted system prompt and tools"
+        } else {
+            "; the log records no usage to bill by"
+        }
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:<30} {:>7} {:>6} {:>12} {:>14} {:>12} {:>12} {:>10}",
+        "policy", "firings", "loops", "peak", "sent in all", "summ. read", "instr. lost", "1st lost"
+    )?;
+    for row in rows {
+        let r = &row.replayed;
+        let (peak, total) = if billed {
+            (
+                r.peak_billed.unwrap_or(r.peak_counted),
+                r.billed_total.unwrap_or(r.counted_total),
+            )
+        } else {
+            (r.peak_counted, r.counted_total)
+        };
+        writeln!(
+            out,
+            "{:<30} {:>7} {:>6} {:>12} {:>14} {:>12} {:>12} {:>10}",
+            r.policy,
+            thousands(r.firings.len() as u64),
+            thousands(r.loops as u64),
+            thousands(peak),
+            thousands(total),
+            thousands(r.summary_input_tokens),
+            format!("{}/{}", r.instructions_lost.len(), r.instructions),
+            r.first_lost.map_or_else(|| "–".to_owned(), |i| format!("#{i}"))
+        )?;
+    }
+    writeln!(out)?;
+    for row in rows {
+        let set: Vec<String> = row.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if set.is_empty() && row.replayed.warnings.is_empty() {
+            continue;
+        }
+        let set = if set.is_empty() {
+            "its defaults".to_owned()
+        } else {
+            set.join(", ")
+        };
+        writeln!(out, "  {}: {set}", row.replayed.policy)?;
+        for w in &row.replayed.warnings {
+            writeln!(out, "    warning: {w}")?;
+        }
+    }
+    Ok(())
+}
