@@ -98,6 +98,11 @@ pub struct Emitted {
     pub text: String,
     /// For formats without comments (JSON): the counting note, to show beside it.
     pub note: Option<String>,
+    /// What the agent will not do as asked (a threshold at or above the window, one it
+    /// ignores or clamps): never silent, shown beside the text.
+    pub warnings: Vec<String>,
+    /// The threshold the text makes the agent compact at, in the agent's units.
+    pub threshold: Option<u64>,
 }
 
 /// The threshold in the agent's units when it counts what the provider bills.
@@ -134,19 +139,36 @@ fn window(settings: &Settings, kind: Kind) -> Result<u64, String> {
 
 /// The configuration of `kind` for `settings`.
 pub fn emit(kind: Kind, settings: &Settings) -> Result<Emitted, String> {
-    match kind {
-        Kind::Toolnexus => Ok(toolnexus(settings)),
-        Kind::Langchain => Ok(commented(langchain(settings))),
-        Kind::Codex => Ok(commented(codex(settings))),
-        Kind::ClaudeCode => claude_code(settings).map(commented),
-        Kind::Opencode => opencode(settings),
-        Kind::Ctxlens => Ok(commented(ctxlens(settings))),
+    let mut emitted = match kind {
+        Kind::Toolnexus => toolnexus(settings),
+        Kind::Langchain => langchain(settings),
+        Kind::Codex => codex(settings),
+        Kind::ClaudeCode => claude_code(settings)?,
+        Kind::Opencode => opencode(settings)?,
+        Kind::Ctxlens => commented(ctxlens(settings)),
+    };
+    if let Some(warning) = emitted.threshold.and_then(|t| over_window(t, settings.context_window)) {
+        emitted.warnings.insert(0, warning);
     }
+    Ok(emitted)
 }
 
 /// A text whose format holds its own comments.
 fn commented(text: String) -> Emitted {
-    Emitted { text, note: None }
+    Emitted {
+        text,
+        note: None,
+        warnings: Vec::new(),
+        threshold: None,
+    }
+}
+
+/// A warning when `threshold` cannot be reached in a `window`-token window.
+fn over_window(threshold: u64, window: Option<u64>) -> Option<String> {
+    let window = window?;
+    (threshold >= window).then(|| {
+        format!("the threshold {threshold} is at or above the {window}-token window: the agent never gets there (the provider refuses the request first)")
+    })
 }
 
 /// Pretty JSON with a final newline.
@@ -175,76 +197,179 @@ fn toolnexus(settings: &Settings) -> Emitted {
             settings.tokenizer.name()
         )
     };
-    Emitted { text, note: Some(note) }
+    Emitted {
+        text,
+        note: Some(note),
+        warnings: Vec::new(),
+        threshold: Some(o.max_tokens),
+    }
 }
 
 /// The `SummarizationMiddleware` of `LangChain`.
-fn langchain(settings: &Settings) -> String {
+fn langchain(settings: &Settings) -> Emitted {
     let o = &settings.options;
     let mut text = String::new();
     let _ = writeln!(
         text,
-        "# LangChain counts with count_tokens_approximately (about 4 characters per token of each message's text, plus a small per-message overhead), not {}.",
+        "# LangChain counts with count_tokens_approximately (about 4 characters per token of each message's text, plus 3 a message), not {}.",
         settings.tokenizer.name()
     );
     text.push_str("# It keeps the most recent messages worth `keep` tokens, cutting at any message that does not split a tool call from its result (not only at user turns).\n");
+    text.push_str("# trim_tokens_to_summarize=None: with its default (4000) the summarizer reads only the last 4000 tokens, trimmed to start at a\n");
+    text.push_str("# human message; an agent loop has none there, so the summary becomes \"Previous conversation was too long to summarize.\"\n");
     text.push_str("from langchain.agents.middleware import SummarizationMiddleware\n\n");
     let _ = writeln!(
         text,
-        "summarization = SummarizationMiddleware(\n    model=\"openai:gpt-4o-mini\",  # the model that writes the summary\n    trigger=(\"tokens\", {}),\n    keep=(\"tokens\", {}),\n)",
+        "summarization = SummarizationMiddleware(\n    model=\"openai:gpt-4o-mini\",  # the model that writes the summary\n    trigger=(\"tokens\", {}),\n    keep=(\"tokens\", {}),\n    trim_tokens_to_summarize=None,\n)",
         o.max_tokens,
         o.effective_keep_tail()
     );
-    text
+    Emitted {
+        threshold: Some(o.max_tokens),
+        ..commented(text)
+    }
 }
 
+/// Codex clamps its limit to this share of the window (current versions).
+const CODEX_LIMIT_SHARE: (u64, u64) = (9, 10);
+
 /// Codex's `config.toml`.
-fn codex(settings: &Settings) -> String {
-    let limit = billed(settings, settings.options.max_tokens);
+fn codex(settings: &Settings) -> Emitted {
+    let mut limit = billed(settings, settings.options.max_tokens);
+    let mut warnings = Vec::new();
     let mut text = String::new();
     let _ = writeln!(
         text,
         "# ~/.codex/config.toml: Codex compacts when the conversation passes this many tokens;"
     );
     let _ = writeln!(text, "# {}.", billed_note(settings));
-    text.push_str("# Codex has no tail budget: after compacting it keeps recent user messages (up to a fixed budget) and the summary.\n");
+    text.push_str("# Codex has no tail budget: after compacting it keeps the user's own messages (up to 20,000 tokens) and the summary.\n");
+    match settings.context_window {
+        Some(w) => {
+            let clamp = w * CODEX_LIMIT_SHARE.0 / CODEX_LIMIT_SHARE.1;
+            if limit > clamp {
+                warnings.push(format!(
+                    "Codex clamps model_auto_compact_token_limit to 90% of the {w}-token window: {limit} becomes {clamp}"
+                ));
+                let _ = writeln!(
+                    text,
+                    "# {limit} was asked for; Codex clamps the limit to 90% of the window, so it is {clamp}."
+                );
+                limit = clamp;
+            }
+        }
+        None => {
+            text.push_str("# Current Codex versions clamp the limit to 90% of the model's context window (pass --context-window to check it).\n");
+        }
+    }
     let _ = writeln!(text, "model_auto_compact_token_limit = {limit}");
     if let Some(w) = settings.context_window {
         let _ = writeln!(text, "model_context_window = {w}");
     }
-    text
+    Emitted {
+        warnings,
+        threshold: Some(limit),
+        ..commented(text)
+    }
+}
+
+/// Claude Code's percentage of the effective window that makes it compact at `limit`
+/// (it reads decimals): the fewest decimals, from two, that bring the threshold it
+/// computes, `floor(effective × pct / 100)`, within 1% of `limit`; rounded to nearest.
+pub fn claude_code_percent(limit: u64, effective: u64) -> f64 {
+    let exact = limit as f64 * 100.0 / effective.max(1) as f64;
+    let mut pct = exact;
+    for decimals in 2..=6 {
+        let scale = 10f64.powi(decimals);
+        pct = (exact * scale).round() / scale;
+        let back = (effective as f64 * pct / 100.0).floor();
+        if (back - limit as f64).abs() <= limit as f64 * 0.01 {
+            break;
+        }
+    }
+    pct.min(100.0)
 }
 
 /// Claude Code's auto-compact override.
-fn claude_code(settings: &Settings) -> Result<String, String> {
+fn claude_code(settings: &Settings) -> Result<Emitted, String> {
+    use crate::policy::claude_code::{default_threshold, effective_window, AUTOCOMPACT_MARGIN, OUTPUT_RESERVE};
     let w = window(settings, Kind::ClaudeCode)?;
     let limit = billed(settings, settings.options.max_tokens);
-    let percent = (limit * 100).div_ceil(w).clamp(1, 100);
+    let effective = effective_window(w, OUTPUT_RESERVE);
+    let built_in = default_threshold(w, OUTPUT_RESERVE, None);
+    let mut warnings = Vec::new();
     let mut text = String::new();
     let _ = writeln!(
         text,
-        "# Claude Code auto-compacts at this percentage of the model's context window ({w} tokens): {limit} tokens."
+        "# Claude Code auto-compacts at a percentage of its effective window ({w} − {OUTPUT_RESERVE} reserved for the reply = {effective} tokens): here {limit} tokens."
     );
     let _ = writeln!(text, "# {}.", billed_note(settings));
-    text.push_str("# The override only lowers the threshold: above the built-in one (about the window minus 13k) it has no effect.\n");
-    text.push_str("# Set it in the shell that starts claude (or in the \"env\" block of ~/.claude/settings.json).\n");
+    text.push_str("# Set it in the shell that starts claude: reports say the \"env\" block of ~/.claude/settings.json does not reach this setting.\n");
+    if limit >= built_in {
+        warnings.push(format!(
+            "Claude Code cannot compact later than its built-in threshold ({built_in} = effective window − {AUTOCOMPACT_MARGIN}): {limit} is ignored, it compacts at {built_in}"
+        ));
+        let _ = writeln!(
+            text,
+            "# {limit} is at or above the built-in threshold ({built_in}): the override only lowers it, so Claude Code keeps {built_in}."
+        );
+        return Ok(Emitted {
+            warnings,
+            threshold: Some(built_in),
+            ..commented(text)
+        });
+    }
+    let percent = claude_code_percent(limit, effective);
     let _ = writeln!(text, "export CLAUDE_AUTOCOMPACT_PCT_OVERRIDE={percent}");
-    Ok(text)
+    let window_knob = limit + OUTPUT_RESERVE + AUTOCOMPACT_MARGIN;
+    if window_knob <= w {
+        let _ = writeln!(
+            text,
+            "# Or, the same threshold through the window it measures against (it compacts at that − {OUTPUT_RESERVE} − {AUTOCOMPACT_MARGIN}):"
+        );
+        let _ = writeln!(text, "# export CLAUDE_CODE_AUTO_COMPACT_WINDOW={window_knob}");
+    }
+    Ok(Emitted {
+        warnings,
+        threshold: Some((effective as f64 * percent / 100.0).floor() as u64),
+        ..commented(text)
+    })
 }
+
+/// opencode caps the room it keeps for a reply at this many tokens.
+const OPENCODE_MAX_OUTPUT: u64 = 32_000;
 
 /// opencode's `compaction` settings.
 fn opencode(settings: &Settings) -> Result<Emitted, String> {
     let w = window(settings, Kind::Opencode)?;
     let limit = billed(settings, settings.options.max_tokens);
+    // Usable = context − min(output, 32,000) − reserved (for a model that declares
+    // `limit.input`: that − reserved), so `reserved` is what lies between the limit and
+    // the latest it can compact.
+    let latest = w.saturating_sub(OPENCODE_MAX_OUTPUT);
+    let mut warnings = Vec::new();
+    if limit > latest {
+        warnings.push(format!(
+            "opencode compacts at the latest at the window − the reply's room ({w} − {OPENCODE_MAX_OUTPUT} = {latest}): {limit} cannot be reached, reserved is 0"
+        ));
+    }
+    let reserved = latest.saturating_sub(limit);
+    let preserve = billed(settings, settings.options.effective_keep_tail()).min(limit);
     let text = json_text(&serde_json::json!({
         "$schema": "https://opencode.ai/config.json",
-        "compaction": {"auto": true, "reserved": w.saturating_sub(limit)},
+        "compaction": {"auto": true, "reserved": reserved, "preserve_recent_tokens": preserve},
     }));
     let note = format!(
-        "opencode compacts when the last response's reported tokens reach the model's context limit ({w}) minus `reserved`, i.e. at {limit}; {}",
+        "opencode compacts when the last response's reported tokens reach the model's context ({w}) minus the reply's room (up to {OPENCODE_MAX_OUTPUT}) minus `reserved` (for a model that declares limit.input: that limit minus `reserved`), i.e. at {}; it keeps recent whole turns worth `preserve_recent_tokens`; {}",
+        latest - reserved,
         billed_note(settings)
     );
-    Ok(Emitted { text, note: Some(note) })
+    Ok(Emitted {
+        text,
+        note: Some(note),
+        warnings,
+        threshold: Some(latest - reserved),
+    })
 }
 
 /// ctxlens' own `.ctxlens.toml`.
@@ -272,4 +397,99 @@ fn ctxlens(settings: &Settings) -> String {
 fn toml_string(s: &str) -> String {
     // JSON string escapes are valid TOML basic-string escapes.
     serde_json::to_string(s).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(max_tokens: u64, window: Option<u64>, calibration: Option<(u64, f64)>) -> Settings {
+        Settings {
+            options: Options {
+                max_tokens,
+                keep_tail: None,
+                flush_to_memory: false,
+            },
+            strategy: Strategy::Tail,
+            tokenizer: Tokenizer::Estimate,
+            summarizer: "extractive".to_owned(),
+            summary_role: SummaryRole::System,
+            context_window: window,
+            calibration,
+        }
+    }
+
+    /// The number after `NAME=` on a line of `text`.
+    fn value_of(text: &str, name: &str) -> Option<f64> {
+        text.lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .find_map(|l| l.split_once(&format!("{name}="))?.1.trim().parse().ok())
+    }
+
+    #[test]
+    fn every_kind_over_a_grid_warns_where_the_agent_cannot_follow() {
+        let budgets = [1_000, 30_000, 100_000, 150_000, 175_000, 199_999, 260_000, 2_000_000];
+        let windows = [None, Some(8_192), Some(128_000), Some(200_000), Some(1_000_000)];
+        let calibrations = [None, Some((33_571, 1.096))];
+        let mut checked = 0;
+        for kind in Kind::ALL {
+            for &budget in &budgets {
+                for &window in &windows {
+                    for &calibration in &calibrations {
+                        let s = settings(budget, window, calibration);
+                        let Ok(emitted) = emit(kind, &s) else {
+                            // Only the kinds whose knob is a share of the window refuse,
+                            // and only without one.
+                            assert!(window.is_none() && matches!(kind, Kind::ClaudeCode | Kind::Opencode));
+                            continue;
+                        };
+                        checked += 1;
+                        if let (Some(threshold), Some(w)) = (emitted.threshold, window) {
+                            assert!(
+                                threshold < w || !emitted.warnings.is_empty(),
+                                "{kind:?} budget {budget} window {w}: threshold {threshold} without a warning"
+                            );
+                        }
+                        let asked = billed(&s, budget);
+                        if kind == Kind::ClaudeCode && emitted.warnings.is_empty() {
+                            // The percentage, read back the way Claude Code reads it, is
+                            // the threshold asked for within 1%.
+                            let w = window.expect("a window");
+                            let effective = crate::policy::claude_code::effective_window(w, 20_000);
+                            let pct = value_of(&emitted.text, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE").expect("a percentage");
+                            let back = (effective as f64 * pct / 100.0).floor();
+                            assert!(
+                                (back - asked as f64).abs() <= asked as f64 * 0.01,
+                                "budget {budget} window {w}: {pct}% gives {back}, asked {asked}"
+                            );
+                        }
+                        if kind == Kind::Codex {
+                            let limit = value_of(&emitted.text.replace(" = ", "="), "model_auto_compact_token_limit")
+                                .expect("a limit");
+                            if let Some(w) = window {
+                                assert!(limit <= w as f64 * 0.9, "{limit} in {w}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 300, "{checked}");
+    }
+
+    #[test]
+    fn the_claude_code_percentage_keeps_its_decimals() {
+        // 150,000 of an effective 180,000 is 83.33…%: two decimals, not a whole 84.
+        let emitted = emit(Kind::ClaudeCode, &settings(150_000, Some(200_000), None)).expect("emits");
+        assert_eq!(value_of(&emitted.text, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"), Some(83.33));
+        assert_eq!(emitted.threshold, Some(149_994));
+        assert!(
+            emitted.text.contains("CLAUDE_CODE_AUTO_COMPACT_WINDOW=183000"),
+            "{}",
+            emitted.text
+        );
+        // A small threshold in a large window takes more decimals.
+        let emitted = emit(Kind::ClaudeCode, &settings(1_000, Some(1_000_000), None)).expect("emits");
+        assert_eq!(value_of(&emitted.text, "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"), Some(0.102));
+    }
 }

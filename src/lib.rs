@@ -51,6 +51,7 @@ pub mod error;
 pub mod export;
 pub mod history;
 pub mod loss;
+pub mod models;
 pub mod policy;
 pub mod replay;
 pub mod scan;

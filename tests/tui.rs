@@ -1083,7 +1083,7 @@ fn settings_to_paste_cycle_through_the_agents() {
     let mut app = open(
         fixture(),
         Config {
-            context_window: Some(8000),
+            context_window: Some(200_000),
             ..config(Some(2000), Some(800))
         },
         (120, 36),
@@ -1105,11 +1105,18 @@ fn settings_to_paste_cycle_through_the_agents() {
     let claude = app
         .emitted_config(ctxlens::agent_config::Kind::ClaudeCode)
         .expect("window given");
-    assert!(
-        claude.text.contains("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=25"),
-        "{}",
-        claude.text
-    );
+    // 2,000 tokens of the effective 180,000 (200,000 less the reply's 20,000), read back
+    // by Claude Code as floor(180,000 × pct / 100): within 1% of 2,000.
+    let pct: f64 = claude
+        .text
+        .lines()
+        .find_map(|l| l.strip_prefix("export CLAUDE_AUTOCOMPACT_PCT_OVERRIDE="))
+        .expect("the override")
+        .parse()
+        .expect("a number");
+    let back = (180_000.0 * pct / 100.0_f64).floor();
+    assert!((back - 2000.0).abs() <= 20.0, "{pct}% is {back}");
+    assert!(claude.warnings.is_empty(), "{:?}", claude.warnings);
 }
 
 #[test]

@@ -26,8 +26,21 @@ pub fn settings(
         tokenizer: counts.tokenizer,
         summarizer: summarizer.to_string(),
         summary_role: settings.summary_role,
-        context_window: args.context_window(),
-        calibration: ctxlens::calibrate::calibrate(transcript, counts).map(|c| (c.overhead, c.ratio)),
+        context_window: args.context_window().or_else(|| {
+            let window = transcript.model.as_deref().and_then(ctxlens::models::window_of)?;
+            eprintln!(
+                "ctxlens: context window {} ({}, from the model the log names; --context-window overrides it)",
+                window.tokens, window.family
+            );
+            Some(window.tokens)
+        }),
+        // The fit of the latest epoch that recorded usage: a fit across a real compaction
+        // mixes two contexts (other instructions re-read, another overhead).
+        calibration: ctxlens::calibrate::calibrate_epochs(transcript, counts)
+            .into_iter()
+            .rev()
+            .find_map(|e| e.calibration)
+            .map(|c| (c.overhead, c.ratio)),
     }
 }
 
@@ -36,6 +49,9 @@ pub fn print(kind: Kind, settings: &AgentSettings) -> anyhow::Result<ExitCode> {
     let emitted = emit(kind, settings).map_err(anyhow::Error::msg)?;
     if let Some(note) = &emitted.note {
         eprintln!("note: {note}");
+    }
+    for warning in &emitted.warnings {
+        eprintln!("warning: {warning}");
     }
     let mut out = std::io::stdout().lock();
     out.write_all(emitted.text.as_bytes())?;

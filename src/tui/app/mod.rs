@@ -311,6 +311,11 @@ impl App {
     /// not the estimator (counted here, the list needs it at once).
     pub fn new(transcript: Transcript, config: Config) -> (App, Vec<Effect>) {
         let transcript = Arc::new(transcript);
+        let model_window = transcript
+            .model
+            .as_deref()
+            .and_then(crate::models::window_of)
+            .map(|w| w.tokens);
         let estimate = Arc::new(Counts::compute(&transcript, Tokenizer::Estimate));
         let total = estimate.total();
         let options = Options {
@@ -345,7 +350,8 @@ impl App {
             breaking_down: None,
             filter: None,
             calibration: None,
-            context_window: config.context_window,
+            // The window the user gave, else the one of the model the transcript names.
+            context_window: config.context_window.or(model_window),
             raw: false,
             session: None,
             session_pending: None,

@@ -475,25 +475,88 @@ pub fn config(frame: &mut Frame, area: Rect, app: &App, view: ConfigView) {
         })
         .collect();
     let mut lines = vec![Line::from(tabs), Line::raw("")];
+    let popup = overlay_area(area);
+    // Wrapped here, so a comment's continuation lines are comments too (a pasted snippet
+    // must not turn the end of a long comment into code).
+    let width = usize::from(popup.width.saturating_sub(2)).max(20);
     match app.emitted_config(kind) {
         Ok(emitted) => {
             lines.push(Line::styled(format!("{} ({}):", kind.name(), kind.format()), t.accent));
-            lines.extend(emitted.text.lines().map(|l| Line::raw(l.to_owned())));
+            for warning in &emitted.warnings {
+                lines.extend(
+                    wrap_prefixed(&format!("⚠ {warning}"), "  ", width)
+                        .into_iter()
+                        .map(|l| Line::styled(l, t.warning)),
+                );
+            }
+            for line in emitted.text.lines() {
+                let (indent, rest) = line.split_at(line.len() - line.trim_start().len());
+                let continuation = if rest.starts_with('#') {
+                    format!("{indent}# ")
+                } else {
+                    indent.to_owned()
+                };
+                lines.extend(wrap_prefixed(line, &continuation, width).into_iter().map(Line::raw));
+            }
             if let Some(note) = emitted.note {
                 lines.push(Line::raw(""));
-                lines.push(Line::styled(format!("note: {note}"), t.dim));
+                lines.extend(
+                    wrap_prefixed(&format!("note: {note}"), "  ", width)
+                        .into_iter()
+                        .map(|l| Line::styled(l, t.dim)),
+                );
             }
         }
         Err(e) => lines.push(Line::styled(e, t.warning)),
     }
-    let popup = overlay_area(area);
     frame.render_widget(Clear, popup);
     frame.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+        Paragraph::new(lines).block(
             Block::bordered()
                 .title(Line::styled(" settings to paste into the agent ", t.accent))
                 .title_bottom(hint_line(Context::Config)),
         ),
         popup,
     );
+}
+
+/// `text` broken at spaces into lines of at most `width` columns, every line after the
+/// first starting with `prefix` (a word longer than a line is cut).
+fn wrap_prefixed(text: &str, prefix: &str, width: usize) -> Vec<String> {
+    use unicode_width::UnicodeWidthStr;
+    let mut out = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let lead = if out.is_empty() { "" } else { prefix };
+        let candidate_width = if line.is_empty() {
+            lead.width() + word.width()
+        } else {
+            line.width() + 1 + word.width()
+        };
+        if !line.is_empty() && candidate_width > width {
+            out.push(std::mem::take(&mut line));
+        }
+        if line.is_empty() {
+            line.push_str(if out.is_empty() { "" } else { prefix });
+            line.push_str(word);
+        } else {
+            line.push(' ');
+            line.push_str(word);
+        }
+    }
+    out.push(line);
+    out
+}
+
+#[cfg(test)]
+mod wrap_tests {
+    use super::wrap_prefixed;
+
+    #[test]
+    fn continuation_lines_carry_the_prefix() {
+        let lines = wrap_prefixed("# one two three four five six", "# ", 12);
+        assert_eq!(lines, ["# one two", "# three four", "# five six"]);
+        assert!(lines.iter().all(|l| l.starts_with("# ")));
+        assert_eq!(wrap_prefixed("short", "# ", 12), ["short"]);
+    }
 }
