@@ -359,3 +359,82 @@ fn a_view_policy_keeps_the_history_and_a_rewriting_one_shrinks_it() {
         assert!(f["counted_after"].as_u64() < f["counted_before"].as_u64(), "{f}");
     }
 }
+
+#[test]
+fn each_fast_view_sizes_a_call_as_its_plan_does() {
+    use ctxlens::policy::{chat_view, PolicySettings, Running, Section};
+    let placeholder =
+        |text: &str| (serde_json::json!({"role": "tool", "content": text}).to_string().len() as u64).div_ceil(4);
+    let settings = |pairs: &[&str]| PolicySettings::parse(pairs.iter().copied()).expect("settings");
+    let cases: Vec<(&str, PolicySettings)> = vec![
+        ("openhands-mask", settings(&["attention_window=4"])),
+        ("openhands-mask", settings(&["attention_window=1"])),
+        ("openhands-recent", settings(&["keep_first=2", "max_events=6"])),
+        ("openhands-recent", settings(&["keep_first=1", "max_events=40"])),
+        ("openhands-recent", settings(&["keep_first=0", "max_events=5"])),
+        ("anthropic-clear-tool-uses", settings(&["trigger=100", "keep=1"])),
+        ("anthropic-clear-tool-uses", settings(&["trigger=400", "keep=3"])),
+        ("langchain-trim", settings(&["max_tokens=300"])),
+        (
+            "langchain-trim",
+            settings(&["max_tokens=500", "start_on=human", "include_system=true"]),
+        ),
+        ("langchain-trim", settings(&["max_tokens=60", "start_on=human"])),
+    ];
+    let inputs = [
+        "support-agent.json",
+        "agent-loop.json",
+        "anthropic-parallel-tools.json",
+        "toolnexus-fixture-transcript.json",
+        "lc-orphan-38352.json",
+    ];
+    let mut compared = 0;
+    for input in inputs {
+        let path = data().join("conformance/policies/inputs").join(input);
+        let transcript = ctxlens::transcript::Transcript::read(&path, None).expect("loads");
+        let mut chat = chat_view(&transcript);
+        // The fast views and the plans price a cleared message alike.
+        for m in &mut chat {
+            m.counted = m.counted.max(1);
+        }
+        for (name, settings) in &cases {
+            let policy = ctxlens::policy::by_name(name).expect("a policy");
+            for end in 1..=chat.len() {
+                let context = &chat[..end];
+                let running = Running::of(context, |m| policy.cost(m));
+                let Some(fast) = policy.fast_view(settings, &running, &placeholder).expect("settings") else {
+                    panic!("{name} {settings:?}: no fast view");
+                };
+                let plan = policy.plan_chat(context, settings).expect("plans");
+                let placeholder_text = plan.placeholder.unwrap_or("[cleared]");
+                let mut messages = 0;
+                let mut counted = 0;
+                let mut removed = 0;
+                for row in &plan.messages {
+                    let m = &context[row.index];
+                    match row.section {
+                        Section::Head | Section::Tail => {
+                            messages += 1 + usize::from(row.duplicated);
+                            counted += m.counted * (1 + u64::from(row.duplicated));
+                        }
+                        Section::Cleared => {
+                            messages += 1;
+                            counted += placeholder(placeholder_text);
+                            removed += 1;
+                        }
+                        Section::Summarized | Section::Dropped => removed += 1,
+                    }
+                }
+                let what = format!("{input} {name} {:?} at {end}", settings.pairs());
+                assert_eq!(fast.changed, plan.compacted, "{what}");
+                assert_eq!(
+                    (fast.messages, fast.counted, fast.removed),
+                    (messages, counted, removed),
+                    "{what}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+}

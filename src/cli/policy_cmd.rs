@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::args::{BudgetArgs, InputArgs, MakeArgs};
@@ -80,6 +81,7 @@ pub fn run_replay(
     settings.check_keys(name, chosen.keys())?;
     let prepared = super::replay_cmd::prepare(file, input, make)?;
     let fits = calibrate_epochs(&prepared.whole, &prepared.counts);
+    let chat = policy::chat_view_counted(&prepared.whole, &prepared.counts);
     let replayed = replay(&Inputs {
         whole: &prepared.whole,
         counts: &prepared.counts,
@@ -87,6 +89,7 @@ pub fn run_replay(
         settings,
         summarizer: prepared.summarizer.as_ref(),
         fits: &fits,
+        chat: &chat,
         cancel: ctxlens::cancel::never(),
     })?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -243,6 +246,28 @@ struct CompareRow {
     replayed: Replayed,
 }
 
+/// A policy's settings in `compare`: its defaults for the window, then `--set` values
+/// (`NAME.KEY` for this policy, a bare `KEY` for every policy that has it).
+fn compare_settings(chosen: &dyn Policy, window: u64, set: &[String]) -> anyhow::Result<PolicySettings> {
+    let mut settings = PolicySettings::default();
+    for (k, v) in default_settings(chosen.name(), window) {
+        settings = settings.with(k, v);
+    }
+    for pair in set {
+        let (key, value) = pair
+            .split_once('=')
+            .with_context(|| format!("--set {pair}: expected [NAME.]KEY=VALUE"))?;
+        let target = match key.split_once('.') {
+            Some((name, key)) => (name == chosen.name()).then_some(key),
+            None => chosen.keys().contains(&key).then_some(key),
+        };
+        if let Some(key) = target {
+            settings = settings.with(key, value);
+        }
+    }
+    Ok(settings)
+}
+
 /// Compares and prints.
 pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let window = args
@@ -258,40 +283,33 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     };
     let prepared = super::replay_cmd::prepare(&args.file, &args.input, &args.make)?;
     let fits = calibrate_epochs(&prepared.whole, &prepared.counts);
-    let mut rows = Vec::new();
-    for chosen in names {
-        let mut settings = PolicySettings::default();
-        for (k, v) in default_settings(chosen.name(), window) {
-            settings = settings.with(k, v);
-        }
-        for pair in &args.set {
-            let (key, value) = pair
-                .split_once('=')
-                .with_context(|| format!("--set {pair}: expected [NAME.]KEY=VALUE"))?;
-            // `NAME.KEY` sets one policy's key; a bare `KEY` every policy that has it.
-            let target = match key.split_once('.') {
-                Some((name, key)) => (name == chosen.name()).then_some(key),
-                None => chosen.keys().contains(&key).then_some(key),
-            };
-            if let Some(key) = target {
-                settings = settings.with(key, value);
-            }
-        }
-        let replayed = replay(&Inputs {
-            whole: &prepared.whole,
-            counts: &prepared.counts,
-            policy: chosen,
-            settings: &settings,
-            summarizer: prepared.summarizer.as_ref(),
-            fits: &fits,
-            cancel: ctxlens::cancel::never(),
+    let chat = policy::chat_view_counted(&prepared.whole, &prepared.counts);
+    let settings: Vec<PolicySettings> = names
+        .iter()
+        .map(|chosen| compare_settings(*chosen, window, &args.set))
+        .collect::<anyhow::Result<_>>()?;
+    // The policies replay side by side on the workers: each reads the shared session.
+    let rows = names
+        .par_iter()
+        .zip(settings.par_iter())
+        .map(|(chosen, settings)| {
+            let replayed = replay(&Inputs {
+                whole: &prepared.whole,
+                counts: &prepared.counts,
+                policy: *chosen,
+                settings,
+                summarizer: prepared.summarizer.as_ref(),
+                fits: &fits,
+                chat: &chat,
+                cancel: ctxlens::cancel::never(),
+            })
+            .with_context(|| format!("policy {}", chosen.name()))?;
+            Ok(CompareRow {
+                settings: settings.pairs(),
+                replayed,
+            })
         })
-        .with_context(|| format!("policy {}", chosen.name()))?;
-        rows.push(CompareRow {
-            settings: settings.pairs(),
-            replayed,
-        });
-    }
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let doc = CompareDoc {

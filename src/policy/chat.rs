@@ -49,6 +49,11 @@ pub struct ChatMessage {
     /// A summary of an earlier compaction (Claude Code `isCompactSummary`, Codex
     /// `compacted`).
     pub past_summary: bool,
+    /// Its content was cleared by a policy (in a replay's working context).
+    pub cleared: bool,
+    /// Its cost in the replayed policy's counter (set by a replay, so each message is
+    /// costed once).
+    pub policy_cost: u64,
     /// Its role.
     pub kind: Kind,
     /// The role's name as written (`user`, `developer`, `exit`…).
@@ -118,6 +123,8 @@ pub fn written(kind: Kind, role: &str, text: String, counted: u64) -> ChatMessag
         origin: None,
         counted,
         past_summary: true,
+        cleared: false,
+        policy_cost: 0,
         kind,
         role: role.to_owned(),
         text,
@@ -145,6 +152,8 @@ fn from_chat_json(index: usize, role: &str, value: &Value, transcript: &Transcri
         origin: Some(index),
         counted: 0,
         past_summary: false,
+        cleared: false,
+        policy_cost: 0,
         kind: kind_of(role),
         role: role.to_owned(),
         text: String::new(),
@@ -265,6 +274,8 @@ fn from_roles(index: usize, role: &str, transcript: &Transcript) -> ChatMessage 
         origin: Some(index),
         counted: 0,
         past_summary: false,
+        cleared: false,
+        policy_cost: 0,
         kind,
         role: role.to_owned(),
         text: transcript.readable_text(index),

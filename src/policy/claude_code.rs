@@ -12,6 +12,7 @@
 //! window, decimals allowed).
 
 use super::chat::ChatMessage;
+use super::running::Running;
 use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
 use crate::transcript::Transcript;
 
@@ -117,7 +118,8 @@ impl Policy for ClaudeCode {
         message.counted
     }
 
-    fn may_act(&self, settings: &PolicySettings, _messages: usize, cost: u64) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        let cost = running.total_cost();
         let r = Self::resolve(settings)?;
         Ok(Self::billed(&r, cost) >= r.threshold)
     }

@@ -6,6 +6,7 @@
 //! injected context (AGENTS.md, the environment) are all summarized away.
 
 use super::chat::{ChatMessage, Kind};
+use super::running::Running;
 use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
 
 /// Codex's approximation: 4 bytes a token.
@@ -53,7 +54,8 @@ impl Policy for Codex {
         message_tokens(message)
     }
 
-    fn may_act(&self, settings: &PolicySettings, _messages: usize, cost: u64) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        let cost = running.total_cost();
         let limit = settings
             .number("auto_compact_token_limit")?
             .or(settings.number("context_window")?.map(|w| w * 9 / 10))

@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 
 use super::chat::{ChatMessage, Kind};
 use super::python_repr::repr_len;
+use super::running::{FastView, Running};
 use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
 
 /// The unit of these policies' counts.
@@ -256,9 +257,58 @@ impl Policy for Trim {
         approximate_tokens(message)
     }
 
-    fn may_act(&self, settings: &PolicySettings, _messages: usize, cost: u64) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        let cost = running.total_cost();
         let max = settings.number("max_tokens")?.unwrap_or(0);
         Ok(cost > max || settings.text("start_on").is_some() || settings.text("end_on").is_some())
+    }
+
+    /// `strategy=last` with at most `start_on=human` and `include_system`: the longest
+    /// suffix within the budget (a binary search on the running costs), moved on to a
+    /// human message. Other settings take the plan.
+    fn fast_view(
+        &self,
+        settings: &PolicySettings,
+        running: &Running,
+        _placeholder: &dyn Fn(&str) -> u64,
+    ) -> Result<Option<FastView>, SettingError> {
+        let start_on = types(settings, "start_on")?;
+        let plain = settings.choice("strategy", &["last", "first"], "last")? == "last"
+            && settings.text("end_on").is_none()
+            && !settings.flag("allow_partial", false)?
+            && (start_on.is_empty() || start_on == ["human"]);
+        let (Some(max_tokens), true) = (settings.number("max_tokens")?, plain) else {
+            return Ok(None);
+        };
+        let n = running.messages();
+        let system = settings.flag("include_system", false)? && running.first_is_system;
+        let low = usize::from(system);
+        let budget = if system {
+            max_tokens.saturating_sub(running.cost[1])
+        } else {
+            max_tokens
+        };
+        // The first start whose suffix fits: suffix costs shrink as the start moves on.
+        let (mut lo, mut hi) = (low, n);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if running.cost[n] - running.cost[mid] <= budget {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        let mut start = lo;
+        if !start_on.is_empty() {
+            start = running.user_from(start).unwrap_or(n);
+        }
+        let counted = running.counted[n] - running.counted[start] + if system { running.counted[1] } else { 0 };
+        Ok(Some(FastView {
+            changed: start > low,
+            messages: n - start + low,
+            counted,
+            removed: start - low,
+        }))
     }
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
@@ -418,7 +468,9 @@ impl Policy for Summarization {
         approximate_tokens(message)
     }
 
-    fn may_act(&self, settings: &PolicySettings, messages: usize, cost: u64) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        let messages = running.messages();
+        let cost = running.total_cost();
         let window = settings.number("max_input_tokens")?;
         let triggers = settings
             .list("trigger")
@@ -545,8 +597,43 @@ impl Policy for ClearToolUses {
         approximate_tokens(message)
     }
 
-    fn may_act(&self, settings: &PolicySettings, _messages: usize, cost: u64) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        let cost = running.total_cost();
         Ok(cost > settings.number_or("trigger", 100_000)?)
+    }
+
+    /// Without `clear_at_least`, `exclude_tools` or `clear_tool_inputs`: every clearable
+    /// result but the newest `keep` results is cleared. Other settings take the plan.
+    fn fast_view(
+        &self,
+        settings: &PolicySettings,
+        running: &Running,
+        placeholder: &dyn Fn(&str) -> u64,
+    ) -> Result<Option<FastView>, SettingError> {
+        let plain = settings.number_or("clear_at_least", 0)? == 0
+            && settings.list("exclude_tools").is_empty()
+            && !settings.flag("clear_tool_inputs", false)?;
+        if !plain {
+            return Ok(None);
+        }
+        let n = running.messages();
+        if running.total_cost() <= settings.number_or("trigger", 100_000)? {
+            return Ok(Some(FastView {
+                changed: false,
+                messages: n,
+                counted: running.total_counted(),
+                removed: 0,
+            }));
+        }
+        let keep = settings.number_or("keep", 3)?;
+        let end = running.after_tool(running.tools[n].saturating_sub(keep));
+        let cleared = running.clearable[end];
+        Ok(Some(FastView {
+            changed: cleared > 0,
+            messages: n,
+            counted: running.total_counted() - running.clearable_counted[end] + cleared * placeholder(PLACEHOLDER),
+            removed: cleared as usize,
+        }))
     }
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {

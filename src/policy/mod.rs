@@ -18,6 +18,7 @@ mod opencode;
 mod openhands;
 mod python_repr;
 pub mod replay;
+pub mod running;
 mod semantic_kernel;
 mod settings;
 mod toolnexus;
@@ -25,6 +26,7 @@ mod toolnexus;
 pub use chat::{chat_view, chat_view_counted, written, ChatMessage, Kind};
 pub use langchain::approximate_tokens;
 pub use opencode::estimate as opencode_estimate;
+pub use running::{FastView, Running};
 pub use settings::{PolicySettings, SettingError};
 
 use crate::transcript::Transcript;
@@ -189,11 +191,23 @@ pub trait Policy: Sync {
         let _ = message;
         0
     }
-    /// Whether a context of `messages` messages costing `cost` may make it act: false
-    /// only when it certainly does nothing (a replay then skips the plan).
-    fn may_act(&self, settings: &PolicySettings, messages: usize, cost: u64) -> Result<bool, SettingError> {
-        let _ = (settings, messages, cost);
+    /// Whether the context `running` describes may make it act: false only when it
+    /// certainly does nothing (a replay then skips the plan).
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        let _ = (settings, running);
         Ok(true)
+    }
+    /// For a policy that makes a view per call: what the call sends, sized from the
+    /// running figures without a plan (`placeholder(text)`: ctxlens' count of a message
+    /// cleared to `text`); `None` when these settings need the plan.
+    fn fast_view(
+        &self,
+        settings: &PolicySettings,
+        running: &Running,
+        placeholder: &dyn Fn(&str) -> u64,
+    ) -> Result<Option<FastView>, SettingError> {
+        let _ = (settings, running, placeholder);
+        Ok(None)
     }
 }
 

@@ -5,6 +5,7 @@
 //! already cleared. Tokens by opencode's own estimator ([`estimate`]).
 
 use super::chat::{ChatMessage, Kind};
+use super::running::Running;
 use super::{Policy, PolicyPlan, PolicySettings, Section, SettingError};
 
 /// What opencode writes in place of a pruned output.
@@ -57,19 +58,35 @@ impl Policy for Prune {
         }
     }
 
-    fn may_act(&self, settings: &PolicySettings, _messages: usize, cost: u64) -> Result<bool, SettingError> {
-        // It prunes more than `minimum` beyond the newest `protect` tokens of outputs.
-        Ok(cost > settings.number_or("protect", 40_000)? + settings.number_or("minimum", 20_000)?)
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        // It reads the outputs before the second-to-last user message back to the last
+        // one already cleared (or a summary), and prunes when more than `minimum` of them
+        // lie beyond the newest `protect` tokens.
+        let Some(&second_last) = running.users.iter().rev().nth(1) else {
+            return Ok(false);
+        };
+        let from = running
+            .stops
+            .iter()
+            .rev()
+            .find(|&&s| s < second_last)
+            .map_or(0, |&s| s + 1);
+        let readable = running.cost[second_last] - running.cost[from];
+        Ok(readable > settings.number_or("protect", 40_000)? + settings.number_or("minimum", 20_000)?)
     }
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
         let protect = settings.number_or("protect", 40_000)?;
         let minimum = settings.number_or("minimum", 20_000)?;
-        let mut plan = PolicyPlan::unchanged(self.name(), "opencode-estimate of tool outputs", chat.len());
-        let call_names: std::collections::HashMap<&str, &str> = chat
-            .iter()
-            .flat_map(|m| m.calls.iter().map(|c| (c.id.as_str(), c.name.as_str())))
-            .collect();
+        let mut plan = PolicyPlan::unchanged(self.name(), "opencode-estimate of the tool outputs read", chat.len());
+        // A result's tool: its own name, else its call's (found by walking back: the walk
+        // below reads only the newest messages, so no index of every call is built).
+        let call_name = |at: usize, id: &str| {
+            chat[..at]
+                .iter()
+                .rev()
+                .find_map(|m| m.calls.iter().find(|c| c.id == id).map(|c| c.name.as_str()))
+        };
         let (mut total, mut pruned, mut turns) = (0u64, 0u64, 0usize);
         let mut to_prune = Vec::new();
         for m in chat.iter().rev() {
@@ -88,12 +105,12 @@ impl Policy for Prune {
             let tool = m
                 .name
                 .as_deref()
-                .or_else(|| m.call_id.as_deref().and_then(|id| call_names.get(id).copied()))
+                .or_else(|| m.call_id.as_deref().and_then(|id| call_name(m.index, id)))
                 .unwrap_or_default();
             if PROTECTED_TOOLS.contains(&tool) {
                 continue;
             }
-            if m.text == PRUNED {
+            if m.cleared || m.text == PRUNED {
                 break;
             }
             let tokens = estimate(&m.text);
@@ -111,14 +128,9 @@ impl Policy for Prune {
             plan.compacted = true;
             plan.split_around_clearing();
         }
-        // Its counts are of tool outputs, the only thing it prunes.
-        let outputs: u64 = chat
-            .iter()
-            .filter(|m| m.kind == Kind::Tool)
-            .map(|m| estimate(&m.text))
-            .sum();
-        plan.tokens_before = Some(outputs);
-        plan.tokens_after = Some(outputs - if plan.compacted { pruned } else { 0 });
+        // Its counts are of the tool outputs it read (the only thing it prunes).
+        plan.tokens_before = Some(total);
+        plan.tokens_after = Some(total - if plan.compacted { pruned } else { 0 });
         Ok(plan)
     }
 }

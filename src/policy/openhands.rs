@@ -5,12 +5,34 @@
 //! at `keep_first`: the server's default).
 
 use super::chat::{ChatMessage, Kind};
+use super::running::{FastView, Running};
 use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
 
 const COUNTER: &str = "events";
 
+/// What a masked observation reads.
+const MASKED: &str = "<MASKED>";
+
 /// `openhands-recent` (`RecentEventsCondenser`).
 pub struct Recent;
+
+impl Recent {
+    /// The head's length and where the tail starts, for a view of `n` events.
+    fn slices(settings: &PolicySettings, n: usize) -> Result<(usize, usize), SettingError> {
+        let keep_first = settings.number_or("keep_first", 1)? as usize;
+        let max_events = settings.number_or("max_events", 100)? as usize;
+        let head = keep_first.min(n);
+        // `view[-tail_length:]`: with a length of 0, or one past the view's, Python's
+        // slice is the whole view (the condenser has no guard: an upstream bug).
+        let tail_length = max_events.saturating_sub(head);
+        let tail_start = if tail_length == 0 || tail_length >= n {
+            0
+        } else {
+            n - tail_length
+        };
+        Ok((head, tail_start))
+    }
+}
 
 impl Policy for Recent {
     fn name(&self) -> &'static str {
@@ -25,24 +47,31 @@ impl Policy for Recent {
         false // a view made for each step
     }
 
-    fn may_act(&self, settings: &PolicySettings, messages: usize, _cost: u64) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        let messages = running.messages();
         Ok(settings.number_or("keep_first", 1)? > 0 || messages as u64 > settings.number_or("max_events", 100)?)
     }
 
+    fn fast_view(
+        &self,
+        settings: &PolicySettings,
+        running: &Running,
+        _placeholder: &dyn Fn(&str) -> u64,
+    ) -> Result<Option<FastView>, SettingError> {
+        let n = running.messages();
+        let (head, tail_start) = Self::slices(settings, n)?;
+        Ok(Some(FastView {
+            changed: tail_start != head,
+            messages: head + (n - tail_start),
+            counted: running.counted[head] + running.total_counted() - running.counted[tail_start],
+            removed: tail_start.saturating_sub(head),
+        }))
+    }
+
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
-        let keep_first = settings.number_or("keep_first", 1)? as usize;
-        let max_events = settings.number_or("max_events", 100)? as usize;
         let n = chat.len();
         let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
-        let head = keep_first.min(n);
-        // `view[-tail_length:]`: with a length of 0, or one past the view's, Python's
-        // slice is the whole view (the condenser has no guard: an upstream bug).
-        let tail_length = max_events.saturating_sub(head);
-        let tail_start = if tail_length == 0 || tail_length >= n {
-            0
-        } else {
-            n - tail_length
-        };
+        let (head, tail_start) = Self::slices(settings, n)?;
         for row in &mut plan.messages {
             row.section = if row.index < head {
                 Section::Head
@@ -80,8 +109,27 @@ impl Policy for Mask {
         false // a view made for each step
     }
 
-    fn may_act(&self, settings: &PolicySettings, messages: usize, _cost: u64) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        let messages = running.messages();
         Ok(messages as u64 > settings.number_or("attention_window", 100)?)
+    }
+
+    fn fast_view(
+        &self,
+        settings: &PolicySettings,
+        running: &Running,
+        placeholder: &dyn Fn(&str) -> u64,
+    ) -> Result<Option<FastView>, SettingError> {
+        let window = settings.number_or("attention_window", 100)? as usize;
+        let n = running.messages();
+        let boundary = n.saturating_sub(window);
+        let masked = running.tools[boundary];
+        Ok(Some(FastView {
+            changed: masked > 0,
+            messages: n,
+            counted: running.total_counted() - running.tool_counted[boundary] + masked * placeholder(MASKED),
+            removed: masked as usize,
+        }))
     }
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
@@ -94,7 +142,7 @@ impl Policy for Mask {
             }
         }
         plan.compacted = plan.messages.iter().any(|r| r.section == Section::Cleared);
-        plan.placeholder = Some("<MASKED>");
+        plan.placeholder = Some(MASKED);
         plan.split_around_clearing();
         Ok(plan)
     }
@@ -134,7 +182,8 @@ impl Policy for Amortized {
         &["max_size", "keep_first"]
     }
 
-    fn may_act(&self, settings: &PolicySettings, messages: usize, _cost: u64) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        let messages = running.messages();
         Ok(messages as u64 > settings.number_or("max_size", Self::DEFAULT_MAX_SIZE)?)
     }
 
@@ -176,7 +225,8 @@ impl Policy for Llm {
         &["max_size", "keep_first"]
     }
 
-    fn may_act(&self, settings: &PolicySettings, messages: usize, _cost: u64) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        let messages = running.messages();
         Ok(messages as u64 > settings.number_or("max_size", Self::DEFAULT_MAX_SIZE)?)
     }
 

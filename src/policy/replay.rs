@@ -17,7 +17,8 @@
 
 use std::collections::BTreeSet;
 
-use super::chat::{chat_view_counted, written, ChatMessage, Kind};
+use super::chat::{written, ChatMessage, Kind};
+use super::running::{FastView, Running};
 use super::{Policy, PolicyPlan, PolicySettings, Section, SettingError};
 use crate::calibrate::{epoch_of, EpochFit};
 use crate::cancel::CancelToken;
@@ -25,7 +26,7 @@ use crate::summarize::{older_message, Summarizer};
 use crate::tokens::{count_json, Counts, Tokenizer};
 use crate::transcript::Transcript;
 
-/// What a policy replay needs.
+/// What a policy replay needs (the chat view: [`super::chat_view_counted`]).
 pub struct Inputs<'a> {
     /// The session, every epoch (`Transcript::whole_session`).
     pub whole: &'a Transcript,
@@ -39,6 +40,9 @@ pub struct Inputs<'a> {
     pub summarizer: &'a dyn Summarizer,
     /// The per-epoch fits of recorded usage (empty: nothing is billed).
     pub fits: &'a [EpochFit],
+    /// The session's chat view ([`chat_view_counted`] of `whole` with `counts`), built
+    /// once for every policy replayed on it.
+    pub chat: &'a [ChatMessage],
     /// Stops the replay early.
     pub cancel: &'a CancelToken,
 }
@@ -143,6 +147,21 @@ impl Replayed {
         }
     }
 
+    /// Settles what only the whole replay tells: no billed totals without a call, the
+    /// counter's name when the policy never fired.
+    fn finish(&mut self, inputs: &Inputs) {
+        if self.model_calls == 0 {
+            self.peak_billed = None;
+            self.billed_total = None;
+        }
+        if self.counter.is_empty() {
+            self.counter = inputs
+                .policy
+                .plan_chat(&[], &settings_for(inputs, &[], 0, None))
+                .map_or("messages", |p| p.counter);
+        }
+    }
+
     /// Adds a call to the totals (billed ones only while every call could be billed).
     fn record_call(&mut self, call: Call) {
         self.peak_counted = self.peak_counted.max(call.counted);
@@ -219,11 +238,8 @@ fn rebuild(
             }
             Section::Cleared => {
                 let text = plan.placeholder.unwrap_or("[cleared]");
-                m.counted = count_json(
-                    inputs.whole,
-                    Tokenizer::Estimate,
-                    &serde_json::json!({"role": m.role, "content": text}).to_string(),
-                );
+                m.counted = placeholder_counted(inputs, text);
+                m.cleared = true;
                 text.clone_into(&mut m.text);
                 m.content_parts = None;
                 m.images = 0;
@@ -285,17 +301,21 @@ fn summary_for(
 /// What one firing leaves: the context it sends, the firing's record, its cost in the
 /// policy's counter, and the session messages it removed.
 struct Fired {
-    view: Vec<ChatMessage>,
+    /// Messages sent.
+    messages: usize,
     firing: Firing,
-    view_cost: u64,
     gone: Vec<usize>,
+    /// The history was rewritten (the context and its running figures changed).
+    rewritten: bool,
 }
 
-/// Applies `plan` to `context` at the call answered by message `at` (the context's size
-/// before: counted, billed).
+/// Applies `plan` at the call answered by message `at` (the context's size before:
+/// counted, billed). A policy that rewrites the history changes `context` (in place when
+/// the plan only clears); for a view policy the view is built beside it.
 fn fire(
     inputs: &Inputs,
-    context: &[ChatMessage],
+    context: &mut Vec<ChatMessage>,
+    running: &mut Running,
     plan: &PolicyPlan,
     at: usize,
     (counted, billed_before): (u64, Option<u64>),
@@ -305,58 +325,160 @@ fn fire(
     let summary = summary_for(inputs, context, plan)?;
     let summary_read = summary.as_ref().map_or(0, |(_, r)| *r);
     let summary_text = summary.as_ref().map(|(s, _)| s.text.to_lowercase()).unwrap_or_default();
-    let view = rebuild(inputs, context, plan, summary.map(|(s, _)| s));
-    let view_counted: u64 = view.iter().map(|m| m.counted).sum();
-    let billed_after = billed(inputs.fits, &view, view_counted, at);
     let gone: Vec<usize> = plan
         .messages
         .iter()
         .filter(|r| matches!(r.section, Section::Summarized | Section::Dropped | Section::Cleared))
         .filter_map(|r| context[r.index].origin)
         .collect();
-    let view_cost: u64 = view.iter().map(|m| policy.cost(m)).sum();
-    let after_settings = settings_for(inputs, &view, at, None);
-    let loops = policy.rewrites_history()
-        && policy
-            .may_act(&after_settings, view.len(), view_cost)
-            .map_err(setting)?;
+    let rewritten = policy.rewrites_history();
+    let view = if rewritten && only_clears(plan) {
+        clear_in_place(inputs, context, running, plan);
+        None
+    } else {
+        Some(rebuild(inputs, context, plan, summary.map(|(s, _)| s)))
+    };
+    match view {
+        Some(view) if rewritten => {
+            *context = view;
+            for m in context.iter_mut().filter(|m| m.origin.is_none()) {
+                m.policy_cost = policy.cost(m);
+            }
+            *running = Running::of(context, |m| m.policy_cost);
+        }
+        Some(view) => {
+            // A view policy: the view is what this call sends; the context stays.
+            let view_counted: u64 = view.iter().map(|m| m.counted).sum();
+            let billed_after = billed(inputs.fits, &view, view_counted, at);
+            return Ok(Fired {
+                messages: view.len(),
+                firing: firing_record(
+                    plan,
+                    at,
+                    (counted, billed_before),
+                    (view_counted, billed_after),
+                    gone.len(),
+                    summary_read,
+                    false,
+                    summary_text,
+                ),
+                gone,
+                rewritten: false,
+            });
+        }
+        None => {}
+    }
+    let sent = &context[..];
+    let view_counted = running.total_counted();
+    let billed_after = billed(inputs.fits, sent, view_counted, at);
+    let loops = policy
+        .may_act(&settings_for(inputs, sent, at, None), running)
+        .map_err(setting)?;
     Ok(Fired {
-        firing: Firing {
+        messages: sent.len(),
+        firing: firing_record(
+            plan,
             at,
-            tokens_before: plan.tokens_before,
-            tokens_after: plan.tokens_after,
-            counted_before: counted,
-            counted_after: view_counted,
-            billed_before,
-            billed_after,
-            removed: gone.len(),
-            summary_input_tokens: summary_read,
+            (counted, billed_before),
+            (view_counted, billed_after),
+            gone.len(),
+            summary_read,
             loops,
-            summary: summary_text,
-        },
-        view,
-        view_cost,
+            summary_text,
+        ),
         gone,
+        rewritten: true,
     })
+}
+
+/// The record of a firing.
+#[allow(clippy::too_many_arguments)] // the figures of one firing, each named at the call
+fn firing_record(
+    plan: &PolicyPlan,
+    at: usize,
+    (counted_before, billed_before): (u64, Option<u64>),
+    (counted_after, billed_after): (u64, Option<u64>),
+    removed: usize,
+    summary_input_tokens: u64,
+    loops: bool,
+    summary: String,
+) -> Firing {
+    Firing {
+        at,
+        tokens_before: plan.tokens_before,
+        tokens_after: plan.tokens_after,
+        counted_before,
+        counted_after,
+        billed_before,
+        billed_after,
+        removed,
+        summary_input_tokens,
+        loops,
+        summary,
+    }
+}
+
+/// The plan only clears messages (no summary, nothing dropped or sent twice): it can be
+/// applied to the context in place, without copying it.
+fn only_clears(plan: &PolicyPlan) -> bool {
+    plan.inserted.is_empty()
+        && plan
+            .messages
+            .iter()
+            .all(|r| matches!(r.section, Section::Head | Section::Tail | Section::Cleared) && !r.duplicated)
+}
+
+/// Clears, in place, what `plan` clears, and moves the running figures with it.
+fn clear_in_place(inputs: &Inputs, context: &mut [ChatMessage], running: &mut Running, plan: &PolicyPlan) {
+    let text = plan.placeholder.unwrap_or("[cleared]");
+    let counted = placeholder_counted(inputs, text);
+    let mut changed = Vec::new();
+    for row in plan.messages.iter().filter(|r| r.section == Section::Cleared) {
+        let m = &mut context[row.index];
+        text.clone_into(&mut m.text);
+        m.counted = counted;
+        m.cleared = true;
+        m.content_parts = None;
+        m.images = 0;
+        m.policy_cost = inputs.policy.cost(m);
+        changed.push((row.index, m.policy_cost, m.counted));
+    }
+    running.cleared(&changed);
 }
 
 /// The first message removed, and the human turns removed whose first line no summary
 /// restates (case folded).
 fn record_losses(inputs: &Inputs, removed: &BTreeSet<usize>, summaries: &[String], out: &mut Replayed) {
     out.first_lost = removed.iter().next().copied();
-    for &origin in removed {
-        if !inputs.whole.messages[origin].boundary {
-            continue;
+    let turns: Vec<(usize, String, String)> = removed
+        .iter()
+        .filter(|&&origin| inputs.whole.messages[origin].boundary)
+        .map(|&origin| {
+            let text = inputs.whole.readable_text(origin);
+            let first_line = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or_default()
+                .trim()
+                .to_owned();
+            let probe: String = first_line.to_lowercase().chars().take(60).collect();
+            (origin, first_line, probe)
+        })
+        .collect();
+    // Every probe searched in every summary in one pass per summary (thousands of turns
+    // and firings would otherwise make a search per pair).
+    let mut restated = vec![false; turns.len()];
+    let probes: Vec<&str> = turns.iter().map(|(_, _, p)| p.as_str()).collect();
+    if let Ok(finder) = aho_corasick::AhoCorasick::new(probes.iter().filter(|p| !p.is_empty())) {
+        let index: Vec<usize> = (0..probes.len()).filter(|&k| !probes[k].is_empty()).collect();
+        for summary in summaries {
+            for found in finder.find_overlapping_iter(summary.as_str()) {
+                restated[index[found.pattern().as_usize()]] = true;
+            }
         }
-        let text = inputs.whole.readable_text(origin);
-        let first_line = text
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or_default()
-            .trim()
-            .to_owned();
-        let probe: String = first_line.to_lowercase().chars().take(60).collect();
-        if probe.is_empty() || !summaries.iter().any(|s| s.contains(&probe)) {
+    }
+    for ((origin, first_line, _), restated) in turns.into_iter().zip(restated) {
+        if !restated {
             out.instructions_lost.push((origin, first_line));
         }
     }
@@ -366,9 +488,8 @@ fn record_losses(inputs: &Inputs, removed: &BTreeSet<usize>, summaries: &[String
 pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
     let setting = |e: SettingError| crate::Error::Summary(e.to_string());
     let policy = inputs.policy;
-    let chat = chat_view_counted(inputs.whole, inputs.counts);
     let mut context: Vec<ChatMessage> = Vec::new();
-    let (mut cost, mut counted) = (0u64, 0u64);
+    let mut running = Running::new();
     let mut out = Replayed::empty(
         policy.name(),
         inputs.whole.messages.iter().filter(|m| m.boundary).count(),
@@ -378,9 +499,10 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
     // real compaction crossed): the provider's recorded figure is its billed size.
     let mut real_lineage = true;
     let mut summaries: Vec<String> = Vec::new();
-    // A view policy: what the last call's view left out.
-    let mut last_gone: Vec<usize> = Vec::new();
-    for m in &chat {
+    // A view policy: whether the last call's view left anything out.
+    let mut last_view_changed = false;
+    let placeholder = |text: &str| placeholder_counted(inputs, text);
+    for m in inputs.chat {
         if inputs.cancel.is_cancelled() {
             return Err(crate::Error::Cancelled);
         }
@@ -396,74 +518,131 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
                 .recorded()
                 .map(|r| r.context_tokens)
                 .filter(|&r| r > 0);
+            let counted = running.total_counted();
             let real = recorded.filter(|_| real_lineage).map(|r| (r, counted));
             let settings = settings_for(inputs, &context, at, real);
-            let plan = if policy.may_act(&settings, context.len(), cost).map_err(setting)? {
-                Some(policy.plan_chat(&context, &settings).map_err(setting)?)
-            } else {
-                None
-            };
-            let mut sent_counted = counted;
-            let mut sent_billed = match real {
+            let billed_before = match real {
                 Some((recorded, _)) => Some(recorded),
                 None => billed(inputs.fits, &context, counted, at),
             };
-            if let Some(plan) = plan.filter(|p| p.compacted) {
-                if out.counter.is_empty() {
-                    out.counter = plan.counter;
+            let mut sent = (context.len(), counted, billed_before);
+            let fast = if policy.rewrites_history() {
+                None
+            } else {
+                policy.fast_view(&settings, &running, &placeholder).map_err(setting)?
+            };
+            if let Some(view) = fast {
+                last_view_changed = view.changed;
+                if view.changed {
+                    let billed_after = billed(inputs.fits, &context, view.counted, at);
+                    out.firings
+                        .push(view_firing(at, &running, view, billed_before, billed_after));
+                    sent = (view.messages, view.counted, billed_after);
                 }
-                for w in &plan.warnings {
-                    if !out.warnings.contains(w) {
-                        out.warnings.push(w.clone());
+            } else if policy.may_act(&settings, &running).map_err(setting)? {
+                let plan = policy.plan_chat(&context, &settings).map_err(setting)?;
+                last_view_changed = plan.compacted;
+                if plan.compacted {
+                    if out.counter.is_empty() {
+                        out.counter = plan.counter;
+                    }
+                    note_warnings(&mut out, &plan);
+                    let fired = fire(inputs, &mut context, &mut running, &plan, at, (counted, billed_before))?;
+                    out.loops += usize::from(fired.firing.loops);
+                    out.summary_input_tokens += fired.firing.summary_input_tokens;
+                    if !fired.firing.summary.is_empty() {
+                        summaries.push(fired.firing.summary.clone());
+                    }
+                    sent = (fired.messages, fired.firing.counted_after, fired.firing.billed_after);
+                    out.firings.push(fired.firing);
+                    if fired.rewritten {
+                        real_lineage = false;
+                        removed.extend(fired.gone);
                     }
                 }
-                let fired = fire(inputs, &context, &plan, at, (counted, sent_billed))?;
-                out.loops += usize::from(fired.firing.loops);
-                out.summary_input_tokens += fired.firing.summary_input_tokens;
-                if !fired.firing.summary.is_empty() {
-                    summaries.push(fired.firing.summary.clone());
-                }
-                let (view, view_cost, gone) = (fired.view, fired.view_cost, fired.gone);
-                let (view_counted, view_billed) = (fired.firing.counted_after, fired.firing.billed_after);
-                out.firings.push(fired.firing);
-                sent_counted = view_counted;
-                sent_billed = view_billed;
-                if policy.rewrites_history() {
-                    real_lineage = false;
-                    removed.extend(gone);
-                    context = view;
-                    cost = view_cost;
-                    counted = view_counted;
-                } else {
-                    last_gone = gone;
-                }
-            } else if !policy.rewrites_history() {
-                last_gone.clear();
+            } else {
+                last_view_changed = false;
             }
             out.record_call(Call {
                 at,
-                messages: context.len(),
-                counted: sent_counted,
-                billed: sent_billed,
+                messages: sent.0,
+                counted: sent.1,
+                billed: sent.2,
                 recorded,
             });
         }
         let mut next = m.clone();
         next.index = context.len();
-        cost += policy.cost(&next);
-        counted += next.counted;
+        next.policy_cost = policy.cost(&next);
+        running.push(&context, &next, next.policy_cost);
         context.push(next);
     }
-    if out.model_calls == 0 {
-        out.peak_billed = None;
-        out.billed_total = None;
+    out.finish(inputs);
+    if !policy.rewrites_history() && last_view_changed {
+        removed.extend(left_out_by_the_last_view(inputs, &context, &mut out)?);
     }
-    if out.counter.is_empty() {
-        out.counter = policy
-            .plan_chat(&[], &settings_for(inputs, &[], 0, None))
-            .map_or("messages", |p| p.counter);
-    }
-    removed.extend(last_gone);
     record_losses(inputs, &removed, &summaries, &mut out);
     Ok(out)
+}
+
+/// What a view policy's last view leaves out of `context` (one plan of the final
+/// context says which messages those are), its warnings noted.
+fn left_out_by_the_last_view(
+    inputs: &Inputs,
+    context: &[ChatMessage],
+    out: &mut Replayed,
+) -> crate::Result<Vec<usize>> {
+    let settings = settings_for(inputs, context, context.len(), None);
+    let plan = inputs
+        .policy
+        .plan_chat(context, &settings)
+        .map_err(|e| crate::Error::Summary(e.to_string()))?;
+    note_warnings(out, &plan);
+    Ok(plan
+        .messages
+        .iter()
+        .filter(|r| matches!(r.section, Section::Summarized | Section::Dropped | Section::Cleared))
+        .filter_map(|r| context[r.index].origin)
+        .collect())
+}
+
+/// The policy's warnings, each once.
+fn note_warnings(out: &mut Replayed, plan: &PolicyPlan) {
+    for w in &plan.warnings {
+        if !out.warnings.contains(w) {
+            out.warnings.push(w.clone());
+        }
+    }
+}
+
+/// ctxlens' count of a tool message cleared to `text`.
+fn placeholder_counted(inputs: &Inputs, text: &str) -> u64 {
+    count_json(
+        inputs.whole,
+        Tokenizer::Estimate,
+        &serde_json::json!({"role": "tool", "content": text}).to_string(),
+    )
+}
+
+/// The record of a call whose view a view policy changed, sized without a plan.
+fn view_firing(
+    at: usize,
+    running: &Running,
+    view: FastView,
+    billed_before: Option<u64>,
+    billed_after: Option<u64>,
+) -> Firing {
+    Firing {
+        at,
+        tokens_before: Some(running.total_cost()),
+        tokens_after: None,
+        counted_before: running.total_counted(),
+        counted_after: view.counted,
+        billed_before,
+        billed_after,
+        removed: view.removed,
+        summary_input_tokens: 0,
+        loops: false,
+        summary: String::new(),
+    }
 }

@@ -7,6 +7,7 @@
 //! first message, .NET at the message before it (`--set variant=dotnet`).
 
 use super::chat::{ChatMessage, Kind};
+use super::running::Running;
 use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
 
 fn has_function_content(m: &ChatMessage) -> bool {
@@ -64,7 +65,9 @@ impl Policy for Truncation {
         &["target_count", "threshold_count", "variant"]
     }
 
-    fn may_act(&self, settings: &PolicySettings, messages: usize, _cost: u64) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        let messages = running.messages();
+
         let (target, threshold) = counts(settings)?;
         Ok(messages > target + threshold)
     }
@@ -105,7 +108,9 @@ impl Policy for Summarization {
         &["target_count", "threshold_count"]
     }
 
-    fn may_act(&self, settings: &PolicySettings, messages: usize, _cost: u64) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        let messages = running.messages();
+
         let (target, threshold) = counts(settings)?;
         Ok(messages > target + threshold)
     }

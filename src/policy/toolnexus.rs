@@ -4,6 +4,7 @@
 //! command line.
 
 use super::chat::{ChatMessage, Kind};
+use super::running::Running;
 use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
 use crate::compact::{plan_shape, Options, Section as PlanSection, Shape};
 
@@ -86,7 +87,8 @@ impl Policy for Toolnexus {
         message.counted
     }
 
-    fn may_act(&self, settings: &PolicySettings, _messages: usize, cost: u64) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        let cost = running.total_cost();
         Ok(cost > Self::options(settings)?.max_tokens)
     }
 
