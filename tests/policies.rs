@@ -438,3 +438,63 @@ fn each_fast_view_sizes_a_call_as_its_plan_does() {
     }
     assert!(compared > 1000, "{compared}");
 }
+
+#[test]
+fn every_policy_plans_every_shipped_file_at_edge_settings_without_a_panic() {
+    use ctxlens::policy::{all, chat_view, PolicySettings};
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    for dir in [
+        common::repo().join("sample-transcripts"),
+        data().join("reproducers"),
+        data().join("conformance/policies/inputs"),
+    ] {
+        for entry in std::fs::read_dir(dir).expect("folder") {
+            files.push(entry.expect("entry").path());
+        }
+    }
+    files.extend(real_transcripts());
+    let values = ["0", "1", "2", "3", "100", "100000"];
+    let mut plans = 0;
+    for file in files {
+        let Ok(transcript) = ctxlens::transcript::Transcript::read(&file, None) else {
+            continue; // a reproducer of a load error
+        };
+        // The chat view once per file; each policy plans it (Claude Code's own `plan`
+        // only adds the log's calibration, planned once below).
+        let chat = chat_view(&transcript);
+        let claude = ctxlens::policy::by_name("claude-code").expect("claude-code");
+        assert!(
+            claude.plan(&transcript, &PolicySettings::default()).is_ok(),
+            "{}",
+            file.display()
+        );
+        for policy in all() {
+            for value in values {
+                // Every key the policy takes at the same small or large number, then each
+                // key alone: a plan or a clear error, never a panic, one row per message.
+                let mut every = PolicySettings::default();
+                for key in policy.keys() {
+                    every = every.with(key, value);
+                }
+                let singles = policy
+                    .keys()
+                    .iter()
+                    .map(|key| PolicySettings::default().with(key, value));
+                for settings in std::iter::once(every).chain(singles) {
+                    if let Ok(plan) = policy.plan_chat(&chat, &settings) {
+                        let rows: Vec<usize> = plan.messages.iter().map(|r| r.index).collect();
+                        assert_eq!(
+                            rows,
+                            (0..transcript.messages.len()).collect::<Vec<_>>(),
+                            "{} {}",
+                            file.display(),
+                            policy.name()
+                        );
+                        plans += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(plans > 1000, "{plans}");
+}

@@ -26,6 +26,10 @@ fn reduction_index(chat: &[ChatMessage], target: usize, threshold: usize, dotnet
         return None;
     }
     let start = n + system - target;
+    if start >= n {
+        // The target keeps nothing but the system message: nothing to cut at.
+        return None;
+    }
     // Back over the run of function calls and results the start is in.
     let mut i = start as isize;
     while i >= system as isize && has_function_content(&chat[i as usize]) {
@@ -50,6 +54,11 @@ fn counts(settings: &PolicySettings) -> Result<(usize, usize), SettingError> {
     let target = settings
         .number("target_count")?
         .ok_or_else(|| SettingError("semantic-kernel needs --set target_count=N".to_owned()))?;
+    if target == 0 {
+        return Err(SettingError(
+            "--set target_count=0: Semantic Kernel requires at least 1".to_owned(),
+        ));
+    }
     Ok((target as usize, settings.number_or("threshold_count", 0)? as usize))
 }
 
