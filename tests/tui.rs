@@ -1573,3 +1573,33 @@ fn every_overlay_and_the_browser_can_be_left_after_a_key_storm() {
         assert!(quit, "browser storm {seed}: q/Esc does not leave");
     }
 }
+
+#[test]
+fn the_compare_view_replays_every_policy_in_one_named_unit() {
+    let mut app = autocompact_app();
+    let effects = app.act(Action::ToggleCompare);
+    settle(&mut app, effects);
+    let rows = app.compared_policies().expect("compared on the worker");
+    assert_eq!(rows.len(), ctxlens::policy::all().len());
+    // Claude Code, replayed with its own log's threshold, fires once, at the real compaction.
+    let claude = rows
+        .iter()
+        .find(|r| r.replayed.policy == "claude-code")
+        .expect("claude-code");
+    assert_eq!(claude.replayed.firings.len(), 1);
+    for (width, height, name) in [(80, 24, "compare_80x24"), (160, 45, "compare_160x45")] {
+        app.act(Action::Resize(width, height));
+        let terminal = draw(&app, width, height);
+        let buffer = terminal.backend().buffer();
+        // The unit is named, and the log's usage makes it billed tokens.
+        assert!(row_containing(buffer, "billed tokens").is_some(), "{name}");
+        assert!(row_containing(buffer, "claude-code").is_some(), "{name}");
+        insta::assert_snapshot!(name, terminal.backend());
+    }
+    // Down moves the highlight; the highlighted policy's settings are shown below.
+    app.act(Action::Down);
+    let terminal = draw(&app, 160, 45);
+    assert!(row_containing(terminal.backend().buffer(), "claude-code: context_window=").is_some());
+    assert!(matches!(app.act(Action::Back).as_slice(), []), "Esc closes it");
+    assert_eq!(*app.mode(), Mode::Normal);
+}

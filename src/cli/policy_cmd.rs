@@ -8,12 +8,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context as _;
-use rayon::prelude::*;
 use serde::Serialize;
 
 use super::args::{BudgetArgs, InputArgs, MakeArgs};
 use ctxlens::calibrate::calibrate_epochs;
+use ctxlens::policy::compare::Compared;
 use ctxlens::policy::replay::{replay, Inputs, Replayed};
 use ctxlens::policy::{self, Policy, PolicySettings};
 use ctxlens::text::thousands;
@@ -210,62 +209,12 @@ pub struct CompareArgs {
     input: InputArgs,
 }
 
-/// Each policy's settings when the user gives none: what the agent does by default for
-/// a model with `window` tokens, or — for the frameworks without a default — a stated
-/// assumption.
-pub fn default_settings(name: &str, window: u64) -> Vec<(&'static str, String)> {
-    let w = window.to_string();
-    match name {
-        "toolnexus" => vec![("max_tokens", (window * 8 / 10).to_string())],
-        "claude-code" | "codex" => vec![("context_window", w)],
-        "langchain-summarization" => vec![("trigger", "fraction:0.8".to_owned()), ("max_input_tokens", w)],
-        "langchain-trim" => vec![
-            ("max_tokens", w),
-            ("start_on", "human".to_owned()),
-            ("include_system", "true".to_owned()),
-        ],
-        "semantic-kernel-truncation" | "semantic-kernel-summarization" => {
-            vec![("target_count", "50".to_owned()), ("threshold_count", "10".to_owned())]
-        }
-        _ => Vec::new(),
-    }
-}
-
 #[derive(Serialize)]
 struct CompareDoc {
     file: String,
     context_window: u64,
     summarizer: String,
-    policies: Vec<CompareRow>,
-}
-
-#[derive(Serialize)]
-struct CompareRow {
-    settings: Vec<(String, String)>,
-    #[serde(flatten)]
-    replayed: Replayed,
-}
-
-/// A policy's settings in `compare`: its defaults for the window, then `--set` values
-/// (`NAME.KEY` for this policy, a bare `KEY` for every policy that has it).
-fn compare_settings(chosen: &dyn Policy, window: u64, set: &[String]) -> anyhow::Result<PolicySettings> {
-    let mut settings = PolicySettings::default();
-    for (k, v) in default_settings(chosen.name(), window) {
-        settings = settings.with(k, v);
-    }
-    for pair in set {
-        let (key, value) = pair
-            .split_once('=')
-            .with_context(|| format!("--set {pair}: expected [NAME.]KEY=VALUE"))?;
-        let target = match key.split_once('.') {
-            Some((name, key)) => (name == chosen.name()).then_some(key),
-            None => chosen.keys().contains(&key).then_some(key),
-        };
-        if let Some(key) = target {
-            settings = settings.with(key, value);
-        }
-    }
-    Ok(settings)
+    policies: Vec<Compared>,
 }
 
 /// Compares and prints.
@@ -282,34 +231,15 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
             .collect::<anyhow::Result<_>>()?
     };
     let prepared = super::replay_cmd::prepare(&args.file, &args.input, &args.make)?;
-    let fits = calibrate_epochs(&prepared.whole, &prepared.counts);
-    let chat = policy::chat_view_counted(&prepared.whole, &prepared.counts);
-    let settings: Vec<PolicySettings> = names
-        .iter()
-        .map(|chosen| compare_settings(*chosen, window, &args.set))
-        .collect::<anyhow::Result<_>>()?;
-    // The policies replay side by side on the workers: each reads the shared session.
-    let rows = names
-        .par_iter()
-        .zip(settings.par_iter())
-        .map(|(chosen, settings)| {
-            let replayed = replay(&Inputs {
-                whole: &prepared.whole,
-                counts: &prepared.counts,
-                policy: *chosen,
-                settings,
-                summarizer: prepared.summarizer.as_ref(),
-                fits: &fits,
-                chat: &chat,
-                cancel: ctxlens::cancel::never(),
-            })
-            .with_context(|| format!("policy {}", chosen.name()))?;
-            Ok(CompareRow {
-                settings: settings.pairs(),
-                replayed,
-            })
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let rows = ctxlens::policy::compare::compare(
+        &prepared.whole,
+        &prepared.counts,
+        &names,
+        window,
+        &args.set,
+        prepared.summarizer.as_ref(),
+        ctxlens::cancel::never(),
+    )?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let doc = CompareDoc {
@@ -327,7 +257,7 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
             window,
             &prepared.spec.to_string(),
             &rows,
-            fits.iter().any(|f| f.calibration.is_some()),
+            rows.iter().any(|r| r.replayed.calls.iter().any(|c| c.billed.is_some())),
         )?;
     }
     out.flush()?;
@@ -339,7 +269,7 @@ fn print_compare(
     args: &CompareArgs,
     window: u64,
     summarizer: &str,
-    rows: &[CompareRow],
+    rows: &[Compared],
     billed: bool,
 ) -> anyhow::Result<()> {
     writeln!(

@@ -13,6 +13,7 @@
 pub mod chat;
 pub mod claude_code;
 mod codex;
+pub mod compare;
 mod langchain;
 mod opencode;
 mod openhands;

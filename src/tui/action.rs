@@ -111,6 +111,8 @@ pub enum Action {
     ToggleSweep,
     /// The current settings as an agent's configuration.
     ToggleConfig,
+    /// Every agent's policy replayed over the session, side by side.
+    ToggleCompare,
     /// Choose the highlighted row of an overlay (Enter).
     Activate,
 }

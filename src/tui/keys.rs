@@ -35,6 +35,8 @@ pub enum Context {
     Sweep,
     /// The settings to paste.
     Config,
+    /// Every agent's policy compared.
+    Compare,
     /// Choosing the tokenizer.
     Pick,
     /// The session browser (`ctxlens DIR`).
@@ -43,7 +45,7 @@ pub enum Context {
 
 impl Context {
     /// Every context, in help order, with its heading.
-    pub const ALL: [(Context, &'static str); 15] = [
+    pub const ALL: [(Context, &'static str); 16] = [
         (Context::Main, "Main screen"),
         (Context::Breakdown, "Where the context goes (b)"),
         (Context::Timeline, "Epochs and real compactions (h)"),
@@ -51,6 +53,7 @@ impl Context {
         (Context::Replay, "Replay chart (R)"),
         (Context::Sweep, "Sweep chart (S)"),
         (Context::Config, "Settings to paste (c)"),
+        (Context::Compare, "Every agent's policy (C)"),
         (Context::Pick, "Choosing the tokenizer (t)"),
         (Context::Browser, "The session browser (ctxlens DIR)"),
         (Context::Preview, "Preview (p)"),
@@ -105,8 +108,8 @@ pub struct Binding {
 }
 
 use Context::{
-    Breakdown as B, Browser as BR, Config as K, Confirm as C, Epoch as O, Help as H, Loss as L, Main as M, Pick as PK,
-    Preview as P, Prompt as Q, Replay as RP, Sweep as SW, Timeline as T, Waiting as W,
+    Breakdown as B, Browser as BR, Compare as CM, Config as K, Confirm as C, Epoch as O, Help as H, Loss as L,
+    Main as M, Pick as PK, Preview as P, Prompt as Q, Replay as RP, Sweep as SW, Timeline as T, Waiting as W,
 };
 
 macro_rules! bind {
@@ -152,6 +155,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!([M, SW], [ch('R')], "R", Action::ToggleReplay, "replay", "replay chart: the context at every model call under these settings"),
     bind!([M, RP], [ch('S')], "S", Action::ToggleSweep, "sweep", "sweep chart: firings, loops and losses over a range of budgets"),
     bind!([M], [ch('c')], "c", Action::ToggleConfig, "", "these settings as an agent's configuration, to paste"),
+    bind!([M], [ch('C')], "C", Action::ToggleCompare, "compare", "every agent's policy over the session: firings, peak, tokens sent, what each loses"),
     bind!([M, P, L], [ch('E')], "E", Action::EditSummary, "", "edit the summary in $EDITOR (preview and export then use it)"),
     bind!([M], [ch('p')], "p", Action::TogglePreview, "preview", "preview the compacted transcript"),
     bind!([M, P], [ch('e')], "e", Action::Export, "export", "export the compacted transcript"),
@@ -161,12 +165,12 @@ pub const BINDINGS: &[Binding] = &[
     bind!([M], [ch('?')], "?", Action::ToggleHelp, "help", "this help"),
     bind!([M], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "quit", "clear the list's filter, else quit"),
     // Overlays: scrolling, choosing, closing.
-    bind!([H, P, L, B, T, O, K], [ch('j'), code(KeyCode::Down)], "j/↓", Action::Down, "", "down"),
-    bind!([H, P, L, B, T, O, K], [ch('k'), code(KeyCode::Up)], "k/↑", Action::Up, "", "up"),
+    bind!([H, P, L, B, T, O, K, CM], [ch('j'), code(KeyCode::Down)], "j/↓", Action::Down, "", "down"),
+    bind!([H, P, L, B, T, O, K, CM], [ch('k'), code(KeyCode::Up)], "k/↑", Action::Up, "", "up"),
     bind!([H, P, L, B, O], [code(KeyCode::PageDown), ctrl('d'), ch(' ')], "PgDn", Action::PageDown, "", "one page down"),
     bind!([H, P, L, B, O], [code(KeyCode::PageUp), ctrl('u')], "PgUp", Action::PageUp, "", "one page up"),
-    bind!([H, P, L, B, T, O], [ch('g'), code(KeyCode::Home)], "g", Action::Top, "", "top"),
-    bind!([H, P, L, B, T, O], [ch('G'), code(KeyCode::End)], "G", Action::Bottom, "", "bottom"),
+    bind!([H, P, L, B, T, O, CM], [ch('g'), code(KeyCode::Home)], "g", Action::Top, "", "top"),
+    bind!([H, P, L, B, T, O, CM], [ch('G'), code(KeyCode::End)], "G", Action::Bottom, "", "bottom"),
     bind!([T], [code(KeyCode::Enter)], "Enter", Action::Activate, "open", "open the epoch's messages (read-only)"),
     bind!([O], [ch('l')], "l", Action::ToggleLoss, "loss", "what the compaction that ended this epoch lost (again: back)"),
     bind!([K], [code(KeyCode::Tab)], "Tab", Action::SwitchPane, "next agent", "the next agent's configuration"),
@@ -189,8 +193,9 @@ pub const BINDINGS: &[Binding] = &[
     bind!([RP], [ch('R')], "R", Action::Back, "", "close"),
     bind!([SW], [ch('S')], "S", Action::Back, "", "close"),
     bind!([K], [ch('c')], "c", Action::Back, "", "close"),
+    bind!([CM], [ch('C')], "C", Action::Back, "", "close"),
     bind!([O], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "back", "back to the timeline"),
-    bind!([T, RP, SW, K], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "close", "close"),
+    bind!([T, RP, SW, K, CM], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "close", "close"),
     bind!([B], [code(KeyCode::Enter)], "Enter", Action::Activate, "narrow the list", "narrow the message list to the chosen row"),
     bind!([B], [code(KeyCode::Tab)], "Tab", Action::SwitchPane, "by kind/tool", "switch between by kind and by tool"),
     bind!([H], [ch('?')], "?", Action::Back, "", "close"),

@@ -13,7 +13,7 @@ use crate::agent_config::{self, Kind};
 use crate::replay::sweep::Sweep;
 use crate::replay::Replay;
 use crate::tui::action::Action;
-use crate::tui::jobs::{Job, ReplayKey, Session, SessionKey, SweepKey};
+use crate::tui::jobs::{CompareKey, Job, ReplayKey, Session, SessionKey, SweepKey};
 
 /// The timeline overlay.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,9 +119,32 @@ impl App {
             .map(|(_, s)| s.as_ref())
     }
 
-    /// True while the session, a replay or a sweep is being made.
+    /// What names the comparison of policies: the session and the model's window (the
+    /// window the user set, the model's, or 200,000).
+    fn compare_key(&self) -> CompareKey {
+        CompareKey {
+            session: self.session_key(),
+            window: self
+                .context_window
+                .unwrap_or(crate::policy::claude_code::DEFAULT_WINDOW),
+        }
+    }
+
+    /// The comparison of policies on this session, once made.
+    pub fn compared_policies(&self) -> Option<&[crate::policy::compare::Compared]> {
+        let key = self.compare_key();
+        self.compare
+            .as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, c)| c.as_slice())
+    }
+
+    /// True while the session, a replay, a sweep or a comparison is being made.
     pub fn lifetime_busy(&self) -> bool {
-        self.session_pending.is_some() || self.replaying.is_some() || self.sweeping.is_some()
+        self.session_pending.is_some()
+            || self.replaying.is_some()
+            || self.sweeping.is_some()
+            || self.comparing.is_some()
     }
 
     /// Opens one of the lifetime views (its data is made by [`App::needed_lifetime`]).
@@ -133,13 +156,17 @@ impl App {
             }),
             Action::ToggleReplay => Mode::Replay,
             Action::ToggleSweep => Mode::Sweep,
+            Action::ToggleCompare => Mode::Compare { selected: 0 },
             _ => Mode::Config(ConfigView { kind: 0 }),
         };
     }
 
     /// The jobs the open lifetime view still needs.
     pub(super) fn needed_lifetime(&mut self) -> Vec<Effect> {
-        if !matches!(self.mode, Mode::Timeline(_) | Mode::Replay | Mode::Sweep) {
+        if !matches!(
+            self.mode,
+            Mode::Timeline(_) | Mode::Replay | Mode::Sweep | Mode::Compare { .. }
+        ) {
             return Vec::new();
         }
         let key = self.session_key();
@@ -175,6 +202,14 @@ impl App {
                 }
                 self.sweeping = Some(key.clone());
                 vec![Effect::Start(Job::Sweep { key, session })]
+            }
+            Mode::Compare { .. } => {
+                let key = self.compare_key();
+                if self.compared_policies().is_some() || self.comparing == Some(key) {
+                    return Vec::new();
+                }
+                self.comparing = Some(key);
+                vec![Effect::Start(Job::Compare { key, session })]
             }
             _ => Vec::new(),
         }
@@ -216,6 +251,21 @@ impl App {
         }
     }
 
+    pub(super) fn compared(
+        &mut self,
+        key: CompareKey,
+        result: crate::Result<Arc<Vec<crate::policy::compare::Compared>>>,
+    ) {
+        if self.comparing != Some(key) {
+            return;
+        }
+        self.comparing = None;
+        match result {
+            Ok(rows) => self.compare = Some((key, rows)),
+            Err(e) => self.status = Status::error(format!("comparison failed: {e}")),
+        }
+    }
+
     /// Keys while a lifetime view is open.
     pub(super) fn lifetime_action(&mut self, action: &Action) -> Vec<Effect> {
         match &mut self.mode {
@@ -234,6 +284,16 @@ impl App {
                 }
             }
             Mode::Timeline(_) => self.timeline_action(action),
+            Mode::Compare { selected } => {
+                let rows = crate::policy::all().len();
+                match action {
+                    Action::Down => *selected = (*selected + 1).min(rows - 1),
+                    Action::Up => *selected = selected.saturating_sub(1),
+                    Action::Top => *selected = 0,
+                    Action::Bottom => *selected = rows - 1,
+                    _ => {}
+                }
+            }
             _ => {}
         }
         Vec::new()

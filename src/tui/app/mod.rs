@@ -179,6 +179,11 @@ pub enum Mode {
     Replay,
     /// The sweep chart.
     Sweep,
+    /// Every agent's policy over the session (the highlighted row).
+    Compare {
+        /// The highlighted policy.
+        selected: usize,
+    },
     /// The settings as an agent's configuration.
     Config(ConfigView),
     /// Choosing the tokenizer (the highlighted one of [`Tokenizer::ALL`]).
@@ -281,6 +286,8 @@ pub struct App {
     replaying: Option<super::jobs::ReplayKey>,
     sweep: Option<(super::jobs::SweepKey, Arc<crate::replay::sweep::Sweep>)>,
     sweeping: Option<super::jobs::SweepKey>,
+    compare: Option<(super::jobs::CompareKey, Arc<Vec<crate::policy::compare::Compared>>)>,
+    comparing: Option<super::jobs::CompareKey>,
     selected: usize,
     list_offset: usize,
     focus: Pane,
@@ -359,6 +366,8 @@ impl App {
             replaying: None,
             sweep: None,
             sweeping: None,
+            compare: None,
+            comparing: None,
             selected: 0,
             list_offset: 0,
             focus: Pane::List,
@@ -458,7 +467,11 @@ impl App {
             Action::EditSummary => return self.with_summary(AfterSummary::Edit),
             Action::ToggleHelp => self.mode = Mode::Help { scroll: 0 },
             Action::ToggleBreakdown => return self.open_breakdown(crate::breakdown::By::Kind),
-            Action::ToggleTimeline | Action::ToggleReplay | Action::ToggleSweep | Action::ToggleConfig => {
+            Action::ToggleTimeline
+            | Action::ToggleReplay
+            | Action::ToggleSweep
+            | Action::ToggleConfig
+            | Action::ToggleCompare => {
                 self.open_lifetime(action);
             }
             tuning => return self.tune(tuning),
@@ -502,7 +515,7 @@ impl App {
         }
         if matches!(
             self.mode,
-            Mode::Timeline(_) | Mode::Replay | Mode::Sweep | Mode::Config(_)
+            Mode::Timeline(_) | Mode::Replay | Mode::Sweep | Mode::Config(_) | Mode::Compare { .. }
         ) {
             return self.lifetime_action(action);
         }
@@ -605,6 +618,10 @@ impl App {
                 self.swept(key, result);
                 Vec::new()
             }
+            Done::Compared { key, result } => {
+                self.compared(key, result);
+                Vec::new()
+            }
             Done::Panicked { kind, message } => {
                 self.status = Status::error(format!("a background job ({kind:?}) failed: {message}"));
                 Vec::new()
@@ -633,6 +650,7 @@ impl App {
             Mode::Timeline(TimelineView { open: Some(_), .. }) => Context::Epoch,
             Mode::Replay => Context::Replay,
             Mode::Sweep => Context::Sweep,
+            Mode::Compare { .. } => Context::Compare,
             Mode::Config(_) => Context::Config,
         }
     }

@@ -151,6 +151,16 @@ impl SweepKey {
     }
 }
 
+/// What names a comparison of policies: the session, and the window their defaults are
+/// taken from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CompareKey {
+    /// The session.
+    pub session: SessionKey,
+    /// The model's context window.
+    pub window: u64,
+}
+
 /// The inputs of a compaction, owned so a worker can run it.
 #[derive(Debug, Clone)]
 pub struct RunSnapshot {
@@ -267,6 +277,13 @@ pub enum Job {
         /// The session.
         session: Arc<Session>,
     },
+    /// Every agent's policy replayed side by side.
+    Compare {
+        /// Its inputs.
+        key: CompareKey,
+        /// The session.
+        session: Arc<Session>,
+    },
     /// Where the context goes.
     Breakdown {
         /// Its inputs.
@@ -307,6 +324,8 @@ pub enum JobKind {
     Replay,
     /// A sweep.
     Sweep,
+    /// A comparison of policies.
+    Compare,
 }
 
 impl Job {
@@ -324,6 +343,7 @@ impl Job {
             Job::Session { .. } => JobKind::Session,
             Job::Replay { .. } => JobKind::Replay,
             Job::Sweep { .. } => JobKind::Sweep,
+            Job::Compare { .. } => JobKind::Compare,
         }
     }
 }
@@ -416,6 +436,13 @@ pub enum Done {
         key: SweepKey,
         /// It, or why not.
         result: crate::Result<Arc<crate::replay::sweep::Sweep>>,
+    },
+    /// A comparison of policies finished.
+    Compared {
+        /// Its inputs.
+        key: CompareKey,
+        /// Each policy's replay, or why not.
+        result: crate::Result<Arc<Vec<crate::policy::compare::Compared>>>,
     },
     /// A job panicked (a bug): the TUI ends with an error.
     Panicked {
@@ -538,6 +565,20 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
             let result = sweep(&key, &session, cancel).map(Arc::new);
             Done::Swept { key, result }
         }
+        Job::Compare { key, session } => Done::Compared {
+            key,
+            // Placeholder summaries, as the sweep: the view follows the session live.
+            result: crate::policy::compare::compare(
+                &session.whole,
+                &session.counts,
+                &crate::policy::all(),
+                key.window,
+                &[],
+                &crate::summarize::Placeholder,
+                cancel,
+            )
+            .map(Arc::new),
+        },
     }
 }
 

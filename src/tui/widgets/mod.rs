@@ -2,6 +2,7 @@
 //! detail pane, the footer, and the overlays (help, preview, prompt).
 
 pub mod budget;
+pub mod compare;
 pub mod detail;
 pub mod footer;
 pub mod lifetime;
