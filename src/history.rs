@@ -43,6 +43,10 @@ pub struct Compaction {
     pub trigger: Option<String>,
     /// The context's size before it, as recorded.
     pub pre_tokens: Option<u64>,
+    /// For an `auto` compaction with its size recorded: the threshold the client used
+    /// lies between the last request recorded before it (which did not trigger it) and
+    /// that size (which did).
+    pub threshold_between: Option<(u64, u64)>,
     /// Our count of the epoch it ended.
     pub counted_before: u64,
     /// The summary the agent got, as readable text.
@@ -117,6 +121,16 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
                 at,
                 trigger: past.trigger.clone(),
                 pre_tokens: past.pre_tokens,
+                threshold_between: past
+                    .pre_tokens
+                    .filter(|_| past.trigger.as_deref() == Some("auto"))
+                    .and_then(|pre| {
+                        let last = ended
+                            .clone()
+                            .rev()
+                            .find_map(|i| whole.messages[i].recorded().map(|r| r.context_tokens))?;
+                        Some((last.min(pre), pre))
+                    }),
                 counted_before: counts.range(ended.start, ended.end),
                 summary_tokens: loss.summary_tokens,
                 summary,

@@ -33,6 +33,9 @@ pub struct Session {
     pub recorded_peak: Option<u64>,
     /// Compactions the log records.
     pub compactions: usize,
+    /// The threshold the client's own `auto` compaction shows (its recorded size before
+    /// it; Claude Code's `preTokens`), when the log has one.
+    pub autocompact_at: Option<u64>,
     /// Calls without results and results without calls.
     pub orphans: usize,
     /// With settings: how often the compactor would fire over the session's life.
@@ -234,6 +237,7 @@ pub fn scan_file(path: &Path, tokenizer: Tokenizer, options: Option<Options>) ->
             .filter_map(|m| m.recorded().map(|r| r.context_tokens))
             .max(),
         compactions: whole.compactions.len(),
+        autocompact_at: crate::policy::claude_code::logged_threshold(&whole),
         orphans: whole.groups.orphans.len(),
         firings,
         loops,

@@ -498,3 +498,25 @@ fn every_policy_plans_every_shipped_file_at_edge_settings_without_a_panic() {
     }
     assert!(plans > 1000, "{plans}");
 }
+
+#[test]
+fn history_and_scan_report_the_threshold_a_log_compacted_at() {
+    let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let log = log.display().to_string();
+    let history = json_of(&["history", &log, "--json"]);
+    let compaction = &history["compactions"][0];
+    let pre = compaction["pre_tokens"].as_u64().expect("preTokens");
+    let bracket = compaction["threshold_between"]
+        .as_array()
+        .expect("an auto compaction is bracketed");
+    // Above the largest request the epoch recorded, at most where it fired.
+    let peak = history["epochs"][0]["recorded_peak"].as_u64().expect("recorded");
+    assert_eq!(bracket[1].as_u64(), Some(pre));
+    assert!(
+        bracket[0].as_u64().is_some_and(|low| low <= pre && low <= peak),
+        "{bracket:?}"
+    );
+    let out = ctxlens(&["scan", &log, "--json"]);
+    let row: Value = serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).expect("a row");
+    assert_eq!(row["autocompact_at"].as_u64(), Some(pre));
+}

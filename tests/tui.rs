@@ -1518,7 +1518,7 @@ fn every_overlay_and_the_browser_can_be_left_after_a_key_storm() {
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     // The keys that open each overlay, prompt and picker of the main view.
     let openers = [
-        '?', 'p', 'l', 'b', 'h', 'R', 'S', 'c', 'e', '=', '/', 't', 'F', 'J', 'E',
+        '?', 'p', 'l', 'b', 'h', 'R', 'S', 'c', 'C', 'e', '=', '/', 't', 'F', 'J', 'E',
     ];
     let mut storms = 0;
     for (k, opener) in openers.iter().enumerate() {

@@ -79,6 +79,8 @@ struct CompactionDoc<'a> {
     at: usize,
     trigger: Option<&'a str>,
     pre_tokens: Option<u64>,
+    /// `[last request recorded before it, pre_tokens]` for an auto compaction.
+    threshold_between: Option<(u64, u64)>,
     counted_before: u64,
     summary: &'a str,
     summary_message: Option<usize>,
@@ -177,6 +179,7 @@ fn document<'a>(whole: &'a Transcript, counts: &'a Counts, found: &'a History) -
                 at: c.at,
                 trigger: c.trigger.as_deref(),
                 pre_tokens: c.pre_tokens,
+                threshold_between: c.threshold_between,
                 counted_before: c.counted_before,
                 summary: &c.summary,
                 summary_message: c.summary_message,
@@ -186,6 +189,19 @@ fn document<'a>(whole: &'a Transcript, counts: &'a Counts, found: &'a History) -
             })
             .collect(),
     }
+}
+
+/// The threshold an auto compaction brackets, when the log shows it.
+fn print_threshold(out: &mut impl Write, c: &ctxlens::history::Compaction) -> anyhow::Result<()> {
+    if let Some((low, high)) = c.threshold_between {
+        writeln!(
+            out,
+            "    its auto-compact threshold: above {} (the last request before it) and at most {} (where it fired); replay --policy claude-code uses it",
+            thousands(low),
+            thousands(high)
+        )?;
+    }
+    Ok(())
 }
 
 fn print(out: &mut impl Write, whole: &Transcript, counts: &Counts, found: &History, all: bool) -> anyhow::Result<()> {
@@ -235,6 +251,7 @@ fn print(out: &mut impl Write, whole: &Transcript, counts: &Counts, found: &Hist
                 c.line,
                 thousands(c.counted_before)
             )?;
+            print_threshold(out, c)?;
             writeln!(
                 out,
                 "    summary the agent got ({} tokens): {}",
