@@ -520,3 +520,122 @@ fn history_and_scan_report_the_threshold_a_log_compacted_at() {
     let row: Value = serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).expect("a row");
     assert_eq!(row["autocompact_at"].as_u64(), Some(pre));
 }
+
+#[test]
+fn a_policy_writes_the_transcript_its_plan_describes() {
+    let cases: [(&str, &[&str]); 7] = [
+        ("langchain-summarization", &["trigger=tokens:100", "keep=messages:4"]),
+        ("langchain-trim", &["max_tokens=300"]),
+        (
+            "anthropic-clear-tool-uses",
+            &["trigger=100", "keep=1", "clear_tool_inputs=true"],
+        ),
+        ("codex", &["auto_compact_token_limit=100"]),
+        ("openhands-recent", &["keep_first=2", "max_events=100"]),
+        ("openhands-mask", &["attention_window=3"]),
+        ("semantic-kernel-summarization", &["target_count=4"]),
+    ];
+    let dir = data().join("conformance/policies/inputs");
+    for input in ["support-agent.json", "agent-loop.json", "anthropic-parallel-tools.json"] {
+        let file = dir.join(input).display().to_string();
+        let original: Vec<Value> =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(input)).expect("read")).expect("JSON");
+        for (policy, set) in cases {
+            let mut args = vec!["compact", file.as_str(), "--policy", policy];
+            for s in set {
+                args.extend(["--set", s]);
+            }
+            let mut plan_args = args.clone();
+            plan_args.push("--plan");
+            let plan = json_of(&plan_args);
+            let written = json_of(&args);
+            let out = written.as_array().expect("a message list");
+            let rows = plan["messages"].as_array().expect("rows");
+            let kept = rows
+                .iter()
+                .filter(|r| matches!(r["section"].as_str(), Some("head" | "tail" | "cleared")))
+                .count();
+            let twice = rows.iter().filter(|r| r["duplicated"] == Value::Bool(true)).count();
+            let inserted = plan["inserted"].as_array().expect("inserted").len();
+            let what = format!("{input} {policy} {set:?}");
+            assert_eq!(out.len(), kept + twice + inserted, "{what}");
+            // The expected sequence from the plan alone: kept messages in order (a
+            // duplicated head again where the tail starts), the summary at its position.
+            // Kept messages are the input's; a cleared one holds the placeholder.
+            let placeholder = plan["placeholder"].as_str().unwrap_or("[cleared]");
+            let mut expected: Vec<(usize, &str)> = Vec::new();
+            let first_tail = rows.iter().position(|r| r["section"] == "tail");
+            for (k, row) in rows.iter().enumerate() {
+                if Some(k) == first_tail {
+                    for dup in rows.iter().filter(|r| r["duplicated"] == Value::Bool(true)) {
+                        expected.push((dup["index"].as_u64().expect("index") as usize, "kept"));
+                    }
+                }
+                let index = row["index"].as_u64().expect("index") as usize;
+                match row["section"].as_str() {
+                    Some("head" | "tail") if row["inputs_cleared"] == Value::Bool(true) => {
+                        expected.push((index, "args"))
+                    }
+                    Some("head" | "tail") => expected.push((index, "kept")),
+                    Some("cleared") => expected.push((index, "cleared")),
+                    _ => {}
+                }
+            }
+            for i in plan["inserted"].as_array().expect("inserted") {
+                let at = (i["position"].as_u64().expect("position") as usize).min(expected.len());
+                expected.insert(at, (usize::MAX, "summary"));
+            }
+            for (k, (index, what_kind)) in expected.iter().enumerate() {
+                match *what_kind {
+                    "kept" => assert_eq!(out[k], original[*index], "{what}: message {index}"),
+                    "cleared" => assert_eq!(out[k]["content"], placeholder, "{what}: message {index}"),
+                    "args" => assert_eq!(out[k]["role"], original[*index]["role"], "{what}: message {index}"),
+                    _ => assert_eq!(out[k]["role"], plan["inserted"][0]["role"], "{what}: the summary"),
+                }
+            }
+        }
+    }
+    // A session log is described, not rewritten in another agent's shape.
+    let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let out = ctxlens(&[
+        "compact",
+        &log.display().to_string(),
+        "--policy",
+        "codex",
+        "--set",
+        "auto_compact_token_limit=10",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--plan"), "{}", stderr(&out));
+}
+
+#[test]
+fn cleared_results_keep_their_dialect_shape() {
+    // An Anthropic request: the tool_result blocks hold the placeholder, the blocks stay.
+    let file = common::repo()
+        .join("sample-transcripts/anthropic-parallel-tools.json")
+        .display()
+        .to_string();
+    let out = json_of(&[
+        "compact",
+        &file,
+        "--policy",
+        "openhands-mask",
+        "--set",
+        "attention_window=2",
+    ]);
+    let messages = out["messages"].as_array().expect("the request's messages");
+    let results: Vec<&Value> = messages
+        .iter()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .filter(|b| b["type"] == "tool_result")
+        .collect();
+    assert!(!results.is_empty());
+    assert!(results.iter().any(|b| b["content"] == "<MASKED>"), "{results:?}");
+    assert!(
+        results.iter().all(|b| b["tool_use_id"].is_string()),
+        "the pairing stays"
+    );
+    assert!(out["system"].as_str().is_some(), "the request around the list is kept");
+}

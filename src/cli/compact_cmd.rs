@@ -82,19 +82,75 @@ impl CompactArgs {
 /// (`--plan`). `--max-tokens`/`--keep-tail` are the toolnexus policy's shorthand.
 fn run_policy(args: &CompactArgs, name: &str) -> anyhow::Result<ExitCode> {
     let settings = args.policy.settings(name, &args.budget)?;
-    if !args.plan {
-        bail!("--policy {name}: only --plan is written so far (the compacted transcript in that agent's shape is not yet)");
+    if let Some(out) = args.output_path() {
+        check_output(out, Some(&args.file), args.force)?;
     }
     let transcript = args.input.load(&args.file)?;
     let plan = ctxlens::policy::plan(name, &transcript, &settings).map_err(anyhow::Error::msg)?;
     for warning in &plan.warnings {
         eprintln!("warning: {warning}");
     }
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    serde_json::to_writer(&mut out, &plan)?;
-    writeln!(out)?;
-    out.flush()?;
+    if args.plan {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        serde_json::to_writer(&mut out, &plan)?;
+        writeln!(out)?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let summary = policy_summary(args, &transcript, &plan)?;
+    let document = ctxlens::policy::render::render(&transcript, &plan, &summary).map_err(anyhow::Error::msg)?;
+    match args.output_path() {
+        Some(path) => {
+            write_document(path, &document, Some(&args.file), args.force, &mut Refuse)?;
+            eprintln!(
+                "ctxlens: wrote {}: {} as {name} would send it",
+                path.display(),
+                if plan.compacted {
+                    "the transcript"
+                } else {
+                    "the transcript unchanged"
+                }
+            );
+        }
+        None => {
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            document.write_to(&mut out)?;
+            out.flush()?;
+        }
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The summary a policy's plan inserts, from the chosen summarizer (the placeholder by
+/// default) over the messages its summarizer reads; LangChain's summarizer reading
+/// nothing writes its fixed sentence, as LangChain does.
+fn policy_summary(
+    args: &CompactArgs,
+    transcript: &ctxlens::transcript::Transcript,
+    plan: &ctxlens::policy::PolicyPlan,
+) -> anyhow::Result<String> {
+    if plan.inserted.is_empty() {
+        return Ok(String::new());
+    }
+    let read: Vec<usize> = match &plan.summarizer_input {
+        Some(input) if input.is_empty() => {
+            return Ok("Previous conversation was too long to summarize.".to_owned());
+        }
+        Some(input) => input.clone(),
+        None => plan
+            .messages
+            .iter()
+            .filter(|r| r.section == ctxlens::policy::Section::Summarized)
+            .map(|r| r.index)
+            .collect(),
+    };
+    let summarizer =
+        ctxlens::summarize::build(&args.make.summarizer(Spec::Placeholder), &args.make.summary.settings())?;
+    let older: Vec<_> = read
+        .iter()
+        .map(|&i| ctxlens::summarize::older_message(transcript, i, summarizer.needs_text()))
+        .collect();
+    Ok(summarizer.summarize(&older, ctxlens::cancel::never())?)
 }
 
 /// Compacts and writes the result.

@@ -18,6 +18,7 @@ mod langchain;
 mod opencode;
 mod openhands;
 mod python_repr;
+pub mod render;
 pub mod replay;
 pub mod running;
 mod semantic_kernel;
