@@ -574,7 +574,7 @@ fn a_policy_writes_the_transcript_its_plan_describes() {
                 let index = row["index"].as_u64().expect("index") as usize;
                 match row["section"].as_str() {
                     Some("head" | "tail") if row["inputs_cleared"] == Value::Bool(true) => {
-                        expected.push((index, "args"))
+                        expected.push((index, "args"));
                     }
                     Some("head" | "tail") => expected.push((index, "kept")),
                     Some("cleared") => expected.push((index, "cleared")),

@@ -99,24 +99,18 @@ fn run_policy(args: &CompactArgs, name: &str) -> anyhow::Result<ExitCode> {
     }
     let summary = policy_summary(args, &transcript, &plan)?;
     let document = ctxlens::policy::render::render(&transcript, &plan, &summary).map_err(anyhow::Error::msg)?;
-    match args.output_path() {
-        Some(path) => {
-            write_document(path, &document, Some(&args.file), args.force, &mut Refuse)?;
-            eprintln!(
-                "ctxlens: wrote {}: {} as {name} would send it",
-                path.display(),
-                if plan.compacted {
-                    "the transcript"
-                } else {
-                    "the transcript unchanged"
-                }
-            );
-        }
-        None => {
-            let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            document.write_to(&mut out)?;
-            out.flush()?;
-        }
+    if let Some(path) = args.output_path() {
+        write_document(path, &document, Some(&args.file), args.force, &mut Refuse)?;
+        let what = if plan.compacted {
+            "the transcript"
+        } else {
+            "the transcript unchanged"
+        };
+        eprintln!("ctxlens: wrote {}: {what} as {name} would send it", path.display());
+    } else {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        document.write_to(&mut out)?;
+        out.flush()?;
     }
     Ok(ExitCode::SUCCESS)
 }
