@@ -166,6 +166,44 @@ fn forgetting(
     Ok((max_size, keep_first))
 }
 
+/// The plan of a forgetting condenser: over `max_size` events it keeps the first
+/// `keep_first` and the newest `max_size / 2 − keep_first − extra`; the middle is dropped
+/// or, with a summary (`extra` = 1, its room), summarized into a user message after the
+/// head.
+fn forgetting_plan(
+    name: &'static str,
+    chat: &[ChatMessage],
+    (max_size, keep_first): (usize, usize),
+    summary: bool,
+) -> PolicyPlan {
+    let n = chat.len();
+    let mut plan = PolicyPlan::unchanged(name, COUNTER, n);
+    if n <= max_size {
+        return plan;
+    }
+    let from_tail = max_size / 2 - keep_first - usize::from(summary);
+    let forgotten = if summary { Section::Summarized } else { Section::Dropped };
+    for row in &mut plan.messages {
+        row.section = if row.index < keep_first {
+            Section::Head
+        } else if row.index >= n - from_tail {
+            Section::Tail
+        } else {
+            forgotten
+        };
+    }
+    plan.compacted = true;
+    if summary {
+        plan.inserted.push(Inserted {
+            position: keep_first,
+            role: "user",
+            kind: "summary",
+            text: "{summary}".to_owned(),
+        });
+    }
+    plan
+}
+
 /// `openhands-amortized` (`AmortizedForgettingCondenser`).
 pub struct Amortized;
 
@@ -183,29 +221,12 @@ impl Policy for Amortized {
     }
 
     fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
-        let messages = running.messages();
-        Ok(messages as u64 > settings.number_or("max_size", Self::DEFAULT_MAX_SIZE)?)
+        Ok(running.messages() as u64 > settings.number_or("max_size", Self::DEFAULT_MAX_SIZE)?)
     }
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
-        let (max_size, keep_first) = forgetting(settings, Self::DEFAULT_MAX_SIZE, 1, 0)?;
-        let n = chat.len();
-        let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
-        if n <= max_size {
-            return Ok(plan);
-        }
-        let from_tail = max_size / 2 - keep_first;
-        for row in &mut plan.messages {
-            row.section = if row.index < keep_first {
-                Section::Head
-            } else if row.index >= n - from_tail {
-                Section::Tail
-            } else {
-                Section::Dropped
-            };
-        }
-        plan.compacted = true;
-        Ok(plan)
+        let sizes = forgetting(settings, Self::DEFAULT_MAX_SIZE, 1, 0)?;
+        Ok(forgetting_plan(self.name(), chat, sizes, false))
     }
 }
 
@@ -226,34 +247,11 @@ impl Policy for Llm {
     }
 
     fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
-        let messages = running.messages();
-        Ok(messages as u64 > settings.number_or("max_size", Self::DEFAULT_MAX_SIZE)?)
+        Ok(running.messages() as u64 > settings.number_or("max_size", Self::DEFAULT_MAX_SIZE)?)
     }
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
-        let (max_size, keep_first) = forgetting(settings, Self::DEFAULT_MAX_SIZE, 4, 1)?;
-        let n = chat.len();
-        let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
-        if n <= max_size {
-            return Ok(plan);
-        }
-        let from_tail = max_size / 2 - keep_first - 1;
-        for row in &mut plan.messages {
-            row.section = if row.index < keep_first {
-                Section::Head
-            } else if row.index >= n - from_tail {
-                Section::Tail
-            } else {
-                Section::Summarized
-            };
-        }
-        plan.compacted = true;
-        plan.inserted.push(Inserted {
-            position: keep_first,
-            role: "user",
-            kind: "summary",
-            text: "{summary}".to_owned(),
-        });
-        Ok(plan)
+        let sizes = forgetting(settings, Self::DEFAULT_MAX_SIZE, 4, 1)?;
+        Ok(forgetting_plan(self.name(), chat, sizes, true))
     }
 }

@@ -338,44 +338,31 @@ fn fire(
     } else {
         Some(rebuild(inputs, context, plan, summary.map(|(s, _)| s)))
     };
-    match view {
-        Some(view) if rewritten => {
-            *context = view;
-            for m in context.iter_mut().filter(|m| m.origin.is_none()) {
-                m.policy_cost = policy.cost(m);
-            }
-            *running = Running::of(context, |m| m.policy_cost);
-        }
-        Some(view) => {
-            // A view policy: the view is what this call sends; the context stays.
+    let (messages, view_counted, billed_after, loops) = match view {
+        // A view policy: the view is what this call sends; the context stays.
+        Some(view) if !rewritten => {
             let view_counted: u64 = view.iter().map(|m| m.counted).sum();
             let billed_after = billed(inputs.fits, &view, view_counted, at);
-            return Ok(Fired {
-                messages: view.len(),
-                firing: firing_record(
-                    plan,
-                    at,
-                    (counted, billed_before),
-                    (view_counted, billed_after),
-                    gone.len(),
-                    summary_read,
-                    false,
-                    summary_text,
-                ),
-                gone,
-                rewritten: false,
-            });
+            (view.len(), view_counted, billed_after, false)
         }
-        None => {}
-    }
-    let sent = &context[..];
-    let view_counted = running.total_counted();
-    let billed_after = billed(inputs.fits, sent, view_counted, at);
-    let loops = policy
-        .may_act(&settings_for(inputs, sent, at, None), running)
-        .map_err(setting)?;
+        view => {
+            if let Some(view) = view {
+                *context = view;
+                for m in context.iter_mut().filter(|m| m.origin.is_none()) {
+                    m.policy_cost = policy.cost(m);
+                }
+                *running = Running::of(context, |m| m.policy_cost);
+            }
+            let view_counted = running.total_counted();
+            let billed_after = billed(inputs.fits, context, view_counted, at);
+            let loops = policy
+                .may_act(&settings_for(inputs, context, at, None), running)
+                .map_err(setting)?;
+            (context.len(), view_counted, billed_after, loops)
+        }
+    };
     Ok(Fired {
-        messages: sent.len(),
+        messages,
         firing: firing_record(
             plan,
             at,
@@ -387,7 +374,7 @@ fn fire(
             summary_text,
         ),
         gone,
-        rewritten: true,
+        rewritten,
     })
 }
 

@@ -50,6 +50,12 @@ fn reduction_index(chat: &[ChatMessage], target: usize, threshold: usize, dotnet
     Some(target_index as usize)
 }
 
+/// Both reducers act only on more than `target + threshold` messages.
+fn over_target(settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    let (target, threshold) = counts(settings)?;
+    Ok(running.messages() > target + threshold)
+}
+
 fn counts(settings: &PolicySettings) -> Result<(usize, usize), SettingError> {
     let target = settings
         .number("target_count")?
@@ -75,10 +81,7 @@ impl Policy for Truncation {
     }
 
     fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
-        let messages = running.messages();
-
-        let (target, threshold) = counts(settings)?;
-        Ok(messages > target + threshold)
+        over_target(settings, running)
     }
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
@@ -118,10 +121,7 @@ impl Policy for Summarization {
     }
 
     fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
-        let messages = running.messages();
-
-        let (target, threshold) = counts(settings)?;
-        Ok(messages > target + threshold)
+        over_target(settings, running)
     }
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
