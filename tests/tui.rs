@@ -1603,3 +1603,18 @@ fn the_compare_view_replays_every_policy_in_one_named_unit() {
     assert!(matches!(app.act(Action::Back).as_slice(), []), "Esc closes it");
     assert_eq!(*app.mode(), Mode::Normal);
 }
+
+#[test]
+fn the_replay_chart_draws_recorded_usage_in_its_own_unit() {
+    let mut app = autocompact_app();
+    app.act(Action::Resize(160, 45));
+    let effects = app.act(Action::ToggleReplay);
+    settle(&mut app, effects);
+    let terminal = draw(&app, 160, 45);
+    let buffer = terminal.backend().buffer();
+    // The axis is counted tokens; recorded usage is drawn on it less the fitted
+    // overhead, and says so.
+    assert!(row_containing(buffer, "recorded, less fitted overhead").is_some());
+    assert!(row_containing(buffer, "tokens (estimate)").is_some());
+    insta::assert_snapshot!("replay_recorded_160x45", terminal.backend());
+}

@@ -103,6 +103,8 @@ pub struct Session {
     pub counts: Counts,
     /// Its epochs and real compactions.
     pub history: crate::history::History,
+    /// Each epoch's fit of recorded usage (how the provider's figures map to our counts).
+    pub fits: Vec<crate::calibrate::EpochFit>,
     /// Its facts and human turns, indexed by the first sweep that needs them.
     pub facts: std::sync::OnceLock<crate::replay::lost::FactIndex>,
 }
@@ -645,12 +647,14 @@ fn session(key: SessionKey, live: &Transcript, counts: &Counts, cancel: &CancelT
     };
     let view = crate::replay::view_for(&whole, &counts, key.deterministic, cancel)?;
     let history = crate::history::history(&whole, &counts);
+    let fits = crate::calibrate::calibrate_epochs(&whole, &counts);
     Ok(Session {
         key,
         view,
         whole,
         counts,
         history,
+        fits,
         facts: std::sync::OnceLock::new(),
     })
 }

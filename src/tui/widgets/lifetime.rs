@@ -280,10 +280,21 @@ impl ReplaySeries {
         let view = &session.view;
         let point = |p: usize, v: u64| (p as f64, v as f64);
         let before: Vec<(f64, f64)> = replay.calls.iter().map(|c| point(c.at, c.before)).collect();
+        // Recorded usage is the provider's figure (the system prompt and tools included):
+        // drawn in the chart's unit, less its epoch's fitted overhead and over its ratio,
+        // and not at all where the epoch has no fit to convert it by.
         let recorded: Vec<(f64, f64)> = replay
             .calls
             .iter()
-            .filter_map(|c| c.recorded.map(|r| point(c.at, r)))
+            .filter_map(|c| {
+                let r = c.recorded?;
+                let origin = *view.positions.get(c.at)?;
+                let fit = crate::calibrate::epoch_of(&session.fits, origin)?
+                    .calibration
+                    .as_ref()?;
+                let counted = ((r as f64 - fit.overhead as f64) / fit.ratio).max(0.0);
+                Some((c.at as f64, counted))
+            })
             .collect();
         let x_max = view.len().max(1) as f64;
         let y_max = before
@@ -386,7 +397,7 @@ pub fn replay(frame: &mut Frame, area: Rect, app: &App) {
         series("firing", &s.firings, t.boundary, false),
     ];
     if !s.recorded.is_empty() {
-        datasets.push(series("recorded", &s.recorded, t.accent, false));
+        datasets.push(series("recorded, less fitted overhead", &s.recorded, t.accent, false));
     }
     datasets.extend(s.real.chunks(2).map(|pair| series("", pair, t.orphan, true)));
     let y_title = format!("tokens ({})", session.counts.tokenizer.name());
