@@ -50,6 +50,18 @@ impl Kind {
         }
     }
 
+    /// The file `c`'s save writes it to.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Kind::Toolnexus => "toolnexus-compaction.json",
+            Kind::Langchain => "langchain_summarization.py",
+            Kind::Codex => "codex-config.toml",
+            Kind::ClaudeCode => "claude-code-autocompact.sh",
+            Kind::Opencode => "opencode.json",
+            Kind::Ctxlens => ".ctxlens.toml",
+        }
+    }
+
     /// The format of its output.
     pub fn format(self) -> &'static str {
         match self {

@@ -39,8 +39,16 @@ fn config(max_tokens: Option<u64>, keep_tail: Option<u64>) -> Config {
         keep_tail,
         theme: Theme::colored(),
         summarizer: Spec::Placeholder,
+        save_dir: save_dir(),
         ..Config::default()
     }
+}
+
+/// Where the tests' `c` saves go: a folder of this test process, never the checkout.
+fn save_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ctxlens-tui-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp folder");
+    dir
 }
 
 /// Runs one job here and now, as a worker would (progress is dropped).
@@ -1117,6 +1125,22 @@ fn settings_to_paste_cycle_through_the_agents() {
     let back = (180_000.0 * pct / 100.0_f64).floor();
     assert!((back - 2000.0).abs() <= 20.0, "{pct}% is {back}");
     assert!(claude.warnings.is_empty(), "{:?}", claude.warnings);
+    // `y` copies the shown agent's configuration (OSC 52 in the event loop), `w` writes
+    // it to its file, never over an existing one.
+    let Mode::Config(view) = app.mode() else {
+        panic!("config overlay")
+    };
+    let kind = ctxlens::agent_config::Kind::ALL[view.kind];
+    let shown = app.emitted_config(kind).expect("emits").text;
+    assert!(matches!(app.act(Action::Copy).as_slice(), [Effect::Copy(text)] if *text == shown));
+    let path = save_dir().join(kind.file_name());
+    let _ = std::fs::remove_file(&path);
+    app.act(Action::Save);
+    assert_eq!(std::fs::read_to_string(&path).expect("written"), shown);
+    assert!(status_text(&app).contains("wrote"), "{}", status_text(&app));
+    app.act(Action::Save);
+    assert!(status_text(&app).contains("not replaced"), "{}", status_text(&app));
+    std::fs::remove_file(&path).expect("remove");
 }
 
 #[test]

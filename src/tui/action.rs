@@ -113,6 +113,10 @@ pub enum Action {
     ToggleConfig,
     /// Every agent's policy replayed over the session, side by side.
     ToggleCompare,
+    /// Copy the shown text to the clipboard.
+    Copy,
+    /// Save the shown text to a file.
+    Save,
     /// Choose the highlighted row of an overlay (Enter).
     Activate,
 }

@@ -174,6 +174,8 @@ pub const BINDINGS: &[Binding] = &[
     bind!([T], [code(KeyCode::Enter)], "Enter", Action::Activate, "open", "open the epoch's messages (read-only)"),
     bind!([O], [ch('l')], "l", Action::ToggleLoss, "loss", "what the compaction that ended this epoch lost (again: back)"),
     bind!([K], [code(KeyCode::Tab)], "Tab", Action::SwitchPane, "next agent", "the next agent's configuration"),
+    bind!([K], [ch('y')], "y", Action::Copy, "copy", "copy the configuration to the clipboard (OSC 52)"),
+    bind!([K], [ch('w')], "w", Action::Save, "save", "write the configuration to a file in the working folder (never over an existing one)"),
     bind!([BR], [ch('j'), code(KeyCode::Down)], "j/↓", Action::Down, "", "next session"),
     bind!([BR], [ch('k'), code(KeyCode::Up)], "k/↑", Action::Up, "", "previous session"),
     bind!([BR], [code(KeyCode::PageDown), ctrl('d')], "PgDn", Action::PageDown, "", "one page down"),

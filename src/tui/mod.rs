@@ -184,6 +184,15 @@ fn run_session(screen: &mut Screen, transcript: Transcript, config: Config) -> s
                     paused.store(false, std::sync::atomic::Ordering::Release);
                     pending.extend(app.update(Msg::Job(Box::new(Done::Edited { key, result }))));
                 }
+                Effect::Copy(text) => {
+                    use base64::Engine;
+                    let encoded = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+                    // OSC 52: the terminal (or tmux, or an SSH client's terminal) sets its
+                    // clipboard; a terminal without it ignores the sequence.
+                    let sequence = format!("\x1b]52;c;{encoded}\x07");
+                    let _ = std::io::Write::write_all(&mut std::io::stdout(), sequence.as_bytes());
+                    let _ = std::io::Write::flush(&mut std::io::stdout());
+                }
                 Effect::Quit => break 'outer Exit::Quit,
             }
         }

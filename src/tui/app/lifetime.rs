@@ -277,10 +277,13 @@ impl App {
                 }
             }
             Mode::Config(view) => {
-                if matches!(action, Action::SwitchPane | Action::Down) {
-                    view.kind = (view.kind + 1) % Kind::ALL.len();
-                } else if matches!(action, Action::Up) {
-                    view.kind = (view.kind + Kind::ALL.len() - 1) % Kind::ALL.len();
+                let kind = Kind::ALL[view.kind];
+                match action {
+                    Action::SwitchPane | Action::Down => view.kind = (view.kind + 1) % Kind::ALL.len(),
+                    Action::Up => view.kind = (view.kind + Kind::ALL.len() - 1) % Kind::ALL.len(),
+                    Action::Copy => return self.copy_config(kind),
+                    Action::Save => self.save_config(kind),
+                    _ => {}
                 }
             }
             Mode::Timeline(_) => self.timeline_action(action),
@@ -377,6 +380,37 @@ impl App {
             }
         }
         false
+    }
+
+    /// Copies `kind`'s configuration to the clipboard.
+    fn copy_config(&mut self, kind: Kind) -> Vec<Effect> {
+        match self.emitted_config(kind) {
+            Ok(emitted) => {
+                self.status = Status::info(format!("copied the {} configuration to the clipboard", kind.name()));
+                vec![Effect::Copy(emitted.text)]
+            }
+            Err(e) => {
+                self.status = Status::error(e);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Writes `kind`'s configuration to its own file in the save folder (the working
+    /// folder; atomically, never over an existing file) and says where.
+    fn save_config(&mut self, kind: Kind) {
+        let path = self.save_dir.join(kind.file_name());
+        let written = self.emitted_config(kind).and_then(|emitted| {
+            if path.exists() {
+                return Err(format!("{} exists: not replaced", path.display()));
+            }
+            crate::export::write_with(&path, None, false, &mut |w| w.write_all(emitted.text.as_bytes()))
+                .map_err(|e| e.to_string())
+        });
+        self.status = match written {
+            Ok(()) => Status::info(format!("wrote {}", path.display())),
+            Err(e) => Status::error(e),
+        };
     }
 
     /// The settings as `kind`'s configuration (or why it cannot be written).

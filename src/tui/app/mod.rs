@@ -53,6 +53,8 @@ pub struct Config {
     pub hint: Option<String>,
     /// Colours.
     pub theme: Theme,
+    /// Where `c`'s save writes an agent's configuration (the working folder).
+    pub save_dir: PathBuf,
 }
 
 impl Default for Config {
@@ -68,6 +70,7 @@ impl Default for Config {
             context_window: None,
             hint: None,
             theme: Theme::from_env(),
+            save_dir: PathBuf::from("."),
         }
     }
 }
@@ -98,6 +101,9 @@ pub enum Effect {
         /// Its text.
         text: String,
     },
+    /// Put `text` on the terminal's clipboard (an OSC 52 sequence: works over SSH and in
+    /// tmux with `set-clipboard on`).
+    Copy(String),
     /// Leave the TUI.
     Quit,
 }
@@ -287,6 +293,7 @@ pub struct App {
     sweep: Option<(super::jobs::SweepKey, Arc<crate::replay::sweep::Sweep>)>,
     sweeping: Option<super::jobs::SweepKey>,
     compare: Option<(super::jobs::CompareKey, Arc<Vec<crate::policy::compare::Compared>>)>,
+    save_dir: PathBuf,
     comparing: Option<super::jobs::CompareKey>,
     selected: usize,
     list_offset: usize,
@@ -368,6 +375,7 @@ impl App {
             sweeping: None,
             compare: None,
             comparing: None,
+            save_dir: config.save_dir.clone(),
             selected: 0,
             list_offset: 0,
             focus: Pane::List,
