@@ -639,3 +639,51 @@ fn cleared_results_keep_their_dialect_shape() {
     );
     assert!(out["system"].as_str().is_some(), "the request around the list is kept");
 }
+
+#[test]
+fn opencode_compacts_at_its_usable_context_and_keeps_whole_turns() {
+    let file = data()
+        .join("conformance/policies/inputs/support-agent.json")
+        .display()
+        .to_string();
+    let plan_with = |set: &[&str]| {
+        let mut args = vec![
+            "compact",
+            file.as_str(),
+            "--policy",
+            "opencode",
+            "--plan",
+            "--set",
+            "overhead=0",
+        ];
+        for s in set {
+            args.extend(["--set", s]);
+        }
+        json_of(&args)
+    };
+    // With no overhead the billed size is the counted one: it fires once that reaches
+    // context − max_output − reserved, and not one token before.
+    let total = plan_with(&[])["tokens_before"].as_u64().expect("tokens");
+    let at = |usable: u64| plan_with(&[&format!("context={}", usable + 300), "max_output=200", "reserved=100"]);
+    assert_eq!(at(total)["compacted"], Value::Bool(true));
+    assert_eq!(at(total + 1)["compacted"], Value::Bool(false));
+    // 2026: the tail is whole user turns (it starts at a user message); legacy keeps none.
+    let plan = at(total);
+    let rows = plan["messages"].as_array().expect("rows");
+    let first_tail = rows.iter().position(|r| r["section"] == "tail").expect("a tail");
+    let input: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("JSON");
+    assert_eq!(input[first_tail]["role"], "user");
+    // Legacy versions keep no room for `reserved`: usable = context − max_output.
+    let legacy = plan_with(&[
+        &format!("context={}", total + 200),
+        "max_output=200",
+        "reserved=100",
+        "version=legacy",
+    ]);
+    assert!(legacy["messages"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .all(|r| r["section"] == "summarized"));
+    assert_eq!(plan["inserted"][0]["role"], "assistant");
+}

@@ -114,6 +114,10 @@ impl Policy for ClaudeCode {
         ]
     }
 
+    fn counts_billed(&self) -> bool {
+        true
+    }
+
     fn cost(&self, message: &ChatMessage) -> u64 {
         message.counted
     }

@@ -31,6 +31,7 @@ pub fn default_settings(name: &str, window: u64) -> Vec<(&'static str, String)> 
     match name {
         "toolnexus" => vec![("max_tokens", (window * 8 / 10).to_string())],
         "claude-code" | "codex" => vec![("context_window", w)],
+        "opencode" => vec![("context", w)],
         "langchain-summarization" => vec![("trigger", "fraction:0.8".to_owned()), ("max_input_tokens", w)],
         "langchain-trim" => vec![
             ("max_tokens", w),

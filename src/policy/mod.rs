@@ -181,6 +181,11 @@ pub trait Policy: Sync {
     fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
         self.plan_chat(&chat_view(transcript), settings)
     }
+    /// It counts what the provider bills (`overhead` + `ratio` × counted): a replay sets
+    /// those two from the recorded usage of the context's epoch.
+    fn counts_billed(&self) -> bool {
+        false
+    }
     /// Its output replaces the history (a summary, a pruned store), rather than being a
     /// view made afresh for each call while the client keeps everything (trimming,
     /// masking, Anthropic's server-side clearing).
@@ -226,6 +231,7 @@ pub fn all() -> Vec<&'static dyn Policy> {
         &openhands::Mask,
         &openhands::Amortized,
         &openhands::Llm,
+        &opencode::Overflow,
         &opencode::Prune,
         &semantic_kernel::Truncation,
         &semantic_kernel::Summarization,

@@ -135,6 +135,156 @@ impl Policy for Prune {
     }
 }
 
+/// `opencode`: opencode's overflow check and compaction (`session/overflow.ts`,
+/// `session/compaction.ts`). It fires when the last response's reported tokens — the
+/// billed size, system prompt and tools included — reach the usable context:
+/// `limit_input − reserved` for a model that declares `limit.input`, else `context −
+/// max_output − reserved` (2026 versions) or `context − max_output` (`version=legacy`).
+/// Legacy versions summarize everything into an assistant message marked `summary`; 2026
+/// versions keep a recent tail of whole user turns worth `preserve_recent_tokens` (or the
+/// last `tail_turns`), counted with opencode's estimator.
+pub struct Overflow;
+
+/// The overflow's settings, resolved.
+struct Usable {
+    limit: u64,
+    preserve: u64,
+    tail_turns: Option<u64>,
+    legacy: bool,
+    overhead: u64,
+    ratio: f64,
+    overhead_assumed: bool,
+}
+
+impl Overflow {
+    fn resolve(settings: &PolicySettings) -> Result<Usable, SettingError> {
+        let context = settings.number_or("context", super::claude_code::DEFAULT_WINDOW)?;
+        let max_output = settings.number_or("max_output", 32_000)?.min(32_000);
+        let reserved = settings.number_or("reserved", 20_000.min(max_output))?;
+        let legacy = settings.choice("version", &["2026", "legacy"], "2026")? == "legacy";
+        let usable = match settings.number("limit_input")? {
+            Some(limit) => limit.saturating_sub(reserved),
+            None if legacy => context.saturating_sub(max_output),
+            None => context.saturating_sub(max_output).saturating_sub(reserved),
+        };
+        let preserve = settings.number_or("preserve_recent_tokens", 15_000.min(2_000.max(usable / 4)))?;
+        let ratio = match settings.text("ratio") {
+            Some(t) => t
+                .parse::<f64>()
+                .ok()
+                .filter(|r| *r > 0.0 && r.is_finite())
+                .ok_or_else(|| SettingError(format!("--set ratio={t}: expected a positive number")))?,
+            None => 1.0,
+        };
+        let overhead = settings.number("overhead")?;
+        Ok(Usable {
+            limit: usable,
+            preserve,
+            tail_turns: settings.number("tail_turns")?,
+            legacy,
+            overhead: overhead.unwrap_or(super::claude_code::ASSUMED_OVERHEAD),
+            ratio,
+            overhead_assumed: overhead.is_none(),
+        })
+    }
+
+    fn billed(u: &Usable, counted: u64) -> u64 {
+        (u.overhead as f64 + u.ratio * counted as f64).round() as u64
+    }
+}
+
+/// A message's size by opencode's estimator (its text and its calls' arguments).
+fn estimated(m: &ChatMessage) -> u64 {
+    estimate(&m.text) + m.calls.iter().map(|c| estimate(&c.arguments)).sum::<u64>()
+}
+
+impl Policy for Overflow {
+    fn name(&self) -> &'static str {
+        "opencode"
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &[
+            "context",
+            "limit_input",
+            "max_output",
+            "reserved",
+            "preserve_recent_tokens",
+            "tail_turns",
+            "version",
+            "overhead",
+            "ratio",
+        ]
+    }
+
+    fn counts_billed(&self) -> bool {
+        true
+    }
+
+    fn cost(&self, message: &ChatMessage) -> u64 {
+        message.counted
+    }
+
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+        let u = Self::resolve(settings)?;
+        Ok(Self::billed(&u, running.total_cost()) >= u.limit)
+    }
+
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+        let u = Self::resolve(settings)?;
+        let counted: u64 = chat.iter().map(|m| m.counted).sum();
+        let billed = Self::billed(&u, counted);
+        let mut plan = PolicyPlan::unchanged(self.name(), "billed (overhead + ratio × estimate)", chat.len());
+        plan.tokens_before = Some(billed);
+        plan.tokens_after = Some(billed);
+        if u.overhead_assumed {
+            plan.warnings.push(format!(
+                "the system prompt and tools are assumed to be {} tokens (no recorded usage; --set overhead=N)",
+                u.overhead
+            ));
+        }
+        if billed < u.limit || chat.is_empty() {
+            return Ok(plan);
+        }
+        // The tail: whole user turns from the newest back, while within the budget (or
+        // the last `tail_turns` turns); none for the legacy versions.
+        let users: Vec<usize> = (0..chat.len()).filter(|&i| chat[i].kind == Kind::User).collect();
+        let mut start = chat.len();
+        if !u.legacy {
+            let (mut kept, mut turns) = (0u64, 0u64);
+            for &turn_start in users.iter().rev() {
+                let size: u64 = chat[turn_start..start].iter().map(estimated).sum();
+                let within = match u.tail_turns {
+                    Some(n) => turns < n,
+                    None => kept + size <= u.preserve,
+                };
+                if !within {
+                    break;
+                }
+                kept += size;
+                turns += 1;
+                start = turn_start;
+            }
+        }
+        for row in &mut plan.messages {
+            row.section = if row.index >= start {
+                Section::Tail
+            } else {
+                Section::Summarized
+            };
+        }
+        plan.compacted = start > 0;
+        plan.tokens_after = Some(Self::billed(&u, chat[start..].iter().map(|m| m.counted).sum()));
+        plan.inserted.push(super::Inserted {
+            position: 0,
+            role: "assistant",
+            kind: "summary",
+            text: "{summary}".to_owned(),
+        });
+        Ok(plan)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::estimate;

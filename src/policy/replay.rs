@@ -189,7 +189,7 @@ fn billed(fits: &[EpochFit], sent: &[ChatMessage], counted: u64, at: usize) -> O
 /// from the log's own compaction (unless set).
 fn settings_for(inputs: &Inputs, sent: &[ChatMessage], at: usize, real: Option<(u64, u64)>) -> PolicySettings {
     let mut settings = inputs.settings.clone();
-    if inputs.policy.name() == "claude-code" {
+    if inputs.policy.counts_billed() {
         let lineage = sent.iter().find_map(|m| m.origin).unwrap_or(at);
         if settings.text("overhead").is_none() {
             if let Some((recorded, counted)) = real {
@@ -200,7 +200,8 @@ fn settings_for(inputs: &Inputs, sent: &[ChatMessage], at: usize, real: Option<(
                 settings = settings.with("overhead", fit.overhead).with("ratio", fit.ratio);
             }
         }
-        if settings.text("threshold").is_none() {
+        // Claude Code's own log shows the threshold its version used.
+        if inputs.policy.name() == "claude-code" && settings.text("threshold").is_none() {
             if let Some(pre) = super::claude_code::logged_threshold(inputs.whole) {
                 settings = settings.with("threshold", pre);
             }
