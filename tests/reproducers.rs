@@ -844,3 +844,19 @@ fn unbounded_work_is_refused_at_once() {
     ]);
     assert_exit(&out, 2);
 }
+
+#[test]
+fn a_codex_event_prompt_after_a_compaction_is_a_new_turn_and_round_trips() {
+    // Found by the round-trip fuzz target: after a `compacted` record (here without a
+    // replacement history), an event prompt repeating a prompt from before it is a new
+    // turn, not a copy of that one — the look back stops at the compaction — so a
+    // compacted output, which no longer holds the earlier prompt, reloads with exactly
+    // the kept messages plus the summary.
+    let file = reproducer("codex-compaction-without-replacement.jsonl");
+    let table = stdout(&ctxlens(&["stats", path(&file)]));
+    assert_eq!(table.matches("Now add a test for it.").count(), 2, "{table}");
+    assert!(table.contains("user·event"), "{table}");
+    for max in ["1", "10", "30", "60"] {
+        assert_round_trip(&file, &["--max-tokens", max]);
+    }
+}

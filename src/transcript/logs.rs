@@ -666,9 +666,11 @@ fn live_compaction(
 }
 
 /// Whether the messages since the last model output already hold `prompt` as a user
-/// message (Codex then logged it twice: as a response item and as an event).
-fn history_holds_prompt(text: &str, messages: &[Message], prompt: &str) -> bool {
-    messages
+/// message (Codex then logged it twice: as a response item and as an event). The look
+/// back stops at the last compaction (`since`): a prompt from before it is an earlier
+/// turn's, and a compacted output, which no longer holds it, must read the same.
+fn history_holds_prompt(text: &str, messages: &[Message], since: usize, prompt: &str) -> bool {
+    messages[since.min(messages.len())..]
         .iter()
         .rev()
         .take_while(|m| m.role == "user" || m.role.ends_with("_call_output"))
@@ -748,7 +750,8 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
             }
             ("event_msg", _) if payload.get("type").and_then(Value::as_str) == Some("user_message") => {
                 let prompt = payload.get("message").and_then(Value::as_str).unwrap_or_default();
-                if !history_holds_prompt(text, &loaded.messages, prompt) {
+                let since = loaded.compactions.last().map_or(0, |c| c.at);
+                if !history_holds_prompt(text, &loaded.messages, since, prompt) {
                     let index = prompt_message(source, text, line, prompt, &mut loaded)?;
                     prompt_from_event = Some((index, prompt.to_owned()));
                     owner = Some(index);
@@ -779,7 +782,11 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                 )?);
             }
             ("compacted", _) => {
-                prompt_from_event = None;
+                // Only a replacement history rebuilds the list (the index is then stale);
+                // without one the messages stay and the prompt may still be matched.
+                if payload.get("replacement_history").is_some() {
+                    prompt_from_event = None;
+                }
                 owner = live_compaction(source, text, line, &payload, last_recorded, &mut loaded)?;
             }
             _ => {
