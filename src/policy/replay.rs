@@ -40,7 +40,7 @@ pub struct Inputs<'a> {
     pub summarizer: &'a dyn Summarizer,
     /// The per-epoch fits of recorded usage (empty: nothing is billed).
     pub fits: &'a [EpochFit],
-    /// The session's chat view ([`chat_view_counted`] of `whole` with `counts`), built
+    /// The session's chat view ([`super::chat_view_counted`] of `whole` with `counts`), built
     /// once for every policy replayed on it.
     pub chat: &'a [ChatMessage],
     /// Stops the replay early.

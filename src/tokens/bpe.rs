@@ -38,7 +38,7 @@ impl BpeCounter {
     }
 
     /// Tokens of a plain text (no special tokens recognised). A run of more than
-    /// [`LONGEST_RUN`] characters without a change between white space and the rest (a
+    /// 25,000 characters without a change between white space and the rest (a
     /// pasted blob, a line of `=`) is counted in pieces of that length: byte-pair merging
     /// one such piece costs more than linear time (4 MB of `a` took 4.2 s whole, 8 MB
     /// 12.4 s), and a piece that long is cut where Meta's Llama 3 cuts it before
