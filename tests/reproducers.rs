@@ -860,3 +860,19 @@ fn a_codex_event_prompt_after_a_compaction_is_a_new_turn_and_round_trips() {
         assert_round_trip(&file, &["--max-tokens", max]);
     }
 }
+
+#[test]
+fn codex_event_prompts_in_a_kept_tail_are_written_once() {
+    // Found by the round-trip fuzz target: an event prompt is synthetic like an item of
+    // an earlier replacement history, but its event is its own record; taking it for a
+    // replacement item wrote it twice (into the new replacement history and as its event).
+    let file = reproducer("codex-event-prompts-in-the-kept-tail.jsonl");
+    for args in [
+        &["--max-tokens", "30", "--keep-tail", "60", "--flush-to-memory"][..],
+        &["--max-tokens", "30", "--keep-tail", "60"][..],
+        &["--max-tokens", "1", "--flush-to-memory"][..],
+        &["--max-tokens", "30", "--keep-tail", "0"][..],
+    ] {
+        assert_round_trip(&file, args);
+    }
+}

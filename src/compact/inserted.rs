@@ -242,9 +242,11 @@ fn claude_code(transcript: &Transcript, cut: &Cut, texts: &[String]) -> Insertio
 }
 
 /// True for a Codex message that lives in an earlier `compacted` record's replacement
-/// history (it has no record of its own).
+/// history (it has no record of its own). A prompt rebuilt from an `event_msg` is
+/// synthetic too, but its event is its own record.
 pub(crate) fn from_replacement(transcript: &Transcript, index: usize) -> bool {
-    transcript.format.container == Container::Codex && transcript.messages[index].synthetic().is_some()
+    let m = &transcript.messages[index];
+    transcript.format.container == Container::Codex && m.synthetic().is_some() && !m.from_event
 }
 
 /// Codex: one `compacted` record whose replacement history is the kept head's items and
