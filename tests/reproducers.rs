@@ -876,3 +876,52 @@ fn codex_event_prompts_in_a_kept_tail_are_written_once() {
         assert_round_trip(&file, args);
     }
 }
+
+#[test]
+fn a_codex_prompt_repeated_across_a_compaction_round_trips() {
+    // Found by the round-trip fuzz target: an event prompt is the same prompt as a
+    // response item only when that item is the message just before it; a look further
+    // back reached a kept copy of an earlier turn's prompt once the compaction between
+    // them was summarized away.
+    let file = reproducer("codex-repeated-prompt-across-a-compaction.jsonl");
+    for args in [
+        &["--max-tokens", "60", "--keep-tail", "80"][..],
+        &["--max-tokens", "1"][..],
+        &["--max-tokens", "60", "--keep-tail", "30", "--flush-to-memory"][..],
+    ] {
+        assert_round_trip(&file, args);
+    }
+}
+
+#[test]
+fn a_log_whose_last_line_is_still_being_written_opens() {
+    // A live session: the client is half-way through writing its last record.
+    let full =
+        std::fs::read_to_string(data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl"))
+            .expect("read");
+    let last_start = full.trim_end().rfind('\n').expect("several lines") + 1;
+    let cut = last_start + (full.len() - last_start) / 2;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let live = dir.path().join("live.jsonl");
+    std::fs::write(&live, &full[..cut]).expect("write");
+    let out = ctxlens(&["stats", path(&live)]);
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    assert!(text.contains("still being written"), "{text}");
+    // The complete records are all read: the same messages as the file without that line.
+    let whole = dir.path().join("complete.jsonl");
+    std::fs::write(&whole, &full[..last_start]).expect("write");
+    let count = |f: &Path| {
+        json_stdout(&ctxlens(&["stats", path(f), "--json"]))["messages"]
+            .as_array()
+            .expect("rows")
+            .len()
+    };
+    assert_eq!(count(&live), count(&whole));
+    // A broken line that is not the last one is still an error naming its place.
+    let broken = dir.path().join("broken.jsonl");
+    std::fs::write(&broken, format!("{}\n{}", &full[..cut], &full[last_start..])).expect("write");
+    let out = ctxlens(&["stats", path(&broken)]);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("broken.jsonl:"), "{}", stderr(&out));
+}

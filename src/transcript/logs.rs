@@ -98,15 +98,31 @@ struct Line<'a> {
     fields: BTreeMap<String, &'a RawValue>,
 }
 
-fn lines<'a>(source: &str, text: &'a str, start: usize) -> Result<Vec<Line<'a>>, LoadError> {
+/// A log's records, one a line; a last line still being written (no newline yet, and
+/// its JSON cut short) is left out and named in `incomplete`, so a live log opens.
+fn lines<'a>(source: &str, text: &'a str, start: usize) -> Result<(Vec<Line<'a>>, Option<Note>), LoadError> {
     let mut out = Vec::new();
+    let mut incomplete = None;
     let mut at = start;
     for (i, line) in text[start..].split_inclusive('\n').enumerate() {
         let trimmed = line.trim();
         if !trimmed.is_empty() {
             let offset = at + (line.len() - line.trim_start().len());
-            let fields: BTreeMap<String, &RawValue> = serde_json::from_str(&text[offset..offset + trimmed.len()])
-                .map_err(|e| json_error(source, text, offset, &e))?;
+            let parsed: Result<BTreeMap<String, &RawValue>, _> =
+                serde_json::from_str(&text[offset..offset + trimmed.len()]);
+            let fields = match parsed {
+                Ok(fields) => fields,
+                Err(e) if e.is_eof() && !line.ends_with('\n') && at + line.len() == text.len() => {
+                    incomplete = Some(Note {
+                        before: usize::MAX,
+                        line: i + 1,
+                        kind: "incomplete".into(),
+                        text: "the last line is still being written: not read yet".to_owned(),
+                    });
+                    break;
+                }
+                Err(e) => return Err(json_error(source, text, offset, &e)),
+            };
             out.push(Line {
                 number: i + 1,
                 range: offset..offset + trimmed.len(),
@@ -115,7 +131,15 @@ fn lines<'a>(source: &str, text: &'a str, start: usize) -> Result<Vec<Line<'a>>,
         }
         at += line.len();
     }
-    Ok(out)
+    Ok((out, incomplete))
+}
+
+/// Adds the note of an incomplete last line, after every message.
+fn note_incomplete(loaded: &mut Loaded, incomplete: Option<Note>) {
+    if let Some(mut note) = incomplete {
+        note.before = loaded.messages.len();
+        loaded.notes.push(note);
+    }
 }
 
 fn value(raw: Option<&&RawValue>) -> Value {
@@ -143,7 +167,7 @@ pub(crate) fn claude_code(
     start: usize,
     conversation: Conversation,
 ) -> Result<Loaded, LoadError> {
-    let lines = lines(source, text, start)?;
+    let (lines, incomplete) = lines(source, text, start)?;
     let uuid = |l: &Line| {
         l.fields
             .get("uuid")
@@ -221,6 +245,7 @@ pub(crate) fn claude_code(
             order: order.get(&i).copied(),
         })
         .collect();
+    note_incomplete(&mut loaded, incomplete);
     Ok(loaded)
 }
 
@@ -665,16 +690,15 @@ fn live_compaction(
     Ok(owner)
 }
 
-/// Whether the messages since the last model output already hold `prompt` as a user
-/// message (Codex then logged it twice: as a response item and as an event). The look
-/// back stops at the last compaction (`since`): a prompt from before it is an earlier
-/// turn's, and a compacted output, which no longer holds it, must read the same.
+/// Whether the message just before holds `prompt` as a user message: Codex logs a
+/// prompt's `event_msg` right after the response item that carries it, so that item is
+/// the same prompt logged twice. Only the message just before, and only after the last
+/// compaction (`since`): a look further back could reach an earlier turn's prompt, and a
+/// compacted output — which keeps less of what came before — would then read the event
+/// differently (the round-trip fuzz target found both).
 fn history_holds_prompt(text: &str, messages: &[Message], since: usize, prompt: &str) -> bool {
-    messages[since.min(messages.len())..]
-        .iter()
-        .rev()
-        .take_while(|m| m.role == "user" || m.role.ends_with("_call_output"))
-        .any(|m| {
+    messages.len() > since
+        && messages.last().is_some_and(|m| {
             let raw = m.synthetic().unwrap_or(&text[m.span.clone()]);
             m.role == "user" && message::readable_text(raw).trim() == prompt.trim()
         })
@@ -713,7 +737,7 @@ fn user_text_message(source: &str, text: &str, line: &Line, body: &str, index: u
 /// A Codex rollout: `response_item` payloads are the history; `compacted` records are
 /// past compactions; `token_count` events are recorded usage; the rest are notes.
 pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conversation) -> Result<Loaded, LoadError> {
-    let lines = lines(source, text, start)?;
+    let (lines, incomplete) = lines(source, text, start)?;
     let mut loaded = Loaded {
         messages: Vec::new(),
         notes: Vec::new(),
@@ -807,5 +831,6 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
             order: Some(loaded.records.len()),
         });
     }
+    note_incomplete(&mut loaded, incomplete);
     Ok(loaded)
 }
