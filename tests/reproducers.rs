@@ -847,14 +847,14 @@ fn unbounded_work_is_refused_at_once() {
 
 #[test]
 fn a_codex_event_prompt_after_a_compaction_is_a_new_turn_and_round_trips() {
-    // Found by the round-trip fuzz target: after a `compacted` record (here without a
-    // replacement history), an event prompt repeating a prompt from before it is a new
-    // turn, not a copy of that one — the look back stops at the compaction — so a
-    // compacted output, which no longer holds the earlier prompt, reloads with exactly
-    // the kept messages plus the summary.
+    // Found by the round-trip fuzz target: a `compacted` record (here without a
+    // replacement history) ends an event prompt's wait for the response item repeating
+    // it, so the item after the compaction and the event after that are each a turn of
+    // their own, and a compacted output, which leaves the record out, reloads with
+    // exactly the kept messages plus the summary.
     let file = reproducer("codex-compaction-without-replacement.jsonl");
     let table = stdout(&ctxlens(&["stats", path(&file)]));
-    assert_eq!(table.matches("Now add a test for it.").count(), 2, "{table}");
+    assert_eq!(table.matches("Now add a test for it.").count(), 3, "{table}");
     assert!(table.contains("user·event"), "{table}");
     for max in ["1", "10", "30", "60"] {
         assert_round_trip(&file, &["--max-tokens", max]);
@@ -924,4 +924,20 @@ fn a_log_whose_last_line_is_still_being_written_opens() {
     let out = ctxlens(&["stats", path(&broken)]);
     assert_exit(&out, 2);
     assert!(stderr(&out).contains("broken.jsonl:"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_codex_response_item_after_a_compaction_record_is_a_new_turn() {
+    // Found by CI's round-trip fuzzing: an event prompt, a `compacted` record, then a
+    // response item with the same prompt. The item used to replace the event across the
+    // compaction; a compacted output (which leaves that record out) then read it as the
+    // same prompt logged twice. A compaction ends the wait for the repeating item.
+    let file = reproducer("codex-item-after-a-compaction-record.jsonl");
+    for args in [
+        &["--max-tokens", "60", "--keep-tail", "80"][..],
+        &["--max-tokens", "1", "--flush-to-memory"][..],
+        &["--max-tokens", "20", "--keep-tail", "25"][..],
+    ] {
+        assert_round_trip(&file, args);
+    }
 }

@@ -806,11 +806,10 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                 )?);
             }
             ("compacted", _) => {
-                // Only a replacement history rebuilds the list (the index is then stale);
-                // without one the messages stay and the prompt may still be matched.
-                if payload.get("replacement_history").is_some() {
-                    prompt_from_event = None;
-                }
+                // A compaction ends the wait for a response item repeating the event
+                // prompt: one after it is a new turn's (and a compacted output, which
+                // leaves the compaction record out, must read the same).
+                prompt_from_event = None;
                 owner = live_compaction(source, text, line, &payload, last_recorded, &mut loaded)?;
             }
             _ => {
