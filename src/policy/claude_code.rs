@@ -43,15 +43,58 @@ pub fn default_threshold(window: u64, max_output: u64, pct: Option<f64>) -> u64 
     }
 }
 
+/// How a policy that counts what the provider bills turns ctxlens' count into the
+/// bill: `overhead + ratio × counted` (`--set overhead=N`, `--set ratio=R`; a replay sets
+/// them from the recorded usage), the overhead assumed when nothing says.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Billing {
+    pub(super) overhead: u64,
+    pub(super) ratio: f64,
+    pub(super) assumed: bool,
+}
+
+impl Billing {
+    /// From the `overhead` and `ratio` settings.
+    pub(super) fn of(settings: &PolicySettings) -> Result<Billing, SettingError> {
+        let ratio = match settings.text("ratio") {
+            Some(t) => t
+                .parse::<f64>()
+                .ok()
+                .filter(|r| *r > 0.0 && r.is_finite())
+                .ok_or_else(|| SettingError(format!("--set ratio={t}: expected a positive number")))?,
+            None => 1.0,
+        };
+        let overhead = settings.number("overhead")?;
+        Ok(Billing {
+            overhead: overhead.unwrap_or(ASSUMED_OVERHEAD),
+            ratio,
+            assumed: overhead.is_none(),
+        })
+    }
+
+    /// The bill for a context ctxlens counts as `counted`.
+    pub(super) fn billed(self, counted: u64) -> u64 {
+        (self.overhead as f64 + self.ratio * counted as f64).round() as u64
+    }
+
+    /// The plan's note when the overhead is assumed.
+    pub(super) fn warn(self, plan: &mut PolicyPlan) {
+        if self.assumed {
+            plan.warnings.push(format!(
+                "the system prompt and tools are assumed to be {} tokens (no recorded usage; --set overhead=N)",
+                self.overhead
+            ));
+        }
+    }
+}
+
 /// `claude-code`.
 pub struct ClaudeCode;
 
 /// The settings as numbers.
 struct Resolved {
     threshold: u64,
-    overhead: u64,
-    ratio: f64,
-    overhead_assumed: bool,
+    billing: Billing,
 }
 
 impl ClaudeCode {
@@ -75,26 +118,10 @@ impl ClaudeCode {
             Some(t) => t,
             None => default_threshold(window, max_output, pct),
         };
-        let ratio = match settings.text("ratio") {
-            Some(t) => t
-                .parse::<f64>()
-                .ok()
-                .filter(|r| *r > 0.0 && r.is_finite())
-                .ok_or_else(|| SettingError(format!("--set ratio={t}: expected a positive number")))?,
-            None => 1.0,
-        };
-        let overhead = settings.number("overhead")?;
         Ok(Resolved {
             threshold,
-            overhead: overhead.unwrap_or(ASSUMED_OVERHEAD),
-            ratio,
-            overhead_assumed: overhead.is_none(),
+            billing: Billing::of(settings)?,
         })
-    }
-
-    /// The billed size of a context ctxlens counts as `counted`.
-    fn billed(r: &Resolved, counted: u64) -> u64 {
-        (r.overhead as f64 + r.ratio * counted as f64).round() as u64
     }
 }
 
@@ -125,7 +152,7 @@ impl Policy for ClaudeCode {
     fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
         let cost = running.total_cost();
         let r = Self::resolve(settings)?;
-        Ok(Self::billed(&r, cost) >= r.threshold)
+        Ok(r.billing.billed(cost) >= r.threshold)
     }
 
     fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
@@ -157,16 +184,11 @@ impl Policy for ClaudeCode {
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
         let r = Self::resolve(settings)?;
         let counted: u64 = chat.iter().map(|m| m.counted).sum();
-        let billed = Self::billed(&r, counted);
+        let billed = r.billing.billed(counted);
         let mut plan = PolicyPlan::unchanged(self.name(), "billed (overhead + ratio × estimate)", chat.len());
         plan.tokens_before = Some(billed);
         plan.tokens_after = Some(billed);
-        if r.overhead_assumed {
-            plan.warnings.push(format!(
-                "the system prompt and tools are assumed to be {} tokens (no recorded usage; --set overhead=N)",
-                r.overhead
-            ));
-        }
+        r.billing.warn(&mut plan);
         if billed < r.threshold || chat.is_empty() {
             return Ok(plan);
         }
@@ -174,7 +196,7 @@ impl Policy for ClaudeCode {
             row.section = Section::Summarized;
         }
         plan.compacted = true;
-        plan.tokens_after = Some(r.overhead);
+        plan.tokens_after = Some(r.billing.overhead);
         plan.inserted.push(Inserted {
             position: 0,
             role: "user",

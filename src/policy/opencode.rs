@@ -5,6 +5,7 @@
 //! already cleared. Tokens by opencode's own estimator ([`estimate`]).
 
 use super::chat::{ChatMessage, Kind};
+use super::claude_code::Billing;
 use super::running::Running;
 use super::{Policy, PolicyPlan, PolicySettings, Section, SettingError};
 
@@ -151,9 +152,7 @@ struct Usable {
     preserve: u64,
     tail_turns: Option<u64>,
     legacy: bool,
-    overhead: u64,
-    ratio: f64,
-    overhead_assumed: bool,
+    billing: Billing,
 }
 
 impl Overflow {
@@ -168,28 +167,13 @@ impl Overflow {
             None => context.saturating_sub(max_output).saturating_sub(reserved),
         };
         let preserve = settings.number_or("preserve_recent_tokens", 15_000.min(2_000.max(usable / 4)))?;
-        let ratio = match settings.text("ratio") {
-            Some(t) => t
-                .parse::<f64>()
-                .ok()
-                .filter(|r| *r > 0.0 && r.is_finite())
-                .ok_or_else(|| SettingError(format!("--set ratio={t}: expected a positive number")))?,
-            None => 1.0,
-        };
-        let overhead = settings.number("overhead")?;
         Ok(Usable {
             limit: usable,
             preserve,
             tail_turns: settings.number("tail_turns")?,
             legacy,
-            overhead: overhead.unwrap_or(super::claude_code::ASSUMED_OVERHEAD),
-            ratio,
-            overhead_assumed: overhead.is_none(),
+            billing: Billing::of(settings)?,
         })
-    }
-
-    fn billed(u: &Usable, counted: u64) -> u64 {
-        (u.overhead as f64 + u.ratio * counted as f64).round() as u64
     }
 }
 
@@ -227,22 +211,17 @@ impl Policy for Overflow {
 
     fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
         let u = Self::resolve(settings)?;
-        Ok(Self::billed(&u, running.total_cost()) >= u.limit)
+        Ok(u.billing.billed(running.total_cost()) >= u.limit)
     }
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
         let u = Self::resolve(settings)?;
         let counted: u64 = chat.iter().map(|m| m.counted).sum();
-        let billed = Self::billed(&u, counted);
+        let billed = u.billing.billed(counted);
         let mut plan = PolicyPlan::unchanged(self.name(), "billed (overhead + ratio × estimate)", chat.len());
         plan.tokens_before = Some(billed);
         plan.tokens_after = Some(billed);
-        if u.overhead_assumed {
-            plan.warnings.push(format!(
-                "the system prompt and tools are assumed to be {} tokens (no recorded usage; --set overhead=N)",
-                u.overhead
-            ));
-        }
+        u.billing.warn(&mut plan);
         if billed < u.limit || chat.is_empty() {
             return Ok(plan);
         }
@@ -274,7 +253,7 @@ impl Policy for Overflow {
             };
         }
         plan.compacted = start > 0;
-        plan.tokens_after = Some(Self::billed(&u, chat[start..].iter().map(|m| m.counted).sum()));
+        plan.tokens_after = Some(u.billing.billed(chat[start..].iter().map(|m| m.counted).sum()));
         plan.inserted.push(super::Inserted {
             position: 0,
             role: "assistant",
