@@ -687,3 +687,155 @@ fn opencode_compacts_at_its_usable_context_and_keeps_whole_turns() {
         .all(|r| r["section"] == "summarized"));
     assert_eq!(plan["inserted"][0]["role"], "assistant");
 }
+
+#[test]
+fn llm4s_is_the_deterministic_strategy_through_the_policy_contract() {
+    // On every shipped real transcript and at a cap that makes phase 2 run, the policy's
+    // plan sizes the output as `compact --strategy deterministic` does, flags exactly the
+    // messages it edits, and writes the same document.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut edited_files = 0;
+    for file in real_transcripts() {
+        let path = file.to_str().expect("utf-8 path");
+        let strategy = json_of(&[
+            "compact",
+            path,
+            "--strategy",
+            "deterministic",
+            "--max-tokens",
+            "1000",
+            "--subjective-edits",
+            "--plan",
+        ]);
+        let plan = json_of(&[
+            "compact",
+            path,
+            "--policy",
+            "llm4s",
+            "--set",
+            "max_tokens=1000",
+            "--set",
+            "subjective_edits=true",
+            "--plan",
+        ]);
+        assert_eq!(plan["tokens_after"], strategy["tokens_after"], "{path}");
+        assert_eq!(plan["tokens_before"], strategy["tokens_before"], "{path}");
+        let edited: BTreeSet<u64> = strategy["edits"]
+            .as_array()
+            .expect("edits")
+            .iter()
+            .map(|e| e["index"].as_u64().expect("index"))
+            .collect();
+        let flagged: BTreeSet<u64> = plan["messages"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .filter(|r| r["truncated"] == Value::Bool(true))
+            .map(|r| r["index"].as_u64().expect("index"))
+            .collect();
+        assert_eq!(flagged, edited, "{path}");
+        if edited.is_empty() {
+            continue;
+        }
+        edited_files += 1;
+        let by_strategy = dir.path().join("strategy.out");
+        let by_policy = dir.path().join("policy.out");
+        for (out, args) in [
+            (
+                &by_strategy,
+                vec![
+                    "--strategy",
+                    "deterministic",
+                    "--max-tokens",
+                    "1000",
+                    "--subjective-edits",
+                ],
+            ),
+            (
+                &by_policy,
+                vec![
+                    "--policy",
+                    "llm4s",
+                    "--set",
+                    "max_tokens=1000",
+                    "--set",
+                    "subjective_edits=true",
+                ],
+            ),
+        ] {
+            let mut all = vec!["compact", path, "-o", out.to_str().expect("utf-8"), "--force"];
+            all.extend(args);
+            let run = ctxlens(&all);
+            assert_eq!(run.status.code(), Some(0), "{path}: {}", stderr(&run));
+        }
+        assert_eq!(
+            std::fs::read(&by_strategy).expect("strategy output"),
+            std::fs::read(&by_policy).expect("policy output"),
+            "{path}"
+        );
+    }
+    assert!(
+        edited_files >= 3,
+        "only {edited_files} real transcripts had a tool output to compact"
+    );
+}
+
+#[test]
+fn a_policy_sweep_is_one_replay_per_value() {
+    // Each row of `sweep --policy NAME --vary KEY=…` reads what `replay --policy NAME --set
+    // KEY=V` reads, and the answer is the first row that never loops and loses nothing.
+    let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let log = log.to_str().expect("utf-8 path");
+    for (policy, vary, key) in [
+        ("claude-code", "threshold=100000..160000:30000", "threshold"),
+        (
+            "langchain-summarization",
+            "trigger=tokens:60000,tokens:120000",
+            "trigger",
+        ),
+        ("openhands-recent", "max_events=20..80:30", "max_events"),
+    ] {
+        let swept = json_of(&["sweep", log, "--policy", policy, "--vary", vary, "--json"]);
+        let rows = swept["rows"].as_array().expect("rows");
+        assert!(rows.len() >= 2, "{policy}");
+        for row in rows {
+            let value = row["value"].as_str().expect("value");
+            let set = format!("{key}={value}");
+            let replayed = json_of(&["replay", log, "--policy", policy, "--set", &set, "--json"]);
+            assert_eq!(
+                row["firings"].as_u64(),
+                replayed["firings"].as_array().map(|f| f.len() as u64),
+                "{policy} {set}"
+            );
+            for field in [
+                "loops",
+                "peak_counted",
+                "peak_billed",
+                "counted_total",
+                "billed_total",
+                "first_lost",
+            ] {
+                assert_eq!(row[field], replayed[field], "{policy} {set} {field}");
+            }
+            assert_eq!(
+                row["instructions_lost"], replayed["instructions_lost_count"],
+                "{policy} {set}"
+            );
+        }
+        let safe = rows
+            .iter()
+            .find(|r| r["loops"] == 0 && r["instructions_lost"] == 0)
+            .map(|r| r["value"].clone());
+        assert_eq!(swept["first_safe"], safe.unwrap_or(Value::Null), "{policy}");
+    }
+    let out = ctxlens(&["sweep", log, "--policy", "codex"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--vary") && stderr(&out).contains("auto_compact_token_limit"),
+        "{}",
+        stderr(&out)
+    );
+    let out = ctxlens(&["sweep", log, "--policy", "codex", "--vary", "nonsense=1,2"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("no such key"), "{}", stderr(&out));
+}

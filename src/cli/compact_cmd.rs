@@ -149,10 +149,16 @@ fn policy_summary(
 
 /// Compacts and writes the result.
 pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
-    if let Some(name) = args.policy.chosen() {
-        return run_policy(args, name);
-    }
-    let Some(max_tokens) = args.budget.max_tokens() else {
+    // llm4s is the deterministic strategy: without --plan it writes what that strategy
+    // writes (its artifacts stored beside -o), with the policy's --set values.
+    let llm4s = match args.policy.chosen() {
+        Some("llm4s") if !args.plan => Some(ctxlens::policy::llm4s::Llm4sSettings::parse(
+            &args.policy.settings("llm4s", &args.budget)?,
+        )?),
+        Some(name) => return run_policy(args, name),
+        None => None,
+    };
+    let Some(max_tokens) = llm4s.map(|s| s.options.max_tokens).or(args.budget.max_tokens()) else {
         bail!("compact needs --max-tokens N (compact only when the transcript is over N tokens)");
     };
     // Refuse a bad -o before doing any work (and before any artifact is written).
@@ -162,14 +168,22 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
     let transcript = args.input.load(&args.file)?;
     let counts = Counts::compute(&transcript, args.input.tokenizer());
     let spec = args.make.summarizer(Spec::Placeholder);
-    let settings = Settings {
-        strategy: args.make.strategy(),
-        options: args.budget.options(max_tokens),
-        deterministic: DeterministicOptions {
-            subjective_edits: args.subjective_edits,
-            externalize_over: args.externalize_over,
+    let settings = match llm4s {
+        Some(llm4s) => Settings {
+            strategy: llm4s.strategy,
+            options: llm4s.options,
+            deterministic: llm4s.deterministic,
+            summary_role: args.make.summary_role(),
         },
-        summary_role: args.make.summary_role(),
+        None => Settings {
+            strategy: args.make.strategy(),
+            options: args.budget.options(max_tokens),
+            deterministic: DeterministicOptions {
+                subjective_edits: args.subjective_edits,
+                externalize_over: args.externalize_over,
+            },
+            summary_role: args.make.summary_role(),
+        },
     };
     if let Some(kind) = args.emit.emit_config {
         let emit = super::emit::settings(&transcript, &counts, &settings, &spec, &args.emit);

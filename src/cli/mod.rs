@@ -9,6 +9,7 @@ mod config_file;
 mod emit;
 mod history_cmd;
 mod policy_cmd;
+mod policy_sweep;
 mod replay_cmd;
 mod scan_cmd;
 mod stats_cmd;

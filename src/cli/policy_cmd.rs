@@ -20,10 +20,11 @@ use ctxlens::text::thousands;
 /// `--policy NAME` and `--set KEY=VALUE`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PolicyArgs {
-    /// Another agent's compactor: toolnexus (the default, §7F), claude-code, codex,
-    /// langchain-trim, langchain-summarization, anthropic-clear-tool-uses,
-    /// openhands-recent, openhands-mask, openhands-amortized, openhands-llm,
-    /// opencode-prune, semantic-kernel-truncation, semantic-kernel-summarization.
+    /// Another agent's compactor: toolnexus (the default, §7F), llm4s (the deterministic
+    /// compressor), claude-code, codex, langchain-trim, langchain-summarization,
+    /// anthropic-clear-tool-uses, openhands-recent, openhands-mask, openhands-amortized,
+    /// openhands-llm, opencode, opencode-prune, semantic-kernel-truncation,
+    /// semantic-kernel-summarization.
     #[arg(long, value_name = "NAME")]
     pub policy: Option<String>,
     /// A setting of the policy as the agent spells it (repeatable), e.g.
@@ -41,16 +42,21 @@ impl PolicyArgs {
             .filter(|&n| n != "toolnexus" || !self.set.is_empty())
     }
 
-    /// The `--set` values, with `--max-tokens`/`--keep-tail` as toolnexus' shorthand.
+    /// The `--set` values, with `--max-tokens`/`--keep-tail` as the shorthand of the two
+    /// policies ctxlens itself runs (toolnexus, llm4s); a `--set` value wins.
     pub fn settings(&self, name: &str, budget: &BudgetArgs) -> anyhow::Result<PolicySettings> {
-        let mut settings = PolicySettings::parse(self.set.iter().map(String::as_str))?;
-        if name == "toolnexus" {
+        let given = PolicySettings::parse(self.set.iter().map(String::as_str))?;
+        let mut settings = PolicySettings::default();
+        if name == "toolnexus" || name == "llm4s" {
             if let Some(max) = budget.max_tokens() {
                 settings = settings.with("max_tokens", max);
             }
             if let Some(keep) = budget.keep_tail() {
                 settings = settings.with("keep_tail", keep);
             }
+        }
+        for (key, value) in given.pairs() {
+            settings = settings.with(&key, value);
         }
         Ok(settings)
     }

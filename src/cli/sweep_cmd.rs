@@ -23,8 +23,14 @@ pub struct SweepArgs {
     /// Transcript or session log (`-` for standard input).
     file: PathBuf,
     /// The budgets: `A..B` (11 steps) or `A..B:STEP`, or a list `N,N,…`.
-    #[arg(long, value_name = "A..B[:STEP]", value_parser = parse_budgets)]
-    max_tokens: Budgets,
+    #[arg(long, value_name = "A..B[:STEP]", value_parser = parse_budgets, required_unless_present_any = ["vary", "policy"])]
+    max_tokens: Option<Budgets>,
+    #[command(flatten)]
+    policy: super::policy_cmd::PolicyArgs,
+    /// With --policy: the setting to vary, `KEY=A..B[:STEP]` (after the prefix its values
+    /// carry, e.g. `trigger=tokens:100000..180000:20000`) or `KEY=a,b,c`.
+    #[arg(long, value_name = "KEY=VALUES", value_parser = super::policy_sweep::parse_vary, requires = "policy")]
+    vary: Option<super::policy_sweep::Vary>,
     /// Tail budgets to try with each (default: max-tokens / 2).
     #[arg(long, value_name = "K,…", value_delimiter = ',', conflicts_with = "keep_ratio")]
     keep_tail: Vec<u64>,
@@ -104,11 +110,50 @@ fn parse_ratio(s: &str) -> Result<f64, String> {
 }
 
 impl SweepArgs {
+    /// The `--max-tokens` values (none when only `--vary` was given).
+    fn budgets(&self) -> &[u64] {
+        self.max_tokens.as_ref().map_or(&[], |b| b.0.as_slice())
+    }
+
+    /// `--policy NAME` other than the §7F compactor's own sweep: the policy sweep's
+    /// arguments, `--max-tokens` standing for `--vary max_tokens=…` for llm4s.
+    fn policy_sweep(&self) -> anyhow::Result<Option<super::policy_sweep::PolicySweep<'_>>> {
+        use super::policy_sweep::{PolicySweep, Vary};
+        let Some(name) = self.policy.policy.as_deref() else {
+            return Ok(None);
+        };
+        let vary = match (&self.vary, name) {
+            (Some(vary), _) => vary.clone(),
+            (None, "toolnexus") if self.policy.set.is_empty() => return Ok(None),
+            (None, "toolnexus" | "llm4s") => Vary {
+                key: "max_tokens".to_owned(),
+                values: self.budgets().iter().map(u64::to_string).collect(),
+            },
+            (None, _) => {
+                let keys = ctxlens::policy::by_name(name)
+                    .map_err(anyhow::Error::msg)?
+                    .keys()
+                    .join(", ");
+                bail!("sweep --policy {name} needs --vary KEY=VALUES, KEY one of: {keys}");
+            }
+        };
+        Ok(Some(PolicySweep {
+            file: &self.file,
+            input: &self.input,
+            make: &self.make,
+            name,
+            settings: ctxlens::policy::PolicySettings::parse(self.policy.set.iter().map(String::as_str))?,
+            vary,
+            json: self.json,
+            csv: self.csv,
+        }))
+    }
+
     /// Every setting, by budget then tail.
     fn settings(&self) -> Vec<Options> {
         let flush_to_memory = self.flush_to_memory;
         let mut out = Vec::new();
-        for &max_tokens in &self.max_tokens.0 {
+        for &max_tokens in self.budgets() {
             let tails: Vec<Option<u64>> = if !self.keep_tail.is_empty() {
                 self.keep_tail.iter().map(|&k| Some(k)).collect()
             } else if !self.keep_ratio.is_empty() {
@@ -131,6 +176,12 @@ impl SweepArgs {
 
 /// Sweeps and prints.
 pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
+    if let Some(policy_sweep) = args.policy_sweep()? {
+        return super::policy_sweep::run(&policy_sweep);
+    }
+    if args.max_tokens.is_none() {
+        bail!("sweep needs --max-tokens A..B (or --policy NAME --vary KEY=VALUES)");
+    }
     let prepared = prepare(&args.file, &args.input, &args.make)?;
     if let Some(keep) = args.keep.filter(|&k| k >= prepared.view.len()) {
         bail!(
@@ -142,11 +193,11 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     // Checked before the settings are made: a cross product of two long lists must not
     // run (or even be built) for hours.
     let tails = args.keep_tail.len().max(args.keep_ratio.len()).max(1);
-    let count = args.max_tokens.0.len().saturating_mul(tails);
+    let count = args.budgets().len().saturating_mul(tails);
     if count > MAX_BUDGETS {
         bail!(
             "{} budgets × {tails} tails = {count} settings: a sweep runs at most {MAX_BUDGETS} (give fewer budgets or tails)",
-            args.max_tokens.0.len(),
+            args.budgets().len(),
         );
     }
     let mut settings = args.settings();

@@ -29,7 +29,8 @@ pub struct Compared {
 pub fn default_settings(name: &str, window: u64) -> Vec<(&'static str, String)> {
     let w = window.to_string();
     match name {
-        "toolnexus" => vec![("max_tokens", (window * 8 / 10).to_string())],
+        // The two compactors ctxlens runs itself have no agent default: 80% of the window.
+        "toolnexus" | "llm4s" => vec![("max_tokens", (window * 8 / 10).to_string())],
         "claude-code" | "codex" => vec![("context_window", w)],
         "opencode" => vec![("context", w)],
         "langchain-summarization" => vec![("trigger", "fraction:0.8".to_owned()), ("max_input_tokens", w)],

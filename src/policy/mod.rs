@@ -15,6 +15,7 @@ pub mod claude_code;
 mod codex;
 pub mod compare;
 mod langchain;
+pub mod llm4s;
 mod opencode;
 mod openhands;
 mod python_repr;
@@ -129,6 +130,10 @@ pub struct PolicyPlan {
     /// What a cleared message's content becomes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placeholder: Option<&'static str>,
+    /// Kept messages the policy sends rewritten (the deterministic compressor's edits):
+    /// index → the message's new JSON, in the input's dialect.
+    #[serde(skip)]
+    pub rewritten: std::collections::BTreeMap<usize, String>,
 }
 
 impl PolicyPlan {
@@ -146,6 +151,7 @@ impl PolicyPlan {
             summarizer_input_truncated: None,
             warnings: Vec::new(),
             placeholder: None,
+            rewritten: std::collections::BTreeMap::new(),
         }
     }
 
@@ -222,6 +228,7 @@ pub trait Policy: Sync {
 pub fn all() -> Vec<&'static dyn Policy> {
     vec![
         &toolnexus::Toolnexus,
+        &llm4s::Llm4s,
         &claude_code::ClaudeCode,
         &langchain::Trim,
         &langchain::Summarization,

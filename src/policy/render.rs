@@ -33,6 +33,9 @@ pub fn render(transcript: &Transcript, plan: &PolicyPlan, summary: &str) -> Resu
             );
         }
         match row.section {
+            Section::Head | Section::Tail if plan.rewritten.contains_key(&row.index) => {
+                items.push(Item::New(plan.rewritten[&row.index].clone()));
+            }
             Section::Head | Section::Tail if !row.inputs_cleared => items.push(Item::Input(row.index)),
             Section::Head | Section::Tail => items.push(Item::New(rewritten(transcript, row.index, None, true))),
             Section::Cleared => items.push(Item::New(rewritten(

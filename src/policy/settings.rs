@@ -40,6 +40,15 @@ impl PolicySettings {
         self
     }
 
+    /// Sets one value when there is one.
+    #[must_use]
+    pub fn with_optional(self, key: &str, value: Option<impl std::fmt::Display>) -> PolicySettings {
+        match value {
+            Some(v) => self.with(key, v),
+            None => self,
+        }
+    }
+
     /// Every key is one of `keys`.
     pub fn check_keys(&self, policy: &str, keys: &[&str]) -> Result<(), SettingError> {
         match self.values.keys().find(|k| !keys.contains(&k.as_str())) {
