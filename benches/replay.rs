@@ -1,7 +1,8 @@
 //! Benchmarks of a compactor over a whole session (see `ctxlens::replay`): one replay at
 //! 10,000 and 100,000 messages with placeholder summaries (what the TUI's chart runs on
 //! every budget key), the same with extractive summaries, indexing a session's facts,
-//! and a 20-setting sweep at 10,000 messages.
+//! a 20-setting sweep at 10,000 messages, and every agent's policy replayed over the same
+//! sessions (`policy/…`, to hold beside `replay/…`: within 2× is the target).
 
 use std::hint::black_box;
 
@@ -103,5 +104,43 @@ fn sweeps(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, replays, sweeps);
+/// Every policy over the session, its window a fiftieth of the session (so each one that
+/// fires by size fires dozens of times), placeholder summaries.
+fn policies(c: &mut Criterion) {
+    use ctxlens::calibrate::calibrate_epochs;
+    use ctxlens::policy::{all, chat_view_counted, compare::settings_for, replay as policy_replay};
+    let mut group = c.benchmark_group("policy");
+    group.sample_size(10);
+    for messages in [10_000, 100_000] {
+        let text = openai_transcript(messages);
+        let whole = Transcript::parse("bench.json", text.into_bytes(), None).expect("valid");
+        let counts = Counts::compute(&whole, Tokenizer::Estimate);
+        let fits = calibrate_epochs(&whole, &counts);
+        let chat = chat_view_counted(&whole, &counts);
+        let window = counts.total() / 50;
+        for policy in all() {
+            let settings = settings_for(policy, window, &[]).expect("defaults");
+            let run = || {
+                policy_replay::replay(&policy_replay::Inputs {
+                    whole: &whole,
+                    counts: &counts,
+                    policy,
+                    settings: &settings,
+                    summarizer: &Placeholder,
+                    fits: &fits,
+                    chat: &chat,
+                    cancel: never(),
+                })
+                .expect("replays")
+                .firings
+                .len()
+            };
+            eprintln!("{messages} messages, {}: {} firings", policy.name(), run());
+            group.bench_function(format!("{messages}/{}", policy.name()), |b| b.iter(|| black_box(run())));
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, replays, sweeps, policies);
 criterion_main!(benches);

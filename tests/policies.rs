@@ -839,3 +839,106 @@ fn a_policy_sweep_is_one_replay_per_value() {
     assert_ne!(out.status.code(), Some(0));
     assert!(stderr(&out).contains("no such key"), "{}", stderr(&out));
 }
+
+/// A policy exactly as `inner`, except that a replay must plan it at every call: what
+/// the replay's in-place path is checked against.
+struct PlannedEveryCall(&'static dyn ctxlens::policy::Policy);
+
+impl ctxlens::policy::Policy for PlannedEveryCall {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn keys(&self) -> &'static [&'static str] {
+        self.0.keys()
+    }
+    fn plan_chat(
+        &self,
+        chat: &[ctxlens::policy::ChatMessage],
+        settings: &ctxlens::policy::PolicySettings,
+    ) -> Result<ctxlens::policy::PolicyPlan, ctxlens::policy::SettingError> {
+        self.0.plan_chat(chat, settings)
+    }
+    fn counts_billed(&self) -> bool {
+        self.0.counts_billed()
+    }
+    fn rewrites_history(&self) -> bool {
+        self.0.rewrites_history()
+    }
+    fn cost(&self, message: &ctxlens::policy::ChatMessage) -> u64 {
+        self.0.cost(message)
+    }
+    fn may_act(
+        &self,
+        settings: &ctxlens::policy::PolicySettings,
+        running: &ctxlens::policy::Running,
+    ) -> Result<bool, ctxlens::policy::SettingError> {
+        self.0.may_act(settings, running)
+    }
+}
+
+#[test]
+fn acting_in_place_replays_as_planning_every_call_does() {
+    use ctxlens::policy::{by_name, chat_view_counted, replay, PolicySettings};
+    let settings = |pairs: &[&str]| PolicySettings::parse(pairs.iter().copied()).expect("settings");
+    let cases: Vec<(&str, PolicySettings)> = vec![
+        ("opencode-prune", settings(&["protect=50", "minimum=10"])),
+        ("opencode-prune", settings(&["protect=0", "minimum=0"])),
+        ("opencode-prune", settings(&["protect=2000", "minimum=500"])),
+        ("llm4s", settings(&["max_tokens=100"])),
+        ("llm4s", settings(&["max_tokens=5000", "subjective_edits=true"])),
+        (
+            "llm4s",
+            settings(&["max_tokens=0", "subjective_edits=true", "externalize_over=3000"]),
+        ),
+    ];
+    let mut files: Vec<std::path::PathBuf> = ["support-agent.json", "agent-loop.json", "anthropic-parallel-tools.json"]
+        .iter()
+        .map(|f| data().join("conformance/policies/inputs").join(f))
+        .collect();
+    files.extend(real_transcripts());
+    let summarizer = ctxlens::summarize::build(
+        &ctxlens::summarize::Spec::Placeholder,
+        &ctxlens::summarize::Settings::default(),
+    )
+    .expect("placeholder");
+    let mut fired = 0;
+    for file in files {
+        let whole = ctxlens::transcript::Transcript::read_whole(&file).expect("loads");
+        let counts = ctxlens::tokens::Counts::compute(&whole, ctxlens::tokens::Tokenizer::Estimate);
+        let fits = ctxlens::calibrate::calibrate_epochs(&whole, &counts);
+        let chat = chat_view_counted(&whole, &counts);
+        for (name, settings) in &cases {
+            let policy = by_name(name).expect("policy");
+            let planned = PlannedEveryCall(policy);
+            let run = |p: &dyn ctxlens::policy::Policy| {
+                let replayed = replay::replay(&replay::Inputs {
+                    whole: &whole,
+                    counts: &counts,
+                    policy: p,
+                    settings,
+                    summarizer: summarizer.as_ref(),
+                    fits: &fits,
+                    chat: &chat,
+                    cancel: ctxlens::cancel::never(),
+                })
+                .expect("replays");
+                serde_json::to_value(&replayed).expect("serializes")
+            };
+            let (fast, slow) = (run(policy), run(&planned));
+            let what = format!("{} {name} {:?}", file.display(), settings.pairs());
+            for key in [
+                "firings",
+                "calls",
+                "loops",
+                "peak_counted",
+                "counted_total",
+                "instructions_lost",
+                "first_lost",
+            ] {
+                assert_eq!(fast[key], slow[key], "{what}: {key}");
+            }
+            fired += fast["firings"].as_array().map_or(0, Vec::len);
+        }
+    }
+    assert!(fired > 20, "{fired}");
+}

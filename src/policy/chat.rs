@@ -51,6 +51,9 @@ pub struct ChatMessage {
     pub past_summary: bool,
     /// Its content was cleared by a policy (in a replay's working context).
     pub cleared: bool,
+    /// Its content was rewritten shorter by a policy that edits messages in place (the
+    /// deterministic compressor), which never edits it again.
+    pub edited: bool,
     /// Its cost in the replayed policy's counter (set by a replay, so each message is
     /// costed once).
     pub policy_cost: u64,
@@ -124,6 +127,7 @@ pub fn written(kind: Kind, role: &str, text: String, counted: u64) -> ChatMessag
         counted,
         past_summary: true,
         cleared: false,
+        edited: false,
         policy_cost: 0,
         kind,
         role: role.to_owned(),
@@ -153,6 +157,7 @@ fn from_chat_json(index: usize, role: &str, value: &Value, transcript: &Transcri
         counted: 0,
         past_summary: false,
         cleared: false,
+        edited: false,
         policy_cost: 0,
         kind: kind_of(role),
         role: role.to_owned(),
@@ -275,6 +280,7 @@ fn from_roles(index: usize, role: &str, transcript: &Transcript) -> ChatMessage 
         counted: 0,
         past_summary: false,
         cleared: false,
+        edited: false,
         policy_cost: 0,
         kind,
         role: role.to_owned(),

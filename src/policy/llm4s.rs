@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use super::chat::{chat_view, ChatMessage, Kind};
 use super::running::Running;
 use super::toolnexus::Toolnexus;
-use super::{Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use super::{Edit, InPlace, Policy, PolicyPlan, PolicySettings, Section, SettingError};
 use crate::compact::deterministic::{self, compact_tool_output, DryRun};
 use crate::compact::{DeterministicOptions, Options, Strategy};
 use crate::tokens::{compact_length, Counts, Tokenizer};
@@ -64,10 +64,14 @@ impl Llm4sSettings {
 }
 
 /// What the compressor did to the messages of a chat: each edited message's new count,
-/// and (on a transcript) its new JSON.
+/// its new text (on a chat view) or its new JSON (on a transcript).
+#[derive(Default)]
 struct Edited {
     counted: BTreeMap<usize, u64>,
+    texts: BTreeMap<usize, String>,
     json: BTreeMap<usize, String>,
+    /// Every rule that could edit a message was tried on every message given.
+    every_rule_ran: bool,
 }
 
 impl Policy for Llm4s {
@@ -113,18 +117,52 @@ impl Policy for Llm4s {
         let recounted = counts.with_recounted(&view, compressed.changed.keys().copied());
         let edited = Edited {
             counted: compressed.changed.keys().map(|&i| (i, recounted.message(i))).collect(),
+            texts: BTreeMap::new(),
             json: compressed.changed,
+            every_rule_ran: true,
         };
         finish(&chat_view(transcript), edited, &parsed, settings)
     }
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
         let parsed = Llm4sSettings::parse(settings)?;
-        let edited = Edited {
-            counted: edit_texts(chat, &parsed),
-            json: BTreeMap::new(),
-        };
+        let total = chat.iter().map(|m| m.counted).sum();
+        let edited = edit_texts(chat, 0, total, &parsed);
         finish(chat, edited, &parsed, settings)
+    }
+
+    /// Without a tail to cut, each message's edit is its own: a replay hands over only
+    /// the messages added since the last call.
+    fn in_place(
+        &self,
+        context: &[ChatMessage],
+        running: &Running,
+        from: usize,
+        settings: &PolicySettings,
+    ) -> Result<Option<InPlace>, SettingError> {
+        let parsed = Llm4sSettings::parse(settings)?;
+        if parsed.strategy.cuts_a_tail() {
+            return Ok(None);
+        }
+        let edited = edit_texts(context, from, running.total_counted(), &parsed);
+        let Edited {
+            counted,
+            mut texts,
+            every_rule_ran,
+            ..
+        } = edited;
+        Ok(Some(InPlace::Edits {
+            edits: counted
+                .into_iter()
+                .map(|(position, counted)| Edit {
+                    position,
+                    counted,
+                    text: texts.remove(&position).unwrap_or_default(),
+                })
+                .collect(),
+            // Phase 2 stopped at the cap: a later run may still edit what it did not reach.
+            settled: if every_rule_ran { context.len() } else { from },
+        }))
     }
 }
 
@@ -171,6 +209,7 @@ fn finish(
     }
     plan.compacted |= !edited.counted.is_empty();
     plan.rewritten = edited.json;
+    plan.rewritten_text = edited.texts;
     if parsed.strategy == Strategy::Deterministic && plan.tokens_after > Some(parsed.options.max_tokens) {
         plan.warnings.push(format!(
             "the deterministic pass alone leaves {} tokens, over the cap of {}: llm4s does not cut (strategy=deterministic+tail would)",
@@ -181,17 +220,22 @@ fn finish(
     Ok(plan)
 }
 
-/// The compressor's rules on the chat view's texts: every tool result through phase 1,
-/// then, while over the cap and when asked, each subjective rule over the assistant texts.
-/// Returns each edited message's new count.
-fn edit_texts(chat: &[ChatMessage], parsed: &Llm4sSettings) -> BTreeMap<usize, u64> {
+/// The compressor's rules on the chat view's texts from position `from` on (messages
+/// an earlier run edited are left as they are): every tool result through phase 1, then,
+/// while the whole context (`total` before any edit) is over the cap and when asked, each
+/// subjective rule over the assistant texts.
+fn edit_texts(chat: &[ChatMessage], from: usize, total: u64, parsed: &Llm4sSettings) -> Edited {
+    let fresh = || chat[from.min(chat.len())..].iter().filter(|m| !m.edited && !m.cleared);
     let mut counted: BTreeMap<usize, u64> = BTreeMap::new();
     let mut texts: BTreeMap<usize, String> = BTreeMap::new();
-    for m in chat.iter().filter(|m| m.kind == Kind::Tool && !m.cleared) {
+    let mut total = total;
+    let mut every_rule_ran = true;
+    for m in fresh().filter(|m| m.kind == Kind::Tool) {
         if let Ok(Some((new, _rule))) = compact_tool_output(&m.text, parsed.deterministic.externalize_over, &mut DryRun)
         {
             let after = recount(m.counted, &m.text, &new);
             if after <= m.counted {
+                total -= m.counted - after;
                 counted.insert(m.index, after);
                 texts.insert(m.index, new);
             }
@@ -204,26 +248,29 @@ fn edit_texts(chat: &[ChatMessage], parsed: &Llm4sSettings) -> BTreeMap<usize, u
             deterministic::truncate_verbose,
         ];
         for rule in rules {
-            let total: u64 = chat
-                .iter()
-                .map(|m| counted.get(&m.index).copied().unwrap_or(m.counted))
-                .sum();
             if total <= parsed.options.max_tokens {
+                every_rule_ran = false;
                 break;
             }
-            for m in chat.iter().filter(|m| m.kind == Kind::Assistant) {
+            for m in fresh().filter(|m| m.kind == Kind::Assistant) {
                 let current = texts.get(&m.index).map_or(m.text.as_str(), String::as_str);
                 let Some(new) = rule(current) else { continue };
                 let before = counted.get(&m.index).copied().unwrap_or(m.counted);
                 let after = recount(before, current, &new);
                 if after < before {
+                    total -= before - after;
                     counted.insert(m.index, after);
                     texts.insert(m.index, new);
                 }
             }
         }
     }
-    counted
+    Edited {
+        counted,
+        texts,
+        json: BTreeMap::new(),
+        every_rule_ran,
+    }
 }
 
 /// A message of `counted` estimated tokens with `old` replaced by `new`: the estimate is

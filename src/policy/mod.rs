@@ -85,6 +85,42 @@ impl Row {
     }
 }
 
+/// One message rewritten in place: its position, new count and new text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    /// Its position in the context.
+    pub position: usize,
+    /// ctxlens' count of it after the edit.
+    pub counted: u64,
+    /// Its new text.
+    pub text: String,
+}
+
+/// What a policy does to a context in place (see [`Policy::in_place`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InPlace {
+    /// Messages rewritten shorter, each never edited again.
+    Edits {
+        /// The edits.
+        edits: Vec<Edit>,
+        /// Every message before this position is settled (edited, or left alone by every
+        /// rule): the next action may start here.
+        settled: usize,
+    },
+    /// Messages cleared to the placeholder (ascending positions), with the policy's own
+    /// figures before and after.
+    Clears {
+        /// The positions.
+        positions: Vec<usize>,
+        /// What their content becomes.
+        placeholder: &'static str,
+        /// The policy's figure before.
+        tokens_before: u64,
+        /// And after.
+        tokens_after: u64,
+    },
+}
+
 /// A message the policy adds.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Inserted {
@@ -134,6 +170,10 @@ pub struct PolicyPlan {
     /// index → the message's new JSON, in the input's dialect.
     #[serde(skip)]
     pub rewritten: std::collections::BTreeMap<usize, String>,
+    /// On a chat view: the new text of each kept message the policy rewrites (what a
+    /// replay's working context holds from then on).
+    #[serde(skip)]
+    pub rewritten_text: std::collections::BTreeMap<usize, String>,
 }
 
 impl PolicyPlan {
@@ -152,6 +192,7 @@ impl PolicyPlan {
             warnings: Vec::new(),
             placeholder: None,
             rewritten: std::collections::BTreeMap::new(),
+            rewritten_text: std::collections::BTreeMap::new(),
         }
     }
 
@@ -209,6 +250,22 @@ pub trait Policy: Sync {
     fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
         let _ = (settings, running);
         Ok(true)
+    }
+    /// For a policy that only rewrites or clears messages where they are: what it does
+    /// to `context` now, without a plan's row per message (`running` gives the whole
+    /// context's figures; `from` is where the messages added since its last action start,
+    /// for a policy whose edits are each message's own). A replay applies it in place,
+    /// which keeps a session linear when the policy acts at nearly every call. `None`:
+    /// plan the whole context.
+    fn in_place(
+        &self,
+        context: &[ChatMessage],
+        running: &Running,
+        from: usize,
+        settings: &PolicySettings,
+    ) -> Result<Option<InPlace>, SettingError> {
+        let _ = (context, running, from, settings);
+        Ok(None)
     }
     /// For a policy that makes a view per call: what the call sends, sized from the
     /// running figures without a plan (`placeholder(text)`: ctxlens' count of a message

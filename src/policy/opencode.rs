@@ -7,7 +7,7 @@
 use super::chat::{ChatMessage, Kind};
 use super::claude_code::Billing;
 use super::running::Running;
-use super::{Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use super::{InPlace, Policy, PolicyPlan, PolicySettings, Section, SettingError};
 
 /// What opencode writes in place of a pruned output.
 pub const PRUNED: &str = "[Old tool result content cleared]";
@@ -77,9 +77,62 @@ impl Policy for Prune {
     }
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+        let walk = PruneWalk::of(chat, settings)?;
+        let mut plan = PolicyPlan::unchanged(self.name(), "opencode-estimate of the tool outputs read", chat.len());
+        plan.placeholder = Some(PRUNED);
+        if walk.prunes() {
+            for &i in &walk.to_prune {
+                plan.messages[i].section = Section::Cleared;
+            }
+            plan.compacted = true;
+            plan.split_around_clearing();
+        }
+        // Its counts are of the tool outputs it read (the only thing it prunes).
+        plan.tokens_before = Some(walk.read);
+        plan.tokens_after = Some(walk.read - if walk.prunes() { walk.pruned } else { 0 });
+        Ok(plan)
+    }
+
+    /// Pruning only clears, and its walk reads only the newest outputs: a replay applies
+    /// it without a row per message.
+    fn in_place(
+        &self,
+        context: &[ChatMessage],
+        _running: &Running,
+        _from: usize,
+        settings: &PolicySettings,
+    ) -> Result<Option<InPlace>, SettingError> {
+        let walk = PruneWalk::of(context, settings)?;
+        let prunes = walk.prunes();
+        let mut positions = if prunes { walk.to_prune } else { Vec::new() };
+        positions.reverse();
+        Ok(Some(InPlace::Clears {
+            positions,
+            placeholder: PRUNED,
+            tokens_before: walk.read,
+            tokens_after: walk.read - if prunes { walk.pruned } else { 0 },
+        }))
+    }
+}
+
+/// opencode's prune walk: from the newest message back, past the last two user turns,
+/// through the tool outputs (protected tools skipped) to the first one already pruned or
+/// a summary; outputs beyond the newest `protect` tokens are candidates, pruned when they
+/// are worth more than `minimum`.
+struct PruneWalk {
+    minimum: u64,
+    /// Tokens of the outputs read.
+    read: u64,
+    /// Of those, the candidates'.
+    pruned: u64,
+    /// The candidates, newest first.
+    to_prune: Vec<usize>,
+}
+
+impl PruneWalk {
+    fn of(chat: &[ChatMessage], settings: &PolicySettings) -> Result<PruneWalk, SettingError> {
         let protect = settings.number_or("protect", 40_000)?;
         let minimum = settings.number_or("minimum", 20_000)?;
-        let mut plan = PolicyPlan::unchanged(self.name(), "opencode-estimate of the tool outputs read", chat.len());
         // A result's tool: its own name, else its call's (found by walking back: the walk
         // below reads only the newest messages, so no index of every call is built).
         let call_name = |at: usize, id: &str| {
@@ -88,9 +141,14 @@ impl Policy for Prune {
                 .rev()
                 .find_map(|m| m.calls.iter().find(|c| c.id == id).map(|c| c.name.as_str()))
         };
-        let (mut total, mut pruned, mut turns) = (0u64, 0u64, 0usize);
-        let mut to_prune = Vec::new();
-        for m in chat.iter().rev() {
+        let mut walk = PruneWalk {
+            minimum,
+            read: 0,
+            pruned: 0,
+            to_prune: Vec::new(),
+        };
+        let mut turns = 0usize;
+        for (at, m) in chat.iter().enumerate().rev() {
             if m.kind == Kind::User {
                 turns += 1;
             }
@@ -106,7 +164,7 @@ impl Policy for Prune {
             let tool = m
                 .name
                 .as_deref()
-                .or_else(|| m.call_id.as_deref().and_then(|id| call_name(m.index, id)))
+                .or_else(|| m.call_id.as_deref().and_then(|id| call_name(at, id)))
                 .unwrap_or_default();
             if PROTECTED_TOOLS.contains(&tool) {
                 continue;
@@ -114,25 +172,23 @@ impl Policy for Prune {
             if m.cleared || m.text == PRUNED {
                 break;
             }
-            let tokens = estimate(&m.text);
-            total += tokens;
-            if total > protect {
-                pruned += tokens;
-                to_prune.push(m.index);
+            // A replay has costed each message once (its policy cost is this estimate).
+            let tokens = if m.policy_cost > 0 {
+                m.policy_cost
+            } else {
+                estimate(&m.text)
+            };
+            walk.read += tokens;
+            if walk.read > protect {
+                walk.pruned += tokens;
+                walk.to_prune.push(at);
             }
         }
-        plan.placeholder = Some(PRUNED);
-        if pruned > minimum {
-            for i in to_prune {
-                plan.messages[i].section = Section::Cleared;
-            }
-            plan.compacted = true;
-            plan.split_around_clearing();
-        }
-        // Its counts are of the tool outputs it read (the only thing it prunes).
-        plan.tokens_before = Some(total);
-        plan.tokens_after = Some(total - if plan.compacted { pruned } else { 0 });
-        Ok(plan)
+        Ok(walk)
+    }
+
+    fn prunes(&self) -> bool {
+        self.pruned > self.minimum
     }
 }
 
@@ -205,13 +261,15 @@ impl Policy for Overflow {
         true
     }
 
+    /// Its estimator's size of the message, which the tail is chosen by (a replay costs
+    /// each message once); the trigger reads the billed size from ctxlens' count.
     fn cost(&self, message: &ChatMessage) -> u64 {
-        message.counted
+        estimated(message)
     }
 
     fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
         let u = Self::resolve(settings)?;
-        Ok(u.billing.billed(running.total_cost()) >= u.limit)
+        Ok(u.billing.billed(running.total_counted()) >= u.limit)
     }
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
@@ -232,7 +290,10 @@ impl Policy for Overflow {
         if !u.legacy {
             let (mut kept, mut turns) = (0u64, 0u64);
             for &turn_start in users.iter().rev() {
-                let size: u64 = chat[turn_start..start].iter().map(estimated).sum();
+                let size: u64 = chat[turn_start..start]
+                    .iter()
+                    .map(|m| if m.policy_cost > 0 { m.policy_cost } else { estimated(m) })
+                    .sum();
                 let within = match u.tail_turns {
                     Some(n) => turns < n,
                     None => kept + size <= u.preserve,

@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 
 use super::chat::{written, ChatMessage, Kind};
 use super::running::{FastView, Running};
-use super::{Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use super::{InPlace, Policy, PolicyPlan, PolicySettings, Section, SettingError};
 use crate::calibrate::{epoch_of, EpochFit};
 use crate::cancel::CancelToken;
 use crate::summarize::{older_message, Summarizer};
@@ -162,6 +162,30 @@ impl Replayed {
         }
     }
 
+    /// Adds a firing to the totals: what it summarized, what it removed (when it rewrote
+    /// the history, which also ends the real lineage). Returns what its call sends:
+    /// messages, counted, billed.
+    fn record_firing(
+        &mut self,
+        fired: Fired,
+        removed: &mut BTreeSet<usize>,
+        summaries: &mut Vec<String>,
+        real_lineage: &mut bool,
+    ) -> (usize, u64, Option<u64>) {
+        self.loops += usize::from(fired.firing.loops);
+        self.summary_input_tokens += fired.firing.summary_input_tokens;
+        if !fired.firing.summary.is_empty() {
+            summaries.push(fired.firing.summary.clone());
+        }
+        let sent = (fired.messages, fired.firing.counted_after, fired.firing.billed_after);
+        self.firings.push(fired.firing);
+        if fired.rewritten {
+            *real_lineage = false;
+            removed.extend(fired.gone);
+        }
+        sent
+    }
+
     /// Adds a call to the totals (billed ones only while every call could be billed).
     fn record_call(&mut self, call: Call) {
         self.peak_counted = self.peak_counted.max(call.counted);
@@ -214,26 +238,56 @@ fn settings_for(inputs: &Inputs, sent: &[ChatMessage], at: usize, real: Option<(
 /// again where the tail starts), the summary at its position.
 fn rebuild(
     inputs: &Inputs,
-    context: &[ChatMessage],
+    context: &mut Vec<ChatMessage>,
     plan: &PolicyPlan,
     summary: Option<ChatMessage>,
+    take_over: bool,
 ) -> Vec<ChatMessage> {
     let mut out = Vec::with_capacity(context.len());
+    // A rewritten history moves its kept messages over (the old context is replaced);
+    // a view copies them (the context stays).
+    let mut moved: Vec<Option<ChatMessage>> = if take_over {
+        std::mem::take(context).into_iter().map(Some).collect()
+    } else {
+        Vec::new()
+    };
+    let duplicated: Vec<ChatMessage> = plan
+        .messages
+        .iter()
+        .filter(|r| r.duplicated)
+        .map(|r| {
+            moved
+                .get(r.index)
+                .and_then(Option::as_ref)
+                .unwrap_or_else(|| &context[r.index])
+                .clone()
+        })
+        .collect();
+    let mut message = |index: usize| match moved.get_mut(index).and_then(Option::take) {
+        Some(m) => m,
+        None => context[index].clone(),
+    };
     let first_tail = plan.messages.iter().position(|r| r.section == Section::Tail);
     for row in &plan.messages {
         if Some(row.index) == first_tail {
-            out.extend(
-                plan.messages
-                    .iter()
-                    .filter(|r| r.duplicated)
-                    .map(|r| context[r.index].clone()),
-            );
+            out.extend(duplicated.iter().cloned());
         }
-        let mut m = context[row.index].clone();
+        if matches!(row.section, Section::Summarized | Section::Dropped) {
+            continue;
+        }
+        let mut m = message(row.index);
         match row.section {
             Section::Head | Section::Tail => {
                 if let Some(tokens) = row.truncated_to_tokens {
                     m.counted = m.counted.min(tokens);
+                }
+                if let Some(text) = plan.rewritten_text.get(&row.index) {
+                    text.clone_into(&mut m.text);
+                    m.content_parts = None;
+                    m.edited = true;
+                }
+                if row.truncated_to_tokens.is_some() || m.edited {
+                    m.policy_cost = inputs.policy.cost(&m);
                 }
                 out.push(m);
             }
@@ -244,6 +298,7 @@ fn rebuild(
                 text.clone_into(&mut m.text);
                 m.content_parts = None;
                 m.images = 0;
+                m.policy_cost = inputs.policy.cost(&m);
                 out.push(m);
             }
             Section::Summarized | Section::Dropped => {}
@@ -337,7 +392,7 @@ fn fire(
         clear_in_place(inputs, context, running, plan);
         None
     } else {
-        Some(rebuild(inputs, context, plan, summary.map(|(s, _)| s)))
+        Some(rebuild(inputs, context, plan, summary.map(|(s, _)| s), rewritten))
     };
     let (messages, view_counted, billed_after, loops) = match view {
         // A view policy: the view is what this call sends; the context stays.
@@ -410,26 +465,113 @@ fn firing_record(
 /// applied to the context in place, without copying it.
 fn only_clears(plan: &PolicyPlan) -> bool {
     plan.inserted.is_empty()
-        && plan
-            .messages
-            .iter()
-            .all(|r| matches!(r.section, Section::Head | Section::Tail | Section::Cleared) && !r.duplicated)
+        && plan.messages.iter().all(|r| {
+            matches!(r.section, Section::Head | Section::Tail | Section::Cleared) && !r.duplicated && !r.truncated
+        })
+}
+
+/// Applies what a policy does in place at the call answered by message `at` (the
+/// context's size before: counted, billed); `None` when it changes nothing.
+fn act_in_place(
+    inputs: &Inputs,
+    context: &mut [ChatMessage],
+    running: &mut Running,
+    action: InPlace,
+    at: usize,
+    (counted_before, billed_before): (u64, Option<u64>),
+) -> crate::Result<Option<Fired>> {
+    let cost_before = running.total_cost();
+    let (tokens_before, tokens_after, gone) = match action {
+        InPlace::Edits { edits, .. } if edits.is_empty() => return Ok(None),
+        InPlace::Clears { positions, .. } if positions.is_empty() => return Ok(None),
+        InPlace::Edits { edits, .. } => {
+            let mut changed = Vec::with_capacity(edits.len());
+            for edit in edits {
+                let m = &mut context[edit.position];
+                m.text = edit.text;
+                m.counted = edit.counted;
+                m.edited = true;
+                m.content_parts = None;
+                m.policy_cost = inputs.policy.cost(m);
+                changed.push((edit.position, m.policy_cost, m.counted));
+            }
+            running.edited(&changed);
+            (cost_before, running.total_cost(), Vec::new())
+        }
+        InPlace::Clears {
+            positions,
+            placeholder,
+            tokens_before,
+            tokens_after,
+        } => {
+            let gone = positions.iter().filter_map(|&p| context[p].origin).collect();
+            clear_positions(inputs, context, running, &positions, placeholder);
+            (tokens_before, tokens_after, gone)
+        }
+    };
+    let counted_after = running.total_counted();
+    let billed_after = billed(inputs.fits, context, counted_after, at);
+    let loops = inputs
+        .policy
+        .may_act(&settings_for(inputs, context, at, None), running)
+        .map_err(|e| crate::Error::Summary(e.to_string()))?;
+    Ok(Some(Fired {
+        messages: context.len(),
+        firing: Firing {
+            at,
+            tokens_before: Some(tokens_before),
+            tokens_after: Some(tokens_after),
+            counted_before,
+            counted_after,
+            billed_before,
+            billed_after,
+            removed: gone.len(),
+            summary_input_tokens: 0,
+            loops,
+            summary: String::new(),
+        },
+        gone,
+        rewritten: true,
+    }))
 }
 
 /// Clears, in place, what `plan` clears, and moves the running figures with it.
 fn clear_in_place(inputs: &Inputs, context: &mut [ChatMessage], running: &mut Running, plan: &PolicyPlan) {
-    let text = plan.placeholder.unwrap_or("[cleared]");
+    let positions: Vec<usize> = plan
+        .messages
+        .iter()
+        .filter(|r| r.section == Section::Cleared)
+        .map(|r| r.index)
+        .collect();
+    clear_positions(
+        inputs,
+        context,
+        running,
+        &positions,
+        plan.placeholder.unwrap_or("[cleared]"),
+    );
+}
+
+/// Clears the messages at `positions` (ascending) to `text`, and moves the running
+/// figures with them.
+fn clear_positions(
+    inputs: &Inputs,
+    context: &mut [ChatMessage],
+    running: &mut Running,
+    positions: &[usize],
+    text: &str,
+) {
     let counted = placeholder_counted(inputs, text);
-    let mut changed = Vec::new();
-    for row in plan.messages.iter().filter(|r| r.section == Section::Cleared) {
-        let m = &mut context[row.index];
+    let mut changed = Vec::with_capacity(positions.len());
+    for &position in positions {
+        let m = &mut context[position];
         text.clone_into(&mut m.text);
         m.counted = counted;
         m.cleared = true;
         m.content_parts = None;
         m.images = 0;
         m.policy_cost = inputs.policy.cost(m);
-        changed.push((row.index, m.policy_cost, m.counted));
+        changed.push((position, m.policy_cost, m.counted));
     }
     running.cleared(&changed);
 }
@@ -437,11 +579,16 @@ fn clear_in_place(inputs: &Inputs, context: &mut [ChatMessage], running: &mut Ru
 /// The first message removed, and the human turns removed whose first line no summary
 /// restates (case folded).
 fn record_losses(inputs: &Inputs, removed: &BTreeSet<usize>, summaries: &[String], out: &mut Replayed) {
+    use rayon::prelude::*;
     out.first_lost = removed.iter().next().copied();
-    let turns: Vec<(usize, String, String)> = removed
+    let boundaries: Vec<usize> = removed
         .iter()
-        .filter(|&&origin| inputs.whole.messages[origin].boundary)
-        .map(|&origin| {
+        .copied()
+        .filter(|&origin| inputs.whole.messages[origin].boundary)
+        .collect();
+    let turns: Vec<(usize, String, String)> = boundaries
+        .into_par_iter()
+        .map(|origin| {
             let text = inputs.whole.readable_text(origin);
             let first_line = text
                 .lines()
@@ -455,18 +602,30 @@ fn record_losses(inputs: &Inputs, removed: &BTreeSet<usize>, summaries: &[String
         .collect();
     // Every probe searched in every summary in one pass per summary (thousands of turns
     // and firings would otherwise make a search per pair).
-    let mut restated = vec![false; turns.len()];
-    let probes: Vec<&str> = turns.iter().map(|(_, _, p)| p.as_str()).collect();
-    if let Ok(finder) = aho_corasick::AhoCorasick::new(probes.iter().filter(|p| !p.is_empty())) {
-        let index: Vec<usize> = (0..probes.len()).filter(|&k| !probes[k].is_empty()).collect();
-        for summary in summaries {
-            for found in finder.find_overlapping_iter(summary.as_str()) {
-                restated[index[found.pattern().as_usize()]] = true;
+    // Each distinct probe once (agents repeat their prompts).
+    let mut probes: Vec<&str> = turns
+        .iter()
+        .map(|(_, _, p)| p.as_str())
+        .filter(|p| !p.is_empty())
+        .collect();
+    probes.sort_unstable();
+    probes.dedup();
+    let mut restated = vec![false; probes.len()];
+    if !summaries.is_empty() {
+        if let Ok(finder) = aho_corasick::AhoCorasick::new(&probes) {
+            for summary in summaries {
+                for found in finder.find_overlapping_iter(summary.as_str()) {
+                    restated[found.pattern().as_usize()] = true;
+                }
             }
         }
     }
-    for ((origin, first_line, _), restated) in turns.into_iter().zip(restated) {
-        if !restated {
+    let said: Vec<bool> = turns
+        .iter()
+        .map(|(_, _, probe)| probes.binary_search(&probe.as_str()).is_ok_and(|k| restated[k]))
+        .collect();
+    for ((origin, first_line, _), said) in turns.into_iter().zip(said) {
+        if !said {
             out.instructions_lost.push((origin, first_line));
         }
     }
@@ -490,6 +649,8 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
     // A view policy: whether the last call's view left anything out.
     let mut last_view_changed = false;
     let placeholder = |text: &str| placeholder_counted(inputs, text);
+    // A policy acting in place has seen the context up to here.
+    let mut acted_upto = 0;
     for m in inputs.chat {
         if inputs.cancel.is_cancelled() {
             return Err(crate::Error::Cancelled);
@@ -527,7 +688,22 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
                         .push(view_firing(at, &running, view, billed_before, billed_after));
                     sent = (view.messages, view.counted, billed_after);
                 }
-            } else if policy.may_act(&settings, &running).map_err(setting)? {
+            } else if !policy.may_act(&settings, &running).map_err(setting)? {
+                last_view_changed = false;
+            } else if let Some(action) = policy
+                .in_place(&context, &running, acted_upto, &settings)
+                .map_err(setting)?
+            {
+                acted_upto = match &action {
+                    InPlace::Edits { settled, .. } => *settled,
+                    InPlace::Clears { .. } => context.len(),
+                };
+                let fired = act_in_place(inputs, &mut context, &mut running, action, at, (counted, billed_before))?;
+                last_view_changed = fired.is_some();
+                if let Some(fired) = fired {
+                    sent = out.record_firing(fired, &mut removed, &mut summaries, &mut real_lineage);
+                }
+            } else {
                 let plan = policy.plan_chat(&context, &settings).map_err(setting)?;
                 last_view_changed = plan.compacted;
                 if plan.compacted {
@@ -536,20 +712,8 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
                     }
                     note_warnings(&mut out, &plan);
                     let fired = fire(inputs, &mut context, &mut running, &plan, at, (counted, billed_before))?;
-                    out.loops += usize::from(fired.firing.loops);
-                    out.summary_input_tokens += fired.firing.summary_input_tokens;
-                    if !fired.firing.summary.is_empty() {
-                        summaries.push(fired.firing.summary.clone());
-                    }
-                    sent = (fired.messages, fired.firing.counted_after, fired.firing.billed_after);
-                    out.firings.push(fired.firing);
-                    if fired.rewritten {
-                        real_lineage = false;
-                        removed.extend(fired.gone);
-                    }
+                    sent = out.record_firing(fired, &mut removed, &mut summaries, &mut real_lineage);
                 }
-            } else {
-                last_view_changed = false;
             }
             out.record_call(Call {
                 at,

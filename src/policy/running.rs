@@ -53,6 +53,17 @@ impl Running {
     /// The figures of `context` (after a policy rewrote it).
     pub fn of(context: &[ChatMessage], cost: impl Fn(&ChatMessage) -> u64) -> Running {
         let mut running = Running::new();
+        let n = context.len() + 1;
+        for v in [
+            &mut running.cost,
+            &mut running.counted,
+            &mut running.tool_counted,
+            &mut running.tools,
+            &mut running.clearable,
+            &mut running.clearable_counted,
+        ] {
+            v.reserve(n);
+        }
         for (k, m) in context.iter().enumerate() {
             running.push(&context[..k], m, cost(m));
         }
@@ -121,6 +132,16 @@ impl Running {
     /// and count) were cleared in place: the prefix sums from the first of them on move
     /// by the differences, in one pass of additions.
     pub fn cleared(&mut self, changed: &[(usize, u64, u64)]) {
+        self.resized(changed, true);
+    }
+
+    /// Records that the messages at `changed` were rewritten shorter in place (not
+    /// cleared: a walk back through old outputs does not stop at them).
+    pub fn edited(&mut self, changed: &[(usize, u64, u64)]) {
+        self.resized(changed, false);
+    }
+
+    fn resized(&mut self, changed: &[(usize, u64, u64)], cleared: bool) {
         let Some(&(first, ..)) = changed.first() else {
             return;
         };
@@ -142,7 +163,7 @@ impl Running {
                     d_tool += if is_tool { counted as i64 } else { 0 } - old_tool;
                     d_clearable += if clearable { counted as i64 } else { 0 } - old_clearable;
                     let k = self.stops.partition_point(|&s| s < p);
-                    if self.stops.get(k) != Some(&p) {
+                    if cleared && self.stops.get(k) != Some(&p) {
                         self.stops.insert(k, p);
                     }
                 }
