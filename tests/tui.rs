@@ -1621,7 +1621,13 @@ fn the_compare_view_replays_every_policy_in_one_named_unit() {
         insta::assert_snapshot!(name, terminal.backend());
     }
     // Down moves the highlight; the highlighted policy's settings are shown below.
-    app.act(Action::Down);
+    let claude_row = ctxlens::policy::all()
+        .iter()
+        .position(|p| p.name() == "claude-code")
+        .expect("claude-code");
+    for _ in 0..claude_row {
+        app.act(Action::Down);
+    }
     let terminal = draw(&app, 160, 45);
     assert!(row_containing(terminal.backend().buffer(), "claude-code: context_window=").is_some());
     assert!(matches!(app.act(Action::Back).as_slice(), []), "Esc closes it");
@@ -1641,4 +1647,110 @@ fn the_replay_chart_draws_recorded_usage_in_its_own_unit() {
     assert!(row_containing(buffer, "recorded, less fitted overhead").is_some());
     assert!(row_containing(buffer, "tokens (estimate)").is_some());
     insta::assert_snapshot!("replay_recorded_160x45", terminal.backend());
+}
+
+#[test]
+fn enter_in_the_compare_view_makes_another_policy_the_main_plan() {
+    use ctxlens::policy::{all, PolicySettings, Section};
+    let mut app = autocompact_app();
+    // A window the live transcript's 57k tokens overflow, so the agents' defaults cut it.
+    app.act(Action::SetContextWindow);
+    for c in "30000".chars() {
+        app.act(Action::PromptChar(c));
+    }
+    app.act(Action::PromptSubmit);
+    let effects = app.act(Action::ToggleCompare);
+    settle(&mut app, effects);
+    let rows = app.compared_policies().expect("compared").to_vec();
+    // The first policy that changes the live transcript with the settings it was compared
+    // with, planned here through the library as the TUI must plan it.
+    let (row, plan) = all()
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.name() != "toolnexus")
+        .find_map(|(k, p)| {
+            let pairs = &rows.iter().find(|r| r.replayed.policy == p.name())?.settings;
+            let mut settings = PolicySettings::default();
+            for (key, value) in pairs {
+                settings = settings.with(key, value);
+            }
+            let plan = p.plan(app.transcript(), &settings).ok()?;
+            let cuts = plan
+                .messages
+                .iter()
+                .any(|r| matches!(r.section, Section::Summarized | Section::Dropped));
+            cuts.then_some((k, plan))
+        })
+        .expect("a policy that cuts the live transcript");
+    for _ in 0..row {
+        app.act(Action::Down);
+    }
+    app.act(Action::Activate);
+    assert_eq!(*app.mode(), Mode::Normal, "Enter closes the view");
+    let chosen = app.main_policy().expect("a main policy");
+    assert_eq!(chosen.name, plan.policy);
+    assert_eq!(chosen.plan, plan);
+    // The list says whose plan it shows; the detail of a message the policy takes away
+    // says so, by name.
+    let gone = plan
+        .messages
+        .iter()
+        .find(|r| matches!(r.section, Section::Summarized | Section::Dropped | Section::Cleared))
+        .map(|r| r.index);
+    if let Some(gone) = gone {
+        app.act(Action::Select(gone));
+    }
+    let terminal = draw(&app, 120, 30);
+    let buffer = terminal.backend().buffer();
+    assert!(row_containing(buffer, &format!("plan: {}", plan.policy)).is_some());
+    insta::assert_snapshot!("main_policy_120x30", terminal.backend());
+    if gone.is_some() {
+        assert!(row_containing(buffer, &format!("section {}:", plan.policy)).is_some());
+    }
+    // Enter on toolnexus goes back to §7F.
+    let effects = app.act(Action::ToggleCompare);
+    settle(&mut app, effects);
+    app.act(Action::Activate);
+    assert!(app.main_policy().is_none());
+}
+
+#[test]
+fn the_context_window_is_typed_in_the_compare_view_and_the_comparison_follows_it() {
+    let mut app = autocompact_app();
+    let effects = app.act(Action::ToggleCompare);
+    settle(&mut app, effects);
+    app.act(Action::SetContextWindow);
+    assert!(matches!(app.mode(), Mode::Prompt(_)));
+    for c in "50,000".chars() {
+        app.act(Action::PromptChar(c));
+    }
+    let effects = app.act(Action::PromptSubmit);
+    assert!(
+        matches!(app.mode(), Mode::Compare { .. }),
+        "back in the view it was typed from"
+    );
+    settle(&mut app, effects);
+    let rows = app.compared_policies().expect("compared again for the new window");
+    let claude = rows
+        .iter()
+        .find(|r| r.replayed.policy == "claude-code")
+        .expect("claude-code");
+    assert!(
+        claude
+            .settings
+            .iter()
+            .any(|(k, v)| k == "context_window" && v == "50000"),
+        "{:?}",
+        claude.settings
+    );
+    // A window that is not a number is refused and the old one kept.
+    app.act(Action::SetContextWindow);
+    for c in "lots".chars() {
+        app.act(Action::PromptChar(c));
+    }
+    app.act(Action::PromptSubmit);
+    let rows = app.compared_policies().expect("still compared");
+    assert!(rows
+        .iter()
+        .any(|r| r.settings.iter().any(|(k, v)| k == "context_window" && v == "50000")));
 }

@@ -113,6 +113,8 @@ pub enum Action {
     ToggleConfig,
     /// Every agent's policy replayed over the session, side by side.
     ToggleCompare,
+    /// Type the model's context window (the agents' defaults and thresholds follow it).
+    SetContextWindow,
     /// Copy the shown text to the clipboard.
     Copy,
     /// Save the shown text to a file.

@@ -196,6 +196,8 @@ pub const BINDINGS: &[Binding] = &[
     bind!([SW], [ch('S')], "S", Action::Back, "", "close"),
     bind!([K], [ch('c')], "c", Action::Back, "", "close"),
     bind!([CM], [ch('C')], "C", Action::Back, "", "close"),
+    bind!([M, CM, K], [ch('W')], "W", Action::SetContextWindow, "window", "type the model's context window: compare and the settings to paste follow it"),
+    bind!([CM], [code(KeyCode::Enter)], "Enter", Action::Activate, "follow it", "the message list and detail follow the highlighted policy's plan (toolnexus: back to §7F)"),
     bind!([O], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "back", "back to the timeline"),
     bind!([T, RP, SW, K, CM], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "close", "close"),
     bind!([B], [code(KeyCode::Enter)], "Enter", Action::Activate, "narrow the list", "narrow the message list to the chosen row"),

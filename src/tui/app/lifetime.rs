@@ -282,6 +282,7 @@ impl App {
                     Action::SwitchPane | Action::Down => view.kind = (view.kind + 1) % Kind::ALL.len(),
                     Action::Up => view.kind = (view.kind + Kind::ALL.len() - 1) % Kind::ALL.len(),
                     Action::Copy => return self.copy_config(kind),
+                    Action::SetContextWindow => self.open_window_prompt(Some(Action::ToggleConfig)),
                     Action::Save => self.save_config(kind),
                     _ => {}
                 }
@@ -290,6 +291,11 @@ impl App {
             Mode::Compare { selected } => {
                 let rows = crate::policy::all().len();
                 match action {
+                    Action::Activate => {
+                        let chosen = *selected;
+                        self.use_policy(chosen);
+                    }
+                    Action::SetContextWindow => self.open_window_prompt(Some(Action::ToggleCompare)),
                     Action::Down => *selected = (*selected + 1).min(rows - 1),
                     Action::Up => *selected = selected.saturating_sub(1),
                     Action::Top => *selected = 0,

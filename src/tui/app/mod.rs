@@ -5,6 +5,7 @@
 //! and tests read through the accessors below.
 
 mod lifetime;
+mod main_policy;
 mod navigation;
 mod prompts;
 mod tuning;
@@ -14,6 +15,8 @@ mod work;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
+
+pub use main_policy::MainPolicy;
 
 use super::action::Action;
 use super::jobs::{Done, Job, JobKind, SummaryKey};
@@ -285,6 +288,9 @@ pub struct App {
     filter: Option<ListFilter>,
     calibration: Option<(Tokenizer, Option<crate::calibrate::Calibration>)>,
     context_window: Option<u64>,
+    /// Another agent's policy the list and the detail follow instead of §7F (chosen with
+    /// Enter in the compare view).
+    main_policy: Option<MainPolicy>,
     raw: bool,
     session: Option<Arc<super::jobs::Session>>,
     session_pending: Option<super::jobs::SessionKey>,
@@ -366,6 +372,7 @@ impl App {
             calibration: None,
             // The window the user gave, else the one of the model the transcript names.
             context_window: config.context_window.or(model_window),
+            main_policy: None,
             raw: false,
             session: None,
             session_pending: None,
@@ -465,6 +472,7 @@ impl App {
                     Pane::List
                 };
             }
+            Action::SetContextWindow => self.open_window_prompt(None),
             Action::EnterValue => self.open_prompt(PromptKind::MaxTokens, self.settings.options.max_tokens.to_string()),
             Action::Search => self.open_prompt(PromptKind::Search, String::new()),
             Action::Export => self.open_prompt(PromptKind::Export, self.default_export_path()),
@@ -723,6 +731,11 @@ impl App {
     /// The strategy.
     pub fn strategy(&self) -> Strategy {
         self.settings.strategy
+    }
+
+    /// The other agent's policy the list follows, when one was chosen.
+    pub fn main_policy(&self) -> Option<&MainPolicy> {
+        self.main_policy.as_ref()
     }
 
     /// What the strategy plans with the current counts.

@@ -211,6 +211,9 @@ impl App {
 
     /// The message index before which the boundary line is drawn, when compacting.
     pub fn boundary_at(&self) -> Option<usize> {
+        if let Some(policy) = &self.main_policy {
+            return policy.cut_at();
+        }
         self.planned.cut().map(|c| c.split)
     }
 

@@ -24,6 +24,8 @@ pub enum PromptKind {
     Search,
     /// The export path.
     Export,
+    /// The model's context window.
+    ContextWindow,
 }
 
 /// One field of a prompt: its text, and whether it still holds the pre-filled value
@@ -52,6 +54,8 @@ pub struct Prompt {
     field: Field,
     /// The other value of a `max_tokens`/`keep_tail` pair, as last left.
     other: Option<(PromptKind, Field)>,
+    /// The view to open again once submitted (the one the prompt was opened from).
+    reopen: Option<Action>,
 }
 
 impl PartialEq for Prompt {
@@ -113,7 +117,20 @@ impl App {
             kind,
             field: Field::new(value),
             other: None,
+            reopen: None,
         });
+    }
+
+    /// Opens the context window prompt; `reopen` is the view to go back to.
+    pub(super) fn open_window_prompt(&mut self, reopen: Option<Action>) {
+        let value = self
+            .context_window
+            .unwrap_or(crate::policy::claude_code::DEFAULT_WINDOW)
+            .to_string();
+        self.open_prompt(PromptKind::ContextWindow, value);
+        if let Mode::Prompt(prompt) = &mut self.mode {
+            prompt.reopen = reopen;
+        }
     }
 
     pub(super) fn prompt_input(&mut self, action: &Action) -> Vec<Effect> {
@@ -129,7 +146,7 @@ impl App {
                 let next = match prompt.kind {
                     PromptKind::MaxTokens => PromptKind::KeepTail,
                     PromptKind::KeepTail => PromptKind::MaxTokens,
-                    PromptKind::Search | PromptKind::Export => return Vec::new(),
+                    PromptKind::Search | PromptKind::Export | PromptKind::ContextWindow => return Vec::new(),
                 };
                 let field = match prompt.other.take() {
                     Some((kind, field)) if kind == next => field,
@@ -174,6 +191,21 @@ impl App {
             PromptKind::Search => return self.run_search(text),
             PromptKind::Export if text.is_empty() => {}
             PromptKind::Export => return self.export_to(&expand_home(text)),
+            PromptKind::ContextWindow => {
+                match text.replace([',', '_', ' '], "").parse::<u64>() {
+                    Ok(n) if n > 0 => {
+                        self.context_window = Some(n);
+                        self.status = Status::info(format!(
+                            "context window {}: the comparison and the settings to paste follow it",
+                            crate::text::thousands(n)
+                        ));
+                    }
+                    _ => self.status = Status::error(format!("not a context window: {text:?}")),
+                }
+                if let Some(reopen) = &prompt.reopen {
+                    self.open_lifetime(reopen);
+                }
+            }
         }
         Vec::new()
     }

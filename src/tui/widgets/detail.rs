@@ -9,6 +9,7 @@ use ratatui::Frame;
 
 use super::thousands;
 use crate::compact::Section;
+use crate::policy::Section as PolicySection;
 use crate::tokens::Tokenizer;
 use crate::tui::app::{App, Pane};
 
@@ -112,10 +113,22 @@ fn facts(app: &App) -> Vec<Line<'static>> {
         };
         counts.push(Span::styled(format!("{tokenizer} {value}  "), style));
     }
-    let (section, style) = match app.planned().section(index) {
-        Section::Head => ("kept head (the leading system message)", t.head),
-        Section::Summarized => ("summarized away", t.summarized),
-        Section::Tail => ("kept verbatim", t.tail),
+    let (section, style) = match app.main_policy() {
+        None => match app.planned().section(index) {
+            Section::Head => ("kept head (the leading system message)".to_owned(), t.head),
+            Section::Summarized => ("summarized away".to_owned(), t.summarized),
+            Section::Tail => ("kept verbatim".to_owned(), t.tail),
+        },
+        Some(policy) => {
+            let what = match policy.section(index) {
+                PolicySection::Head | PolicySection::Tail if policy.truncated(index) => ("kept, cut short", t.edited),
+                PolicySection::Head | PolicySection::Tail => ("kept", t.tail),
+                PolicySection::Summarized => ("summarized away", t.summarized),
+                PolicySection::Dropped => ("dropped, with no summary", t.summarized),
+                PolicySection::Cleared => ("kept, its content cleared", t.summarized),
+            };
+            (format!("{}: {}", policy.name, what.0), what.1)
+        }
     };
     let mut lines = vec![
         Line::from(counts),

@@ -10,7 +10,9 @@ use ratatui::Frame;
 
 use super::thousands;
 use crate::compact::Section;
+use crate::policy::Section as PolicySection;
 use crate::text::{fit, visible};
+use crate::tui::app::MainPolicy;
 use crate::tui::app::{App, Pane, Row};
 use crate::tui::layout::list_rows;
 
@@ -38,6 +40,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             thousands(groups.groups.len() as u64),
             thousands(groups.orphans.len() as u64)
         ),
+    };
+    let title = match app.main_policy() {
+        Some(policy) => format!("{title}· plan: {} ", policy.name),
+        None => title,
     };
     let border = if app.focus() == Pane::List {
         t.focus
@@ -102,10 +108,16 @@ fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'stati
     let edited = app
         .deterministic()
         .is_some_and(|d| d.compressed.changed.contains_key(&index));
-    let style = match app.planned().section(index) {
-        Section::Head => t.head,
-        Section::Summarized => t.summarized,
-        Section::Tail => t.tail,
+    let policy = app.main_policy();
+    let style = match policy.map(|p| p.section(index)) {
+        None => match app.planned().section(index) {
+            Section::Head => t.head,
+            Section::Summarized => t.summarized,
+            Section::Tail => t.tail,
+        },
+        Some(PolicySection::Head) => t.head,
+        Some(PolicySection::Tail) => t.tail,
+        Some(PolicySection::Summarized | PolicySection::Dropped | PolicySection::Cleared) => t.summarized,
     };
     let style = if index == app.selected() {
         style.patch(t.selected)
@@ -116,6 +128,8 @@ fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'stati
     let selected_group = groups.group_of(app.selected());
     let (marker, marker_style) = if groups.orphans_of(index).next().is_some() {
         ("!", t.orphan)
+    } else if let Some(mark) = policy.and_then(|p| policy_marker(p, index)) {
+        (mark, t.edited)
     } else if edited {
         ("✎", t.edited)
     } else if selected_group.is_some() && groups.group_of(index) == selected_group {
@@ -153,6 +167,17 @@ fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'stati
     Line::from(vec![Span::styled(marker, marker_style), Span::styled(text, style)])
 }
 
+/// The mark of what another agent's policy does to a message beyond keeping or
+/// summarizing it: dropped without a summary, cleared to a placeholder, cut short.
+fn policy_marker(policy: &MainPolicy, index: usize) -> Option<&'static str> {
+    match policy.section(index) {
+        PolicySection::Dropped => Some("✗"),
+        PolicySection::Cleared => Some("▫"),
+        _ if policy.truncated(index) => Some("✂"),
+        _ => None,
+    }
+}
+
 fn marker_row(app: &App, note: usize, width: usize) -> Line<'static> {
     let text = &app.transcript().notes[note].text;
     let label = format!("┄┄ past compaction: {text} ");
@@ -161,6 +186,17 @@ fn marker_row(app: &App, note: usize, width: usize) -> Line<'static> {
 }
 
 fn boundary_row(app: &App, width: usize) -> Line<'static> {
+    if let Some(policy) = app.main_policy() {
+        let label = match policy.plan.tokens_after {
+            Some(after) => format!(
+                "━━ {} keeps from here ({} tokens after, its count) ",
+                policy.name,
+                thousands(after)
+            ),
+            None => format!("━━ {} keeps from here ", policy.name),
+        };
+        return Line::styled(rule_line(&label, width), app.theme().boundary);
+    }
     let reason = app.boundary_reason().unwrap_or_default();
     let tail = app.planned().cut().map_or(0, |c| c.tail_tokens);
     let label = if app.planned().cut().is_some_and(crate::compact::Cut::tail_empty) {
@@ -168,6 +204,16 @@ fn boundary_row(app: &App, width: usize) -> Line<'static> {
     } else {
         format!("━━ tail starts here ({} tokens): {reason} ", thousands(tail))
     };
-    let fill = width.saturating_sub(label.chars().count());
-    Line::styled(format!("{label}{}", "━".repeat(fill)), app.theme().boundary)
+    Line::styled(rule_line(&label, width), app.theme().boundary)
+}
+
+/// A rule across the list with `label` at its start, cut with an ellipsis (never mid-word
+/// without one) when the list is narrower than the label.
+fn rule_line(label: &str, width: usize) -> String {
+    let label = label.trim_end();
+    if crate::text::width(label) >= width {
+        return crate::text::truncate(label, width).into_owned();
+    }
+    let fill = width - crate::text::width(label) - 1;
+    format!("{label} {}", "━".repeat(fill))
 }

@@ -206,6 +206,7 @@ pub fn prompt(frame: &mut Frame, area: Rect, app: &App, prompt: &Prompt) {
         PromptKind::KeepTail => " keep_tail (Tab: max_tokens) ",
         PromptKind::Search => " search message text (smart case) ",
         PromptKind::Export => " export the compacted transcript to ",
+        PromptKind::ContextWindow => " the model's context window, in tokens ",
     };
     let popup = centered(area, 70, 4);
     let field = usize::from(popup.width.saturating_sub(3));
