@@ -98,8 +98,58 @@ pub struct LossDoc<'a> {
     lost: usize,
     survival_percent: f64,
     lost_facts: Vec<FactDoc<'a>>,
-    instructions: Vec<InstructionDoc<'a>>,
+    /// Every summarized human turn: `{message, kind, text, status, evidence}`.
+    instructions: Vec<TurnDoc<'a>>,
     instructions_lost: Vec<InstructionDoc<'a>>,
+}
+
+/// A human turn as JSON (the loss report's contract).
+#[derive(Serialize)]
+pub struct TurnDoc<'a> {
+    /// The message.
+    pub message: usize,
+    /// `instruction`, `user_fact` or `chatter`.
+    pub kind: &'static str,
+    /// The user's own words.
+    pub text: &'a str,
+    /// `in_summary`, `repeated_later` or `lost`.
+    pub status: &'static str,
+    /// The sentence that restates it, when it survives.
+    pub evidence: Option<EvidenceDoc<'a>>,
+    /// The values a user fact supplies.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    pub values: &'a [String],
+}
+
+/// Where a turn is restated.
+#[derive(Serialize)]
+pub struct EvidenceDoc<'a> {
+    /// `summary` or `after`.
+    #[serde(rename = "where")]
+    pub place: &'static str,
+    /// The message holding it (after the compaction).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<usize>,
+    /// The sentence.
+    pub quote: &'a str,
+}
+
+impl<'a> TurnDoc<'a> {
+    /// The contract's form of `turn`.
+    pub fn of(turn: &'a ctxlens::loss::Turn) -> TurnDoc<'a> {
+        TurnDoc {
+            message: turn.message,
+            kind: turn.kind.name(),
+            text: &turn.text,
+            status: turn.status.name(),
+            evidence: turn.evidence.as_ref().map(|e| EvidenceDoc {
+                place: if e.message.is_some() { "after" } else { "summary" },
+                message: e.message,
+                quote: &e.quote,
+            }),
+            values: &turn.values,
+        }
+    }
 }
 
 /// A fact as JSON.
@@ -144,7 +194,7 @@ impl<'a> LossDoc<'a> {
                     text: &f.text,
                 })
                 .collect(),
-            instructions: report.instructions.iter().map(instruction).collect(),
+            instructions: report.turns.iter().map(TurnDoc::of).collect(),
             instructions_lost: report.instructions_lost.iter().map(instruction).collect(),
         }
     }

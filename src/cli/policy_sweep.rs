@@ -66,8 +66,13 @@ pub fn parse_vary(s: &str) -> Result<Vary, String> {
 
 /// `PREFIX A .. B[:STEP]`: the prefix is whatever precedes A's digits.
 fn range(left: &str, right: &str) -> Result<Vec<String>, String> {
-    let digits = left.len() - left.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    let (prefix, a) = left.split_at(left.len() - digits);
+    // A's digits may be grouped with underscores (`1_000`); the prefix ends before them.
+    let run = left.len() - left.trim_end_matches(|c: char| c.is_ascii_digit() || c == '_').len();
+    let (prefix, a) = left.split_at(left.len() - run);
+    let (prefix, a) = match a.find(|c: char| c.is_ascii_digit()) {
+        Some(first) => (&left[..prefix.len() + first], &a[first..]),
+        None => (prefix, a),
+    };
     let number = |t: &str| {
         t.trim()
             .replace('_', "")

@@ -7,7 +7,9 @@
 mod facts;
 mod finder;
 mod instructions;
+pub mod meaning;
 mod text_masks;
+pub mod turns;
 mod windows;
 
 use std::collections::HashSet;
@@ -34,6 +36,47 @@ pub enum Survival {
     Lost,
 }
 
+/// What became of a human turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnStatus {
+    /// The summary restates it.
+    InSummary,
+    /// The summary does not, but a later message the agent has does (the user said it
+    /// again, or a file it read records it).
+    RepeatedLater,
+    /// Neither: the agent no longer has it (or has it only in part).
+    Lost,
+}
+
+impl TurnStatus {
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            TurnStatus::InSummary => "in_summary",
+            TurnStatus::RepeatedLater => "repeated_later",
+            TurnStatus::Lost => "lost",
+        }
+    }
+}
+
+/// A summarized human turn, read as a person reads it, and what became of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Turn {
+    /// The message.
+    pub message: usize,
+    /// Instruction, user fact or chatter.
+    pub kind: turns::TurnKind,
+    /// The user's own words (client wrappers taken away).
+    pub text: String,
+    /// Where it survives.
+    pub status: TurnStatus,
+    /// The sentence that restates it (or holds its value), when it survives.
+    pub evidence: Option<meaning::Evidence>,
+    /// The values it supplies (a user fact's).
+    pub values: Vec<String>,
+}
+
 /// The loss report of one firing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LossReport {
@@ -45,6 +88,8 @@ pub struct LossReport {
     pub instructions: Vec<(usize, String)>,
     /// Those whose words neither the summary nor a kept message repeats.
     pub instructions_lost: Vec<(usize, String)>,
+    /// Every summarized human turn with its kind, status and evidence.
+    pub turns: Vec<Turn>,
     /// Tokens of the summary text (estimate).
     pub summary_tokens: u64,
 }
@@ -89,7 +134,12 @@ fn held(transcript: &Transcript, index: usize) -> Held {
     let prose = message.tool_results().is_empty()
         && message.tool_calls().is_empty()
         && matches!(message.role.as_str(), "user" | "assistant");
-    let instruction = (message.boundary && !is_noise(&text)).then(|| (index, first_line(&text)));
+    // A human turn's own words, whatever the client wrapped around them.
+    let instruction = message
+        .boundary
+        .then(|| turns::user_words(&text))
+        .flatten()
+        .map(|words| (index, words));
     Held {
         index,
         facts: facts::fact_spans(&text, prose),
@@ -172,26 +222,20 @@ pub fn loss_report_kept(
     let summary_words = collapse_spaces(summary);
     finder.mark(&summary_words, &mut in_summary);
     let kept_indices: Vec<usize> = kept.iter().flat_map(Clone::clone).collect();
-    let (in_kept, repeated) = kept_indices
+    let in_kept = kept_indices
         .par_iter()
         .fold(
-            || (vec![false; patterns.len()], HashSet::new()),
-            |(mut found, mut repeated), &i| {
-                let text = transcript.readable_text(i);
-                finder.mark(&collapse_spaces(&text), &mut found);
-                if transcript.messages[i].boundary {
-                    repeated.insert(instruction_words(&first_line(&text)));
-                }
-                (found, repeated)
+            || vec![false; patterns.len()],
+            |mut found, &i| {
+                finder.mark(&collapse_spaces(&transcript.readable_text(i)), &mut found);
+                found
             },
         )
         .reduce(
-            || (vec![false; patterns.len()], HashSet::new()),
-            |(a, mut ra), (b, rb)| {
-                ra.extend(rb);
-                (a.iter().zip(b).map(|(x, y)| *x || y).collect(), ra)
-            },
+            || vec![false; patterns.len()],
+            |a, b| a.iter().zip(b).map(|(x, y)| *x || y).collect(),
         );
+    let turns = judge_turns(transcript, instructions, summary, &kept_indices);
     let facts: Vec<(Fact, Survival)> = facts
         .into_iter()
         .enumerate()
@@ -206,23 +250,112 @@ pub fn loss_report_kept(
             (fact, survival)
         })
         .collect();
-    // An instruction is kept when the summary repeats its words, or the user said it
-    // again in a kept human turn.
-    let instructions_lost = instructions
+    // A fact a user supplied that survives in another form (a path from another root,
+    // `44.1` for `44100`) is not lost.
+    let surviving_values: HashSet<String> = turns
         .iter()
-        .filter(|(_, first)| {
-            let words = instruction_words(first);
-            words.is_empty() || !(summary_words.contains(&words) || repeated.contains(&words))
-        })
-        .cloned()
+        .filter(|t| t.status != TurnStatus::Lost)
+        .flat_map(|t| t.values.iter().map(|v| v.to_lowercase()))
         .collect();
+    let facts = facts
+        .into_iter()
+        .map(|(fact, survival)| {
+            let value = fact
+                .text
+                .trim_start_matches(['#', '@'])
+                .trim_end_matches('/')
+                .to_lowercase();
+            if survival == Survival::Lost && surviving_values.contains(&value) {
+                (fact, Survival::Summary)
+            } else {
+                (fact, survival)
+            }
+        })
+        .collect();
+    let instruction_turns = |lost: bool| -> Vec<(usize, String)> {
+        turns
+            .iter()
+            .filter(|t| t.kind == turns::TurnKind::Instruction && (!lost || t.status == TurnStatus::Lost))
+            .map(|t| (t.message, first_line(&t.text)))
+            .collect()
+    };
     LossReport {
         summarized: (head_end, split),
         facts,
-        instructions,
-        instructions_lost,
+        instructions: instruction_turns(false),
+        instructions_lost: instruction_turns(true),
+        turns,
         summary_tokens: (summary.chars().count() as u64).div_ceil(4),
     }
+}
+
+/// Judges each human turn `(message, words)`: its kind, then whether `summary`
+/// restates it (or, for a user fact, holds its values), else whether a message after
+/// it (`kept`) does, else lost.
+fn judge_turns(transcript: &Transcript, human: Vec<(usize, String)>, summary: &str, kept: &[usize]) -> Vec<Turn> {
+    let in_summary = meaning::Sentences::new([(None, summary)]);
+    let mut judged: Vec<Turn> = human
+        .into_par_iter()
+        .map(|(message, text)| {
+            let kind = turns::classify(&text);
+            let values = if kind == turns::TurnKind::UserFact {
+                turns::values(&text)
+            } else {
+                Vec::new()
+            };
+            let evidence = restated(&in_summary, &text, &values);
+            Turn {
+                message,
+                kind,
+                status: if evidence.is_some() {
+                    TurnStatus::InSummary
+                } else {
+                    TurnStatus::Lost
+                },
+                evidence,
+                values,
+                text,
+            }
+        })
+        .collect();
+    if judged
+        .iter()
+        .any(|t| t.status == TurnStatus::Lost && t.kind != turns::TurnKind::Chatter)
+    {
+        // What came after: read only when the summary leaves something out.
+        let texts: Vec<(Option<usize>, String)> = kept
+            .par_iter()
+            .map(|&i| {
+                let text = transcript.readable_text(i);
+                let text = if transcript.messages[i].boundary {
+                    turns::user_words(&text).unwrap_or_default()
+                } else {
+                    text
+                };
+                (Some(i), text)
+            })
+            .collect();
+        let after = meaning::Sentences::new(texts.iter().map(|(i, t)| (*i, t.as_str())));
+        for turn in judged.iter_mut().filter(|t| t.status == TurnStatus::Lost) {
+            if let Some(evidence) = restated(&after, &turn.text, &turn.values) {
+                turn.status = TurnStatus::RepeatedLater;
+                turn.evidence = Some(evidence);
+            }
+        }
+    }
+    judged
+}
+
+/// The evidence that `sentences` restate a turn: its values all held (a user fact), or
+/// its words.
+fn restated(sentences: &meaning::Sentences, text: &str, values: &[String]) -> Option<meaning::Evidence> {
+    if !values.is_empty() {
+        let words = meaning::content_words(text);
+        let mut found = values.iter().map(|v| sentences.holds_value(v, &words));
+        let first = found.next().flatten()?;
+        return found.all(|e| e.is_some()).then_some(first);
+    }
+    sentences.restates(text)
 }
 
 impl fmt::Display for LossReport {

@@ -42,10 +42,10 @@ impl Llm4sSettings {
         let max_tokens = settings
             .number("max_tokens")?
             .ok_or_else(|| SettingError("llm4s needs --set max_tokens=N (the cap; or --max-tokens N)".to_owned()))?;
-        let strategy = match settings.choice("strategy", &["deterministic", "deterministic+tail"], "deterministic")? {
-            "deterministic" => Strategy::Deterministic,
-            _ => Strategy::DeterministicThenTail,
-        };
+        let strategy: Strategy = settings
+            .choice("strategy", &["deterministic", "deterministic+tail"], "deterministic")?
+            .parse()
+            .map_err(SettingError)?;
         let externalize_over =
             settings.number_or("externalize_over", deterministic::DEFAULT_EXTERNALIZE_OVER as u64)?;
         Ok(Llm4sSettings {
@@ -210,7 +210,7 @@ fn finish(
     plan.compacted |= !edited.counted.is_empty();
     plan.rewritten = edited.json;
     plan.rewritten_text = edited.texts;
-    if parsed.strategy == Strategy::Deterministic && plan.tokens_after > Some(parsed.options.max_tokens) {
+    if !parsed.strategy.cuts_a_tail() && plan.tokens_after > Some(parsed.options.max_tokens) {
         plan.warnings.push(format!(
             "the deterministic pass alone leaves {} tokens, over the cap of {}: llm4s does not cut (strategy=deterministic+tail would)",
             plan.tokens_after.unwrap_or_default(),

@@ -1,0 +1,126 @@
+//! The loss report against hand-labelled compactions (`tests/data/forget/`): for every
+//! case, `history CASE --json` is read as the labels' scorer reads it, and the turns it
+//! calls lost instructions are compared with the turns labelled `instruction` + `lost`.
+//! Over all cases precision and recall must be at least 0.9 each and no chatter turn may be
+//! called a lost instruction; every surviving turn must carry its evidence, quoted from
+//! the text it names.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::{ctxlens, data, stderr};
+use serde_json::Value;
+
+struct Scored {
+    listed: usize,
+    gold: usize,
+    hits: usize,
+    chatter_listed: usize,
+}
+
+fn score(case: &std::path::Path) -> Scored {
+    let labels: Value = serde_json::from_str(&std::fs::read_to_string(case.join("labels.json")).expect("labels"))
+        .expect("labels are JSON");
+    let file = case.join(labels["file"].as_str().unwrap_or("case.jsonl"));
+    let out = ctxlens(&["history", file.to_str().expect("utf-8"), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}: {}", case.display(), stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("history --json");
+    let boundary = &labels["compaction"]["boundary_line"];
+    let compaction = report["compactions"]
+        .as_array()
+        .expect("compactions")
+        .iter()
+        .find(|c| &c["line"] == boundary)
+        .unwrap_or_else(|| panic!("{}: no compaction at line {boundary}", case.display()));
+    let turns = compaction["loss"]["instructions"]
+        .as_array()
+        .expect("the contract's turns");
+    for t in turns {
+        // The contract: every field there; a surviving turn quotes its evidence.
+        for key in ["message", "kind", "text", "status"] {
+            assert!(!t[key].is_null(), "{}: {key} missing in {t}", case.display());
+        }
+        let survives = t["status"] != "lost";
+        assert_eq!(survives, t["evidence"].is_object(), "{}: {t}", case.display());
+        if survives {
+            let quote = t["evidence"]["quote"].as_str().expect("quote");
+            assert!(!quote.is_empty(), "{}: {t}", case.display());
+        }
+    }
+    let listed: BTreeSet<u64> = turns
+        .iter()
+        .filter(|t| t["status"] == "lost" && t["kind"] == "instruction")
+        .map(|t| t["message"].as_u64().expect("index"))
+        .collect();
+    let labelled = labels["turns"].as_array().expect("turns");
+    let gold: BTreeSet<u64> = labelled
+        .iter()
+        .filter(|t| t["kind"] == "instruction" && t["status"] == "lost")
+        .map(|t| t["message"].as_u64().expect("index"))
+        .collect();
+    let chatter: BTreeSet<u64> = labelled
+        .iter()
+        .filter(|t| t["kind"] == "chatter")
+        .map(|t| t["message"].as_u64().expect("index"))
+        .collect();
+    Scored {
+        listed: listed.len(),
+        gold: gold.len(),
+        hits: listed.intersection(&gold).count(),
+        chatter_listed: listed.intersection(&chatter).count(),
+    }
+}
+
+#[test]
+fn lost_instructions_are_found_as_the_labels_say() {
+    let root = data().join("forget");
+    let mut cases: Vec<_> = std::fs::read_dir(&root)
+        .expect("forget cases")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.join("labels.json").exists())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 12, "{} cases", cases.len());
+    let (mut listed, mut gold, mut hits, mut chatter) = (0, 0, 0, 0);
+    for case in &cases {
+        let s = score(case);
+        listed += s.listed;
+        gold += s.gold;
+        hits += s.hits;
+        chatter += s.chatter_listed;
+    }
+    let precision = hits as f64 / listed.max(1) as f64;
+    let recall = hits as f64 / gold.max(1) as f64;
+    assert!(precision >= 0.9, "precision {precision:.2} ({hits} of {listed} listed)");
+    assert!(recall >= 0.9, "recall {recall:.2} ({hits} of {gold} lost)");
+    assert_eq!(chatter, 0, "chatter listed as lost instructions");
+}
+
+#[test]
+fn codemie_restated_instructions_are_in_the_summary_with_its_sentence() {
+    // The real compaction's summary restates #2 nearly word for word and #36 with its typos
+    // fixed: both are `in_summary`, quoting the summary.
+    let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let out = ctxlens(&["history", log.to_str().expect("utf-8"), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let turns = report["compactions"][0]["loss"]["instructions"]
+        .as_array()
+        .expect("turns");
+    let summary = report["compactions"][0]["summary"].as_str().expect("summary");
+    for (message, words) in [(2, "review old and current implementation"), (36, "jsonl file")] {
+        let turn = turns
+            .iter()
+            .find(|t| t["message"] == message)
+            .unwrap_or_else(|| panic!("#{message} judged"));
+        assert_eq!(turn["status"], "in_summary", "{turn}");
+        assert_eq!(turn["evidence"]["where"], "summary", "{turn}");
+        let quote = turn["evidence"]["quote"].as_str().expect("quote");
+        assert!(quote.contains(words), "{quote}");
+        assert!(
+            summary.contains(quote.trim_start_matches("- ")),
+            "the quote is the summary's: {quote}"
+        );
+    }
+}
