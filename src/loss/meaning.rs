@@ -19,7 +19,9 @@ const CLAUSE_HELD: f64 = 0.34;
 /// How far from the restating sentence a turn's other clauses may be restated.
 const NEAR_LINES: usize = 2;
 /// Candidate sentences compared word by word for one turn (the rest share fewer words).
-const CANDIDATES: usize = 64;
+const CANDIDATES: usize = 24;
+/// The most sentence references read to pick one turn's candidates.
+const POSTINGS_READ: usize = 4_000;
 
 /// Function words and the filler of requests to an assistant: not what a turn is about.
 const STOPWORDS: &[&str] = &[
@@ -36,14 +38,18 @@ const STOPWORDS: &[&str] = &[
     "says", "wants", "wanted", "need", "needs", "needed", "help", "look", "see",
 ];
 
+/// [`STOPWORDS`] as a set (every word of every text is looked up, twice).
+static STOP: std::sync::LazyLock<rustc_hash::FxHashSet<&'static str>> =
+    std::sync::LazyLock::new(|| STOPWORDS.iter().copied().collect());
+
 /// A turn's content words, or a sentence's.
 pub fn content_words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_'))
         .flat_map(split_digits)
         .map(|w| w.trim_matches('\'').to_lowercase())
-        .filter(|w| !w.is_empty() && !STOPWORDS.contains(&w.as_str()))
+        .filter(|w| !w.is_empty() && !STOP.contains(w.as_str()))
         .map(|w| stem(&w))
-        .filter(|w| !w.is_empty() && !STOPWORDS.contains(&w.as_str()))
+        .filter(|w| !w.is_empty() && !STOP.contains(w.as_str()))
         .collect()
 }
 
@@ -112,6 +118,19 @@ fn same_word(a: &str, b: &str) -> bool {
     allowed > 0 && la.abs_diff(lb) <= allowed && edit_distance(a, b) <= allowed
 }
 
+/// [`same_word`] for two words that are not equal, with the cheap refusals first: a typo
+/// rarely changes a word's first letter, and only a shared beginning bridges lengths
+/// more than two apart.
+fn close_enough(w: &str, h: &str) -> bool {
+    if h.len() < 5 || w.as_bytes()[0] != h.as_bytes()[0] {
+        return false;
+    }
+    if h.len().abs_diff(w.len()) > 2 {
+        return w.len() >= 6 && h.len() >= 6 && w.as_bytes()[..6] == h.as_bytes()[..6] && same_word(w, h);
+    }
+    same_word(w, h)
+}
+
 /// Levenshtein distance (short words only).
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
@@ -142,6 +161,9 @@ pub struct Sentences {
     by_word: HashMap<String, Vec<usize>>,
 }
 
+/// A unit as cut from its text: message, line, quote, content words.
+type Unit = (Option<usize>, usize, String, Vec<String>);
+
 /// A sentence that restates a turn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Evidence {
@@ -156,34 +178,44 @@ pub struct Evidence {
 impl Sentences {
     /// The sentences of `texts`, each with the message it came from.
     pub fn new<'a>(texts: impl IntoIterator<Item = (Option<usize>, &'a str)>) -> Sentences {
-        let mut units_found = Vec::new();
+        Sentences::new_where(texts, |_| true)
+    }
+
+    /// The sentences of the lines of `texts` that `keep_line` accepts (a search for a few
+    /// turns reads only the lines that may hold them). Texts are cut in parallel.
+    pub fn new_where<'a>(
+        texts: impl IntoIterator<Item = (Option<usize>, &'a str)>,
+        keep_line: impl Fn(&str) -> bool + Sync,
+    ) -> Sentences {
+        use rayon::prelude::*;
+        let texts: Vec<(Option<usize>, &str)> = texts.into_iter().collect();
+        let cut: Vec<Vec<Unit>> = texts
+            .par_iter()
+            .enumerate()
+            .map(|(t, &(message, text))| {
+                // Lines of different texts are never near each other.
+                let base = t * (1 << 20);
+                units(text, &keep_line)
+                    .into_iter()
+                    .map(|(line, quote, words)| (message, base + line, quote, words))
+                    .collect()
+            })
+            .collect();
+        let mut found = Vec::new();
         let mut lines = Vec::new();
         let mut by_word: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut line_base = 0;
-        for (message, text) in texts {
-            let in_text = units(text);
-            line_base += text.lines().count() + 1;
-            for (line, unit) in in_text {
-                let line = line_base + line;
-                let words = content_words(&unit);
-                if words.is_empty() {
-                    continue;
-                }
-                let sentence = unit.as_str();
-                let k = units_found.len();
-                let mut seen: Vec<&String> = Vec::new();
-                for w in &words {
-                    if !seen.contains(&w) {
-                        seen.push(w);
-                        by_word.entry(w.clone()).or_default().push(k);
-                    }
-                }
-                units_found.push((message, sentence.trim().to_owned(), words));
-                lines.push(line);
+        for (message, line, quote, mut words) in cut.into_iter().flatten() {
+            let k = found.len();
+            words.sort_unstable();
+            words.dedup();
+            for w in &words {
+                by_word.entry(w.clone()).or_default().push(k);
             }
+            found.push((message, quote, words));
+            lines.push(line);
         }
         Sentences {
-            units: units_found,
+            units: found,
             lines,
             by_word,
         }
@@ -192,34 +224,47 @@ impl Sentences {
     /// The sentence that best restates `words` (a turn's content words), with how much of
     /// them it holds and its position: the best of the sentences `keep` accepts.
     fn best_where(&self, words: &[String], keep: impl Fn(usize) -> bool) -> Option<(usize, Evidence)> {
-        // Candidates: the sentences sharing the most words exactly.
-        let mut shared: HashMap<usize, usize> = HashMap::new();
-        for w in words {
-            for &k in self.by_word.get(w).map_or(&[][..], Vec::as_slice) {
+        // Candidates: the sentences sharing the most words exactly, read from the rarest
+        // words' lists first; a word so common that reading its list would pass the
+        // bound picks no candidates (it still counts in each candidate's coverage).
+        let mut lists: Vec<&[usize]> = words
+            .iter()
+            .filter_map(|w| self.by_word.get(w).map(Vec::as_slice))
+            .collect();
+        lists.sort_by_key(|l| l.len());
+        lists.dedup_by(|a, b| std::ptr::eq(*a, *b));
+        let mut shared: rustc_hash::FxHashMap<usize, usize> = rustc_hash::FxHashMap::default();
+        let mut read = 0;
+        for list in lists {
+            read += list.len();
+            if read > POSTINGS_READ && !shared.is_empty() {
+                break;
+            }
+            for &k in list {
                 *shared.entry(k).or_default() += 1;
             }
         }
         let mut candidates: Vec<(usize, usize)> = shared.into_iter().filter(|&(k, _)| keep(k)).collect();
         candidates.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         candidates.truncate(CANDIDATES);
-        candidates
+        let (k, covered) = candidates
             .into_iter()
-            .map(|(k, _)| {
-                let (message, text, held) = &self.units[k];
-                let evidence = Evidence {
-                    message: *message,
-                    quote: text.clone(),
-                    coverage: coverage(words, held),
-                };
-                (k, evidence)
-            })
+            .map(|(k, _)| (k, coverage(words, &self.units[k].2)))
             // The best coverage; among equals the shortest quote (the sentence itself
             // rather than a run around it).
             .max_by(|a, b| {
-                a.1.coverage
-                    .total_cmp(&b.1.coverage)
-                    .then(b.1.quote.len().cmp(&a.1.quote.len()))
-            })
+                a.1.total_cmp(&b.1)
+                    .then(self.units[b.0].1.len().cmp(&self.units[a.0].1.len()))
+            })?;
+        let (message, quote, _) = &self.units[k];
+        Some((
+            k,
+            Evidence {
+                message: *message,
+                quote: quote.clone(),
+                coverage: covered,
+            },
+        ))
     }
 
     /// Whether the lines around sentence `at` hold `words` (a clause of the turn that
@@ -337,23 +382,38 @@ fn contains_token(text: &str, token: &str) -> bool {
 
 /// The share of the distinct `words` found among `held` (a word said three times is
 /// one thing said).
+/// `held` is sorted and distinct: an exact word is a binary search; only a word long
+/// enough for a typo or a shared beginning is compared with the others.
 fn coverage(words: &[String], held: &[String]) -> f64 {
     let mut distinct: Vec<&String> = words.iter().collect();
     distinct.sort_unstable();
     distinct.dedup();
-    let found = distinct.iter().filter(|w| held.iter().any(|h| same_word(w, h))).count();
+    let found = distinct
+        .iter()
+        .filter(|w| held.binary_search(w).is_ok() || (w.len() >= 5 && held.iter().any(|h| close_enough(w, h))))
+        .count();
     found as f64 / distinct.len() as f64
 }
 
 /// What a turn is compared with: each sentence, and runs of up to three sentences of one
 /// line (a restatement quoted whole spans several sentences of a bullet).
-fn units(text: &str) -> Vec<(usize, String)> {
+fn units(text: &str, keep_line: &impl Fn(&str) -> bool) -> Vec<(usize, String, Vec<String>)> {
     let mut out = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let sentences = split_sentences(line);
+    for (number, line) in text.lines().enumerate().filter(|(_, l)| keep_line(l)) {
+        // Each sentence's words once; a run's words are its sentences' together.
+        let sentences: Vec<(&str, Vec<String>)> = split_sentences(line)
+            .into_iter()
+            .map(|s| (s, content_words(s)))
+            .collect();
         for start in 0..sentences.len() {
             for len in 1..=WINDOW.min(sentences.len() - start) {
-                out.push((number, sentences[start..start + len].concat()));
+                let run = &sentences[start..start + len];
+                let words: Vec<String> = run.iter().flat_map(|(_, w)| w.iter().cloned()).collect();
+                if words.is_empty() || (len > 1 && run.last().is_some_and(|(_, w)| w.is_empty())) {
+                    continue;
+                }
+                let quote: String = run.iter().map(|(s, _)| *s).collect();
+                out.push((number, quote.trim().to_owned(), words));
             }
         }
     }

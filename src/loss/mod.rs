@@ -12,7 +12,7 @@ mod text_masks;
 pub mod turns;
 mod windows;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use rayon::prelude::*;
@@ -235,7 +235,7 @@ pub fn loss_report_kept(
             || vec![false; patterns.len()],
             |a, b| a.iter().zip(b).map(|(x, y)| *x || y).collect(),
         );
-    let turns = judge_turns(transcript, instructions, summary, &kept_indices);
+    let turns = judge_turns(transcript, &instructions, summary, &kept_indices);
     let facts: Vec<(Fact, Survival)> = facts
         .into_iter()
         .enumerate()
@@ -292,18 +292,30 @@ pub fn loss_report_kept(
 /// Judges each human turn `(message, words)`: its kind, then whether `summary`
 /// restates it (or, for a user fact, holds its values), else whether a message after
 /// it (`kept`) does, else lost.
-fn judge_turns(transcript: &Transcript, human: Vec<(usize, String)>, summary: &str, kept: &[usize]) -> Vec<Turn> {
+fn judge_turns(transcript: &Transcript, human: &[(usize, String)], summary: &str, kept: &[usize]) -> Vec<Turn> {
     let in_summary = meaning::Sentences::new([(None, summary)]);
-    let mut judged: Vec<Turn> = human
+    // A turn said many times (agents repeat their prompts) is judged once.
+    let mut distinct: Vec<&str> = human.iter().map(|(_, t)| t.as_str()).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let verdicts: HashMap<&str, (turns::TurnKind, Vec<String>, Option<meaning::Evidence>)> = distinct
         .into_par_iter()
-        .map(|(message, text)| {
-            let kind = turns::classify(&text);
+        .map(|text| {
+            let kind = turns::classify(text);
             let values = if kind == turns::TurnKind::UserFact {
-                turns::values(&text)
+                turns::values(text)
             } else {
                 Vec::new()
             };
-            let evidence = restated(&in_summary, &text, &values);
+            let evidence = restated(&in_summary, text, &values);
+            (text, (kind, values, evidence))
+        })
+        .collect();
+    let mut judged: Vec<Turn> = human
+        .iter()
+        .map(|(message, text)| {
+            let (kind, values, evidence) = verdicts[text.as_str()].clone();
+            let (message, text) = (*message, text.clone());
             Turn {
                 message,
                 kind,
@@ -335,7 +347,13 @@ fn judge_turns(transcript: &Transcript, human: Vec<(usize, String)>, summary: &s
                 (Some(i), text)
             })
             .collect();
-        let after = meaning::Sentences::new(texts.iter().map(|(i, t)| (*i, t.as_str())));
+        let sought: Vec<&Turn> = judged
+            .iter()
+            .filter(|t| t.status == TurnStatus::Lost && t.kind != turns::TurnKind::Chatter)
+            .collect();
+        let may_hold = LineFilter::new(&sought);
+        let after =
+            meaning::Sentences::new_where(texts.iter().map(|(i, t)| (*i, t.as_str())), |line| may_hold.keeps(line));
         for turn in judged.iter_mut().filter(|t| t.status == TurnStatus::Lost) {
             if let Some(evidence) = restated(&after, &turn.text, &turn.values) {
                 turn.status = TurnStatus::RepeatedLater;
@@ -344,6 +362,58 @@ fn judge_turns(transcript: &Transcript, human: Vec<(usize, String)>, summary: &s
         }
     }
     judged
+}
+
+/// Which lines after a compaction may restate one of the turns sought: a line holding
+/// the beginnings of two of a turn's words, or one of a short turn's, or a value — the
+/// rest are not cut into sentences at all (a long tail has millions of lines).
+struct LineFilter {
+    finder: Option<aho_corasick::AhoCorasick>,
+    /// Per pattern: one hit is enough.
+    alone: Vec<bool>,
+}
+
+impl LineFilter {
+    fn new(sought: &[&Turn]) -> LineFilter {
+        let mut patterns: Vec<String> = Vec::new();
+        let mut alone: Vec<bool> = Vec::new();
+        for turn in sought {
+            let mut words = meaning::content_words(&turn.text);
+            words.sort_unstable();
+            words.dedup();
+            let short = words.len() <= 2;
+            for w in words.iter().filter(|w| w.chars().count() >= 3) {
+                patterns.push(w.chars().take(4).collect());
+                alone.push(short);
+            }
+            for value in &turn.values {
+                for form in meaning::value_forms(value) {
+                    patterns.push(form);
+                    alone.push(true);
+                }
+            }
+        }
+        let finder = aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(&patterns)
+            .ok();
+        LineFilter { finder, alone }
+    }
+
+    fn keeps(&self, line: &str) -> bool {
+        let Some(finder) = &self.finder else {
+            return true;
+        };
+        let mut first: Option<usize> = None;
+        for found in finder.find_overlapping_iter(line) {
+            let p = found.pattern().as_usize();
+            if self.alone[p] || first.is_some_and(|f| f != p) {
+                return true;
+            }
+            first = Some(p);
+        }
+        false
+    }
 }
 
 /// The evidence that `sentences` restate a turn: its values all held (a user fact), or
