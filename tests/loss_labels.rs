@@ -124,3 +124,37 @@ fn codemie_restated_instructions_are_in_the_summary_with_its_sentence() {
         );
     }
 }
+
+#[test]
+fn codemie_after_its_compaction_re_reads_a_file_it_had_read_and_says_what_that_cost() {
+    let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let out = ctxlens(&["history", log.to_str().expect("utf-8"), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let compaction = &report["compactions"][0];
+    let at = compaction["at"].as_u64().expect("at");
+    let again = compaction["done_again"].as_array().expect("done_again");
+    let reread = again
+        .iter()
+        .find(|d| d["kind"] == "reread")
+        .expect("a file read before the compaction is read again after it");
+    assert!(reread["message"].as_u64().expect("message") >= at, "{reread}");
+    assert!(reread["first"].as_u64().expect("first") < at, "{reread}");
+    assert!(
+        reread["target"]
+            .as_str()
+            .expect("target")
+            .contains("ARCHITECTURE-REFACTORING"),
+        "{reread}"
+    );
+    assert!(reread["tokens"].as_u64().expect("tokens") > 0, "{reread}");
+    let total: u64 = again.iter().map(|d| d["tokens"].as_u64().expect("tokens")).sum();
+    assert_eq!(compaction["done_again_tokens"].as_u64(), Some(total));
+    // The text report names it with its cost.
+    let out = ctxlens(&["history", log.to_str().expect("utf-8")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("done again after it") && text.contains("re-read"),
+        "{text}"
+    );
+}

@@ -86,6 +86,10 @@ struct CompactionDoc<'a> {
     summary_message: Option<usize>,
     summary_tokens: u64,
     kept: &'a [String],
+    /// What the agent did again after it, and what the user said again.
+    done_again: &'a [ctxlens::loss::forgetting::DoneAgain],
+    /// The tokens all of that cost.
+    done_again_tokens: u64,
     loss: LossDoc<'a>,
 }
 
@@ -235,10 +239,51 @@ fn document<'a>(whole: &'a Transcript, counts: &'a Counts, found: &'a History) -
                 summary_message: c.summary_message,
                 summary_tokens: c.summary_tokens,
                 kept: &c.kept,
+                done_again: &c.done_again,
+                done_again_tokens: c.done_again.iter().map(|d| d.tokens).sum(),
                 loss: LossDoc::of(&c.loss),
             })
             .collect(),
     }
+}
+
+/// What the agent did again after a compaction, and what the user said again: the
+/// evidence that it forgot, with what it cost.
+fn print_done_again(out: &mut impl Write, c: &ctxlens::history::Compaction, all: bool) -> anyhow::Result<()> {
+    if c.done_again.is_empty() {
+        return Ok(());
+    }
+    let tokens: u64 = c.done_again.iter().map(|d| d.tokens).sum();
+    writeln!(
+        out,
+        "    done again after it ({}, {} tokens):",
+        c.done_again.len(),
+        thousands(tokens)
+    )?;
+    let shown = if all {
+        c.done_again.len()
+    } else {
+        SHOWN_LOST.min(c.done_again.len())
+    };
+    for d in &c.done_again[..shown] {
+        writeln!(
+            out,
+            "      #{:<6} {:<13} {} (first #{}, {} tokens)",
+            d.message,
+            d.kind.name(),
+            one_line(&d.target, 100),
+            d.first,
+            thousands(d.tokens)
+        )?;
+    }
+    if shown < c.done_again.len() {
+        writeln!(
+            out,
+            "      … and {} more (--all, or --json)",
+            c.done_again.len() - shown
+        )?;
+    }
+    Ok(())
 }
 
 /// The threshold an auto compaction brackets, when the log shows it.
@@ -333,6 +378,7 @@ fn print(out: &mut impl Write, whole: &Transcript, counts: &Counts, found: &Hist
                     writeln!(out, "      #{index:<6} {}", one_line(text, 120))?;
                 }
             }
+            print_done_again(out, c, all)?;
             let lost: Vec<_> = l.facts.iter().filter(|(_, s)| *s == Survival::Lost).collect();
             if !lost.is_empty() {
                 writeln!(out, "    lost facts:")?;
