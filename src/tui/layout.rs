@@ -48,7 +48,12 @@ pub fn list_rows(list: Rect) -> usize {
 
 /// Where the full-screen overlays (help, preview, loss report, breakdown) go.
 pub fn overlay_area(area: Rect) -> Rect {
-    area.inner(ratatui::layout::Margin::new(1, 1))
+    // The whole screen but its last row (the status line stays in view): an overlay
+    // inset by a cell left fragments of the frames beneath around it (`└│`).
+    Rect {
+        height: area.height.saturating_sub(1),
+        ..area
+    }
 }
 
 /// Lines of text an overlay shows at once on a terminal of `(columns, rows)`.
