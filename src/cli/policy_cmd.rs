@@ -191,6 +191,86 @@ fn print_replay(
     Ok(())
 }
 
+/// One replay's figures, as the tables of `compare` and of a policy sweep show them (and
+/// their JSON).
+#[derive(Debug, Clone, Serialize)]
+pub struct Figures {
+    pub firings: usize,
+    pub loops: usize,
+    pub peak_counted: u64,
+    pub peak_billed: Option<u64>,
+    pub counted_total: u64,
+    pub billed_total: Option<u64>,
+    pub summary_input_tokens: u64,
+    pub instructions_lost: usize,
+    pub instructions: usize,
+    pub first_lost: Option<usize>,
+}
+
+impl Figures {
+    /// The figures of a replay.
+    pub fn of(r: &Replayed) -> Figures {
+        Figures {
+            firings: r.firings.len(),
+            loops: r.loops,
+            peak_counted: r.peak_counted,
+            peak_billed: r.peak_billed,
+            counted_total: r.counted_total,
+            billed_total: r.billed_total,
+            summary_input_tokens: r.summary_input_tokens,
+            instructions_lost: r.instructions_lost.len(),
+            instructions: r.instructions,
+            first_lost: r.first_lost,
+        }
+    }
+
+    /// The table cells, peak and total in billed tokens when `billed` (counted where a
+    /// call could not be billed).
+    fn cells(&self, billed: bool) -> [String; 7] {
+        let (peak, total) = if billed {
+            (
+                self.peak_billed.unwrap_or(self.peak_counted),
+                self.billed_total.unwrap_or(self.counted_total),
+            )
+        } else {
+            (self.peak_counted, self.counted_total)
+        };
+        [
+            thousands(self.firings as u64),
+            thousands(self.loops as u64),
+            thousands(peak),
+            thousands(total),
+            thousands(self.summary_input_tokens),
+            format!("{}/{}", self.instructions_lost, self.instructions),
+            self.first_lost.map_or_else(|| "–".to_owned(), |i| format!("#{i}")),
+        ]
+    }
+}
+
+/// A table line of replays: `first` in a column `width` wide, then the figures (the
+/// headings when `figures` is `None`).
+pub fn table_line(first: &str, width: usize, figures: Option<(&Figures, bool)>) -> String {
+    let cells = figures.map_or_else(
+        || {
+            [
+                "firings",
+                "loops",
+                "peak",
+                "sent in all",
+                "summ. read",
+                "instr. lost",
+                "1st lost",
+            ]
+            .map(str::to_owned)
+        },
+        |(f, billed)| f.cells(billed),
+    );
+    format!(
+        "{first:<width$} {:>7} {:>6} {:>12} {:>14} {:>12} {:>12} {:>10}",
+        cells[0], cells[1], cells[2], cells[3], cells[4], cells[5], cells[6]
+    )
+}
+
 /// `ctxlens compare FILE`.
 #[derive(Debug, clap::Args)]
 pub struct CompareArgs {
@@ -300,33 +380,10 @@ fn print_compare(
         }
     )?;
     writeln!(out)?;
-    writeln!(
-        out,
-        "{:<30} {:>7} {:>6} {:>12} {:>14} {:>12} {:>12} {:>10}",
-        "policy", "firings", "loops", "peak", "sent in all", "summ. read", "instr. lost", "1st lost"
-    )?;
+    writeln!(out, "{}", table_line("policy", 30, None))?;
     for row in rows {
-        let r = &row.replayed;
-        let (peak, total) = if billed {
-            (
-                r.peak_billed.unwrap_or(r.peak_counted),
-                r.billed_total.unwrap_or(r.counted_total),
-            )
-        } else {
-            (r.peak_counted, r.counted_total)
-        };
-        writeln!(
-            out,
-            "{:<30} {:>7} {:>6} {:>12} {:>14} {:>12} {:>12} {:>10}",
-            r.policy,
-            thousands(r.firings.len() as u64),
-            thousands(r.loops as u64),
-            thousands(peak),
-            thousands(total),
-            thousands(r.summary_input_tokens),
-            format!("{}/{}", r.instructions_lost.len(), r.instructions),
-            r.first_lost.map_or_else(|| "–".to_owned(), |i| format!("#{i}"))
-        )?;
+        let figures = Figures::of(&row.replayed);
+        writeln!(out, "{}", table_line(row.replayed.policy, 30, Some((&figures, billed))))?;
     }
     writeln!(out)?;
     for row in rows {

@@ -14,10 +14,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::args::{InputArgs, MakeArgs};
+use super::policy_cmd::{table_line, Figures};
 use ctxlens::calibrate::calibrate_epochs;
 use ctxlens::policy::replay::{replay, Inputs, Replayed};
 use ctxlens::policy::{self, PolicySettings};
-use ctxlens::text::thousands;
 
 /// The most values one policy sweep replays.
 const MAX_VALUES: usize = 200;
@@ -103,16 +103,8 @@ fn range(left: &str, right: &str) -> Result<Vec<String>, String> {
 #[derive(Serialize)]
 struct Row {
     value: String,
-    firings: usize,
-    loops: usize,
-    peak_counted: u64,
-    peak_billed: Option<u64>,
-    counted_total: u64,
-    billed_total: Option<u64>,
-    summary_input_tokens: u64,
-    instructions_lost: usize,
-    instructions: usize,
-    first_lost: Option<usize>,
+    #[serde(flatten)]
+    figures: Figures,
     warnings: Vec<String>,
 }
 
@@ -120,22 +112,13 @@ impl Row {
     fn of(value: String, r: Replayed) -> Row {
         Row {
             value,
-            firings: r.firings.len(),
-            loops: r.loops,
-            peak_counted: r.peak_counted,
-            peak_billed: r.peak_billed,
-            counted_total: r.counted_total,
-            billed_total: r.billed_total,
-            summary_input_tokens: r.summary_input_tokens,
-            instructions_lost: r.instructions_lost.len(),
-            instructions: r.instructions,
-            first_lost: r.first_lost,
+            figures: Figures::of(&r),
             warnings: r.warnings,
         }
     }
 
     fn safe(&self) -> bool {
-        self.loops == 0 && self.instructions_lost == 0
+        self.figures.loops == 0 && self.figures.instructions_lost == 0
     }
 }
 
@@ -235,13 +218,14 @@ fn print_csv(out: &mut impl Write, key: &str, rows: &[Row]) -> anyhow::Result<()
         "{key},firings,loops,peak_counted,peak_billed,counted_total,billed_total,summary_input_tokens,instructions_lost,instructions,first_lost"
     )?;
     let opt = |v: Option<u64>| v.map_or(String::new(), |v| v.to_string());
-    for r in rows {
+    for row in rows {
         // A value with a comma or quote is quoted, as CSV readers expect.
-        let value = if r.value.contains([',', '"']) {
-            format!("\"{}\"", r.value.replace('"', "\"\""))
+        let value = if row.value.contains([',', '"']) {
+            format!("\"{}\"", row.value.replace('"', "\"\""))
         } else {
-            r.value.clone()
+            row.value.clone()
         };
+        let r = &row.figures;
         writeln!(
             out,
             "{value},{},{},{},{},{},{},{},{},{},{}",
@@ -267,7 +251,7 @@ fn print_table(
     first_safe: Option<&str>,
     summarizer: &str,
 ) -> anyhow::Result<()> {
-    let billed = rows.iter().any(|r| r.billed_total.is_some());
+    let billed = rows.iter().any(|r| r.figures.billed_total.is_some());
     let set: Vec<String> = args
         .settings
         .pairs()
@@ -302,32 +286,9 @@ fn print_table(
         .max()
         .unwrap_or(0)
         .max(args.vary.key.len());
-    writeln!(
-        out,
-        "{:<width$} {:>7} {:>6} {:>12} {:>14} {:>12} {:>12} {:>10}",
-        args.vary.key, "firings", "loops", "peak", "sent in all", "summ. read", "instr. lost", "1st lost"
-    )?;
+    writeln!(out, "{}", table_line(&args.vary.key, width, None))?;
     for r in rows {
-        let (peak, total) = if billed {
-            (
-                r.peak_billed.unwrap_or(r.peak_counted),
-                r.billed_total.unwrap_or(r.counted_total),
-            )
-        } else {
-            (r.peak_counted, r.counted_total)
-        };
-        writeln!(
-            out,
-            "{:<width$} {:>7} {:>6} {:>12} {:>14} {:>12} {:>12} {:>10}",
-            r.value,
-            thousands(r.firings as u64),
-            thousands(r.loops as u64),
-            thousands(peak),
-            thousands(total),
-            thousands(r.summary_input_tokens),
-            format!("{}/{}", r.instructions_lost, r.instructions),
-            r.first_lost.map_or_else(|| "–".to_owned(), |i| format!("#{i}"))
-        )?;
+        writeln!(out, "{}", table_line(&r.value, width, Some((&r.figures, billed))))?;
     }
     writeln!(out)?;
     match first_safe {
