@@ -942,3 +942,68 @@ fn acting_in_place_replays_as_planning_every_call_does() {
     }
     assert!(fired > 20, "{fired}");
 }
+
+#[test]
+fn a_message_a_policy_keeps_in_part_is_written_in_part() {
+    // Every Codex case whose expectation truncates a kept user message: the written
+    // transcript holds that message cut in the middle to about its share, marked.
+    let expected: Value = serde_json::from_str(
+        &std::fs::read_to_string(data().join("conformance/policies/expected.json")).expect("expected.json"),
+    )
+    .expect("JSON");
+    let cases = expected["cases"].as_array().expect("cases");
+    let mut written = 0;
+    for case in cases.iter().filter(|c| c["policy"] == "codex") {
+        let Some(tokens) = case["expect"]["truncated_to_tokens"]
+            .as_object()
+            .filter(|t| !t.is_empty())
+        else {
+            continue;
+        };
+        let file = data()
+            .join("conformance/policies")
+            .join(case["file"].as_str().expect("file"));
+        let file = file.to_str().expect("utf-8");
+        let mut args = vec![
+            "compact".to_owned(),
+            file.to_owned(),
+            "--policy".to_owned(),
+            "codex".to_owned(),
+        ];
+        for (k, v) in case["set"].as_object().expect("set") {
+            args.push("--set".to_owned());
+            args.push(format!("{k}={}", v.as_str().expect("string")));
+        }
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = ctxlens(&refs);
+        assert_eq!(out.status.code(), Some(0), "{}: {}", case["id"], stderr(&out));
+        let output: Value = serde_json::from_slice(&out.stdout).expect("a message list");
+        let input: Value = serde_json::from_str(&std::fs::read_to_string(file).expect("input")).expect("JSON");
+        for (index, share) in tokens {
+            let original = input[index.parse::<usize>().expect("index")]["content"]
+                .as_str()
+                .expect("text");
+            let cut = output
+                .as_array()
+                .expect("list")
+                .iter()
+                .filter_map(|m| m["content"].as_str())
+                .find(|c| c.contains("tokens truncated"))
+                .unwrap_or_else(|| panic!("{}: no truncated message written", case["id"]));
+            let share = share.as_u64().expect("tokens") as usize;
+            // What is kept of the text (the marker aside) is its first and last parts,
+            // within the share (four bytes a token).
+            let (head, rest) = cut.split_once('…').expect("marker");
+            let (_, tail) = rest.split_once("truncated…").expect("marker's end");
+            assert!(
+                original.starts_with(head) && original.ends_with(tail),
+                "{}: {cut}",
+                case["id"]
+            );
+            assert!(head.len() + tail.len() <= share * 4, "{}: {cut}", case["id"]);
+            assert!(head.len() + tail.len() < original.len(), "{}: {cut}", case["id"]);
+            written += 1;
+        }
+    }
+    assert!(written >= 2, "{written}");
+}

@@ -110,6 +110,7 @@ impl Policy for Codex {
             } else {
                 row.truncated = true;
                 row.truncated_to_tokens = Some(remaining);
+                plan.rewritten_text.insert(m.index, truncate_middle(&m.text, remaining));
                 kept_tokens += remaining;
                 break;
             }
@@ -124,5 +125,46 @@ impl Policy for Codex {
             text: format!("{SUMMARY_PREFIX_START} and produced a summary of its thinking process. …\n{{summary}}"),
         });
         Ok(plan)
+    }
+}
+
+/// `text` cut in the middle to about `tokens` tokens (four bytes each), its first and
+/// last halves kept around a marker naming the tokens removed — Codex's middle
+/// truncation of the oldest user message that does not fit.
+pub fn truncate_middle(text: &str, tokens: u64) -> String {
+    let budget = usize::try_from(tokens.saturating_mul(4)).unwrap_or(usize::MAX);
+    if text.len() <= budget {
+        return text.to_owned();
+    }
+    let half = budget / 2;
+    let mut head_end = half;
+    while !text.is_char_boundary(head_end) {
+        head_end -= 1;
+    }
+    let mut tail_start = text.len() - half;
+    while !text.is_char_boundary(tail_start) {
+        tail_start += 1;
+    }
+    let removed = approx_tokens(tail_start - head_end);
+    format!(
+        "{}…{removed} tokens truncated…{}",
+        &text[..head_end],
+        &text[tail_start..]
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::truncate_middle;
+
+    #[test]
+    fn the_middle_goes_and_says_how_much() {
+        let text = "a".repeat(40) + &"é".repeat(40) + &"z".repeat(40);
+        let cut = truncate_middle(&text, 10);
+        assert!(cut.starts_with(&"a".repeat(20)), "{cut}");
+        assert!(cut.ends_with(&"z".repeat(20)), "{cut}");
+        assert!(cut.contains("tokens truncated"), "{cut}");
+        assert!(cut.len() < text.len());
+        assert_eq!(truncate_middle("short", 10), "short");
     }
 }

@@ -36,6 +36,13 @@ pub fn render(transcript: &Transcript, plan: &PolicyPlan, summary: &str) -> Resu
             Section::Head | Section::Tail if plan.rewritten.contains_key(&row.index) => {
                 items.push(Item::New(plan.rewritten[&row.index].clone()));
             }
+            Section::Head | Section::Tail if plan.rewritten_text.contains_key(&row.index) => {
+                items.push(Item::New(with_text(
+                    transcript,
+                    row.index,
+                    &plan.rewritten_text[&row.index],
+                )));
+            }
             Section::Head | Section::Tail if !row.inputs_cleared => items.push(Item::Input(row.index)),
             Section::Head | Section::Tail => items.push(Item::New(rewritten(transcript, row.index, None, true))),
             Section::Cleared => items.push(Item::New(rewritten(
@@ -88,6 +95,39 @@ fn rewritten(transcript: &Transcript, index: usize, placeholder: Option<&str>, c
     }
     if clear_inputs {
         clear_arguments(&mut value);
+    }
+    value.to_string()
+}
+
+/// Message `index` with its text cut to `text` (a policy keeps only part of it): a string
+/// content replaced, or the first text part of a list of parts with the others' text
+/// dropped.
+fn with_text(transcript: &Transcript, index: usize, text: &str) -> String {
+    let raw = transcript.raw(index);
+    let Ok(mut value) = serde_json::from_str::<Value>(raw) else {
+        return raw.to_owned();
+    };
+    match value.get_mut("content") {
+        Some(Value::String(s)) => text.clone_into(s),
+        Some(Value::Array(parts)) => {
+            let mut first = true;
+            parts.retain_mut(|part| {
+                let is_text = part
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| t == "text" || t.ends_with("_text"));
+                if !is_text {
+                    return true;
+                }
+                if first {
+                    part["text"] = Value::String(text.to_owned());
+                    first = false;
+                    return true;
+                }
+                false
+            });
+        }
+        _ => {}
     }
     value.to_string()
 }
