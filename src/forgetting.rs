@@ -10,8 +10,11 @@ use std::ops::Range;
 
 use serde_json::Value;
 
+use crate::history::Compaction;
+use crate::loss::{first_line, TurnStatus};
 use crate::policy::{ChatMessage, Kind};
 use crate::tokens::Counts;
+use crate::transcript::Transcript;
 
 /// What was done again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -154,6 +157,24 @@ pub fn done_again(
     }));
     out.sort_by_key(|d| d.message);
     out
+}
+
+/// What the epoch after real compaction `c` of `whole` did again (`chat`: the whole
+/// session's chat view), with the turns its loss report found the user said again.
+pub fn after_compaction(whole: &Transcript, counts: &Counts, chat: &[ChatMessage], c: &Compaction) -> Vec<DoneAgain> {
+    let repeated: Vec<(usize, usize, String)> = c
+        .loss
+        .turns
+        .iter()
+        .filter(|t| t.status == TurnStatus::RepeatedLater)
+        .filter_map(|t| {
+            let by = t.evidence.as_ref()?.message?;
+            whole.messages[by]
+                .boundary
+                .then(|| (by, t.message, first_line(&t.text)))
+        })
+        .collect();
+    done_again(chat, counts, &c.ended, &c.after_epoch, &repeated)
 }
 
 #[cfg(test)]

@@ -57,9 +57,10 @@ pub struct Compaction {
     pub summary_tokens: u64,
     /// What it kept besides the summary (readable texts).
     pub kept: Vec<String>,
-    /// What the agent did again after it (re-read, re-ran, re-called) and what the
-    /// user had to say again, with the tokens each cost.
-    pub done_again: Vec<crate::loss::forgetting::DoneAgain>,
+    /// The messages of the epoch it ended.
+    pub ended: Range<usize>,
+    /// The messages of the epoch after it.
+    pub after_epoch: Range<usize>,
     /// What the epoch held and what survives it.
     pub loss: LossReport,
 }
@@ -103,12 +104,6 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
             messages,
         })
         .collect();
-    // The chat view (calls with their arguments) once, when there is a compaction to judge.
-    let chat = if whole.compactions.is_empty() {
-        Vec::new()
-    } else {
-        crate::policy::chat_view_counted(whole, counts)
-    };
     let compactions = whole
         .compactions
         .iter()
@@ -123,19 +118,7 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
             kept_text.push('\n');
             let mut loss = loss_report_kept(whole, ended.clone(), &format!("{summary}\n{kept_text}"), &[after]);
             loss.summary_tokens = past.summary_message.map_or(0, |i| counts.message(i));
-            let next_epoch = epochs.get(epoch + 1).map_or(at..len, |e| e.messages.clone());
-            let repeated: Vec<(usize, usize, String)> = loss
-                .turns
-                .iter()
-                .filter(|t| t.status == crate::loss::TurnStatus::RepeatedLater)
-                .filter_map(|t| {
-                    let by = t.evidence.as_ref()?.message?;
-                    whole.messages[by]
-                        .boundary
-                        .then(|| (by, t.message, crate::loss::first_line(&t.text)))
-                })
-                .collect();
-            let done_again = crate::loss::forgetting::done_again(&chat, counts, &ended, &next_epoch, &repeated);
+            let after_epoch = epochs.get(epoch + 1).map_or(at..len, |e| e.messages.clone());
             Compaction {
                 index,
                 line: past.line,
@@ -158,7 +141,8 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
                 summary,
                 summary_message: past.summary_message,
                 kept: past.kept.clone(),
-                done_again,
+                ended: ended.clone(),
+                after_epoch,
                 loss,
             }
         })

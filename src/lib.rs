@@ -49,6 +49,7 @@ pub mod compact;
 pub mod demo;
 pub mod error;
 pub mod export;
+pub mod forgetting;
 pub mod history;
 pub mod loss;
 pub mod models;

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use super::args::InputArgs;
+use ctxlens::forgetting::DoneAgain;
 use ctxlens::history::{history, History};
 use ctxlens::loss::{LossReport, Survival};
 use ctxlens::text::{one_line, thousands};
@@ -39,12 +40,24 @@ pub fn run(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
     let whole = live.whole_session()?;
     let counts = Counts::compute(&whole, args.input.tokenizer());
     let found = history(&whole, &counts);
+    // What each compaction's next epoch did again (the chat view, with the calls'
+    // arguments, read once).
+    let chat = if found.compactions.is_empty() {
+        Vec::new()
+    } else {
+        ctxlens::policy::chat_view_counted(&whole, &counts)
+    };
+    let done_again: Vec<Vec<DoneAgain>> = found
+        .compactions
+        .iter()
+        .map(|c| ctxlens::forgetting::after_compaction(&whole, &counts, &chat, c))
+        .collect();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &document(&whole, &counts, &found))?;
+        serde_json::to_writer_pretty(&mut out, &document(&whole, &counts, &found, &done_again))?;
         writeln!(out)?;
     } else {
-        print(&mut out, &whole, &counts, &found, args.all)?;
+        print(&mut out, &whole, &counts, &found, &done_again, args.all)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -87,7 +100,7 @@ struct CompactionDoc<'a> {
     summary_tokens: u64,
     kept: &'a [String],
     /// What the agent did again after it, and what the user said again.
-    done_again: &'a [ctxlens::loss::forgetting::DoneAgain],
+    done_again: Vec<DoneAgain>,
     /// The tokens all of that cost.
     done_again_tokens: u64,
     loss: LossDoc<'a>,
@@ -204,7 +217,12 @@ impl<'a> LossDoc<'a> {
     }
 }
 
-fn document<'a>(whole: &'a Transcript, counts: &'a Counts, found: &'a History) -> Doc<'a> {
+fn document<'a>(
+    whole: &'a Transcript,
+    counts: &'a Counts,
+    found: &'a History,
+    done_again: &[Vec<DoneAgain>],
+) -> Doc<'a> {
     Doc {
         file: &whole.source,
         format: whole.format.name(),
@@ -239,8 +257,8 @@ fn document<'a>(whole: &'a Transcript, counts: &'a Counts, found: &'a History) -
                 summary_message: c.summary_message,
                 summary_tokens: c.summary_tokens,
                 kept: &c.kept,
-                done_again: &c.done_again,
-                done_again_tokens: c.done_again.iter().map(|d| d.tokens).sum(),
+                done_again_tokens: done_again[c.index].iter().map(|d| d.tokens).sum(),
+                done_again: done_again[c.index].clone(),
                 loss: LossDoc::of(&c.loss),
             })
             .collect(),
@@ -249,23 +267,19 @@ fn document<'a>(whole: &'a Transcript, counts: &'a Counts, found: &'a History) -
 
 /// What the agent did again after a compaction, and what the user said again: the
 /// evidence that it forgot, with what it cost.
-fn print_done_again(out: &mut impl Write, c: &ctxlens::history::Compaction, all: bool) -> anyhow::Result<()> {
-    if c.done_again.is_empty() {
+fn print_done_again(out: &mut impl Write, done: &[DoneAgain], all: bool) -> anyhow::Result<()> {
+    if done.is_empty() {
         return Ok(());
     }
-    let tokens: u64 = c.done_again.iter().map(|d| d.tokens).sum();
+    let tokens: u64 = done.iter().map(|d| d.tokens).sum();
     writeln!(
         out,
         "    done again after it ({}, {} tokens):",
-        c.done_again.len(),
+        done.len(),
         thousands(tokens)
     )?;
-    let shown = if all {
-        c.done_again.len()
-    } else {
-        SHOWN_LOST.min(c.done_again.len())
-    };
-    for d in &c.done_again[..shown] {
+    let shown = if all { done.len() } else { SHOWN_LOST.min(done.len()) };
+    for d in &done[..shown] {
         writeln!(
             out,
             "      #{:<6} {:<13} {} (first #{}, {} tokens)",
@@ -276,12 +290,8 @@ fn print_done_again(out: &mut impl Write, c: &ctxlens::history::Compaction, all:
             thousands(d.tokens)
         )?;
     }
-    if shown < c.done_again.len() {
-        writeln!(
-            out,
-            "      … and {} more (--all, or --json)",
-            c.done_again.len() - shown
-        )?;
+    if shown < done.len() {
+        writeln!(out, "      … and {} more (--all, or --json)", done.len() - shown)?;
     }
     Ok(())
 }
@@ -299,7 +309,14 @@ fn print_threshold(out: &mut impl Write, c: &ctxlens::history::Compaction) -> an
     Ok(())
 }
 
-fn print(out: &mut impl Write, whole: &Transcript, counts: &Counts, found: &History, all: bool) -> anyhow::Result<()> {
+fn print(
+    out: &mut impl Write,
+    whole: &Transcript,
+    counts: &Counts,
+    found: &History,
+    done_again: &[Vec<DoneAgain>],
+    all: bool,
+) -> anyhow::Result<()> {
     let tokenizer = counts.tokenizer.name();
     writeln!(
         out,
@@ -378,7 +395,7 @@ fn print(out: &mut impl Write, whole: &Transcript, counts: &Counts, found: &Hist
                     writeln!(out, "      #{index:<6} {}", one_line(text, 120))?;
                 }
             }
-            print_done_again(out, c, all)?;
+            print_done_again(out, &done_again[c.index], all)?;
             let lost: Vec<_> = l.facts.iter().filter(|(_, s)| *s == Survival::Lost).collect();
             if !lost.is_empty() {
                 writeln!(out, "    lost facts:")?;

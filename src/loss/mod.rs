@@ -6,7 +6,6 @@
 
 mod facts;
 mod finder;
-pub mod forgetting;
 mod instructions;
 pub mod meaning;
 mod text_masks;
