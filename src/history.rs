@@ -110,15 +110,21 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
         .enumerate()
         .map(|(index, past)| {
             let at = past.at.min(len);
-            let epoch = epochs.iter().rposition(|e| e.messages.end <= at).unwrap_or(0);
-            let ended = epochs.get(epoch).map_or(0..0, |e| e.messages.clone());
+            // The epoch it ended; none when the log starts with it (a compacted export:
+            // what came before is not in the file).
+            let ended_epoch = epochs.iter().rposition(|e| e.messages.end <= at);
+            let epoch = ended_epoch.unwrap_or(0);
+            let ended = ended_epoch.map_or(at..at, |k| epochs[k].messages.clone());
             let summary = past.summary_message.map(|i| whole.readable_text(i)).unwrap_or_default();
             let after = past.summary_message.map_or(at, |i| i + 1)..len;
             let mut kept_text = past.kept.join("\n");
             kept_text.push('\n');
             let mut loss = loss_report_kept(whole, ended.clone(), &format!("{summary}\n{kept_text}"), &[after]);
             loss.summary_tokens = past.summary_message.map_or(0, |i| counts.message(i));
-            let after_epoch = epochs.get(epoch + 1).map_or(at..len, |e| e.messages.clone());
+            let after_epoch = epochs
+                .iter()
+                .find(|e| e.messages.start >= at)
+                .map_or(at..len, |e| e.messages.clone());
             Compaction {
                 index,
                 line: past.line,

@@ -104,3 +104,36 @@ fn trajectory_quirks_are_understood() {
     assert_eq!(roles.len(), 314);
     assert_eq!(roles.last(), Some(&"exit"), "the unknown role loads");
 }
+
+#[test]
+fn a_claude_code_log_ctxlens_compacts_records_the_compaction_as_claude_code_does() {
+    // The output holds Claude Code's `compact_boundary` record before the summary, so
+    // `history` of it finds the compaction: manual, at the size ctxlens counted.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut checked = 0;
+    for file in files().into_iter().filter(|f| f.contains("claude-code-jsonl")) {
+        let stats = json_stdout(&ctxlens(&["stats", &file, "--json"]));
+        let budget = (stats["total"].as_u64().expect("total") / 3).max(1).to_string();
+        let out_path = dir.path().join("out.jsonl");
+        let out_path = out_path.to_str().expect("utf-8");
+        let plan = json_stdout(&ctxlens(&["compact", &file, "--max-tokens", &budget, "--plan"]));
+        if plan["compacted"] != true {
+            continue; // this budget does not compact this log
+        }
+        assert_exit(
+            &ctxlens(&["compact", &file, "--max-tokens", &budget, "-o", out_path, "--force"]),
+            0,
+        );
+        let history = json_stdout(&ctxlens(&["history", out_path, "--json"]));
+        let compactions = history["compactions"].as_array().expect("compactions");
+        assert_eq!(compactions.len(), 1, "{file}: {history}");
+        assert_eq!(compactions[0]["trigger"], "manual", "{file}");
+        assert!(compactions[0]["pre_tokens"].as_u64().is_some_and(|p| p > 0), "{file}");
+        assert!(
+            compactions[0]["summary_message"].is_u64(),
+            "{file}: the summary follows the boundary"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked} logs compacted");
+}

@@ -208,13 +208,53 @@ fn claude_code(transcript: &Transcript, cut: &Cut, texts: &[String]) -> Insertio
             _ => derived_uuid(&format!("{seed}#{k}")),
         })
         .collect();
+    // The boundary record Claude Code writes before its summary: a new chain starts at it
+    // (no parent), `logicalParentUuid` names the last record before the compaction, and
+    // `compactMetadata` says how and at what size (ctxlens' count) it compacted.
+    let boundary_uuid = derived_uuid(&format!("{seed}#boundary"));
+    let before_uuid = cut
+        .split
+        .checked_sub(1)
+        .and_then(|last| record_of(transcript, last))
+        .and_then(|r| r.get("uuid").and_then(Value::as_str).map(str::to_owned));
+    let mut boundary = Map::new();
+    boundary.insert(
+        "parentUuid".into(),
+        head_uuid.clone().map_or(Value::Null, Value::String),
+    );
+    boundary.insert(
+        "logicalParentUuid".into(),
+        before_uuid.map_or(Value::Null, Value::String),
+    );
+    boundary.insert(
+        "isSidechain".into(),
+        first_kept.get("isSidechain").cloned().unwrap_or(Value::Bool(false)),
+    );
+    for key in ["userType", "cwd", "sessionId", "version", "gitBranch", "agentId"] {
+        if let Some(v) = first_kept.get(key) {
+            boundary.insert(key.into(), v.clone());
+        }
+    }
+    boundary.insert("type".into(), "system".into());
+    boundary.insert("subtype".into(), "compact_boundary".into());
+    boundary.insert("content".into(), "Conversation compacted".into());
+    boundary.insert("isMeta".into(), Value::Bool(false));
+    if let Some(ts) = first_kept.get("timestamp") {
+        boundary.insert("timestamp".into(), ts.clone());
+    }
+    boundary.insert("uuid".into(), boundary_uuid.clone().into());
+    boundary.insert("level".into(), "info".into());
+    boundary.insert(
+        "compactMetadata".into(),
+        json!({"trigger": "manual", "preTokens": cut.head_tokens + cut.summarized_tokens + cut.tail_tokens}),
+    );
     let mut messages = Vec::new();
-    let mut records = Vec::new();
+    let mut records = vec![Value::Object(boundary).to_string()];
     for (k, text) in texts.iter().enumerate() {
         let message = claude_code_message(text);
         let mut record = Map::new();
         let parent = if k == 0 {
-            head_uuid.clone().map_or(Value::Null, Value::String)
+            Value::String(boundary_uuid.clone())
         } else {
             Value::String(uuids[k - 1].clone())
         };
