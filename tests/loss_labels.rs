@@ -158,3 +158,49 @@ fn codemie_after_its_compaction_re_reads_a_file_it_had_read_and_says_what_that_c
         "{text}"
     );
 }
+
+#[test]
+fn compact_report_json_speaks_the_same_contract() {
+    let file = data().join("conformance/policies/inputs/support-agent.json");
+    let file = file.to_str().expect("utf-8");
+    let out = ctxlens(&[
+        "compact",
+        file,
+        "--max-tokens",
+        "300",
+        "--report",
+        "--json",
+        "--summarizer",
+        "extractive",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let turns = doc["loss"]["instructions"].as_array().expect("the contract's turns");
+    assert!(!turns.is_empty());
+    for t in turns {
+        assert!(
+            ["instruction", "user_fact", "chatter"].contains(&t["kind"].as_str().expect("kind")),
+            "{t}"
+        );
+        let status = t["status"].as_str().expect("status");
+        assert!(["in_summary", "repeated_later", "lost"].contains(&status), "{t}");
+        assert_eq!(status != "lost", t["evidence"].is_object(), "{t}");
+        assert!(t["message"].is_u64() && t["text"].is_string(), "{t}");
+    }
+    // The lost instructions are the turns the contract calls lost instructions.
+    let lost: Vec<u64> = turns
+        .iter()
+        .filter(|t| t["status"] == "lost" && t["kind"] == "instruction")
+        .map(|t| t["message"].as_u64().expect("index"))
+        .collect();
+    let listed: Vec<u64> = doc["loss"]["instructions_lost"]
+        .as_array()
+        .expect("instructions_lost")
+        .iter()
+        .map(|t| t["message"].as_u64().expect("index"))
+        .collect();
+    assert_eq!(lost, listed);
+    // --json needs --report.
+    let out = ctxlens(&["compact", file, "--max-tokens", "300", "--json"]);
+    assert_ne!(out.status.code(), Some(0));
+}

@@ -40,6 +40,10 @@ pub struct CompactArgs {
     /// is lost) instead of the transcript; with -o the transcript goes to the file.
     #[arg(long, conflicts_with = "plan")]
     report: bool,
+    /// With --report: the report as JSON, in the contract `history --json` uses
+    /// (`instructions: [{message, kind, text, status, evidence}]`, facts, lost facts).
+    #[arg(long, requires = "report")]
+    json: bool,
     /// Write here (atomically) instead of standard output (`-`: standard output).
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
@@ -224,7 +228,11 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    if args.report {
+    if args.report && args.json {
+        let doc = outcome.loss.as_ref().map(super::history_cmd::LossDoc::of);
+        serde_json::to_writer_pretty(&mut out, &serde_json::json!({ "loss": doc }))?;
+        writeln!(out)?;
+    } else if args.report {
         match &outcome.loss {
             Some(report) => write!(out, "{report}")?,
             None => writeln!(

@@ -190,7 +190,8 @@ pub struct InstructionDoc<'a> {
 }
 
 impl<'a> LossDoc<'a> {
-    fn of(report: &'a LossReport) -> LossDoc<'a> {
+    /// The JSON of `report`.
+    pub fn of(report: &'a LossReport) -> LossDoc<'a> {
         let instruction = |(message, text): &'a (usize, String)| InstructionDoc {
             message: *message,
             text: text.as_str(),

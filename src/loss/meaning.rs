@@ -21,7 +21,7 @@ const NEAR_LINES: usize = 2;
 /// Candidate sentences compared word by word for one turn (the rest share fewer words).
 const CANDIDATES: usize = 24;
 /// The most sentence references read to pick one turn's candidates.
-const POSTINGS_READ: usize = 4_000;
+const POSTINGS_READ: usize = 2_000;
 
 /// Function words and the filler of requests to an assistant: not what a turn is about.
 const STOPWORDS: &[&str] = &[
@@ -236,17 +236,23 @@ impl Sentences {
         let mut shared: rustc_hash::FxHashMap<usize, usize> = rustc_hash::FxHashMap::default();
         let mut read = 0;
         for list in lists {
-            read += list.len();
-            if read > POSTINGS_READ && !shared.is_empty() {
+            if read >= POSTINGS_READ {
                 break;
             }
-            for &k in list {
+            // Even the rarest word's list is read only up to the bound.
+            let take = list.len().min(POSTINGS_READ - read);
+            read += take;
+            for &k in &list[..take] {
                 *shared.entry(k).or_default() += 1;
             }
         }
         let mut candidates: Vec<(usize, usize)> = shared.into_iter().filter(|&(k, _)| keep(k)).collect();
-        candidates.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        candidates.truncate(CANDIDATES);
+        let by_shared = |a: &(usize, usize), b: &(usize, usize)| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
+        if candidates.len() > CANDIDATES {
+            candidates.select_nth_unstable_by(CANDIDATES, by_shared);
+            candidates.truncate(CANDIDATES);
+        }
+        candidates.sort_by(by_shared);
         let (k, covered) = candidates
             .into_iter()
             .map(|(k, _)| (k, coverage(words, &self.units[k].2)))
@@ -270,11 +276,14 @@ impl Sentences {
     /// Whether the lines around sentence `at` hold `words` (a clause of the turn that
     /// sentence restates: a restatement keeps a turn's clauses together).
     fn holds_near(&self, words: &[String], at: usize) -> bool {
+        // Units are stored in text order: the ones near `at` sit next to it.
         let (line, message) = (self.lines[at], self.units[at].0);
-        self.best_where(words, |k| {
-            self.units[k].0 == message && self.lines[k].abs_diff(line) <= NEAR_LINES
-        })
-        .is_some_and(|(_, e)| e.coverage >= CLAUSE_HELD)
+        let near = |k: &usize| self.units[*k].0 == message && self.lines[*k].abs_diff(line) <= NEAR_LINES;
+        let before = (0..at).rev().take_while(near);
+        let after = (at..self.units.len()).take_while(near);
+        before
+            .chain(after)
+            .any(|k| coverage(words, &self.units[k].2) >= CLAUSE_HELD)
     }
 
     /// The evidence that the text restates the turn `text` whole; `None` when it does not,

@@ -334,8 +334,20 @@ fn judge_turns(transcript: &Transcript, human: &[(usize, String)], summary: &str
         .iter()
         .any(|t| t.status == TurnStatus::Lost && t.kind != turns::TurnKind::Chatter)
     {
-        // What came after: read only when the summary leaves something out.
-        let texts: Vec<(Option<usize>, String)> = kept
+        // What came after: read only when the summary leaves something out, and only the
+        // nearest `AFTER_HORIZON` bytes of it (a long tail would otherwise be cut into
+        // sentences whole; a repetition comes soon after the loss that causes it).
+        let mut read = 0;
+        let horizon: Vec<usize> = kept
+            .iter()
+            .copied()
+            .take_while(|&i| {
+                let within = read < AFTER_HORIZON;
+                read += transcript.messages[i].span.len();
+                within
+            })
+            .collect();
+        let texts: Vec<(Option<usize>, String)> = horizon
             .par_iter()
             .map(|&i| {
                 let text = transcript.readable_text(i);
@@ -364,6 +376,10 @@ fn judge_turns(transcript: &Transcript, human: &[(usize, String)], summary: &str
     judged
 }
 
+/// How much of the text after a cut (raw bytes, nearest first) is searched for turns said
+/// again.
+pub const AFTER_HORIZON: usize = 4 << 20;
+
 /// Which lines after a compaction may restate one of the turns sought: a line holding
 /// the beginnings of two of a turn's words, or one of a short turn's, or a value — the
 /// rest are not cut into sentences at all (a long tail has millions of lines).
@@ -375,27 +391,27 @@ struct LineFilter {
 
 impl LineFilter {
     fn new(sought: &[&Turn]) -> LineFilter {
-        let mut patterns: Vec<String> = Vec::new();
-        let mut alone: Vec<bool> = Vec::new();
+        // Each pattern once (thousands of turns share their words: an automaton with a
+        // pattern repeated that often takes quadratic time to build).
+        let mut patterns: std::collections::BTreeMap<String, bool> = std::collections::BTreeMap::new();
         for turn in sought {
             let mut words = meaning::content_words(&turn.text);
             words.sort_unstable();
             words.dedup();
             let short = words.len() <= 2;
             for w in words.iter().filter(|w| w.chars().count() >= 3) {
-                patterns.push(w.chars().take(4).collect());
-                alone.push(short);
+                *patterns.entry(w.chars().take(4).collect()).or_default() |= short;
             }
             for value in &turn.values {
                 for form in meaning::value_forms(value) {
-                    patterns.push(form);
-                    alone.push(true);
+                    patterns.insert(form, true);
                 }
             }
         }
+        let alone: Vec<bool> = patterns.values().copied().collect();
         let finder = aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)
-            .build(&patterns)
+            .build(patterns.keys())
             .ok();
         LineFilter { finder, alone }
     }
