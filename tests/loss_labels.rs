@@ -204,3 +204,66 @@ fn compact_report_json_speaks_the_same_contract() {
     let out = ctxlens(&["compact", file, "--max-tokens", "300", "--json"]);
     assert_ne!(out.status.code(), Some(0));
 }
+
+#[test]
+fn replay_json_judges_every_turn_by_meaning_in_the_same_contract() {
+    let file = data().join("conformance/policies/inputs/support-agent.json");
+    let file = file.to_str().expect("utf-8");
+    let out = ctxlens(&[
+        "replay",
+        file,
+        "--max-tokens",
+        "300",
+        "--json",
+        "--summarizer",
+        "extractive",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let lost = &doc["lost"];
+    let turns = lost["instructions"].as_array().expect("the contract's turns");
+    assert_eq!(turns.len() as u64, lost["human_turns"].as_u64().expect("count"));
+    assert!(
+        !doc["firings"].as_array().expect("firings").is_empty(),
+        "the budget makes the compactor fire"
+    );
+    let mut seen = BTreeSet::new();
+    for t in turns {
+        let status = t["status"].as_str().expect("status");
+        seen.insert(status.to_owned());
+        assert!(
+            ["kept", "in_summary", "repeated_later", "lost"].contains(&status),
+            "{t}"
+        );
+        // Evidence for what survives elsewhere; a summary's sentence is one of the
+        // summaries' own.
+        assert_eq!(
+            ["in_summary", "repeated_later"].contains(&status),
+            t["evidence"].is_object(),
+            "{t}"
+        );
+        if status == "in_summary" {
+            assert_eq!(t["evidence"]["where"], "summary", "{t}");
+            assert!(!t["evidence"]["quote"].as_str().expect("quote").is_empty(), "{t}");
+        }
+    }
+    assert!(seen.contains("kept") && seen.contains("in_summary"), "{seen:?}");
+    // What is kept is the session's end: every summarized turn comes before it.
+    let position = |t: &Value| t["message"].as_u64().expect("position");
+    let first_kept = turns.iter().filter(|t| t["status"] == "kept").map(position).min();
+    let last_summarized = turns.iter().filter(|t| t["status"] != "kept").map(position).max();
+    assert!(last_summarized < first_kept, "{last_summarized:?} {first_kept:?}");
+    // The lost instructions are the turns the contract calls lost instructions.
+    let lost_turns: Vec<u64> = turns
+        .iter()
+        .filter(|t| t["status"] == "lost" && t["kind"] == "instruction")
+        .map(|t| t["message"].as_u64().expect("position"))
+        .collect();
+    let listed: Vec<u64> = lost["instructions_lost"]
+        .as_array()
+        .expect("instructions_lost")
+        .iter()
+        .map(|t| t["message"].as_u64().expect("position"))
+        .collect();
+    assert_eq!(lost_turns, listed);
+}

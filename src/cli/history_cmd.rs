@@ -129,7 +129,7 @@ pub struct TurnDoc<'a> {
     pub kind: &'static str,
     /// The user's own words.
     pub text: &'a str,
-    /// `in_summary`, `repeated_later` or `lost`.
+    /// `kept` (never summarized: replay only), `in_summary`, `repeated_later` or `lost`.
     pub status: &'static str,
     /// The sentence that restates it, when it survives.
     pub evidence: Option<EvidenceDoc<'a>>,

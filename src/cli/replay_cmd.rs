@@ -10,7 +10,7 @@ use anyhow::bail;
 use serde::Serialize;
 
 use super::args::{BudgetArgs, EmitArgs, InputArgs, MakeArgs};
-use super::history_cmd::{FactDoc, InstructionDoc};
+use super::history_cmd::{FactDoc, InstructionDoc, TurnDoc};
 use ctxlens::compact::{DeterministicOptions, Settings};
 use ctxlens::replay::lost::{lifetime_loss, FactIndex, LifetimeLoss};
 use ctxlens::replay::{replay, Call, Firing, Inputs, Replay, View};
@@ -141,9 +141,12 @@ struct LostDoc<'a> {
     facts: usize,
     facts_lost: usize,
     survival_percent: f64,
-    instructions: usize,
+    human_turns: usize,
     lost_facts: Vec<FactDoc<'a>>,
     instructions_lost: Vec<InstructionDoc<'a>>,
+    /// Every human turn in the report contract `history --json` uses (`message`: its
+    /// position in the model view; `kept`: never summarized).
+    instructions: Vec<TurnDoc<'a>>,
 }
 
 #[derive(Serialize)]
@@ -194,7 +197,7 @@ fn document<'a>(
             facts: loss.facts,
             facts_lost: loss.lost.len(),
             survival_percent: loss.survival_percent(),
-            instructions: loss.instructions,
+            human_turns: loss.instructions,
             lost_facts: loss
                 .lost
                 .iter()
@@ -212,13 +215,14 @@ fn document<'a>(
                     text,
                 })
                 .collect(),
+            instructions: loss.turns.iter().map(TurnDoc::of).collect(),
         },
         real_compactions: real_compactions(prepared),
         calls: &outcome.calls,
     }
 }
 
-/// How many lost facts the plain output lists.
+/// How many lost facts (and lost instructions) the plain output lists.
 const SHOWN_LOST: usize = 20;
 
 fn print(
@@ -358,8 +362,15 @@ fn print_loss(out: &mut impl Write, loss: &LifetimeLoss) -> anyhow::Result<()> {
         loss.instructions_lost.len(),
         loss.instructions
     )?;
-    for (index, text) in &loss.instructions_lost {
+    for (index, text) in loss.instructions_lost.iter().take(SHOWN_LOST) {
         writeln!(out, "  instruction #{index:<6} {}", ctxlens::text::one_line(text, 120))?;
+    }
+    if loss.instructions_lost.len() > SHOWN_LOST {
+        writeln!(
+            out,
+            "  … and {} more instructions (--json lists all)",
+            thousands((loss.instructions_lost.len() - SHOWN_LOST) as u64)
+        )?;
     }
     for fact in loss.lost.iter().take(SHOWN_LOST) {
         writeln!(

@@ -10,7 +10,7 @@
 //! have each clause of substance held somewhere in the text, or it is restated only in
 //! part — which drops a constraint, and so counts as lost.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// How much of a turn's words one sentence must hold.
 const RESTATED: f64 = 0.5;
@@ -44,60 +44,90 @@ static STOP: std::sync::LazyLock<rustc_hash::FxHashSet<&'static str>> =
 
 /// A turn's content words, or a sentence's.
 pub fn content_words(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_'))
-        .flat_map(split_digits)
-        .map(|w| w.trim_matches('\'').to_lowercase())
-        .filter(|w| !w.is_empty() && !STOP.contains(w.as_str()))
-        .map(|w| stem(&w))
-        .filter(|w| !w.is_empty() && !STOP.contains(w.as_str()))
-        .collect()
+    let mut out = Vec::new();
+    each_content_word(text, |w| out.push(w.to_owned()));
+    out
 }
 
-/// A word cut where letters meet digits (`phase1` is `phase 1`); identifiers with an
-/// underscore stay whole.
-fn split_digits(word: &str) -> Vec<&str> {
-    if word.contains('_') {
-        return vec![word];
+/// Gives each content word of `text` to `found`, made in one reused buffer (a turn's
+/// words are copied once, where the caller keeps them).
+fn each_content_word(text: &str, mut found: impl FnMut(&str)) {
+    let mut word_buffer = String::new();
+    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_')) {
+        if word.is_empty() {
+            continue;
+        }
+        split_digits(word, |part| {
+            let part = part.trim_matches('\'');
+            if part.is_empty() {
+                return;
+            }
+            word_buffer.clear();
+            if part.is_ascii() {
+                word_buffer.extend(part.chars().map(|c| c.to_ascii_lowercase()));
+            } else {
+                word_buffer.push_str(&part.to_lowercase());
+            }
+            if STOP.contains(word_buffer.as_str()) {
+                return;
+            }
+            stem(&mut word_buffer);
+            if !word_buffer.is_empty() && !STOP.contains(word_buffer.as_str()) {
+                found(&word_buffer);
+            }
+        });
     }
-    let mut out = Vec::new();
+}
+
+/// A word cut where letters meet digits (`phase1` is `phase 1`), each part given to
+/// `part`; identifiers with an underscore stay whole.
+fn split_digits<'a>(word: &'a str, mut part: impl FnMut(&'a str)) {
+    if word.contains('_') {
+        return part(word);
+    }
     let mut start = 0;
     let mut last: Option<bool> = None;
     for (i, c) in word.char_indices() {
         let digit = c.is_ascii_digit();
         if last.is_some_and(|d| d != digit) && c.is_alphanumeric() {
-            out.push(&word[start..i]);
+            part(&word[start..i]);
             start = i;
         }
         if c.is_alphanumeric() {
             last = Some(digit);
         }
     }
-    out.push(&word[start..]);
-    out
+    part(&word[start..]);
 }
 
-/// A light stem: the endings that change a word's form, not its meaning.
-fn stem(word: &str) -> String {
-    let w = word.trim_end_matches("'s");
-    let n = w.chars().count();
-    let strip = |suffix: &str, min: usize| (n >= min && w.ends_with(suffix)).then(|| &w[..w.len() - suffix.len()]);
-    if let Some(s) = strip("ies", 5) {
-        return format!("{s}y");
+/// A light stem: the endings that change a word's form, not its meaning, cut in place.
+fn stem(word: &mut String) {
+    if word.ends_with("'s") {
+        word.truncate(word.len() - 2);
+    }
+    let n = word.chars().count();
+    let ends = |w: &str, suffix: &str, min: usize| n >= min && w.ends_with(suffix);
+    if ends(word, "ies", 5) {
+        word.truncate(word.len() - 3);
+        word.push('y');
+        return;
     }
     for (suffix, min) in [("ing", 6), ("ed", 5), ("ly", 5)] {
-        if let Some(s) = strip(suffix, min) {
-            return s.to_owned();
+        if ends(word, suffix, min) {
+            word.truncate(word.len() - suffix.len());
+            return;
         }
     }
     // `-es` only where English adds it (`classes`, `boxes`, `matches`); `notes` is `note`.
-    if let Some(s) = strip("es", 5) {
+    if ends(word, "es", 5) {
+        let s = &word[..word.len() - 2];
         if s.ends_with("ss") || s.ends_with('x') || s.ends_with("zz") || s.ends_with("ch") || s.ends_with("sh") {
-            return s.to_owned();
+            word.truncate(word.len() - 2);
+            return;
         }
     }
-    match strip("s", 4) {
-        Some(s) if !s.ends_with(['s', 'u', 'i']) => s.to_owned(),
-        _ => w.to_owned(),
+    if ends(word, "s", 4) && !word[..word.len() - 1].ends_with(['s', 'u', 'i']) {
+        word.truncate(word.len() - 1);
     }
 }
 
@@ -150,15 +180,135 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// How many of a turn's words each sentence shares: counted in place for a short text
+/// (the summary: no hashing), in a map for a long one.
+enum SharedCounts {
+    Dense(Vec<u32>, Vec<usize>),
+    Sparse(rustc_hash::FxHashMap<usize, usize>),
+}
+
+impl SharedCounts {
+    /// Counts for a text of `units` sentences.
+    fn new(units: usize) -> SharedCounts {
+        if units <= DENSE_UNITS {
+            SharedCounts::Dense(vec![0; units], Vec::new())
+        } else {
+            SharedCounts::Sparse(rustc_hash::FxHashMap::default())
+        }
+    }
+
+    /// One more word shared by sentence `k`.
+    fn add(&mut self, k: usize) {
+        match self {
+            SharedCounts::Dense(counts, touched) => {
+                if counts[k] == 0 {
+                    touched.push(k);
+                }
+                counts[k] += 1;
+            }
+            SharedCounts::Sparse(map) => *map.entry(k).or_default() += 1,
+        }
+    }
+
+    /// Each sentence sharing a word, with how many.
+    fn into_counts(self) -> Box<dyn Iterator<Item = (usize, usize)>> {
+        match self {
+            SharedCounts::Dense(counts, touched) => Box::new(touched.into_iter().map(move |k| (k, counts[k] as usize))),
+            SharedCounts::Sparse(map) => Box::new(map.into_iter()),
+        }
+    }
+}
+
+/// The most sentences whose shared words are counted in a plain array.
+const DENSE_UNITS: usize = 4096;
+
+/// A turn as it is sought: its content words, and those of each clause of substance (two
+/// words or more).
+pub struct TurnWords {
+    /// The words, one after another.
+    buffer: String,
+    /// Where each word is in `buffer`.
+    spans: Vec<std::ops::Range<usize>>,
+    /// Each clause of substance, as a range of the words.
+    clauses: Vec<std::ops::Range<usize>>,
+}
+
+impl TurnWords {
+    /// Cuts `text` into clauses and words once. The clauses are cut where words end
+    /// anyway, so the turn's words are its clauses' words together.
+    pub fn of(text: &str) -> TurnWords {
+        let mut buffer = String::with_capacity(text.len());
+        let mut spans = Vec::new();
+        let mut clauses = Vec::new();
+        for clause in split_clauses(text) {
+            let start = spans.len();
+            each_content_word(clause, |w| {
+                let at = buffer.len();
+                buffer.push_str(w);
+                spans.push(at..buffer.len());
+            });
+            if spans.len() - start >= 2 {
+                clauses.push(start..spans.len());
+            }
+        }
+        TurnWords { buffer, spans, clauses }
+    }
+
+    /// The turn's content words.
+    pub fn words(&self) -> Vec<&str> {
+        self.spans.iter().map(|s| &self.buffer[s.clone()]).collect()
+    }
+}
+
 /// A text cut into sentences, with an index from word to sentences, to be searched for
 /// many turns.
 pub struct Sentences {
     /// Each sentence: where it came from (a message, or `None` for the summary), its text
     /// and its content words.
     units: Vec<(Option<usize>, String, Vec<String>)>,
+    /// Each sentence's words as numbers in `vocabulary`, sorted: a turn's exact words are
+    /// looked up as numbers (comparing strings was most of a report's time).
+    ids: Vec<Vec<u32>>,
     /// The line each sentence is on (counted over all the texts).
     lines: Vec<usize>,
-    by_word: HashMap<String, Vec<usize>>,
+    /// Each word's number, which is its index in `postings` and `words`.
+    vocabulary: HashMap<String, u32>,
+    /// Each word, by number.
+    words: Vec<String>,
+    /// The numbers of the words starting with each byte (a typo rarely changes a word's
+    /// first letter: the words close to a turn's word are looked for among these).
+    by_initial: HashMap<u8, Vec<u32>>,
+    /// For each word number, the sentences holding the word, in order.
+    postings: Vec<Vec<usize>>,
+}
+
+/// A turn's (or a clause's) distinct content words, sorted, each with the numbers of the
+/// text's words it is found as (itself, a typo, another form), sorted.
+struct Sought<'a> {
+    /// The words, sorted, each with the range of `found_as` that holds its numbers.
+    words: Vec<(&'a str, std::ops::Range<usize>)>,
+    /// The numbers, word after word.
+    found_as: Vec<u32>,
+}
+
+impl Sought<'_> {
+    /// Whether word `i` is found in a sentence whose (sorted) word numbers are `numbers`.
+    fn found_in(&self, i: usize, numbers: &[u32]) -> bool {
+        self.found_as[self.words[i].1.clone()]
+            .iter()
+            .any(|id| numbers.binary_search(id).is_ok())
+    }
+
+    /// The positions of `part`'s words (a clause of the turn) among the turn's words.
+    fn positions(&self, part: &[&str]) -> Vec<usize> {
+        let mut at: Vec<usize> = part
+            .iter()
+            .filter_map(|w| self.words.binary_search_by(|(t, _)| (*t).cmp(w)).ok())
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        at
+    }
 }
 
 /// A unit as cut from its text: message, line, quote, content words.
@@ -202,38 +352,111 @@ impl Sentences {
             })
             .collect();
         let mut found = Vec::new();
+        let mut ids = Vec::new();
         let mut lines = Vec::new();
-        let mut by_word: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut vocabulary: HashMap<String, u32> = HashMap::default();
+        let mut vocabulary_words: Vec<String> = Vec::new();
+        let mut by_initial: HashMap<u8, Vec<u32>> = HashMap::default();
+        let mut postings: Vec<Vec<usize>> = Vec::new();
         for (message, line, quote, mut words) in cut.into_iter().flatten() {
             let k = found.len();
             words.sort_unstable();
             words.dedup();
-            for w in &words {
-                by_word.entry(w.clone()).or_default().push(k);
-            }
+            let mut numbers: Vec<u32> = words
+                .iter()
+                .map(|w| {
+                    let id = *vocabulary.entry(w.clone()).or_insert_with(|| {
+                        let id = u32::try_from(postings.len()).expect("fewer than 2^32 distinct words");
+                        postings.push(Vec::new());
+                        vocabulary_words.push(w.clone());
+                        by_initial.entry(w.as_bytes()[0]).or_default().push(id);
+                        id
+                    });
+                    postings[id as usize].push(k);
+                    id
+                })
+                .collect();
+            numbers.sort_unstable();
             found.push((message, quote, words));
+            ids.push(numbers);
             lines.push(line);
         }
         Sentences {
             units: found,
+            ids,
             lines,
-            by_word,
+            vocabulary,
+            words: vocabulary_words,
+            by_initial,
+            postings,
         }
+    }
+
+    /// `words`, once each, with their numbers in this text's vocabulary.
+    fn sought<'a>(&self, words: &[&'a str]) -> Sought<'a> {
+        let mut distinct: Vec<&str> = words.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let mut found_as = Vec::new();
+        let words = distinct
+            .into_iter()
+            .map(|w| {
+                let start = found_as.len();
+                self.push_found_as(w, &mut found_as);
+                found_as[start..].sort_unstable();
+                (w, start..found_as.len())
+            })
+            .collect();
+        Sought { words, found_as }
+    }
+
+    /// Pushes the numbers of the words turn word `w` is found as: itself, and for a word
+    /// of five letters or more the words [`close_enough`] to it.
+    fn push_found_as(&self, w: &str, out: &mut Vec<u32>) {
+        if w.len() >= 5 {
+            let close = self.by_initial.get(&w.as_bytes()[0]).into_iter().flatten();
+            out.extend(close.copied().filter(|&id| close_enough(w, &self.words[id as usize])));
+        } else {
+            out.extend(self.vocabulary.get(w).copied());
+        }
+    }
+
+    /// The word numbers of the turn's words, for picking candidate sentences: exact
+    /// matches only.
+    fn exact<'s>(&'s self, sought: &'s Sought<'_>) -> impl Iterator<Item = u32> + 's {
+        sought
+            .words
+            .iter()
+            .filter_map(|(w, _)| self.vocabulary.get(*w).copied())
+    }
+
+    /// How much of the turn's words sentence `k` holds: a word counts when the sentence
+    /// has it exactly or has a word close enough to it (a typo, another form).
+    fn coverage(&self, sought: &Sought<'_>, k: usize) -> f64 {
+        let numbers = &self.ids[k];
+        let found = (0..sought.words.len()).filter(|&i| sought.found_in(i, numbers)).count();
+        found as f64 / sought.words.len() as f64
+    }
+
+    /// [`Sentences::coverage`] of the turn's words at `positions` (a clause).
+    fn part_coverage(&self, sought: &Sought<'_>, positions: &[usize], k: usize) -> f64 {
+        let numbers = &self.ids[k];
+        let found = positions.iter().filter(|&&i| sought.found_in(i, numbers)).count();
+        found as f64 / positions.len() as f64
     }
 
     /// The sentence that best restates `words` (a turn's content words), with how much of
     /// them it holds and its position: the best of the sentences `keep` accepts.
-    fn best_where(&self, words: &[String], keep: impl Fn(usize) -> bool) -> Option<(usize, Evidence)> {
+    fn best_where(&self, words: &Sought<'_>, keep: impl Fn(usize) -> bool) -> Option<(usize, Evidence)> {
         // Candidates: the sentences sharing the most words exactly, read from the rarest
         // words' lists first; a word so common that reading its list would pass the
         // bound picks no candidates (it still counts in each candidate's coverage).
-        let mut lists: Vec<&[usize]> = words
-            .iter()
-            .filter_map(|w| self.by_word.get(w).map(Vec::as_slice))
+        let mut lists: Vec<&[usize]> = self
+            .exact(words)
+            .map(|id| self.postings[id as usize].as_slice())
             .collect();
         lists.sort_by_key(|l| l.len());
-        lists.dedup_by(|a, b| std::ptr::eq(*a, *b));
-        let mut shared: rustc_hash::FxHashMap<usize, usize> = rustc_hash::FxHashMap::default();
+        let mut shared = SharedCounts::new(self.units.len());
         let mut read = 0;
         for list in lists {
             if read >= POSTINGS_READ {
@@ -243,10 +466,10 @@ impl Sentences {
             let take = list.len().min(POSTINGS_READ - read);
             read += take;
             for &k in &list[..take] {
-                *shared.entry(k).or_default() += 1;
+                shared.add(k);
             }
         }
-        let mut candidates: Vec<(usize, usize)> = shared.into_iter().filter(|&(k, _)| keep(k)).collect();
+        let mut candidates: Vec<(usize, usize)> = shared.into_counts().filter(|&(k, _)| keep(k)).collect();
         let by_shared = |a: &(usize, usize), b: &(usize, usize)| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
         if candidates.len() > CANDIDATES {
             candidates.select_nth_unstable_by(CANDIDATES, by_shared);
@@ -255,7 +478,7 @@ impl Sentences {
         candidates.sort_by(by_shared);
         let (k, covered) = candidates
             .into_iter()
-            .map(|(k, _)| (k, coverage(words, &self.units[k].2)))
+            .map(|(k, _)| (k, self.coverage(words, k)))
             // The best coverage; among equals the shortest quote (the sentence itself
             // rather than a run around it).
             .max_by(|a, b| {
@@ -275,7 +498,7 @@ impl Sentences {
 
     /// Whether the lines around sentence `at` hold `words` (a clause of the turn that
     /// sentence restates: a restatement keeps a turn's clauses together).
-    fn holds_near(&self, words: &[String], at: usize) -> bool {
+    fn holds_near(&self, sought: &Sought<'_>, positions: &[usize], at: usize) -> bool {
         // Units are stored in text order: the ones near `at` sit next to it.
         let (line, message) = (self.lines[at], self.units[at].0);
         let near = |k: &usize| self.units[*k].0 == message && self.lines[*k].abs_diff(line) <= NEAR_LINES;
@@ -283,27 +506,40 @@ impl Sentences {
         let after = (at..self.units.len()).take_while(near);
         before
             .chain(after)
-            .any(|k| coverage(words, &self.units[k].2) >= CLAUSE_HELD)
+            .any(|k| self.part_coverage(sought, positions, k) >= CLAUSE_HELD)
     }
 
     /// The evidence that the text restates the turn `text` whole; `None` when it does not,
     /// or only in part (a clause of substance is nowhere in it).
     pub fn restates(&self, text: &str) -> Option<Evidence> {
-        let words = content_words(text);
+        self.restates_turn(&TurnWords::of(text))
+    }
+
+    /// [`Sentences::restates`] for a turn already cut into words (a turn sought in several
+    /// texts is cut once).
+    pub fn restates_turn(&self, turn: &TurnWords) -> Option<Evidence> {
+        self.restates_turn_where(turn, |_| true)
+    }
+
+    /// [`Sentences::restates_turn`] by the sentences whose message `from` accepts (a turn
+    /// said again later: only sentences of later messages).
+    pub fn restates_turn_where(&self, turn: &TurnWords, from: impl Fn(Option<usize>) -> bool) -> Option<Evidence> {
+        let words = turn.words();
         if words.is_empty() {
             return None;
         }
-        let (at, best) = self.best_where(&words, |_| true)?;
+        let sought = self.sought(&words);
+        let (at, best) = self.best_where(&sought, |k| from(self.units[k].0))?;
         let needed = if words.len() <= 2 { 1.0 } else { RESTATED };
         if best.coverage < needed {
             return None;
         }
-        let clauses: Vec<Vec<String>> = split_clauses(text)
-            .into_iter()
-            .map(content_words)
-            .filter(|c| c.len() >= 2)
-            .collect();
-        if clauses.len() > 1 && !clauses.iter().all(|c| self.holds_near(c, at)) {
+        if turn.clauses.len() > 1
+            && !turn
+                .clauses
+                .iter()
+                .all(|c| self.holds_near(&sought, &sought.positions(&words[c.clone()]), at))
+        {
             return None;
         }
         Some(best)
@@ -314,7 +550,7 @@ impl Sentences {
     /// The sentence that holds `value` in one of its forms (see [`value_forms`]); a short
     /// number must also sit beside one of the turn's `words` (`5` beside `min`), or any
     /// `5` would do.
-    pub fn holds_value(&self, value: &str, words: &[String]) -> Option<Evidence> {
+    pub fn holds_value(&self, value: &str, words: &[impl AsRef<str>]) -> Option<Evidence> {
         let forms = value_forms(value);
         let short_number = value.len() < 4 && value.chars().all(|c| c.is_ascii_digit() || c == '.');
         self.units.iter().find_map(|(message, text, held)| {
@@ -322,10 +558,11 @@ impl Sentences {
             let found = forms.iter().any(|f| contains_token(&lower, f));
             // `min` beside `minutes`, `prod` beside `production`: a unit or a word of
             // the turn, written out.
-            let near = |w: &String, h: &String| same_word(w, h) || (w.len() >= 3 && h.starts_with(w.as_str()));
+            let near = |w: &str, h: &String| same_word(w, h) || (w.len() >= 3 && h.starts_with(w));
             let beside = !short_number
                 || words
                     .iter()
+                    .map(AsRef::as_ref)
                     .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
                     .any(|w| held.iter().any(|h| near(w, h)));
             (found && beside).then(|| Evidence {
@@ -387,21 +624,6 @@ fn contains_token(text: &str, token: &str) -> bool {
         }
     }
     false
-}
-
-/// The share of the distinct `words` found among `held` (a word said three times is
-/// one thing said).
-/// `held` is sorted and distinct: an exact word is a binary search; only a word long
-/// enough for a typo or a shared beginning is compared with the others.
-fn coverage(words: &[String], held: &[String]) -> f64 {
-    let mut distinct: Vec<&String> = words.iter().collect();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let found = distinct
-        .iter()
-        .filter(|w| held.binary_search(w).is_ok() || (w.len() >= 5 && held.iter().any(|h| close_enough(w, h))))
-        .count();
-    found as f64 / distinct.len() as f64
 }
 
 /// What a turn is compared with: each sentence, and runs of up to three sentences of one
@@ -508,20 +730,27 @@ mod tests {
         let words = |t: &str| content_words(t);
         assert!(s.holds_value("44100", &words("44100")).is_some());
         assert!(s
-            .holds_value("/Users/u/repo/src/agents/core/metrics/types.ts", &[])
+            .holds_value("/Users/u/repo/src/agents/core/metrics/types.ts", &[] as &[&str])
             .is_some());
         assert!(s.holds_value("5", &words("it's 5 min in prod")).is_some());
         assert!(s.holds_value("5", &words("5 retries")).is_none());
         assert!(s.holds_value("4", &words("4 minutes")).is_none());
         let s = summary("Test session 624a4a58 was used.");
-        assert!(s.holds_value("624a4a58-b34c-462d-a70d-13421c8125a8", &[]).is_some());
+        assert!(s
+            .holds_value("624a4a58-b34c-462d-a70d-13421c8125a8", &[] as &[&str])
+            .is_some());
     }
 
     #[test]
     fn stems_and_distances() {
-        assert_eq!(stem("phases"), "phase");
-        assert_eq!(stem("tracking"), "track");
-        assert_eq!(stem("class"), "class");
+        let stemmed = |w: &str| {
+            let mut w = w.to_owned();
+            stem(&mut w);
+            w
+        };
+        assert_eq!(stemmed("phases"), "phase");
+        assert_eq!(stemmed("tracking"), "track");
+        assert_eq!(stemmed("class"), "class");
         assert!(same_word("converation", "conversation"));
         assert!(same_word("proposal", "propos"));
         assert!(!same_word("file", "fine"));

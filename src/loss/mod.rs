@@ -8,6 +8,7 @@ mod facts;
 mod finder;
 mod instructions;
 pub mod meaning;
+pub mod session;
 mod text_masks;
 pub mod turns;
 mod windows;
@@ -40,6 +41,8 @@ pub enum Survival {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TurnStatus {
+    /// Never summarized: it is still in the context.
+    Kept,
     /// The summary restates it.
     InSummary,
     /// The summary does not, but a later message the agent has does (the user said it
@@ -53,6 +56,7 @@ impl TurnStatus {
     /// Its name in reports.
     pub fn name(self) -> &'static str {
         match self {
+            TurnStatus::Kept => "kept",
             TurnStatus::InSummary => "in_summary",
             TurnStatus::RepeatedLater => "repeated_later",
             TurnStatus::Lost => "lost",
@@ -222,19 +226,36 @@ pub fn loss_report_kept(
     let summary_words = collapse_spaces(summary);
     finder.mark(&summary_words, &mut in_summary);
     let kept_indices: Vec<usize> = kept.iter().flat_map(Clone::clone).collect();
-    let in_kept = kept_indices
-        .par_iter()
-        .fold(
-            || vec![false; patterns.len()],
-            |mut found, &i| {
-                finder.mark(&collapse_spaces(&transcript.readable_text(i)), &mut found);
-                found
-            },
-        )
-        .reduce(
-            || vec![false; patterns.len()],
-            |a, b| a.iter().zip(b).map(|(x, y)| *x || y).collect(),
-        );
+    // The kept messages are read a stretch at a time, nearest first, until every fact the
+    // summary lacks is found (a long kept tail is not read to its end for a few facts).
+    let mut in_kept = vec![false; patterns.len()];
+    let mut missing = in_summary.iter().filter(|&&found| !found).count();
+    for stretch in kept_indices.chunks(KEPT_STRETCH) {
+        if missing == 0 {
+            break;
+        }
+        let found = stretch
+            .par_iter()
+            .fold(
+                || vec![false; patterns.len()],
+                |mut found, &i| {
+                    finder.mark(&collapse_spaces(&transcript.readable_text(i)), &mut found);
+                    found
+                },
+            )
+            .reduce(
+                || vec![false; patterns.len()],
+                |a, b| a.iter().zip(b).map(|(x, y)| *x || y).collect(),
+            );
+        for (k, found) in found.into_iter().enumerate() {
+            if found && !in_kept[k] {
+                in_kept[k] = true;
+                if !in_summary[k] {
+                    missing -= 1;
+                }
+            }
+        }
+    }
     let turns = judge_turns(transcript, &instructions, summary, &kept_indices);
     let facts: Vec<(Fact, Survival)> = facts
         .into_iter()
@@ -298,7 +319,7 @@ fn judge_turns(transcript: &Transcript, human: &[(usize, String)], summary: &str
     let mut distinct: Vec<&str> = human.iter().map(|(_, t)| t.as_str()).collect();
     distinct.sort_unstable();
     distinct.dedup();
-    let verdicts: HashMap<&str, (turns::TurnKind, Vec<String>, Option<meaning::Evidence>)> = distinct
+    let verdicts: HashMap<&str, Verdict> = distinct
         .into_par_iter()
         .map(|text| {
             let kind = turns::classify(text);
@@ -307,14 +328,24 @@ fn judge_turns(transcript: &Transcript, human: &[(usize, String)], summary: &str
             } else {
                 Vec::new()
             };
-            let evidence = restated(&in_summary, text, &values);
-            (text, (kind, values, evidence))
+            let words = meaning::TurnWords::of(text);
+            let evidence = restated(&in_summary, &words, &values);
+            (
+                text,
+                Verdict {
+                    kind,
+                    values,
+                    words,
+                    evidence,
+                },
+            )
         })
         .collect();
     let mut judged: Vec<Turn> = human
         .iter()
         .map(|(message, text)| {
-            let (kind, values, evidence) = verdicts[text.as_str()].clone();
+            let verdict = &verdicts[text.as_str()];
+            let (kind, values, evidence) = (verdict.kind, verdict.values.clone(), verdict.evidence.clone());
             let (message, text) = (*message, text.clone());
             Turn {
                 message,
@@ -366,14 +397,34 @@ fn judge_turns(transcript: &Transcript, human: &[(usize, String)], summary: &str
         let may_hold = LineFilter::new(&sought);
         let after =
             meaning::Sentences::new_where(texts.iter().map(|(i, t)| (*i, t.as_str())), |line| may_hold.keeps(line));
-        for turn in judged.iter_mut().filter(|t| t.status == TurnStatus::Lost) {
-            if let Some(evidence) = restated(&after, &turn.text, &turn.values) {
+        let found: Vec<Option<meaning::Evidence>> = judged
+            .par_iter()
+            .map(|t| {
+                (t.status == TurnStatus::Lost)
+                    .then(|| restated(&after, &verdicts[t.text.as_str()].words, &t.values))
+                    .flatten()
+            })
+            .collect();
+        for (turn, evidence) in judged.iter_mut().zip(found) {
+            if let Some(evidence) = evidence {
                 turn.status = TurnStatus::RepeatedLater;
                 turn.evidence = Some(evidence);
             }
         }
     }
     judged
+}
+
+/// How many kept messages are searched for facts between checks that some are still
+/// missing.
+const KEPT_STRETCH: usize = 4096;
+
+/// What is decided about one distinct turn text before the text after the cut is read.
+struct Verdict {
+    kind: turns::TurnKind,
+    values: Vec<String>,
+    words: meaning::TurnWords,
+    evidence: Option<meaning::Evidence>,
 }
 
 /// How much of the text after a cut (raw bytes, nearest first) is searched for turns said
@@ -434,14 +485,13 @@ impl LineFilter {
 
 /// The evidence that `sentences` restate a turn: its values all held (a user fact), or
 /// its words.
-fn restated(sentences: &meaning::Sentences, text: &str, values: &[String]) -> Option<meaning::Evidence> {
+fn restated(sentences: &meaning::Sentences, turn: &meaning::TurnWords, values: &[String]) -> Option<meaning::Evidence> {
     if !values.is_empty() {
-        let words = meaning::content_words(text);
-        let mut found = values.iter().map(|v| sentences.holds_value(v, &words));
+        let mut found = values.iter().map(|v| sentences.holds_value(v, &turn.words()));
         let first = found.next().flatten()?;
         return found.all(|e| e.is_some()).then_some(first);
     }
-    sentences.restates(text)
+    sentences.restates_turn(turn)
 }
 
 impl fmt::Display for LossReport {

@@ -191,23 +191,34 @@ const ASKING: &[&str] = &[
 
 /// The kind of a turn whose words are `words`.
 pub fn classify(words: &str) -> TurnKind {
-    let lower = words.to_lowercase();
-    let tokens: Vec<&str> = lower
+    // Only a short turn can be chatter or a fact: its first words decide (a long turn is
+    // not lowercased whole).
+    let tokens: Vec<String> = words
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .filter(|w| !w.is_empty())
+        .take(LONGEST_FACT + 1)
+        .map(str::to_lowercase)
         .collect();
-    if tokens.iter().all(|w| CHATTER.contains(w)) && tokens.len() <= 8 && !words.contains('?') {
+    if tokens.len() > LONGEST_FACT {
+        return TurnKind::Instruction;
+    }
+    let question = words.contains('?');
+    if tokens.len() <= LONGEST_CHATTER && !question && tokens.iter().all(|w| CHATTER.contains(&w.as_str())) {
         return TurnKind::Chatter;
     }
-    let asks = tokens.iter().any(|w| ASKING.contains(w)) || words.contains('?');
-    let has_value = !values(words).is_empty();
+    let asks = question || tokens.iter().any(|w| ASKING.contains(&w.as_str()));
     // A short answer carrying a value ("Sure, it's 97214.", "~800 words each", "the
     // sessions are in /path/") supplies a fact rather than asking for something.
-    if has_value && !asks && tokens.len() <= 14 {
+    if !asks && !values(words).is_empty() {
         return TurnKind::UserFact;
     }
     TurnKind::Instruction
 }
+
+/// The most words a chatter turn has.
+const LONGEST_CHATTER: usize = 8;
+/// The most words a turn supplying a fact has (a longer one asks for something).
+const LONGEST_FACT: usize = 14;
 
 /// The values a turn supplies: tokens holding a digit (numbers, ids, versions, issue
 /// numbers), paths, file names with an extension.

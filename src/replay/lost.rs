@@ -1,6 +1,7 @@
 //! What a whole replay lost: the facts (paths, ids, numbers, errors…) and user
 //! instructions that were in the session at some point but are in no summary and not in
-//! the final context.
+//! the final context. Human turns are judged by meaning ([`SessionTurns`]): each with
+//! its kind, status and the summary sentence that restates it.
 //!
 //! The facts are found once per session ([`FactIndex::build`]): each fact's first
 //! message and the last message whose text contains it (one Aho-Corasick pass over the
@@ -11,10 +12,11 @@ use rayon::prelude::*;
 
 use super::{Replay, View};
 use crate::cancel::CancelToken;
-use crate::loss::{extract_facts, first_line, instruction_words, is_noise, Fact, Finder};
+use crate::loss::session::SessionTurns;
+use crate::loss::{extract_facts, first_line, turns, Fact, Finder, Turn, TurnStatus};
 
 /// The facts and human turns of a session, indexed.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct FactIndex {
     /// Every distinct fact; `message` is the position it first appears at.
     facts: Vec<Fact>,
@@ -25,8 +27,8 @@ pub struct FactIndex {
     at_start: Vec<bool>,
     /// Finds the facts in a text.
     finder: Finder,
-    /// Human turns: (position, first line).
-    instructions: Vec<(usize, String)>,
+    /// Human turns (their user's own words), read once for every replay.
+    turns: SessionTurns,
 }
 
 impl FactIndex {
@@ -73,16 +75,16 @@ impl FactIndex {
                 at_start[id] |= p == 0;
             }
         }
-        let instructions = (0..view.len())
-            .filter(|&p| view.is_boundary(p) && !is_noise(&texts[p]))
-            .map(|p| (p, first_line(&texts[p])))
+        let said: Vec<(usize, String)> = (0..view.len())
+            .filter(|&p| view.is_boundary(p))
+            .filter_map(|p| Some((p, turns::user_words(&texts[p])?)))
             .collect();
         Ok(FactIndex {
             facts,
             last_seen,
             at_start,
             finder,
-            instructions,
+            turns: SessionTurns::new(&said),
         })
     }
 
@@ -98,7 +100,7 @@ impl FactIndex {
 
     /// Number of human turns.
     pub fn instructions(&self) -> usize {
-        self.instructions.len()
+        self.turns.len()
     }
 }
 
@@ -111,8 +113,11 @@ pub struct LifetimeLoss {
     pub lost: Vec<Fact>,
     /// Human turns in the session.
     pub instructions: usize,
-    /// Human turns summarized away whose words no summary repeats: (position, first line).
+    /// Instructions summarized away that no summary restates and the user did not say
+    /// again: (position, first line).
     pub instructions_lost: Vec<(usize, String)>,
+    /// Every human turn with its kind, status and evidence (`message`: its position).
+    pub turns: Vec<Turn>,
 }
 
 impl LifetimeLoss {
@@ -140,20 +145,20 @@ pub fn lifetime_loss(index: &FactIndex, replay: &Replay) -> LifetimeLoss {
         .filter(|&(id, _)| index.last_seen[id] < final_start && !(head_kept && index.at_start[id]) && !in_summaries[id])
         .map(|(_, f)| f.clone())
         .collect();
-    let instructions_lost = index
-        .instructions
+    let summaries: Vec<&str> = replay.firings.iter().map(|f| f.summary.as_str()).collect();
+    let turns = index
+        .turns
+        .judge(&summaries, |p| p < final_start && !(head_kept && p == 0));
+    let instructions_lost = turns
         .iter()
-        .filter(|(p, first)| {
-            let summarized = *p < final_start && !(head_kept && *p == 0);
-            let words = instruction_words(first);
-            summarized && (words.is_empty() || !replay.firings.iter().any(|f| f.summary.contains(&words)))
-        })
-        .cloned()
+        .filter(|t| t.kind == turns::TurnKind::Instruction && t.status == TurnStatus::Lost)
+        .map(|t| (t.message, first_line(&t.text)))
         .collect();
     LifetimeLoss {
         facts: index.facts.len(),
         lost,
-        instructions: index.instructions.len(),
+        instructions: index.turns.len(),
         instructions_lost,
+        turns,
     }
 }

@@ -1,0 +1,148 @@
+//! A whole session's human turns, judged by meaning against any set of summaries: what a
+//! replay (one compactor run over the session) lost of what the user said.
+//!
+//! The turns are read once per session ([`SessionTurns::new`]: the user's own words,
+//! their kind, their content words); each replay then only cuts its summaries into
+//! sentences, so a sweep of many settings pays for the turns once. A turn the compactor
+//! never summarized is `kept`; a summarized one is `in_summary` when some summary
+//! restates it, `repeated_later` when a later human turn says it again, else `lost`.
+
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap as HashMap;
+
+use super::meaning::{Sentences, TurnWords};
+use super::{restated, turns, Turn, TurnStatus};
+
+/// One distinct turn text, cut once.
+struct Distinct {
+    text: String,
+    kind: turns::TurnKind,
+    values: Vec<String>,
+    words: TurnWords,
+}
+
+/// The human turns of a session.
+pub struct SessionTurns {
+    /// Each turn: its position in the session and its distinct text.
+    turns: Vec<(usize, usize)>,
+    /// The distinct texts (agents repeat their prompts: each is judged once).
+    distinct: Vec<Distinct>,
+    /// Every turn's words as sentences, made the first time a lost turn is looked for
+    /// later in the session.
+    said: OnceLock<Sentences>,
+}
+
+impl std::fmt::Debug for SessionTurns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionTurns")
+            .field("turns", &self.turns.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl SessionTurns {
+    /// The turns `(position, the user's own words)`, in session order.
+    pub fn new(said: &[(usize, String)]) -> SessionTurns {
+        let mut ids: HashMap<&str, usize> = HashMap::default();
+        let mut texts: Vec<&str> = Vec::new();
+        let turns: Vec<(usize, usize)> = said
+            .iter()
+            .map(|(p, text)| {
+                let id = *ids.entry(text.as_str()).or_insert_with(|| {
+                    texts.push(text.as_str());
+                    texts.len() - 1
+                });
+                (*p, id)
+            })
+            .collect();
+        let distinct = texts
+            .into_par_iter()
+            .map(|text| {
+                let kind = turns::classify(text);
+                Distinct {
+                    text: text.to_owned(),
+                    kind,
+                    values: if kind == turns::TurnKind::UserFact {
+                        turns::values(text)
+                    } else {
+                        Vec::new()
+                    },
+                    words: TurnWords::of(text),
+                }
+            })
+            .collect();
+        SessionTurns {
+            turns,
+            distinct,
+            said: OnceLock::new(),
+        }
+    }
+
+    /// How many human turns.
+    pub fn len(&self) -> usize {
+        self.turns.len()
+    }
+
+    /// True when the session has no human turn.
+    pub fn is_empty(&self) -> bool {
+        self.turns.is_empty()
+    }
+
+    /// Each turn judged: `summarized(position)` says whether the compactor summarized it
+    /// away; `summaries` are every summary it wrote.
+    pub fn judge(&self, summaries: &[&str], summarized: impl Fn(usize) -> bool + Sync) -> Vec<Turn> {
+        let sentences = Sentences::new(summaries.iter().map(|s| (None, *s)));
+        let mut needed = vec![false; self.distinct.len()];
+        for &(p, id) in &self.turns {
+            needed[id] |= summarized(p);
+        }
+        let in_summary: Vec<Option<super::meaning::Evidence>> = self
+            .distinct
+            .par_iter()
+            .zip(needed)
+            .map(|(d, needed)| needed.then(|| restated(&sentences, &d.words, &d.values)).flatten())
+            .collect();
+        let judged: Vec<Turn> = self
+            .turns
+            .par_iter()
+            .map(|&(p, id)| {
+                let d = &self.distinct[id];
+                let (status, evidence) = if !summarized(p) {
+                    (TurnStatus::Kept, None)
+                } else if let Some(e) = &in_summary[id] {
+                    (TurnStatus::InSummary, Some(e.clone()))
+                } else if let Some(e) = (d.kind != turns::TurnKind::Chatter)
+                    .then(|| self.said_after(p, &d.words))
+                    .flatten()
+                {
+                    (TurnStatus::RepeatedLater, Some(e))
+                } else {
+                    (TurnStatus::Lost, None)
+                };
+                Turn {
+                    message: p,
+                    kind: d.kind,
+                    text: d.text.clone(),
+                    status,
+                    evidence,
+                    values: d.values.clone(),
+                }
+            })
+            .collect();
+        judged
+    }
+
+    /// The evidence that a human turn after position `p` says `words` again.
+    fn said_after(&self, p: usize, words: &TurnWords) -> Option<super::meaning::Evidence> {
+        let said = self.said.get_or_init(|| {
+            Sentences::new(
+                self.turns
+                    .iter()
+                    .map(|&(p, id)| (Some(p), self.distinct[id].text.as_str())),
+            )
+        });
+        said.restates_turn_where(words, |message| message.is_some_and(|m| m > p))
+    }
+}
