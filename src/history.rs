@@ -65,6 +65,20 @@ pub struct Compaction {
     pub loss: LossReport,
 }
 
+impl Compaction {
+    /// The loss report had the compaction written `summary` instead of its own, on the
+    /// same cut (the same epoch replaced, the same messages kept, the same text after it):
+    /// another summarizer judged against the real one.
+    pub fn loss_with(&self, whole: &Transcript, summary: &str) -> LossReport {
+        let after = self.summary_message.map_or(self.at, |i| i + 1)..whole.messages.len();
+        let mut kept_text = self.kept.join("\n");
+        kept_text.push('\n');
+        let mut loss = loss_report_kept(whole, self.ended.clone(), &format!("{summary}\n{kept_text}"), &[after]);
+        loss.summary_tokens = (summary.chars().count() as u64).div_ceil(4);
+        loss
+    }
+}
+
 /// A session's epochs and compactions.
 #[derive(Debug, Clone, PartialEq)]
 pub struct History {

@@ -267,3 +267,102 @@ fn replay_json_judges_every_turn_by_meaning_in_the_same_contract() {
         .collect();
     assert_eq!(lost_turns, listed);
 }
+
+#[test]
+fn lost_facts_come_what_matters_first_with_the_noise_collapsed() {
+    let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let log = log.to_str().expect("utf-8");
+    let out = ctxlens(&["history", log, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let report_of_loss = &report["compactions"][0]["loss"];
+    let lost = report_of_loss["lost_facts"].as_array().expect("lost facts");
+    assert_eq!(lost.len() as u64, report_of_loss["lost"].as_u64().expect("count"));
+    // Ranked: the reasons never go back up the order, noise last.
+    let order = ["user", "error", "edited", "command", "other"];
+    let rank = |f: &Value| {
+        let why = f["why"].as_str().expect("why");
+        order.iter().position(|w| *w == why).unwrap_or(order.len())
+    };
+    assert!(lost.windows(2).all(|w| rank(&w[0]) <= rank(&w[1])));
+    let noise: Vec<&Value> = lost.iter().filter(|f| rank(f) == order.len()).collect();
+    assert!(noise
+        .iter()
+        .all(|f| f["why"].as_str().expect("why").starts_with("noise:")));
+    // UUIDs are noise; a path the agent edited ranks above one it only read.
+    assert!(noise
+        .iter()
+        .any(|f| f["why"] == "noise:hash" && f["text"].as_str().expect("text").matches('-').count() == 4));
+    let edited = lost
+        .iter()
+        .position(|f| f["why"] == "edited")
+        .expect("an edited file lost");
+    let other_path = lost
+        .iter()
+        .position(|f| f["why"] == "other" && f["kind"] == "path")
+        .expect("a path only read");
+    assert!(edited < other_path);
+    // The text lists the 20 that matter most and counts the noise; --all lists every one.
+    let short = String::from_utf8(ctxlens(&["history", log]).stdout).expect("utf-8");
+    let all = String::from_utf8(ctxlens(&["history", log, "--all"]).stdout).expect("utf-8");
+    let fact_rows = |text: &str| {
+        text.lines()
+            .skip_while(|l| !l.contains("Lost facts, what matters first"))
+            .skip(1)
+            .take_while(|l| l.starts_with("      "))
+            .filter(|l| l.trim_start().starts_with('#'))
+            .count()
+    };
+    assert_eq!(fact_rows(&short), 20);
+    assert!(short.contains("UUIDs and hashes collapsed"), "{short}");
+    assert_eq!(fact_rows(&all), lost.len());
+}
+
+#[test]
+fn history_compares_the_real_summary_with_others_on_the_same_cut() {
+    let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let log = log.to_str().expect("utf-8");
+    let out = ctxlens(&[
+        "history",
+        log,
+        "--json",
+        "--compare-summaries",
+        "--summarizer",
+        "cmd:printf 'The user and the assistant talked.'",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let compaction = &report["compactions"][0];
+    let rows = compaction["summaries"].as_array().expect("summaries side by side");
+    let by: Vec<&str> = rows.iter().map(|r| r["by"].as_str().expect("by")).collect();
+    assert_eq!(
+        by,
+        ["real", "extractive", "cmd:printf 'The user and the assistant talked.'"]
+    );
+    // The real row is the compaction's own report.
+    let loss = &compaction["loss"];
+    let lost_instructions = loss["instructions"]
+        .as_array()
+        .expect("turns")
+        .iter()
+        .filter(|t| t["kind"] == "instruction" && t["status"] == "lost")
+        .count() as u64;
+    assert_eq!(rows[0]["instructions_lost"].as_u64(), Some(lost_instructions));
+    assert_eq!(rows[0]["facts_lost"], loss["lost"]);
+    assert_eq!(rows[0]["text"], compaction["summary"]);
+    // Every row judges the same epoch; a summary that says nothing loses what the real
+    // one kept.
+    assert!(rows
+        .iter()
+        .all(|r| r["instructions"] == rows[0]["instructions"] && r["facts"] == rows[0]["facts"]));
+    assert_eq!(rows[2]["text"], "The user and the assistant talked.");
+    assert!(
+        rows[2]["instructions_lost"].as_u64() > rows[0]["instructions_lost"].as_u64(),
+        "{}",
+        rows[2]
+    );
+    // The table shows the same rows.
+    let text = String::from_utf8(ctxlens(&["history", log, "--compare-summaries"]).stdout).expect("utf-8");
+    assert!(text.contains("summaries side by side"), "{text}");
+    assert!(text.lines().any(|l| l.trim_start().starts_with("extractive")), "{text}");
+}

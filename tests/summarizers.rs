@@ -285,7 +285,7 @@ fn a_summary_that_names_the_facts_keeps_them() {
 }
 
 #[test]
-fn the_report_puts_instructions_first_and_groups_lost_facts_by_kind() {
+fn the_report_puts_instructions_first_and_ranks_lost_facts_by_what_matters() {
     let t = transcript();
     let report = loss_report(&t, 1..5, "summarized 4 messages");
     let text = report.to_string();
@@ -293,10 +293,15 @@ fn the_report_puts_instructions_first_and_groups_lost_facts_by_kind() {
     let facts = text.find("Facts:").expect("facts");
     assert!(instructions < facts, "instructions come first:\n{text}");
     assert!(text.contains("  #1      ✗ Deploy build 7"), "{text}");
-    assert!(
-        text.contains("paths (2):\n  #2      ./deploy.sh\n  #3      /srv/app/releases/7"),
-        "{text}"
-    );
+    // What the user said, then the error, then what the command named, then the rest.
+    let rows: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Lost facts, what matters first"))
+        .skip(1)
+        .collect();
+    let why: Vec<&str> = rows.iter().map(|l| l.split_whitespace().nth(1).expect("why")).collect();
+    assert_eq!(why, ["user", "user", "error", "command", "other", "other"], "{text}");
+    assert!(rows[3].ends_with("path   ./deploy.sh"), "{text}");
     // Without a summary it is lost; a user who says it again later keeps it.
     assert_eq!(loss_report(&t, 1..2, "").instructions_lost.len(), 1);
     let again = json!([
@@ -343,7 +348,7 @@ fn compact_report_and_summarizer_flags() {
     );
     assert_exit(&out, 0);
     assert!(
-        stdout(&out).contains("names in code (1):\n  #1      deploy.sh"),
+        stdout(&out).contains("  #1      user    code   deploy.sh\n"),
         "{}",
         stdout(&out)
     );

@@ -44,6 +44,10 @@ pub struct CompactArgs {
     /// (`instructions: [{message, kind, text, status, evidence}]`, facts, lost facts).
     #[arg(long, requires = "report")]
     json: bool,
+    /// With --report: list every lost fact, the noise too (without it: the 20 that matter
+    /// most, the noise as counts).
+    #[arg(long, requires = "report")]
+    all: bool,
     /// Write here (atomically) instead of standard output (`-`: standard output).
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
@@ -234,6 +238,7 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
         writeln!(out)?;
     } else if args.report {
         match &outcome.loss {
+            Some(report) if args.all => write!(out, "{report:#}")?,
             Some(report) => write!(out, "{report}")?,
             None => writeln!(
                 out,

@@ -9,8 +9,10 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use super::args::InputArgs;
+use super::summaries_compared::{self, Compared};
 use ctxlens::forgetting::DoneAgain;
 use ctxlens::history::{history, History};
+use ctxlens::loss::rank::Detail;
 use ctxlens::loss::{LossReport, Survival};
 use ctxlens::text::{one_line, thousands};
 use ctxlens::tokens::Counts;
@@ -27,6 +29,16 @@ pub struct HistoryArgs {
     /// List every lost fact (the table shows the first 20 of each compaction).
     #[arg(long)]
     all: bool,
+    /// For each compaction, the real summary beside ctxlens' extractive one (and each
+    /// `--summarizer`) on the same cut, each with what it loses.
+    #[arg(long)]
+    compare_summaries: bool,
+    /// Another summarizer to compare (repeatable): extractive, placeholder, openai, or
+    /// cmd:<command line>.
+    #[arg(long, value_parser = super::args::parse_summarizer, requires = "compare_summaries")]
+    summarizer: Vec<ctxlens::summarize::Spec>,
+    #[command(flatten)]
+    summary: super::args::SummaryArgs,
     #[command(flatten)]
     input: InputArgs,
 }
@@ -52,12 +64,22 @@ pub fn run(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|c| ctxlens::forgetting::after_compaction(&whole, &counts, &chat, c))
         .collect();
+    let compared: Vec<Vec<Compared>> = if args.compare_summaries {
+        let settings = args.summary.settings();
+        found
+            .compactions
+            .iter()
+            .map(|c| summaries_compared::compare(&whole, c, &args.summarizer, &settings))
+            .collect::<anyhow::Result<_>>()?
+    } else {
+        Vec::new()
+    };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &document(&whole, &counts, &found, &done_again))?;
+        serde_json::to_writer_pretty(&mut out, &document(&whole, &counts, &found, &done_again, &compared))?;
         writeln!(out)?;
     } else {
-        print(&mut out, &whole, &counts, &found, &done_again, args.all)?;
+        print(&mut out, &whole, &counts, &found, &done_again, &compared, args.all)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -104,6 +126,9 @@ struct CompactionDoc<'a> {
     /// The tokens all of that cost.
     done_again_tokens: u64,
     loss: LossDoc<'a>,
+    /// With --compare-summaries: the real summary and the others on the same cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    summaries: Option<&'a [Compared]>,
 }
 
 /// A loss report as JSON.
@@ -178,6 +203,10 @@ pub struct FactDoc<'a> {
     pub kind: &'a str,
     /// The fact.
     pub text: &'a str,
+    /// Why a lost fact matters (`user`, `error`, `edited`, `command`, `other`) or the
+    /// noise it is (`noise:hash`…); lost facts are listed what matters first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<&'static str>,
 }
 
 /// A user instruction as JSON.
@@ -203,13 +232,22 @@ impl<'a> LossDoc<'a> {
             lost: report.count(Survival::Lost),
             survival_percent: report.survival_percent(),
             lost_facts: report
-                .facts
+                .ranked
+                .matter
                 .iter()
-                .filter(|(_, s)| *s == Survival::Lost)
-                .map(|(f, _)| FactDoc {
+                .map(|(f, why)| (f, why.name()))
+                .chain(
+                    report
+                        .ranked
+                        .noise
+                        .iter()
+                        .flat_map(|(noise, facts)| facts.iter().map(|f| (f, noise.name()))),
+                )
+                .map(|(f, why)| FactDoc {
                     message: f.message,
                     kind: f.kind.name(),
                     text: &f.text,
+                    why: Some(why),
                 })
                 .collect(),
             instructions: report.turns.iter().map(TurnDoc::of).collect(),
@@ -223,6 +261,7 @@ fn document<'a>(
     counts: &'a Counts,
     found: &'a History,
     done_again: &[Vec<DoneAgain>],
+    compared: &'a [Vec<Compared>],
 ) -> Doc<'a> {
     Doc {
         file: &whole.source,
@@ -259,6 +298,7 @@ fn document<'a>(
                 summary_tokens: c.summary_tokens,
                 kept: &c.kept,
                 done_again_tokens: done_again[c.index].iter().map(|d| d.tokens).sum(),
+                summaries: compared.get(c.index).map(Vec::as_slice),
                 done_again: done_again[c.index].clone(),
                 loss: LossDoc::of(&c.loss),
             })
@@ -316,6 +356,7 @@ fn print(
     counts: &Counts,
     found: &History,
     done_again: &[Vec<DoneAgain>],
+    compared: &[Vec<Compared>],
     all: bool,
 ) -> anyhow::Result<()> {
     let tokenizer = counts.tokenizer.name();
@@ -397,23 +438,14 @@ fn print(
                 }
             }
             print_done_again(out, &done_again[c.index], all)?;
-            let lost: Vec<_> = l.facts.iter().filter(|(_, s)| *s == Survival::Lost).collect();
-            if !lost.is_empty() {
-                writeln!(out, "    lost facts:")?;
-                let shown = if all { lost.len() } else { SHOWN_LOST.min(lost.len()) };
-                for (fact, _) in &lost[..shown] {
-                    writeln!(
-                        out,
-                        "      #{:<6} {:<7} {}",
-                        fact.message,
-                        fact.kind.name(),
-                        one_line(&fact.text, 160)
-                    )?;
-                }
-                if shown < lost.len() {
-                    writeln!(out, "      … and {} more (--all, or --json)", lost.len() - shown)?;
-                }
+            if let Some(rows) = compared.get(c.index) {
+                summaries_compared::print(out, rows)?;
             }
+            let detail = if all { Detail::Everything } else { Detail::Short };
+            let mut ranked = String::new();
+            l.ranked.write(&mut ranked, "    ", detail)?;
+            // The report's blank line before its heading is one too many in this table.
+            write!(out, "{}", ranked.trim_start_matches('\n'))?;
         }
     }
     Ok(())

@@ -13,6 +13,7 @@ mod policy_sweep;
 mod replay_cmd;
 mod scan_cmd;
 mod stats_cmd;
+mod summaries_compared;
 mod sweep_cmd;
 
 use std::io::IsTerminal;

@@ -205,6 +205,7 @@ fn document<'a>(
                     message: f.message,
                     kind: f.kind.name(),
                     text: &f.text,
+                    why: None,
                 })
                 .collect(),
             instructions_lost: loss

@@ -18,6 +18,8 @@ const RESTATED: f64 = 0.5;
 const CLAUSE_HELD: f64 = 0.34;
 /// How far from the restating sentence a turn's other clauses may be restated.
 const NEAR_LINES: usize = 2;
+/// The most distinct words of a turn whose numbers are what it is about.
+const SHORT_TURN: usize = 6;
 /// Candidate sentences compared word by word for one turn (the rest share fewer words).
 const CANDIDATES: usize = 24;
 /// The most sentence references read to pick one turn's candidates.
@@ -181,7 +183,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// How many of a turn's words each sentence shares: counted in place for a short text
-/// (the summary: no hashing), in a map for a long one.
+/// (the summary), else listed and counted after a sort (at most [`POSTINGS_READ`]
+/// entries: cheaper than a map that grows).
 enum SharedCounts {
     Dense(Vec<u32>, Vec<usize>),
     Sparse(rustc_hash::FxHashMap<usize, usize>),
@@ -193,7 +196,10 @@ impl SharedCounts {
         if units <= DENSE_UNITS {
             SharedCounts::Dense(vec![0; units], Vec::new())
         } else {
-            SharedCounts::Sparse(rustc_hash::FxHashMap::default())
+            SharedCounts::Sparse(rustc_hash::FxHashMap::with_capacity_and_hasher(
+                POSTINGS_READ,
+                rustc_hash::FxBuildHasher,
+            ))
         }
     }
 
@@ -534,6 +540,19 @@ impl Sentences {
         if best.coverage < needed {
             return None;
         }
+        // A short turn with numbers is about one of them (`question 0` is not `question
+        // 9`): the restating sentence holds at least one. A long turn's numbers are often
+        // incidental to it.
+        let unit_numbers = &self.ids[at];
+        let mut numbers = (0..sought.words.len())
+            .filter(|&i| sought.words[i].0.bytes().all(|b| b.is_ascii_digit()))
+            .peekable();
+        if sought.words.len() <= SHORT_TURN
+            && numbers.peek().is_some()
+            && !numbers.any(|i| sought.found_in(i, unit_numbers))
+        {
+            return None;
+        }
         if turn.clauses.len() > 1
             && !turn
                 .clauses
@@ -701,6 +720,13 @@ mod tests {
             .restates("before providing proposal for phase 4.1 check existing implementation for metrics")
             .expect("restated");
         assert!(e.quote.starts_with("- Before proposing"));
+    }
+
+    #[test]
+    fn a_short_turn_is_about_its_number() {
+        let s = summary("question 9 pad pad pad pad");
+        assert!(s.restates("question 0 pad pad pad").is_none());
+        assert!(s.restates("question 9 pad pad").is_some());
     }
 
     #[test]

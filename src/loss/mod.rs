@@ -8,6 +8,7 @@ mod facts;
 mod finder;
 mod instructions;
 pub mod meaning;
+pub mod rank;
 pub mod session;
 mod text_masks;
 pub mod turns;
@@ -94,6 +95,8 @@ pub struct LossReport {
     pub instructions_lost: Vec<(usize, String)>,
     /// Every summarized human turn with its kind, status and evidence.
     pub turns: Vec<Turn>,
+    /// The lost facts ranked by what matters, the noise among them counted.
+    pub ranked: rank::Ranked,
     /// Tokens of the summary text (estimate).
     pub summary_tokens: u64,
 }
@@ -278,7 +281,7 @@ pub fn loss_report_kept(
         .filter(|t| t.status != TurnStatus::Lost)
         .flat_map(|t| t.values.iter().map(|v| v.to_lowercase()))
         .collect();
-    let facts = facts
+    let facts: Vec<(Fact, Survival)> = facts
         .into_iter()
         .map(|(fact, survival)| {
             let value = fact
@@ -300,8 +303,15 @@ pub fn loss_report_kept(
             .map(|t| (t.message, first_line(&t.text)))
             .collect()
     };
+    let facts = paths_in_other_forms(facts, summary);
+    let lost: Vec<Fact> = facts
+        .iter()
+        .filter(|(_, s)| *s == Survival::Lost)
+        .map(|(f, _)| f.clone())
+        .collect();
     LossReport {
         summarized: (head_end, split),
+        ranked: rank::rank(transcript, lost),
         facts,
         instructions: instruction_turns(false),
         instructions_lost: instruction_turns(true),
@@ -309,6 +319,53 @@ pub fn loss_report_kept(
         summary_tokens: (summary.chars().count() as u64).div_ceil(4),
     }
 }
+
+/// A lost path that survives in another form: an absolute path whose
+/// repository-relative form the summary holds, or the same file named from another root
+/// by a fact that survives (`/Users/u/repo/src/a.ts` and `src/a.ts`).
+fn paths_in_other_forms(facts: Vec<(Fact, Survival)>, summary: &str) -> Vec<(Fact, Survival)> {
+    let tails = |text: &str| -> Vec<String> {
+        meaning::value_forms(text)
+            .into_iter()
+            .skip(1)
+            .filter(|t| t.contains('/') && t.len() >= MIN_PATH_TAIL)
+            .collect()
+    };
+    let mut surviving: HashMap<String, Survival> = HashMap::new();
+    for (fact, survival) in facts
+        .iter()
+        .filter(|(f, s)| f.kind == FactKind::Path && *s != Survival::Lost)
+    {
+        for tail in tails(&fact.text) {
+            let held = surviving.entry(tail).or_insert(*survival);
+            if *survival == Survival::Summary {
+                *held = Survival::Summary;
+            }
+        }
+    }
+    let summary = summary.to_lowercase();
+    facts
+        .into_iter()
+        .map(|(fact, survival)| {
+            if survival != Survival::Lost || fact.kind != FactKind::Path {
+                return (fact, survival);
+            }
+            let tails = tails(&fact.text);
+            let found = if tails.iter().any(|t| summary.contains(t.as_str())) {
+                Survival::Summary
+            } else {
+                tails
+                    .iter()
+                    .find_map(|t| surviving.get(t).copied())
+                    .unwrap_or(Survival::Lost)
+            };
+            (fact, found)
+        })
+        .collect()
+}
+
+/// The shortest folder-and-file tail of a path taken as naming the same file.
+const MIN_PATH_TAIL: usize = 8;
 
 /// Judges each human turn `(message, words)`: its kind, then whether `summary`
 /// restates it (or, for a user fact, holds its values), else whether a message after
@@ -494,10 +551,20 @@ fn restated(sentences: &meaning::Sentences, turn: &meaning::TurnWords, values: &
     sentences.restates_turn(turn)
 }
 
-impl fmt::Display for LossReport {
-    /// Instructions first (what a user needs), then the facts lost, grouped by kind with
-    /// counts. Every row that names a message starts with `  #N` (the TUI jumps there).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl LossReport {
+    /// The report as text with the lost facts in as much `detail` as asked.
+    pub fn text(&self, detail: rank::Detail) -> String {
+        let mut out = String::new();
+        self.write_text(&mut out, detail)
+            .expect("writing to a String cannot fail");
+        out
+    }
+}
+
+impl LossReport {
+    /// Instructions first (what a user needs), then the facts lost, what matters first.
+    /// Every row that names a message starts with `  #N` (the TUI jumps there).
+    fn write_text(&self, f: &mut impl fmt::Write, detail: rank::Detail) -> fmt::Result {
         let (a, b) = self.summarized;
         writeln!(
             f,
@@ -531,29 +598,48 @@ impl fmt::Display for LossReport {
             thousands(self.count(Survival::Kept) as u64),
             thousands(self.count(Survival::Lost) as u64)
         )?;
-        let mut kinds: Vec<FactKind> = self
-            .facts
-            .iter()
-            .filter(|(_, s)| *s == Survival::Lost)
-            .map(|(fact, _)| fact.kind)
-            .collect();
-        kinds.sort_unstable();
-        kinds.dedup();
-        if !kinds.is_empty() {
-            writeln!(f, "\nLost (in no summary and no kept message), by kind:")?;
-        }
-        for kind in kinds {
-            let lost: Vec<&Fact> = self
-                .facts
-                .iter()
-                .filter(|(fact, s)| *s == Survival::Lost && fact.kind == kind)
-                .map(|(fact, _)| fact)
-                .collect();
-            writeln!(f, "{} ({}):", kind.plural(), thousands(lost.len() as u64))?;
-            for fact in lost {
-                writeln!(f, "  #{:<6} {}", fact.message, crate::text::visible(&fact.text, false))?;
-            }
-        }
-        Ok(())
+        self.ranked.write(f, "", detail)
+    }
+}
+
+impl fmt::Display for LossReport {
+    /// [`LossReport::text`]: the short list of lost facts, or every fact with `{:#}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let detail = if f.alternate() {
+            rank::Detail::Everything
+        } else {
+            rank::Detail::Short
+        };
+        self.write_text(f, detail)
+    }
+}
+
+#[cfg(test)]
+mod path_form_tests {
+    use super::*;
+
+    fn path(text: &str, survival: Survival) -> (Fact, Survival) {
+        let fact = Fact {
+            text: text.to_owned(),
+            kind: FactKind::Path,
+            message: 1,
+        };
+        (fact, survival)
+    }
+
+    #[test]
+    fn an_absolute_path_survives_in_its_repository_relative_form() {
+        let facts = vec![
+            path("/Users/u/repo/src/agents/metrics/types.ts", Survival::Lost),
+            path("/Users/u/repo/src/agents/sync/plugin.ts", Survival::Lost),
+            path("/Users/u/repo/docs/design/notes.md", Survival::Lost),
+            path("docs/design/notes.md", Survival::Kept),
+        ];
+        let judged = paths_in_other_forms(facts, "Edited `src/agents/metrics/types.ts` to add the field.");
+        let survival: Vec<Survival> = judged.iter().map(|(_, s)| *s).collect();
+        assert_eq!(
+            survival,
+            [Survival::Summary, Survival::Lost, Survival::Kept, Survival::Kept]
+        );
     }
 }

@@ -288,7 +288,7 @@ impl App {
             Ok(report) if *key == self.outcome_key() => Mode::Loss {
                 text: report.map_or_else(
                     || "Loss report: no-op, nothing is summarized, nothing is lost.".to_owned(),
-                    |r| r.to_string(),
+                    |r| r.text(crate::loss::rank::Detail::Matter),
                 ),
                 scroll: 0,
                 selected: 0,
