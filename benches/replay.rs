@@ -117,6 +117,7 @@ fn policies(c: &mut Criterion) {
         let counts = Counts::compute(&whole, Tokenizer::Estimate);
         let fits = calibrate_epochs(&whole, &counts);
         let chat = chat_view_counted(&whole, &counts);
+        let turns = ctxlens::loss::session::SessionTurns::of_session(&whole);
         let window = counts.total() / 50;
         for policy in all() {
             let settings = settings_for(policy, window, &[]).expect("defaults");
@@ -129,6 +130,7 @@ fn policies(c: &mut Criterion) {
                     summarizer: &Placeholder,
                     fits: &fits,
                     chat: &chat,
+                    turns: &turns,
                     cancel: never(),
                 })
                 .expect("replays")

@@ -366,3 +366,38 @@ fn history_compares_the_real_summary_with_others_on_the_same_cut() {
     assert!(text.contains("summaries side by side"), "{text}");
     assert!(text.lines().any(|l| l.trim_start().starts_with("extractive")), "{text}");
 }
+
+#[test]
+fn a_policy_replay_judges_turns_by_meaning_too() {
+    let file = data().join("conformance/policies/inputs/support-agent.json");
+    let file = file.to_str().expect("utf-8");
+    let out = ctxlens(&[
+        "replay",
+        file,
+        "--policy",
+        "langchain-summarization",
+        "--set",
+        "trigger=tokens:300",
+        "--summarizer",
+        "extractive",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let turns = doc["turns"].as_array().expect("turns");
+    assert_eq!(turns.len() as u64, doc["instructions"].as_u64().expect("count"));
+    let statuses: BTreeSet<&str> = turns.iter().map(|t| t["status"].as_str().expect("status")).collect();
+    assert!(statuses.contains("kept") && statuses.contains("in_summary"), "{statuses:?}");
+    let lost: Vec<u64> = turns
+        .iter()
+        .filter(|t| t["status"] == "lost" && t["kind"] == "instruction")
+        .map(|t| t["message"].as_u64().expect("message"))
+        .collect();
+    let listed: Vec<u64> = doc["instructions_lost"]
+        .as_array()
+        .expect("lost")
+        .iter()
+        .map(|pair| pair[0].as_u64().expect("message"))
+        .collect();
+    assert_eq!(lost, listed);
+}

@@ -907,6 +907,7 @@ fn acting_in_place_replays_as_planning_every_call_does() {
         let counts = ctxlens::tokens::Counts::compute(&whole, ctxlens::tokens::Tokenizer::Estimate);
         let fits = ctxlens::calibrate::calibrate_epochs(&whole, &counts);
         let chat = chat_view_counted(&whole, &counts);
+        let turns = ctxlens::loss::session::SessionTurns::of_session(&whole);
         for (name, settings) in &cases {
             let policy = by_name(name).expect("policy");
             let planned = PlannedEveryCall(policy);
@@ -919,6 +920,7 @@ fn acting_in_place_replays_as_planning_every_call_does() {
                     summarizer: summarizer.as_ref(),
                     fits: &fits,
                     chat: &chat,
+                    turns: &turns,
                     cancel: ctxlens::cancel::never(),
                 })
                 .expect("replays");

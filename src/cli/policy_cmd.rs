@@ -71,6 +71,9 @@ struct ReplayDoc<'a> {
     #[serde(flatten)]
     replayed: &'a Replayed,
     instructions_lost_count: usize,
+    /// Every human turn in the report contract (`instructions` is already the count in
+    /// a policy replay's rows, which `compare` shares).
+    turns: Vec<super::history_cmd::TurnDoc<'a>>,
 }
 
 /// `replay FILE --policy NAME`: the policy over the session's whole life.
@@ -87,6 +90,7 @@ pub fn run_replay(
     let prepared = super::replay_cmd::prepare(file, input, make)?;
     let fits = calibrate_epochs(&prepared.whole, &prepared.counts);
     let chat = policy::chat_view_counted(&prepared.whole, &prepared.counts);
+    let turns = ctxlens::loss::session::SessionTurns::of_session(&prepared.whole);
     let replayed = replay(&Inputs {
         whole: &prepared.whole,
         counts: &prepared.counts,
@@ -95,6 +99,7 @@ pub fn run_replay(
         summarizer: prepared.summarizer.as_ref(),
         fits: &fits,
         chat: &chat,
+        turns: &turns,
         cancel: ctxlens::cancel::never(),
     })?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -104,6 +109,7 @@ pub fn run_replay(
             settings: settings.pairs(),
             summarizer: prepared.spec.to_string(),
             instructions_lost_count: replayed.instructions_lost.len(),
+            turns: replayed.turns.iter().map(super::history_cmd::TurnDoc::of).collect(),
             replayed: &replayed,
         };
         serde_json::to_writer_pretty(&mut out, &doc)?;

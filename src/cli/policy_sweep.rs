@@ -169,6 +169,7 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
     let prepared = super::replay_cmd::prepare(args.file, args.input, args.make)?;
     let fits = calibrate_epochs(&prepared.whole, &prepared.counts);
     let chat = policy::chat_view_counted(&prepared.whole, &prepared.counts);
+    let turns = ctxlens::loss::session::SessionTurns::of_session(&prepared.whole);
     let rows: Vec<Row> = args
         .vary
         .values
@@ -183,6 +184,7 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
                 summarizer: prepared.summarizer.as_ref(),
                 fits: &fits,
                 chat: &chat,
+                turns: &turns,
                 cancel: ctxlens::cancel::never(),
             })
             .with_context(|| format!("{}={value}", args.vary.key))?;

@@ -80,6 +80,16 @@ impl SessionTurns {
         }
     }
 
+    /// The human turns of `whole` (every epoch), each with the user's own words.
+    pub fn of_session(whole: &crate::transcript::Transcript) -> SessionTurns {
+        let said: Vec<(usize, String)> = (0..whole.messages.len())
+            .into_par_iter()
+            .filter(|&i| whole.messages[i].boundary)
+            .filter_map(|i| Some((i, turns::user_words(&whole.readable_text(i))?)))
+            .collect();
+        SessionTurns::new(&said)
+    }
+
     /// How many human turns.
     pub fn len(&self) -> usize {
         self.turns.len()

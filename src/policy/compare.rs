@@ -85,6 +85,7 @@ pub fn compare(
         .map_err(crate::Error::Summary)?;
     let fits = calibrate_epochs(whole, counts);
     let chat = chat_view_counted(whole, counts);
+    let turns = crate::loss::session::SessionTurns::of_session(whole);
     policies
         .par_iter()
         .zip(settings.par_iter())
@@ -97,6 +98,7 @@ pub fn compare(
                 summarizer,
                 fits: &fits,
                 chat: &chat,
+                turns: &turns,
                 cancel,
             })?;
             Ok(Compared {

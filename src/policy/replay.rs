@@ -22,6 +22,9 @@ use super::running::{FastView, Running};
 use super::{InPlace, Policy, PolicyPlan, PolicySettings, Section, SettingError};
 use crate::calibrate::{epoch_of, EpochFit};
 use crate::cancel::CancelToken;
+use crate::loss::session::SessionTurns;
+use crate::loss::turns::TurnKind;
+use crate::loss::{first_line, Turn, TurnStatus};
 use crate::summarize::{older_message, Summarizer};
 use crate::tokens::{count_json, Counts, Tokenizer};
 use crate::transcript::Transcript;
@@ -43,6 +46,9 @@ pub struct Inputs<'a> {
     /// The session's chat view ([`super::chat_view_counted`] of `whole` with `counts`), built
     /// once for every policy replayed on it.
     pub chat: &'a [ChatMessage],
+    /// The session's human turns ([`SessionTurns::of_session`] of `whole`), read once
+    /// for every policy replayed on it.
+    pub turns: &'a SessionTurns,
     /// Stops the replay early.
     pub cancel: &'a CancelToken,
 }
@@ -116,6 +122,9 @@ pub struct Replayed {
     pub summary_input_tokens: u64,
     /// Human turns removed and not restated by any summary: (message, first line).
     pub instructions_lost: Vec<(usize, String)>,
+    /// Every human turn judged by meaning (`message`: its index in the session).
+    #[serde(skip)]
+    pub turns: Vec<Turn>,
     /// Human turns in the session.
     pub instructions: usize,
     /// The first message of the session it removed.
@@ -140,6 +149,7 @@ impl Replayed {
             billed_total: Some(0),
             summary_input_tokens: 0,
             instructions_lost: Vec::new(),
+            turns: Vec::new(),
             instructions,
             first_lost: None,
             calls: Vec::new(),
@@ -576,59 +586,19 @@ fn clear_positions(
     running.cleared(&changed);
 }
 
-/// The first message removed, and the human turns removed whose first line no summary
-/// restates (case folded).
+/// The first message removed, and every human turn judged by meaning: kept when the
+/// policy never removed it, else restated by one of its summaries, said again by the user,
+/// or lost.
 fn record_losses(inputs: &Inputs, removed: &BTreeSet<usize>, summaries: &[String], out: &mut Replayed) {
-    use rayon::prelude::*;
     out.first_lost = removed.iter().next().copied();
-    let boundaries: Vec<usize> = removed
+    let summaries: Vec<&str> = summaries.iter().map(String::as_str).collect();
+    out.turns = inputs.turns.judge(&summaries, |origin| removed.contains(&origin));
+    out.instructions_lost = out
+        .turns
         .iter()
-        .copied()
-        .filter(|&origin| inputs.whole.messages[origin].boundary)
+        .filter(|t| t.kind == TurnKind::Instruction && t.status == TurnStatus::Lost)
+        .map(|t| (t.message, first_line(&t.text)))
         .collect();
-    let turns: Vec<(usize, String, String)> = boundaries
-        .into_par_iter()
-        .map(|origin| {
-            let text = inputs.whole.readable_text(origin);
-            let first_line = text
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or_default()
-                .trim()
-                .to_owned();
-            let probe: String = first_line.to_lowercase().chars().take(60).collect();
-            (origin, first_line, probe)
-        })
-        .collect();
-    // Every probe searched in every summary in one pass per summary (thousands of turns
-    // and firings would otherwise make a search per pair).
-    // Each distinct probe once (agents repeat their prompts).
-    let mut probes: Vec<&str> = turns
-        .iter()
-        .map(|(_, _, p)| p.as_str())
-        .filter(|p| !p.is_empty())
-        .collect();
-    probes.sort_unstable();
-    probes.dedup();
-    let mut restated = vec![false; probes.len()];
-    if !summaries.is_empty() {
-        if let Ok(finder) = aho_corasick::AhoCorasick::new(&probes) {
-            for summary in summaries {
-                for found in finder.find_overlapping_iter(summary.as_str()) {
-                    restated[found.pattern().as_usize()] = true;
-                }
-            }
-        }
-    }
-    let said: Vec<bool> = turns
-        .iter()
-        .map(|(_, _, probe)| probes.binary_search(&probe.as_str()).is_ok_and(|k| restated[k]))
-        .collect();
-    for ((origin, first_line, _), said) in turns.into_iter().zip(said) {
-        if !said {
-            out.instructions_lost.push((origin, first_line));
-        }
-    }
 }
 
 /// Replays the policy over the session.
@@ -637,10 +607,7 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
     let policy = inputs.policy;
     let mut context: Vec<ChatMessage> = Vec::new();
     let mut running = Running::new();
-    let mut out = Replayed::empty(
-        policy.name(),
-        inputs.whole.messages.iter().filter(|m| m.boundary).count(),
-    );
+    let mut out = Replayed::empty(policy.name(), inputs.turns.len());
     let mut removed: BTreeSet<usize> = BTreeSet::new();
     // The context is still the one the agent really sent (no firing of this replay, no
     // real compaction crossed): the provider's recorded figure is its billed size.
