@@ -368,3 +368,26 @@ fn codex_prompts_logged_only_as_events_are_human_turns() {
         assert_eq!(t2.messages.len(), t.messages.len());
     }
 }
+
+#[test]
+fn an_anthropic_request_known_only_by_its_image_block_is_anthropic() {
+    // No `system`, no tool blocks: an `image` block with a `source` object is Anthropic's
+    // (OpenAI's are `image_url`, LangChain's carry `source_type`).
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==";
+    let anthropic = json!({"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [
+        {"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png}},
+            {"type": "text", "text": "What is this?"}
+        ]}
+    ]});
+    let t = load(serde_json::to_vec(&anthropic).expect("json"));
+    assert_eq!(t.format.dialect, Dialect::Anthropic);
+    let langchain = json!({"messages": [
+        {"role": "user", "content": [
+            {"type": "image", "source_type": "base64", "mime_type": "image/png", "data": png},
+            {"type": "text", "text": "What is this?"}
+        ]}
+    ]});
+    let t = load(serde_json::to_vec(&langchain).expect("json"));
+    assert_eq!(t.format.dialect, Dialect::OpenAi);
+}

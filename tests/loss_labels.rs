@@ -387,7 +387,10 @@ fn a_policy_replay_judges_turns_by_meaning_too() {
     let turns = doc["turns"].as_array().expect("turns");
     assert_eq!(turns.len() as u64, doc["instructions"].as_u64().expect("count"));
     let statuses: BTreeSet<&str> = turns.iter().map(|t| t["status"].as_str().expect("status")).collect();
-    assert!(statuses.contains("kept") && statuses.contains("in_summary"), "{statuses:?}");
+    assert!(
+        statuses.contains("kept") && statuses.contains("in_summary"),
+        "{statuses:?}"
+    );
     let lost: Vec<u64> = turns
         .iter()
         .filter(|t| t["status"] == "lost" && t["kind"] == "instruction")

@@ -108,10 +108,18 @@ fn trajectory_quirks_are_understood() {
 #[test]
 fn a_claude_code_log_ctxlens_compacts_records_the_compaction_as_claude_code_does() {
     // The output holds Claude Code's `compact_boundary` record before the summary, so
-    // `history` of it finds the compaction: manual, at the size ctxlens counted.
+    // `history` of it finds the compaction: manual, at the size ctxlens counted; the
+    // compactions the log already had stay on the chain, and compacting the output again
+    // adds one more.
     let dir = tempfile::tempdir().expect("temp dir");
     let mut checked = 0;
+    let mut twice = 0;
+    let compactions_of = |path: &str| {
+        let history = json_stdout(&ctxlens(&["history", path, "--json"]));
+        history["compactions"].as_array().expect("compactions").clone()
+    };
     for file in files().into_iter().filter(|f| f.contains("claude-code-jsonl")) {
+        let before = compactions_of(&file).len();
         let stats = json_stdout(&ctxlens(&["stats", &file, "--json"]));
         let budget = (stats["total"].as_u64().expect("total") / 3).max(1).to_string();
         let out_path = dir.path().join("out.jsonl");
@@ -124,16 +132,52 @@ fn a_claude_code_log_ctxlens_compacts_records_the_compaction_as_claude_code_does
             &ctxlens(&["compact", &file, "--max-tokens", &budget, "-o", out_path, "--force"]),
             0,
         );
-        let history = json_stdout(&ctxlens(&["history", out_path, "--json"]));
-        let compactions = history["compactions"].as_array().expect("compactions");
-        assert_eq!(compactions.len(), 1, "{file}: {history}");
-        assert_eq!(compactions[0]["trigger"], "manual", "{file}");
-        assert!(compactions[0]["pre_tokens"].as_u64().is_some_and(|p| p > 0), "{file}");
+        let compactions = compactions_of(out_path);
+        assert_eq!(compactions.len(), before + 1, "{file}: {compactions:?}");
+        let ours = &compactions[before];
+        assert_eq!(ours["trigger"], "manual", "{file}");
+        assert!(ours["pre_tokens"].as_u64().is_some_and(|p| p > 0), "{file}");
         assert!(
-            compactions[0]["summary_message"].is_u64(),
+            ours["summary_message"].is_u64(),
             "{file}: the summary follows the boundary"
         );
         checked += 1;
+        // Again, on the output: every earlier compaction is still found.
+        let total = json_stdout(&ctxlens(&["stats", out_path, "--json"]))["total"]
+            .as_u64()
+            .expect("total");
+        let (budget, tail) = ((total - 1).to_string(), (total / 4).to_string());
+        let again = dir.path().join("again.jsonl");
+        let again = again.to_str().expect("utf-8");
+        let plan = json_stdout(&ctxlens(&[
+            "compact",
+            out_path,
+            "--max-tokens",
+            &budget,
+            "--keep-tail",
+            &tail,
+            "--plan",
+        ]));
+        if plan["compacted"] != true {
+            continue;
+        }
+        assert_exit(
+            &ctxlens(&[
+                "compact",
+                out_path,
+                "--max-tokens",
+                &budget,
+                "--keep-tail",
+                &tail,
+                "-o",
+                again,
+                "--force",
+            ]),
+            0,
+        );
+        assert_eq!(compactions_of(again).len(), before + 2, "{file}: compacted twice");
+        twice += 1;
     }
     assert!(checked >= 3, "{checked} logs compacted");
+    assert!(twice >= 2, "{twice} logs compacted twice");
 }

@@ -257,6 +257,20 @@ fn claude_code_log_reads_every_compacted_sample() {
             &out.display().to_string(),
         ]);
         assert_exit(&compacted, 0);
+        // And compacted again: two compactions on the chain, the first one's boundary kept.
+        let total_after = total(&["stats", &out.display().to_string(), "--json"]);
+        let again = ctxlens(&[
+            "compact",
+            &out.display().to_string(),
+            "--max-tokens",
+            &total_after.saturating_sub(1).max(1).to_string(),
+            "--keep-tail",
+            &(total_after / 4).to_string(),
+            "--force",
+            "-o",
+            &out.display().to_string(),
+        ]);
+        assert_exit(&again, 0);
         let rendered = dir.path().join(format!("{name}.json"));
         let run = std::process::Command::new(&viewer)
             .arg(&out)

@@ -209,14 +209,21 @@ fn claude_code(transcript: &Transcript, cut: &Cut, texts: &[String]) -> Insertio
         })
         .collect();
     // The boundary record Claude Code writes before its summary: a new chain starts at it
-    // (no parent), `logicalParentUuid` names the last record before the compaction, and
-    // `compactMetadata` says how and at what size (ctxlens' count) it compacted.
+    // (no parent), `logicalParentUuid` names the last record before the compaction that
+    // the output keeps (the summarized ones are gone: an earlier compaction's summary or
+    // boundary, or an earlier epoch's last record), so `history` walks back through every
+    // compaction; `compactMetadata` says how and at what size (ctxlens' count).
     let boundary_uuid = derived_uuid(&format!("{seed}#boundary"));
-    let before_uuid = cut
-        .split
-        .checked_sub(1)
-        .and_then(|last| record_of(transcript, last))
-        .and_then(|r| r.get("uuid").and_then(Value::as_str).map(str::to_owned));
+    let before_uuid = super::render::kept_before(transcript, cut)
+        .into_iter()
+        .rev()
+        .find_map(|r| {
+            serde_json::from_str::<Value>(&transcript.text[r.range.clone()])
+                .ok()?
+                .get("uuid")?
+                .as_str()
+                .map(str::to_owned)
+        });
     let mut boundary = Map::new();
     boundary.insert(
         "parentUuid".into(),

@@ -86,6 +86,64 @@ fn render_list(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Doc
     doc
 }
 
+/// The place in the active conversation of the record at `range`.
+fn order_of(transcript: &Transcript, range: &std::ops::Range<usize>) -> Option<usize> {
+    transcript
+        .log_records
+        .iter()
+        .find(|r| r.range == *range)
+        .and_then(|r| r.order)
+}
+
+/// The records a compacted log keeps before what the compaction writes, in conversation
+/// order: a Claude Code log's earlier epochs (Claude Code never drops them), the records
+/// before the first message (session metadata, an earlier compaction's boundary), an
+/// earlier compaction's summary even when it is summarized again (so `history` still
+/// finds that compaction; unless the kept tail hangs from it: the inserted records take
+/// its place in the chain), and the head messages' records.
+pub(super) fn kept_before<'t>(transcript: &'t Transcript, cut: &Cut) -> Vec<&'t crate::transcript::LogRecord> {
+    let records = &transcript.log_records;
+    let first_message_order = transcript
+        .messages
+        .first()
+        .and_then(|m| m.records().first())
+        .and_then(|range| order_of(transcript, range))
+        .unwrap_or(usize::MAX);
+    let claude_code = transcript.format.container == crate::transcript::Container::ClaudeCode;
+    let field = |range: &std::ops::Range<usize>, key: &str| {
+        serde_json::from_str::<serde_json::Value>(&transcript.text[range.clone()])
+            .ok()
+            .and_then(|v| v.get(key)?.as_str().map(str::to_owned))
+    };
+    let tail_parent = transcript
+        .messages
+        .get(cut.split)
+        .and_then(|m| m.records().first())
+        .and_then(|range| field(range, "parentUuid"));
+    let mut kept_ranges: Vec<std::ops::Range<usize>> = Vec::new();
+    for (i, m) in transcript.messages[..cut.split].iter().enumerate() {
+        let resummarized = claude_code
+            && m.past_summary
+            && m.records()
+                .iter()
+                .all(|r| tail_parent.is_none() || field(r, "uuid") != tail_parent);
+        if i < cut.head_end || resummarized {
+            kept_ranges.extend(m.records().iter().cloned());
+        }
+    }
+    let mut kept: Vec<&crate::transcript::LogRecord> = records
+        .iter()
+        .filter(|r| {
+            (claude_code && r.earlier.is_some())
+                || (r.message.is_none() && r.order.is_some_and(|o| o < first_message_order))
+                || kept_ranges.contains(&r.range)
+        })
+        .collect();
+    // Earlier epochs first, then the live conversation's order.
+    kept.sort_by_key(|r| (r.earlier.is_none(), r.earlier.or(r.order)));
+    kept
+}
+
 /// A compacted log: the records before the first message (session metadata), the head
 /// messages' records, the inserted records, then every record of the active
 /// conversation from the first kept tail message on, all byte for byte as read (each
@@ -96,27 +154,16 @@ fn render_list(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Doc
 /// its kept items were written into the new one.
 fn render_log(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Document {
     let records = &transcript.log_records;
-    let order_of = |range: &std::ops::Range<usize>| records.iter().find(|r| r.range == *range).and_then(|r| r.order);
-    let first_message_order = transcript
-        .messages
-        .first()
-        .and_then(|m| m.records().first())
-        .and_then(order_of)
-        .unwrap_or(usize::MAX);
     let tail_order = transcript
         .messages
         .get(cut.split)
         .and_then(|m| m.records().first())
-        .and_then(order_of)
+        .and_then(|range| order_of(transcript, range))
         .map(|order| order + usize::from(super::inserted::from_replacement(transcript, cut.split)));
-    let mut head: Vec<std::ops::Range<usize>> = records
-        .iter()
-        .filter(|r| r.message.is_none() && r.order.is_some_and(|o| o < first_message_order))
+    let mut head: Vec<std::ops::Range<usize>> = kept_before(transcript, cut)
+        .into_iter()
         .map(|r| r.range.clone())
         .collect();
-    for m in &transcript.messages[..cut.head_end] {
-        head.extend(m.records().iter().cloned());
-    }
     head.sort_by_key(|r| r.start);
     head.dedup();
     let mut doc = Document::new(transcript);

@@ -79,6 +79,10 @@ pub struct LogRecord {
     /// Its place in the active conversation (the order the client reads it in, which a
     /// Claude Code file need not be written in); `None` off it.
     pub order: Option<usize>,
+    /// Off the active conversation but on an earlier epoch of it (reached back through
+    /// compaction boundaries): its place there, oldest first. A compacted Claude Code log
+    /// keeps these, as Claude Code does.
+    pub earlier: Option<usize>,
 }
 
 /// What loading a log produced.
@@ -216,6 +220,31 @@ pub(crate) fn claude_code(
     chain.reverse();
     let chain = with_parallel_results(&lines, chain, &parent);
     let active: HashSet<usize> = chain.iter().copied().collect();
+    // The earlier epochs behind the live one: from its boundary back through
+    // `logicalParentUuid` and every parent before it.
+    let mut earlier_chain = Vec::new();
+    let logical_of = |i: usize| {
+        is_compact_boundary(&lines[i])
+            .then(|| lines[i].fields.get("logicalParentUuid"))
+            .flatten()
+            .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+    };
+    let mut cursor = chain
+        .first()
+        .and_then(|&i| logical_of(i))
+        .and_then(|p| by_uuid.get(&p).copied());
+    while let Some(i) = cursor.filter(|i| !active.contains(i) && seen.insert(*i)) {
+        earlier_chain.push(i);
+        cursor = parent(&lines[i])
+            .or_else(|| logical_of(i))
+            .and_then(|p| by_uuid.get(&p).copied());
+    }
+    earlier_chain.reverse();
+    let earlier: HashMap<usize, usize> = with_parallel_results(&lines, earlier_chain, &parent)
+        .into_iter()
+        .enumerate()
+        .map(|(k, i)| (i, k))
+        .collect();
 
     let mut loaded = Loaded {
         messages: Vec::new(),
@@ -243,6 +272,7 @@ pub(crate) fn claude_code(
             message: record_message.get(&i).copied(),
             active: active.contains(&i),
             order: order.get(&i).copied(),
+            earlier: earlier.get(&i).copied(),
         })
         .collect();
     note_incomplete(&mut loaded, incomplete);
@@ -828,6 +858,7 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
             message: owner,
             active: true,
             order: Some(loaded.records.len()),
+            earlier: None,
         });
     }
     note_incomplete(&mut loaded, incomplete);

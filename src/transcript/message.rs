@@ -262,6 +262,11 @@ struct Block<'a> {
     tool_use_id: Option<&'a RawValue>,
     #[serde(borrow, default)]
     content: Option<&'a RawValue>,
+    /// An Anthropic `image` or `document` block's `source` object (`base64`, `url`,
+    /// `file`): what tells Anthropic's media blocks from other clients' `image` blocks
+    /// (LangChain's carry `source_type`, OpenAI's are `image_url`).
+    #[serde(borrow, default)]
+    source: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -408,7 +413,8 @@ pub(crate) fn read(
 /// Reads one content block; returns true for a `tool_result` block.
 fn read_block(message: &mut Message, text: &mut TextBuilder, block: &Block) -> bool {
     let kind = block.kind.as_deref().unwrap_or_default();
-    message.anthropic_blocks |= ANTHROPIC_BLOCKS.contains(&kind);
+    message.anthropic_blocks |= ANTHROPIC_BLOCKS.contains(&kind)
+        || (matches!(kind, "image" | "document") && block.source.is_some_and(|s| s.get().starts_with('{')));
     match kind {
         "tool_use" => {
             let call = ToolCall {
