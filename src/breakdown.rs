@@ -33,6 +33,9 @@ pub enum Kind {
     Media,
     /// A summary an earlier compaction wrote.
     PastSummary,
+    /// The system prompt and tool definitions the client sends but the log does not
+    /// hold, fitted from the recorded usage.
+    Overhead,
 }
 
 impl Kind {
@@ -47,6 +50,7 @@ impl Kind {
             Kind::ToolResult(name) => format!("tool result {name}"),
             Kind::Media => "images and documents".into(),
             Kind::PastSummary => "past summaries".into(),
+            Kind::Overhead => "system + tools (fitted)".into(),
         }
     }
 
@@ -265,6 +269,39 @@ pub struct Row {
     /// The messages holding some of it, ascending.
     #[serde(skip)]
     pub message_indices: Vec<usize>,
+    /// Fitted from recorded usage rather than counted (the overhead row).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fitted: bool,
+}
+
+/// [`breakdown`] plus, by kind, the [`overhead_row`] in its place by size: where the
+/// tokens a request is billed for go.
+pub fn breakdown_billed(transcript: &Transcript, counts: &Counts, planned: Option<&Planned>, by: By) -> Vec<Row> {
+    let mut rows = breakdown(transcript, counts, planned, by);
+    if let Some(row) = (by == By::Kind).then(|| overhead_row(transcript, counts)).flatten() {
+        let at = rows.partition_point(|r| r.tokens > row.tokens);
+        rows.insert(at, row);
+    }
+    rows
+}
+
+/// The row of what every request carries that the log does not: the system prompt and
+/// tool definitions, as the calibration of the recorded usage fits it (`None` without
+/// recorded usage, or when the fit finds none). It belongs to the kept head: a compactor
+/// never summarizes it.
+pub fn overhead_row(transcript: &Transcript, counts: &Counts) -> Option<Row> {
+    let fit = crate::calibrate::calibrate(transcript, counts)?;
+    (fit.overhead > 0).then(|| Row {
+        label: Kind::Overhead.label(),
+        kind: Kind::Overhead,
+        tokens: fit.overhead,
+        messages: 0,
+        head: fit.overhead,
+        summarized: 0,
+        tail: 0,
+        message_indices: Vec::new(),
+        fitted: true,
+    })
 }
 
 /// How a breakdown is grouped.
@@ -303,6 +340,7 @@ pub fn breakdown(transcript: &Transcript, counts: &Counts, planned: Option<&Plan
                 summarized: 0,
                 tail: 0,
                 message_indices: Vec::new(),
+                fitted: false,
             });
             row.tokens += tokens;
             match section {

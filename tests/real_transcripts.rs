@@ -181,3 +181,38 @@ fn a_claude_code_log_ctxlens_compacts_records_the_compaction_as_claude_code_does
     assert!(checked >= 3, "{checked} logs compacted");
     assert!(twice >= 2, "{twice} logs compacted twice");
 }
+
+#[test]
+fn the_breakdown_shows_what_the_log_does_not_hold_as_the_calibration_fits_it() {
+    let mut with_usage = 0;
+    for file in files() {
+        let stats = json_stdout(&ctxlens(&["stats", &file, "--json"]));
+        let by_kind = json_stdout(&ctxlens(&["stats", &file, "--by", "kind", "--json"]));
+        let rows = by_kind["rows"].as_array().expect("rows");
+        let fitted: Vec<&serde_json::Value> = rows.iter().filter(|r| r["fitted"] == true).collect();
+        match stats["calibration"]["overhead"].as_u64().filter(|&o| o > 0) {
+            Some(overhead) => {
+                assert_eq!(fitted.len(), 1, "{file}: one overhead row");
+                assert_eq!(fitted[0]["tokens"].as_u64(), Some(overhead), "{file}");
+                assert_eq!(by_kind["overhead"].as_u64(), Some(overhead), "{file}");
+                // The counted rows still add up to the counted total.
+                let counted: u64 = rows
+                    .iter()
+                    .filter(|r| r["fitted"] != true)
+                    .map(|r| r["tokens"].as_u64().expect("tokens"))
+                    .sum();
+                assert_eq!(counted, by_kind["total"].as_u64().expect("total"), "{file}");
+                with_usage += 1;
+            }
+            None => assert!(fitted.is_empty(), "{file}: no usage, no fitted row"),
+        }
+        // By tool there is no such row.
+        let by_tool = json_stdout(&ctxlens(&["stats", &file, "--by", "tool", "--json"]));
+        assert!(by_tool["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .all(|r| r["fitted"] != true));
+    }
+    assert!(with_usage >= 3, "{with_usage} logs with recorded usage");
+}

@@ -887,6 +887,36 @@ fn a_job_that_panics_is_reported_and_never_silently_lost() {
 // ---- where the context goes, filters, the summary's role, overlays that stop ---------------
 
 #[test]
+fn the_breakdown_shows_the_fitted_system_prompt_and_tools_without_narrowing_to_them() {
+    let log = common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let transcript = Transcript::read(&log, None).expect("loads");
+    let fitted = ctxlens::calibrate::calibrate(
+        &transcript,
+        &ctxlens::tokens::Counts::compute(&transcript, ctxlens::tokens::Tokenizer::Estimate),
+    )
+    .expect("the log records usage")
+    .overhead;
+    let mut app = open(transcript, config(Some(60_000), None), (120, 36));
+    let effects = app.act(Action::ToggleBreakdown);
+    settle(&mut app, effects);
+    let Mode::Breakdown(view) = app.mode() else {
+        panic!("the breakdown opens: {:?}", app.mode())
+    };
+    let row = view.rows.iter().position(|r| r.fitted).expect("the fitted row");
+    assert_eq!(view.rows[row].tokens, fitted);
+    let counted: u64 = view.rows.iter().filter(|r| !r.fitted).map(|r| r.tokens).sum();
+    assert_eq!(counted, app.counts().total(), "every counted token is somewhere");
+    let screen = format!("{:?}", draw(&app, 120, 36).backend());
+    assert!(screen.contains("system + tools (fitted)"), "{screen}");
+    for _ in 0..row {
+        app.act(Action::Down);
+    }
+    app.act(Action::Activate);
+    assert!(matches!(app.mode(), Mode::Breakdown(_)), "nothing to narrow to");
+    assert!(app.filter().is_none());
+}
+
+#[test]
 fn the_breakdown_is_made_on_a_worker_and_narrows_the_list() {
     let mut app = open(sample("support-agent.json"), config(Some(1500), Some(600)), (120, 36));
     let effects = app.act(Action::ToggleBreakdown);

@@ -5,7 +5,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::stats_cmd::ByArg;
-use ctxlens::breakdown::{breakdown, By, Row};
+use ctxlens::breakdown::{breakdown_billed, By, Row};
 use ctxlens::compact::{plan_strategy, Options, Strategy};
 use ctxlens::text::{fit, thousands};
 use ctxlens::tokens::{Counts, Tokenizer};
@@ -16,6 +16,10 @@ struct Doc<'a> {
     by: &'static str,
     tokenizer: &'static str,
     total: u64,
+    /// The fitted system prompt and tools (not in the log), when the log records usage:
+    /// also the `fitted` row.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    overhead: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     max_tokens: Option<u64>,
     rows: &'a [Row],
@@ -43,20 +47,22 @@ pub fn print(
         ByArg::Kind => By::Kind,
         ByArg::Tool => By::Tool,
     };
-    let rows = breakdown(transcript, &counts, planned.as_ref(), by_value);
+    let rows = breakdown_billed(transcript, &counts, planned.as_ref(), by_value);
+    let overhead = rows.iter().find(|r| r.fitted).map(|r| r.tokens);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if json {
         let doc = Doc {
             by: if by_value == By::Kind { "kind" } else { "tool" },
             tokenizer: tokenizer.name(),
             total: counts.total(),
+            overhead,
             max_tokens,
             rows: &rows,
         };
         serde_json::to_writer(&mut out, &doc)?;
         writeln!(out)?;
     } else {
-        write_table(&mut out, transcript, &counts, &rows, planned.is_some())?;
+        write_table(&mut out, transcript, &counts, overhead, &rows, planned.is_some())?;
     }
     out.flush()?;
     Ok(())
@@ -66,30 +72,48 @@ fn write_table(
     out: &mut impl Write,
     transcript: &Transcript,
     counts: &Counts,
+    overhead: Option<u64>,
     rows: &[Row],
     sections: bool,
 ) -> std::io::Result<()> {
     const BAR: usize = 30;
-    let total = counts.total().max(1);
-    writeln!(
-        out,
-        "{}: {} tokens ({}), by where they go",
-        transcript.source,
-        thousands(counts.total()),
-        counts.tokenizer
-    )?;
+    let total = (counts.total() + overhead.unwrap_or(0)).max(1);
+    match overhead {
+        Some(fitted) => writeln!(
+            out,
+            "{}: {} tokens ({}) + {} fitted for the system prompt and tools (not in the log) = {} a request carries, by where they go",
+            transcript.source,
+            thousands(counts.total()),
+            counts.tokenizer,
+            thousands(fitted),
+            thousands(counts.total() + fitted)
+        )?,
+        None => writeln!(
+            out,
+            "{}: {} tokens ({}), by where they go",
+            transcript.source,
+            thousands(counts.total()),
+            counts.tokenizer
+        )?,
+    }
     let biggest = rows.first().map_or(1, |r| r.tokens.max(1));
     for row in rows {
         let cells = ((u128::from(row.tokens) * BAR as u128).div_ceil(u128::from(biggest)) as usize).min(BAR);
         let percent = row.tokens as f64 * 100.0 / total as f64;
+        // The fitted row is in every request rather than in some messages.
+        let messages = if row.fitted {
+            "every call".to_owned()
+        } else {
+            format!("{} msgs", thousands(row.messages as u64))
+        };
         write!(
             out,
-            "{} {:>10} {:>5.1}%  {:<BAR$}  {:>6} msgs",
+            "{} {:>10} {:>5.1}%  {:<BAR$}  {:>11}",
             fit(&row.label, 32, false),
             thousands(row.tokens),
             percent,
             "█".repeat(cells),
-            thousands(row.messages as u64)
+            messages
         )?;
         if sections {
             write!(

@@ -100,6 +100,13 @@ impl App {
             }
             Action::Activate => {
                 if let Some(row) = view.rows.get(view.selected).cloned() {
+                    if row.fitted {
+                        // No message holds it: there is nothing to narrow the list to.
+                        self.status = Status::info(
+                            "the system prompt and tool definitions are not in the log: fitted from its recorded usage",
+                        );
+                        return Vec::new();
+                    }
                     self.mode = Mode::Normal;
                     self.set_filter(row.label.clone(), row.message_indices, None);
                 }

@@ -548,7 +548,7 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
             planned,
             by,
         } => {
-            let rows = crate::breakdown::breakdown(&transcript, &counts, Some(&planned), by);
+            let rows = crate::breakdown::breakdown_billed(&transcript, &counts, Some(&planned), by);
             Done::BrokenDown { key, by, rows }
         }
         Job::Session {

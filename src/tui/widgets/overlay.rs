@@ -171,7 +171,11 @@ pub fn breakdown(frame: &mut Frame, area: Rect, app: &App, view: &BreakdownView)
             thousands(row.tokens),
             row.tokens as f64 * 100.0 / total as f64,
             filled,
-            thousands(row.messages as u64),
+            if row.fitted {
+                "all".to_owned()
+            } else {
+                thousands(row.messages as u64)
+            },
             thousands(row.summarized),
             thousands(row.tail + row.head),
         );
