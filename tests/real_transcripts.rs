@@ -216,3 +216,29 @@ fn the_breakdown_shows_what_the_log_does_not_hold_as_the_calibration_fits_it() {
     }
     assert!(with_usage >= 3, "{with_usage} logs with recorded usage");
 }
+
+#[test]
+fn stats_warns_when_the_counter_is_far_from_what_the_provider_bills() {
+    let log = data().join("real-transcripts/claude-code-jsonl/ccl-sample-image-0d3a8e6f.jsonl");
+    let log = log.to_str().expect("utf-8");
+    let header = |tokenizer: &str| {
+        let out = ctxlens(&["stats", log, "--tokenizer", tokenizer]);
+        assert_exit(&out, 0);
+        String::from_utf8(out.stdout)
+            .expect("utf-8")
+            .lines()
+            .take(4)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let estimate = header("estimate");
+    assert!(estimate.contains("by the provider's rules ≈"), "{estimate}");
+    assert!(estimate.contains("--tokenizer provider"), "{estimate}");
+    assert!(!header("provider").contains("by the provider's rules ≈"));
+    // A log without media has no such warning.
+    let plain = data().join("real-transcripts/claude-code-jsonl/ccl-sample-37f83ec9.jsonl");
+    let out = ctxlens(&["stats", plain.to_str().expect("utf-8")]);
+    assert!(!String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .contains("by the provider's rules ≈"));
+}

@@ -887,6 +887,34 @@ fn a_job_that_panics_is_reported_and_never_silently_lost() {
 // ---- where the context goes, filters, the summary's role, overlays that stop ---------------
 
 #[test]
+fn the_header_warns_when_the_counter_is_far_from_what_the_provider_bills() {
+    let log = common::data().join("real-transcripts/claude-code-jsonl/ccl-sample-image-0d3a8e6f.jsonl");
+    let app = open(
+        Transcript::read(&log, None).expect("loads"),
+        config(None, None),
+        (120, 36),
+    );
+    let gap = app.provider_gap().expect("a screenshot counted as base64 text");
+    assert!(gap.counted > gap.provider * 5, "{gap:?}");
+    let screen = format!("{:?}", draw(&app, 120, 36).backend());
+    assert!(screen.contains("the provider bills ≈"), "{screen}");
+    assert!(!screen.contains("no warnings"), "{screen}");
+    // Counted as the provider bills, there is nothing to warn about.
+    let app = open(
+        Transcript::read(&log, None).expect("loads"),
+        Config {
+            tokenizer: Tokenizer::Provider,
+            ..config(None, None)
+        },
+        (120, 36),
+    );
+    assert_eq!(app.tokenizer(), Tokenizer::Provider);
+    assert!(app.provider_gap().is_none());
+    let screen = format!("{:?}", draw(&app, 120, 36).backend());
+    assert!(!screen.contains("the provider bills ≈"), "{screen}");
+}
+
+#[test]
 fn the_breakdown_shows_the_fitted_system_prompt_and_tools_without_narrowing_to_them() {
     let log = common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
     let transcript = Transcript::read(&log, None).expect("loads");

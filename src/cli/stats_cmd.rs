@@ -237,22 +237,7 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
         counts.tokenizer,
         thousands(counts.total())
     )?;
-    if let Some(c) = ctxlens::calibrate::calibrate(transcript, counts) {
-        writeln!(
-            out,
-            "recorded usage ({} calls): ≈{} tokens of system prompt and tool definitions, not in the log; {:.3} recorded per counted token; fit error median {:.1}%, worst {:.1}%",
-            c.calls.len(),
-            thousands(c.overhead),
-            c.ratio,
-            c.median_error_percent,
-            c.worst_error_percent
-        )?;
-        writeln!(
-            out,
-            "calibrated total (what the provider would count now): {} tokens",
-            thousands(c.predict(counts.total()))
-        )?;
-    }
+    write_billing(out, transcript, counts)?;
     writeln!(out)?;
     writeln!(
         out,
@@ -317,6 +302,43 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
         write_note(out, note)?;
     }
     Ok(())
+}
+
+/// What the header says of billing: the counter's distance from the provider's rules
+/// when far, and the calibration of recorded usage.
+fn write_billing(out: &mut impl Write, transcript: &Transcript, counts: &Counts) -> std::io::Result<()> {
+    if let Some(gap) = ctxlens::tokens::media::provider_gap(transcript, counts) {
+        writeln!(out, "{}", gap_warning(&gap, counts.tokenizer))?;
+    }
+    if let Some(c) = ctxlens::calibrate::calibrate(transcript, counts) {
+        writeln!(
+            out,
+            "recorded usage ({} calls): ≈{} tokens of system prompt and tool definitions, not in the log; {:.3} recorded per counted token; fit error median {:.1}%, worst {:.1}%",
+            c.calls.len(),
+            thousands(c.overhead),
+            c.ratio,
+            c.median_error_percent,
+            c.worst_error_percent
+        )?;
+        writeln!(
+            out,
+            "calibrated total (what the provider would count now): {} tokens",
+            thousands(c.predict(counts.total()))
+        )?;
+    }
+    Ok(())
+}
+
+/// The header's warning when the chosen counter is far from what the provider bills.
+pub fn gap_warning(gap: &ctxlens::tokens::media::ProviderGap, tokenizer: Tokenizer) -> String {
+    format!(
+        "⚠ {tokenizer} counts {} tokens; by the provider's rules ≈{} ({:+.0}%, from images and documents in {} message{}): --tokenizer provider counts as the provider bills",
+        thousands(gap.counted),
+        thousands(gap.provider),
+        gap.percent(),
+        thousands(gap.messages as u64),
+        if gap.messages == 1 { "" } else { "s" }
+    )
 }
 
 /// The warning beside a message that is mostly binary data.

@@ -264,6 +264,52 @@ pub fn binary_heavy(transcript: &crate::transcript::Transcript, index: usize) ->
     Some(BinaryHeavy { media, provider_tokens })
 }
 
+/// How far the chosen counter is from what the provider bills, on the messages whose size
+/// is mostly binary data (images, documents): there the estimators and BPE counters count
+/// the base64 text, the provider its rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProviderGap {
+    /// The transcript's total by the chosen counter.
+    pub counted: u64,
+    /// The same total with those messages counted by the provider's rules.
+    pub provider: u64,
+    /// How many messages make the difference.
+    pub messages: usize,
+}
+
+impl ProviderGap {
+    /// The counted total against the provider's, in percent (`+1900` is twenty times).
+    pub fn percent(&self) -> f64 {
+        (self.counted as f64 - self.provider as f64) * 100.0 / self.provider.max(1) as f64
+    }
+}
+
+/// The most two totals may differ, in percent, before the gap is worth a warning.
+pub const GAP_WARNING_PERCENT: u64 = 20;
+
+/// The [`ProviderGap`] of `transcript` counted with `counts`, when the two totals differ
+/// by more than [`GAP_WARNING_PERCENT`] (`None` when they are close, or `counts` is
+/// already the provider's).
+pub fn provider_gap(transcript: &crate::transcript::Transcript, counts: &crate::tokens::Counts) -> Option<ProviderGap> {
+    use rayon::prelude::*;
+    if counts.tokenizer == crate::tokens::Tokenizer::Provider {
+        return None;
+    }
+    let heavy: Vec<(u64, u64)> = (0..transcript.messages.len())
+        .into_par_iter()
+        .filter_map(|i| binary_heavy(transcript, i).map(|h| (counts.message(i), h.provider_tokens)))
+        .collect();
+    let counted_heavy: u64 = heavy.iter().map(|(c, _)| c).sum();
+    let provider_heavy: u64 = heavy.iter().map(|(_, p)| p).sum();
+    let counted = counts.total();
+    let provider = counted.saturating_sub(counted_heavy) + provider_heavy;
+    (counted.abs_diff(provider) * 100 > provider * GAP_WARNING_PERCENT).then_some(ProviderGap {
+        counted,
+        provider,
+        messages: heavy.len(),
+    })
+}
+
 /// Every media part in a message value, in order.
 pub fn media_in(value: &Value) -> Vec<Media> {
     let mut out = Vec::new();

@@ -266,6 +266,9 @@ pub struct App {
     input_path: Option<PathBuf>,
     theme: Theme,
     counts: BTreeMap<Tokenizer, Arc<Counts>>,
+    /// For each counter counted with, how far it is from what the provider bills (worth a
+    /// warning only when more than 20%).
+    gaps: BTreeMap<Tokenizer, Option<crate::tokens::media::ProviderGap>>,
     tokenizer: Tokenizer,
     counting: Option<Counting>,
     settings: Settings,
@@ -344,11 +347,13 @@ impl App {
             flush_to_memory: config.flush_to_memory,
         };
         let planned = crate::compact::plan_strategy(Strategy::Tail, &transcript, &estimate, &options);
+        let estimate_gap = crate::tokens::media::provider_gap(&transcript, &estimate);
         let mut app = App {
             transcript,
             input_path: config.input_path,
             theme: config.theme,
             counts: BTreeMap::from([(Tokenizer::Estimate, estimate)]),
+            gaps: BTreeMap::from([(Tokenizer::Estimate, estimate_gap)]),
             tokenizer: Tokenizer::Estimate,
             counting: None,
             settings: Settings::tail(options),
@@ -686,6 +691,11 @@ impl App {
     /// Counts of the shown tokenizer.
     pub fn counts(&self) -> &Counts {
         &self.counts[&self.tokenizer]
+    }
+
+    /// How far the current counter is from what the provider bills, when far.
+    pub fn provider_gap(&self) -> Option<crate::tokens::media::ProviderGap> {
+        self.gaps.get(&self.tokenizer).copied().flatten()
     }
 
     /// Counts by `tokenizer`, when already computed.

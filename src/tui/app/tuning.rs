@@ -121,6 +121,8 @@ impl App {
         match result {
             Ok(counts) => {
                 // Cached even when no longer wanted: switching back is then instant.
+                let gap = crate::tokens::media::provider_gap(&self.transcript, &counts);
+                self.gaps.insert(tokenizer, gap);
                 self.counts.insert(tokenizer, counts);
                 if wanted {
                     self.counting = None;

@@ -268,7 +268,16 @@ fn third_line(app: &App) -> Line<'static> {
             t.warning,
         );
     }
-    if app.warnings().is_empty() {
+    let gap = app.provider_gap().map(|gap| {
+        format!(
+            "{} counts {}, the provider bills ≈{} ({:+.0}%, images): t picks its counts",
+            app.tokenizer(),
+            thousands(gap.counted),
+            thousands(gap.provider),
+            gap.percent()
+        )
+    });
+    if app.warnings().is_empty() && gap.is_none() {
         let state = match (app.summary_text(), app.summary().as_ref()) {
             _ if app.summarizing() => format!("{} summarizing…", app.spinner()),
             (Some(text), Some(s)) => {
@@ -289,10 +298,16 @@ fn third_line(app: &App) -> Line<'static> {
             Span::styled(format!(" · {state}"), t.dim),
         ]);
     }
-    let text = app
-        .warnings()
-        .iter()
-        .map(ToString::to_string)
+    let text = gap
+        .into_iter()
+        .chain(app.warnings().iter().map(|w| match w {
+            // The screen names its key, not the command line's flag.
+            crate::compact::Warning::SystemInsideAnthropicMessages => {
+                "Anthropic: a role:\"system\" summary inside `messages` is rejected by the API (r makes it a user message)"
+                    .to_owned()
+            }
+            other => other.to_string(),
+        }))
         .collect::<Vec<_>>()
         .join(" · ");
     Line::from(vec![Span::styled("⚠ ", t.warning), Span::styled(text, t.warning)])
