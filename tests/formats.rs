@@ -391,3 +391,20 @@ fn an_anthropic_request_known_only_by_its_image_block_is_anthropic() {
     let t = load(serde_json::to_vec(&langchain).expect("json"));
     assert_eq!(t.format.dialect, Dialect::OpenAi);
 }
+
+#[test]
+fn deepseek_reasoning_is_read_as_thinking() {
+    let chat = json!([
+        {"role": "user", "content": "What is 2+2?"},
+        {"role": "assistant", "content": "4", "reasoning_content": "Two plus two is four."}
+    ]);
+    let t = load(serde_json::to_vec(&chat).expect("json"));
+    assert_eq!(t.format.dialect, Dialect::OpenAi);
+    let text = t.readable_text(1);
+    assert!(text.starts_with("[thinking] Two plus two is four."), "{text}");
+    assert!(text.ends_with('4'), "{text}");
+    // Counted by kind as thinking, as Anthropic's thinking blocks are.
+    let counts = Counts::compute(&t, Tokenizer::Estimate);
+    let rows = ctxlens::breakdown::breakdown(&t, &counts, None, ctxlens::breakdown::By::Kind);
+    assert!(rows.iter().any(|r| r.label == "thinking" && r.tokens > 0), "{rows:?}");
+}

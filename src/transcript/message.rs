@@ -172,6 +172,8 @@ struct Fields<'a> {
     tool_call_id: Option<&'a RawValue>,
     tool_call_ids: Option<&'a RawValue>,
     function_call: Option<&'a RawValue>,
+    /// DeepSeek's (and compatible APIs') reasoning beside an assistant's content.
+    reasoning_content: Option<&'a RawValue>,
     shape: RequestShape,
 }
 
@@ -221,6 +223,10 @@ impl<'de: 'a, 'a> Deserialize<'de> for Fields<'a> {
                         "tool_call_id" => &mut fields.tool_call_id,
                         "tool_call_ids" => &mut fields.tool_call_ids,
                         "function_call" => &mut fields.function_call,
+                        "reasoning_content" => {
+                            fields.shape.beyond_role_content = true;
+                            &mut fields.reasoning_content
+                        }
                         other => {
                             fields.shape.beyond_openai |= !OPENAI_MESSAGE_KEYS.contains(&other);
                             fields.shape.beyond_role_content = true;
@@ -386,6 +392,16 @@ pub(crate) fn read(
     message.shape = fields.shape;
     let mut text = TextBuilder::new(limit);
     let mut has_tool_result_block = false;
+    // The reasoning first, as a thinking block is read: the model wrote it before its
+    // answer, and it is what the provider bills as thinking.
+    if let Some(reasoning) = fields
+        .reasoning_content
+        .filter(|r| r.get().starts_with('"') && r.get() != "\"\"")
+    {
+        text.push_str("[thinking] ");
+        text.push_json(reasoning);
+        text.push_str("\n");
+    }
     if let Some(content) = fields.content {
         if content.get().starts_with('[') {
             let blocks: Vec<Block> = serde_json::from_str(content.get()).unwrap_or_default();
