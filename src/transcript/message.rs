@@ -172,7 +172,7 @@ struct Fields<'a> {
     tool_call_id: Option<&'a RawValue>,
     tool_call_ids: Option<&'a RawValue>,
     function_call: Option<&'a RawValue>,
-    /// DeepSeek's (and compatible APIs') reasoning beside an assistant's content.
+    /// The reasoning `DeepSeek` (and compatible APIs) put beside an assistant's content.
     reasoning_content: Option<&'a RawValue>,
     shape: RequestShape,
 }
