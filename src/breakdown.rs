@@ -36,6 +36,10 @@ pub enum Kind {
     /// The system prompt and tool definitions the client sends but the log does not
     /// hold, fitted from the recorded usage.
     Overhead,
+    /// Opaque strings sent back to the provider: thinking `signature`s, Gemini's
+    /// `thoughtSignature`, encrypted reasoning. A text counter counts them as text; the
+    /// provider bills them by its own rules (`--tokenizer provider` leaves them out).
+    Opaque,
 }
 
 impl Kind {
@@ -51,6 +55,7 @@ impl Kind {
             Kind::Media => "images and documents".into(),
             Kind::PastSummary => "past summaries".into(),
             Kind::Overhead => "system + tools (fitted)".into(),
+            Kind::Opaque => "signatures and encrypted".into(),
         }
     }
 
@@ -91,7 +96,21 @@ pub fn message_parts(
     let mut parts: Vec<(Kind, u64)> = if message.past_summary || is_summary(&value) {
         vec![(Kind::PastSummary, 1)]
     } else {
-        raw_parts(transcript.format.dialect, &value, &message.role, tool_names)
+        let parts = raw_parts(transcript.format.dialect, &value, &message.role, tool_names);
+        // A text counter counts opaque strings as text: their share is split out of the
+        // part that holds them (the provider's counter leaves them out: none there).
+        if counts.tokenizer == crate::tokens::Tokenizer::Provider {
+            parts.into_iter().map(|(kind, size, _)| (kind, size)).collect()
+        } else {
+            parts
+                .into_iter()
+                .flat_map(|(kind, size, opaque)| {
+                    let opaque = opaque.min(size.saturating_sub(1));
+                    [(kind, size - opaque), (Kind::Opaque, opaque)]
+                })
+                .filter(|(_, size)| *size > 0)
+                .collect()
+        }
     };
     if parts.is_empty() {
         parts.push((text_kind(&message.role), 1));
@@ -124,6 +143,22 @@ fn share(tokens: u64, parts: Vec<(Kind, u64)>) -> Vec<(Kind, u64)> {
     shares.into_iter().map(|(k, t, _)| (k, t)).collect()
 }
 
+/// The size of the opaque strings anywhere in a message: `signature` (Anthropic thinking),
+/// `thoughtSignature` (Gemini), `encrypted_content` (OpenAI reasoning).
+fn opaque_size(value: &Value) -> u64 {
+    match value {
+        Value::Object(map) => map
+            .iter()
+            .map(|(key, v)| match (key.as_str(), v) {
+                ("signature" | "thoughtSignature" | "encrypted_content", Value::String(s)) => compact_length(s).utf16,
+                _ => opaque_size(v),
+            })
+            .sum(),
+        Value::Array(items) => items.iter().map(opaque_size).sum(),
+        _ => 0,
+    }
+}
+
 fn size_of(value: &Value) -> u64 {
     compact_length(&value.to_string()).utf16.max(1)
 }
@@ -149,8 +184,28 @@ fn is_summary(value: &Value) -> bool {
     text.starts_with(crate::compact::SUMMARY_PREFIX)
 }
 
-/// The parts of a message's request JSON, each with its size.
-fn raw_parts(dialect: Dialect, value: &Value, role: &str, tool_names: &BTreeMap<String, String>) -> Vec<(Kind, u64)> {
+/// The parts of a message's request JSON, each with its size and the size of the opaque
+/// strings in it.
+fn raw_parts(
+    dialect: Dialect,
+    value: &Value,
+    role: &str,
+    tool_names: &BTreeMap<String, String>,
+) -> Vec<(Kind, u64, u64)> {
+    let parts = raw_parts_of(dialect, value, role, tool_names);
+    parts
+        .into_iter()
+        .map(|(kind, part)| (kind, size_of(part), opaque_size(part)))
+        .collect()
+}
+
+/// The parts of a message's request JSON.
+fn raw_parts_of<'v>(
+    dialect: Dialect,
+    value: &'v Value,
+    role: &str,
+    tool_names: &BTreeMap<String, String>,
+) -> Vec<(Kind, &'v Value)> {
     let name_of = |id: &str| tool_names.get(id).cloned().unwrap_or_else(|| "?".to_owned());
     let mut parts = Vec::new();
     if dialect == Dialect::Responses {
@@ -172,14 +227,14 @@ fn raw_parts(dialect: Dialect, value: &Value, role: &str, tool_names: &BTreeMap<
     match value.get("content").or_else(|| value.get("parts")) {
         Some(Value::Array(blocks)) => {
             for block in blocks {
-                parts.push((block_kind(block, &role_kind, &name_of), size_of(block)));
+                parts.push((block_kind(block, &role_kind, &name_of), block));
             }
         }
         Some(Value::Null) | None => {}
-        Some(other) => parts.push((role_kind.clone(), size_of(other))),
+        Some(other) => parts.push((role_kind.clone(), other)),
     }
     if let Some(reasoning) = value.get("reasoning_content").filter(|v| !v.is_null()) {
-        parts.push((Kind::Thinking, size_of(reasoning)));
+        parts.push((Kind::Thinking, reasoning));
     }
     for call in value.get("tool_calls").and_then(Value::as_array).into_iter().flatten() {
         let name = call
@@ -187,11 +242,11 @@ fn raw_parts(dialect: Dialect, value: &Value, role: &str, tool_names: &BTreeMap<
             .and_then(Value::as_str)
             .unwrap_or("?")
             .to_owned();
-        parts.push((Kind::ToolCall(name), size_of(call)));
+        parts.push((Kind::ToolCall(name), call));
     }
     if let Some(call) = value.get("function_call").filter(|v| v.is_object()) {
         let name = call.get("name").and_then(Value::as_str).unwrap_or("?").to_owned();
-        parts.push((Kind::ToolCall(name), size_of(call)));
+        parts.push((Kind::ToolCall(name), call));
     }
     parts
 }
@@ -221,9 +276,8 @@ fn block_kind(block: &Value, role_kind: &Kind, name_of: &dyn Fn(&str) -> String)
     }
 }
 
-fn responses_parts(item: &Value, name_of: &dyn Fn(&str) -> String, parts: &mut Vec<(Kind, u64)>) {
+fn responses_parts<'v>(item: &'v Value, name_of: &dyn Fn(&str) -> String, parts: &mut Vec<(Kind, &'v Value)>) {
     let kind = item.get("type").and_then(Value::as_str).unwrap_or("message");
-    let size = size_of(item);
     let call_id = item.get("call_id").and_then(Value::as_str).unwrap_or_default();
     let part = if kind == "message" {
         text_kind(item.get("role").and_then(Value::as_str).unwrap_or_default())
@@ -236,7 +290,7 @@ fn responses_parts(item: &Value, name_of: &dyn Fn(&str) -> String, parts: &mut V
     } else {
         Kind::AssistantText
     };
-    parts.push((part, size));
+    parts.push((part, item));
 }
 
 /// Call id → tool name, for every call in the transcript.

@@ -408,3 +408,25 @@ fn deepseek_reasoning_is_read_as_thinking() {
     let rows = ctxlens::breakdown::breakdown(&t, &counts, None, ctxlens::breakdown::By::Kind);
     assert!(rows.iter().any(|r| r.label == "thinking" && r.tokens > 0), "{rows:?}");
 }
+
+#[test]
+fn opaque_signatures_have_their_own_row_under_a_text_counter() {
+    let gemini =
+        common::data().join("real-transcripts/gemini-contents/pydantic-ai-gemini3-parallel-calls.request.json");
+    let t = Transcript::read(&gemini, None).expect("loads");
+    let share = |tokenizer: Tokenizer| {
+        let counts = Counts::compute(&t, tokenizer);
+        let rows = ctxlens::breakdown::breakdown(&t, &counts, None, ctxlens::breakdown::By::Kind);
+        assert_eq!(
+            rows.iter().map(|r| r.tokens).sum::<u64>(),
+            counts.total(),
+            "every token once"
+        );
+        rows.iter()
+            .find(|r| r.label == "signatures and encrypted")
+            .map_or(0, |r| r.tokens)
+    };
+    // The estimate counts Gemini's thoughtSignature as text; the provider does not.
+    assert!(share(Tokenizer::Estimate) > 0);
+    assert_eq!(share(Tokenizer::Provider), 0);
+}
