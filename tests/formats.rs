@@ -430,3 +430,56 @@ fn opaque_signatures_have_their_own_row_under_a_text_counter() {
     assert!(share(Tokenizer::Estimate) > 0);
     assert_eq!(share(Tokenizer::Provider), 0);
 }
+
+// ---- edge decisions (docs/tokens.md, "Edge decisions") ----------------------------------------
+
+fn counted(json: &str, tokenizer: Tokenizer) -> u64 {
+    let t = Transcript::parse("edge.json", json.as_bytes().to_vec(), None).expect("loads");
+    Counts::compute(&t, tokenizer).total()
+}
+
+#[test]
+fn a_duplicate_key_is_counted_as_written_and_read_as_the_api_reads_it() {
+    let twice = r#"[{"role":"user","content":"hello there, a long first value","content":"hi"}]"#;
+    let once = r#"[{"role":"user","content":"hi"}]"#;
+    // Counted: both values are in the request the client sends.
+    assert!(counted(twice, Tokenizer::Estimate) > counted(once, Tokenizer::Estimate));
+    // Read: the last value, as the API's parser keeps it.
+    let t = Transcript::parse("edge.json", twice.as_bytes().to_vec(), None).expect("loads");
+    assert_eq!(t.readable_text(0), "hi");
+}
+
+#[test]
+fn nesting_deeper_than_128_levels_is_an_error_at_its_position() {
+    let nested = |depth: usize| {
+        format!(
+            r#"[{{"role":"user","content":"x","meta":{}{}}}]"#,
+            "[".repeat(depth),
+            "]".repeat(depth)
+        )
+    };
+    assert!(Transcript::parse("ok.json", nested(120).into_bytes(), None).is_ok());
+    let error = Transcript::parse("deep.json", nested(130).into_bytes(), None)
+        .expect_err("too deep")
+        .to_string();
+    assert!(error.starts_with("deep.json:1:"), "{error}");
+    assert!(error.contains("deeper than 128 levels"), "{error}");
+}
+
+#[test]
+fn a_lone_surrogate_is_measured_as_json_stringify_writes_it_back() {
+    // `\ud800` alone is six characters once re-escaped, in every unit the ports use (the
+    // Python port's `json.dumps(ensure_ascii=False)` writes the raw surrogate: one code
+    // point there).
+    let lone = r#"[{"role":"user","content":"a\ud800b"}]"#;
+    let six = r#"[{"role":"user","content":"a123456b"}]"#;
+    let one = r#"[{"role":"user","content":"a1b"}]"#;
+    for tokenizer in [
+        Tokenizer::Estimate,
+        Tokenizer::EstimateCodepoints,
+        Tokenizer::EstimateUtf8,
+    ] {
+        assert_eq!(counted(lone, tokenizer), counted(six, tokenizer), "{tokenizer}");
+        assert_ne!(counted(lone, tokenizer), counted(one, tokenizer), "{tokenizer}");
+    }
+}
