@@ -483,3 +483,33 @@ fn a_lone_surrogate_is_measured_as_json_stringify_writes_it_back() {
         assert_ne!(counted(lone, tokenizer), counted(one, tokenizer), "{tokenizer}");
     }
 }
+
+#[test]
+fn the_model_picks_the_image_rule_and_model_overrides_it() {
+    // A 1×1 PNG: one tile, one patch.
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==";
+    let request = |model: &str| {
+        serde_json::to_vec(&json!({"model": model, "messages": [
+            {"role": "user", "content": [
+                {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{png}")}}
+            ]}
+        ]}))
+        .expect("json")
+    };
+    let total = |bytes: &[u8], extra: &[&str]| {
+        let mut args = vec!["stats", "-", "--tokenizer", "provider", "--json"];
+        args.extend_from_slice(extra);
+        let out = ctxlens_stdin(&args, bytes);
+        assert_exit(&out, 0);
+        let doc: Value = serde_json::from_str(&stdout(&out)).expect("json");
+        doc["total"].as_u64().expect("total")
+    };
+    let gpt_4o = total(&request("gpt-4o"), &[]);
+    let mini = total(&request("gpt-4o-mini"), &[]);
+    let gpt_5 = total(&request("gpt-5"), &[]);
+    // The same text around an image billed 85 + 170, 2,833 + 5,667 and 70 + 140.
+    assert_eq!(mini - gpt_4o, (2_833 + 5_667) - (85 + 170));
+    assert_eq!(gpt_4o - gpt_5, (85 + 170) - (70 + 140));
+    // --model wins over the request's own.
+    assert_eq!(total(&request("gpt-4o"), &["--model", "gpt-4o-mini"]), mini);
+}

@@ -24,6 +24,11 @@ pub struct InputArgs {
     /// file, trajectory metadata and log envelopes included (`raw`).
     #[arg(long, value_enum, default_value_t = CountArg::Request)]
     pub count: CountArg,
+    /// The model whose rules count images and documents under `--tokenizer provider`
+    /// (e.g. `gpt-4o-mini`, `gemini-3-pro-preview`, `claude-opus-4-7`), instead of the one
+    /// the transcript names.
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
     #[command(flatten)]
     pub format: FormatArgs,
 }
@@ -66,7 +71,11 @@ impl InputArgs {
             CountArg::Request => CountMode::Request,
             CountArg::Raw => CountMode::Raw,
         };
-        Ok(self.format.load(path)?.with_count_mode(mode))
+        let mut transcript = self.format.load(path)?.with_count_mode(mode);
+        if let Some(model) = &self.model {
+            transcript.model = Some(model.clone());
+        }
+        Ok(transcript)
     }
 }
 

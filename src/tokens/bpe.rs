@@ -100,7 +100,7 @@ impl Walk {
     /// cl100k/o200k: every string, images by OpenAI's rule.
     pub(crate) fn openai() -> Walk {
         Walk {
-            media: Some(Rules::OpenAi),
+            media: Some(Rules::OpenAi(super::media::OpenAiImages::Gpt4o)),
             skip_opaque: false,
         }
     }
@@ -113,8 +113,8 @@ impl Walk {
 fn is_opaque(rules: Option<Rules>, key: &str, redacted: bool) -> bool {
     match rules {
         Some(Rules::Anthropic { .. }) => key == "signature" || (redacted && key == "data"),
-        Some(Rules::OpenAi) => key == "encrypted_content" || key == "signature",
-        Some(Rules::Gemini) => key == "thoughtSignature" || key == "thought_signature",
+        Some(Rules::OpenAi(_)) => key == "encrypted_content" || key == "signature",
+        Some(Rules::Gemini { .. }) => key == "thoughtSignature" || key == "thought_signature",
         None => false,
     }
 }

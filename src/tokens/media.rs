@@ -10,8 +10,9 @@ use serde_json::{Map, Value};
 /// Whose rule applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Rules {
-    /// OpenAI: 85 tokens at low detail; at high detail 170 per 512-px tile plus 85.
-    OpenAi,
+    /// OpenAI, by the model's family: base and per-tile tokens, or 32-px patches times a
+    /// multiplier.
+    OpenAi(OpenAiImages),
     /// Anthropic: one token per 28×28-px patch, after resizing to the model's native
     /// resolution (`high_res`: Claude Opus 4.7 and later, 2576 px and 4,784 tokens;
     /// otherwise 1568 px and 1,568 tokens).
@@ -19,8 +20,105 @@ pub enum Rules {
         /// The model takes the higher native resolution.
         high_res: bool,
     },
-    /// Gemini: 258 tokens up to 384×384 px, else 258 per 768-px tile; 258 per PDF page.
-    Gemini,
+    /// Gemini 2 and earlier: 258 tokens up to 384×384 px, else 258 per 768-px tile; 258
+    /// per PDF page. Gemini 3 (`v3`): its default `media_resolution` (high), 1,120 per
+    /// image and 560 per PDF page.
+    Gemini {
+        /// A Gemini 3 model.
+        v3: bool,
+    },
+}
+
+/// How an OpenAI model bills an image (OpenAI's "Images and vision" guide, "Calculating
+/// costs"). Tile models fit the image in 2048×2048, scale its shortest side to 768 and
+/// bill a base plus a price per 512-px tile (the base alone at `detail: low`); patch
+/// models bill 32-px patches (at most 1,536, the image scaled down to fit) times a
+/// multiplier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OpenAiImages {
+    /// 85 + 170 a tile: GPT-4o, GPT-4.1, GPT-4.5, and any model not named below.
+    Gpt4o,
+    /// 2,833 + 5,667 a tile: gpt-4o-mini (the same price as GPT-4o in more tokens).
+    Gpt4oMini,
+    /// 75 + 150 a tile: o1, o1-pro, o3.
+    OSeries,
+    /// 70 + 140 a tile: GPT-5 and its chat and point releases.
+    Gpt5,
+    /// Patches × 1.62: gpt-4.1-mini, gpt-5-mini.
+    PatchesMini,
+    /// Patches × 2.46: gpt-4.1-nano, gpt-5-nano.
+    PatchesNano,
+    /// Patches × 1.72: o4-mini.
+    PatchesO4Mini,
+}
+
+impl OpenAiImages {
+    /// Every family, in the order [`OpenAiImages::index`] numbers them.
+    pub const ALL: [OpenAiImages; 7] = [
+        OpenAiImages::Gpt4o,
+        OpenAiImages::Gpt4oMini,
+        OpenAiImages::OSeries,
+        OpenAiImages::Gpt5,
+        OpenAiImages::PatchesMini,
+        OpenAiImages::PatchesNano,
+        OpenAiImages::PatchesO4Mini,
+    ];
+
+    /// Its place in [`OpenAiImages::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The family of `model` (`None`, or a name not listed: GPT-4o's, the rule most
+    /// vision models share; [`OpenAiImages::known`] says whether it was named).
+    pub fn of_model(model: Option<&str>) -> OpenAiImages {
+        Self::known(model).unwrap_or(OpenAiImages::Gpt4o)
+    }
+
+    /// The family `model` names, if it names one this table knows.
+    pub fn known(model: Option<&str>) -> Option<OpenAiImages> {
+        let model = model?.to_ascii_lowercase();
+        let model = model.rsplit('/').next().unwrap_or_default(); // `openai/gpt-5-mini`
+        let starts = |p: &str| model.starts_with(p);
+        Some(if starts("gpt-4o-mini") {
+            OpenAiImages::Gpt4oMini
+        } else if starts("gpt-4.1-mini") || starts("gpt-5-mini") {
+            OpenAiImages::PatchesMini
+        } else if starts("gpt-4.1-nano") || starts("gpt-5-nano") {
+            OpenAiImages::PatchesNano
+        } else if starts("o4-mini") {
+            OpenAiImages::PatchesO4Mini
+        } else if starts("o1") || starts("o3") {
+            OpenAiImages::OSeries
+        } else if starts("gpt-5") {
+            OpenAiImages::Gpt5
+        } else if starts("gpt-4o") || starts("gpt-4.1") || starts("gpt-4.5") || starts("chatgpt-4o") {
+            OpenAiImages::Gpt4o
+        } else {
+            return None;
+        })
+    }
+
+    /// Tokens of a `width`×`height` image (`low`: OpenAI's `detail: low`).
+    pub fn image(self, width: u32, height: u32, low: bool) -> u64 {
+        let tiled = |base: u64, tile: u64| {
+            if low {
+                base
+            } else {
+                base + tile * openai_tiles(width, height)
+            }
+        };
+        let patched = |multiplier: f64| (openai_patches(width, height) as f64 * multiplier).ceil() as u64;
+        match self {
+            OpenAiImages::Gpt4o => tiled(85, 170),
+            OpenAiImages::Gpt4oMini => tiled(2_833, 5_667),
+            OpenAiImages::OSeries => tiled(75, 150),
+            OpenAiImages::Gpt5 => tiled(70, 140),
+            OpenAiImages::PatchesMini => patched(1.62),
+            OpenAiImages::PatchesNano => patched(2.46),
+            OpenAiImages::PatchesO4Mini => patched(1.72),
+        }
+    }
 }
 
 /// What kind of media a part holds.
@@ -55,23 +153,39 @@ pub struct Media {
 /// per page; the page image is not priced separately there).
 const PDF_PAGE_TOKENS: u64 = 2_250;
 
+/// A Gemini 3 image at its default `media_resolution` (high).
+const GEMINI3_IMAGE: u64 = 1_120;
+/// A Gemini 3 PDF page at its default `media_resolution`.
+const GEMINI3_PAGE: u64 = 560;
+
+/// True for Gemini 3 models (`gemini-3-pro-preview`, `gemini-3.1-flash`…).
+pub fn gemini_3(model: &str) -> bool {
+    let model = model.rsplit('/').next().unwrap_or_default().to_ascii_lowercase();
+    model
+        .strip_prefix("gemini-")
+        .and_then(|rest| rest.split(['-', '.']).next())
+        .and_then(|major| major.parse::<u32>().ok())
+        .is_some_and(|major| major >= 3)
+}
+
 impl Media {
     /// Its tokens under `rules`.
     pub fn tokens(&self, rules: Rules) -> u64 {
         match (self.kind, rules) {
-            (MediaKind::Image, Rules::OpenAi) => match self.size {
-                _ if self.detail.as_deref() == Some("low") => 85,
-                Some((w, h)) => openai_image(w, h),
-                None => openai_image(1024, 1024),
-            },
+            (MediaKind::Image, Rules::OpenAi(family)) => {
+                let (w, h) = self.size.unwrap_or((1024, 1024));
+                family.image(w, h, self.detail.as_deref() == Some("low"))
+            }
             (MediaKind::Image, Rules::Anthropic { high_res }) => {
                 let (_, cap) = anthropic_limits(high_res);
                 self.size.map_or(cap, |(w, h)| anthropic_image(w, h, high_res))
             }
-            (MediaKind::Image, Rules::Gemini) => self.size.map_or(258, |(w, h)| gemini_image(w, h)),
-            (MediaKind::Pdf, Rules::Gemini) => 258 * self.billable_pages(rules),
+            (MediaKind::Image, Rules::Gemini { v3: true }) => GEMINI3_IMAGE,
+            (MediaKind::Pdf, Rules::Gemini { v3: true }) => GEMINI3_PAGE * self.billable_pages(rules),
+            (MediaKind::Image, Rules::Gemini { v3: false }) => self.size.map_or(258, |(w, h)| gemini_image(w, h)),
+            (MediaKind::Pdf, Rules::Gemini { v3: false }) => 258 * self.billable_pages(rules),
             (MediaKind::Pdf, _) => PDF_PAGE_TOKENS * self.billable_pages(rules),
-            (MediaKind::Other, Rules::Gemini) => 258,
+            (MediaKind::Other, Rules::Gemini { .. }) => 258,
             (MediaKind::Other, _) => PDF_PAGE_TOKENS,
         }
     }
@@ -101,20 +215,42 @@ impl Media {
 fn max_pdf_pages(rules: Rules) -> u32 {
     match rules {
         Rules::Anthropic { .. } => 600,
-        Rules::Gemini => 1_000,
-        Rules::OpenAi => 100,
+        Rules::Gemini { .. } => 1_000,
+        Rules::OpenAi(_) => 100,
     }
 }
 
-/// OpenAI high detail: fit in 2048×2048, shortest side down to 768, 512-px tiles.
+/// OpenAI high detail on GPT-4o: fit in 2048×2048, shortest side down to 768, 512-px
+/// tiles, 85 + 170 a tile.
 pub fn openai_image(width: u32, height: u32) -> u64 {
+    OpenAiImages::Gpt4o.image(width, height, false)
+}
+
+/// The 512-px tiles of an image fitted in 2048×2048 with its shortest side at most 768.
+fn openai_tiles(width: u32, height: u32) -> u64 {
     let (mut w, mut h) = (f64::from(width.max(1)), f64::from(height.max(1)));
     let fit = (2048.0 / w.max(h)).min(1.0);
     (w, h) = (w * fit, h * fit);
     let shortest = (768.0 / w.min(h)).min(1.0);
     (w, h) = (w * shortest, h * shortest);
-    let tiles = (w / 512.0).ceil() as u64 * (h / 512.0).ceil() as u64;
-    85 + 170 * tiles
+    (w / 512.0).ceil() as u64 * (h / 512.0).ceil() as u64
+}
+
+/// The 32-px patches of an image, at most 1,536: a larger image is scaled by
+/// `sqrt(1536 × 32² / (w × h))`, then a little more so its width is a whole number of
+/// patches, and its patches counted again.
+fn openai_patches(width: u32, height: u32) -> u64 {
+    const CAP: f64 = 1536.0;
+    const PATCH: f64 = 32.0;
+    let (w, h) = (f64::from(width.max(1)), f64::from(height.max(1)));
+    let patches = |w: f64, h: f64| (w / PATCH).ceil() * (h / PATCH).ceil();
+    if patches(w, h) <= CAP {
+        return patches(w, h) as u64;
+    }
+    let shrink = (CAP * PATCH * PATCH / (w * h)).sqrt();
+    let (w, h) = (w * shrink, h * shrink);
+    let fit = (w / PATCH).floor() / (w / PATCH);
+    patches(w * fit, h * fit).min(CAP) as u64
 }
 
 fn anthropic_limits(high_res: bool) -> (u32, u64) {
@@ -441,6 +577,53 @@ mod tests {
     }
 
     #[test]
+    fn openai_patches_follow_the_documented_examples() {
+        // "1024 x 1024 … 32 * 32 = 1024, below the cap of 1536".
+        assert_eq!(openai_patches(1024, 1024), 1024);
+        // "1800 x 2400 … 33 * 44 = 1452".
+        assert_eq!(openai_patches(1800, 2400), 1452);
+        // gpt-4.1-mini multiplies by 1.62.
+        assert_eq!(OpenAiImages::PatchesMini.image(1024, 1024, false), 1659);
+    }
+
+    #[test]
+    fn the_model_picks_the_openai_family() {
+        let of = |m: &str| OpenAiImages::of_model(Some(m));
+        assert_eq!(of("gpt-4o-2024-08-06"), OpenAiImages::Gpt4o);
+        assert_eq!(of("gpt-4o-mini"), OpenAiImages::Gpt4oMini);
+        assert_eq!(of("o3"), OpenAiImages::OSeries);
+        assert_eq!(of("gpt-5"), OpenAiImages::Gpt5);
+        assert_eq!(of("gpt-5-mini"), OpenAiImages::PatchesMini);
+        assert_eq!(of("openai/gpt-4.1-nano"), OpenAiImages::PatchesNano);
+        assert_eq!(of("o4-mini"), OpenAiImages::PatchesO4Mini);
+        assert_eq!(OpenAiImages::known(Some("llama3.2")), None);
+        assert_eq!(OpenAiImages::of_model(None), OpenAiImages::Gpt4o);
+        // A 1024×1024 image: 765 on GPT-4o, 630 on GPT-5, 25,501 on gpt-4o-mini.
+        assert_eq!(OpenAiImages::Gpt5.image(1024, 1024, false), 70 + 140 * 4);
+        assert_eq!(OpenAiImages::Gpt4oMini.image(1024, 1024, false), 2_833 + 5_667 * 4);
+        assert_eq!(OpenAiImages::OSeries.image(1024, 1024, true), 75);
+    }
+
+    #[test]
+    fn gemini_3_takes_its_default_media_resolution() {
+        assert!(gemini_3("gemini-3-pro-preview") && gemini_3("models/gemini-3.1-flash"));
+        assert!(!gemini_3("gemini-2.5-flash") && !gemini_3("gemini-1.5-pro"));
+        let image = |v3| {
+            Media {
+                kind: MediaKind::Image,
+                mime: "image/png".into(),
+                size: Some((4000, 3000)),
+                pages: None,
+                payload_chars: 80,
+                detail: None,
+            }
+            .tokens(Rules::Gemini { v3 })
+        };
+        assert_eq!(image(true), 1_120);
+        assert_eq!(image(false), gemini_image(4000, 3000));
+    }
+
+    #[test]
     fn anthropic_patches_and_resizing() {
         // 1000×1000 needs no resize: 36 × 36 patches.
         assert_eq!(anthropic_image(1000, 1000, false), 1296);
@@ -470,14 +653,21 @@ mod tests {
             payload_chars: 80,
             detail: None,
         };
-        for rules in [
-            Rules::OpenAi,
+        let rules = OpenAiImages::ALL.map(Rules::OpenAi).into_iter().chain([
             Rules::Anthropic { high_res: false },
             Rules::Anthropic { high_res: true },
-            Rules::Gemini,
-        ] {
+            Rules::Gemini { v3: false },
+            Rules::Gemini { v3: true },
+        ]);
+        for rules in rules {
             let image = forged(MediaKind::Image, Some((u32::MAX, u32::MAX)), None).tokens(rules);
-            assert!(image <= 5_000, "{rules:?}: {image}");
+            // gpt-4o-mini bills its largest image (8 tiles) at 2,833 + 8 × 5,667.
+            let most = if rules == Rules::OpenAi(OpenAiImages::Gpt4oMini) {
+                48_169
+            } else {
+                5_000
+            };
+            assert!(image <= most, "{rules:?}: {image}");
             let pdf = forged(MediaKind::Pdf, None, Some(u32::MAX)).tokens(rules);
             assert!(pdf <= 600 * PDF_PAGE_TOKENS, "{rules:?}: {pdf}");
         }

@@ -7,7 +7,7 @@
 use std::sync::OnceLock;
 
 use super::bpe::{message_tokens, BpeCounter, Walk};
-use super::media::Rules;
+use super::media::{OpenAiImages, Rules};
 use super::TokenCounter;
 use crate::transcript::Dialect;
 
@@ -49,12 +49,26 @@ pub fn claude_high_resolution(model: &str) -> bool {
 
 /// The counter for a transcript of `dialect` made with `model`.
 pub fn for_dialect(dialect: Dialect, model: Option<&str>) -> &'static ProviderCounter {
-    static OPENAI: ProviderCounter = ProviderCounter { rules: Rules::OpenAi };
-    static GEMINI: ProviderCounter = ProviderCounter { rules: Rules::Gemini };
+    static OPENAI: OnceLock<[ProviderCounter; 7]> = OnceLock::new();
+    static GEMINI: [ProviderCounter; 2] = [
+        ProviderCounter {
+            rules: Rules::Gemini { v3: false },
+        },
+        ProviderCounter {
+            rules: Rules::Gemini { v3: true },
+        },
+    ];
     static CLAUDE: OnceLock<[ProviderCounter; 2]> = OnceLock::new();
     match dialect {
-        Dialect::OpenAi | Dialect::Responses | Dialect::OpenHands => &OPENAI,
-        Dialect::Gemini => &GEMINI,
+        Dialect::OpenAi | Dialect::Responses | Dialect::OpenHands => {
+            let openai = OPENAI.get_or_init(|| {
+                OpenAiImages::ALL.map(|family| ProviderCounter {
+                    rules: Rules::OpenAi(family),
+                })
+            });
+            &openai[OpenAiImages::of_model(model).index()]
+        }
+        Dialect::Gemini => &GEMINI[usize::from(model.is_some_and(super::media::gemini_3))],
         Dialect::Anthropic => {
             let claude = CLAUDE.get_or_init(|| {
                 [

@@ -102,7 +102,10 @@ impl Transcript {
             Some(self.format.as_override()),
             Conversation::Whole,
         )?;
-        Ok(whole.with_count_mode(self.count_mode))
+        let mut whole = whole.with_count_mode(self.count_mode);
+        // A model given on the command line holds for every epoch.
+        whole.model.clone_from(&self.model);
+        Ok(whole)
     }
 
     /// Loads `conversation` of a transcript from bytes.
