@@ -513,3 +513,35 @@ fn the_model_picks_the_image_rule_and_model_overrides_it() {
     // --model wins over the request's own.
     assert_eq!(total(&request("gpt-4o"), &["--model", "gpt-4o-mini"]), mini);
 }
+
+#[test]
+fn a_media_note_names_the_rule_and_says_when_it_is_assumed() {
+    let image_log = common::data().join("real-transcripts/claude-code-jsonl/ccl-sample-image-0d3a8e6f.jsonl");
+    let image_log = image_log.to_str().expect("utf-8");
+    let notes = |tokenizer: &str| {
+        let out = common::ctxlens(&["stats", image_log, "--tokenizer", tokenizer]);
+        assert_exit(&out, 0);
+        stdout(&out)
+            .lines()
+            .filter(|l| l.contains("image 2000×1008"))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    // The log names its model: that model's rule, not "the provider's".
+    for tokenizer in ["estimate", "o200k", "provider"] {
+        let lines = notes(tokenizer);
+        assert!(!lines.is_empty(), "{tokenizer}");
+        assert!(lines.iter().all(|l| l.contains("Anthropic's rule for claude-")), "{lines:?}");
+    }
+    // The BPE counters say theirs is OpenAI's rule.
+    assert!(notes("o200k").iter().all(|l| l.contains("OpenAI's GPT-4o image rule")));
+    // A request that names no model: the rule is assumed, and said to be.
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==";
+    let t = load(
+        serde_json::to_vec(&json!([{"role": "user", "content": [
+            {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{png}")}}
+        ]}]))
+        .expect("json"),
+    );
+    assert!(ctxlens::tokens::media::provider_rule(&t).contains("assumed"));
+}

@@ -219,8 +219,9 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
             .into_par_iter()
             .filter_map(|index| ctxlens::tokens::media::binary_heavy(&transcript, index).map(|h| (index, h)))
             .collect();
+        let rule = ctxlens::tokens::media::provider_rule(&transcript);
         for (index, heavy) in heavy {
-            let warning = super::stats_cmd::binary_warning(&heavy, counts.message(index), counts.tokenizer);
+            let warning = super::stats_cmd::binary_warning(&heavy, counts.message(index), counts.tokenizer, &rule);
             eprintln!("warning: message {index}: {}", warning.trim_start_matches("⚠ "));
         }
     }

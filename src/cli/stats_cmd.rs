@@ -245,6 +245,7 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
         "#", "role", "tokens", "cumulative", "tools"
     )?;
     let mut notes = transcript.notes.iter().peekable();
+    let rule = ctxlens::tokens::media::provider_rule(transcript);
     for (i, m) in transcript.messages.iter().enumerate() {
         while let Some(note) = notes.next_if(|n| n.before <= i) {
             write_note(out, note)?;
@@ -284,7 +285,7 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
                 out,
                 "{:>6}  ┄ {}",
                 "",
-                binary_warning(&heavy, counts.message(i), counts.tokenizer)
+                binary_warning(&heavy, counts.message(i), counts.tokenizer, &rule)
             )?;
         }
         if let Some(r) = recorded_vs_estimate(transcript, counts, i) {
@@ -341,27 +342,38 @@ pub fn gap_warning(gap: &ctxlens::tokens::media::ProviderGap, tokenizer: Tokeniz
     )
 }
 
-/// The warning beside a message that is mostly binary data.
-pub fn binary_warning(heavy: &ctxlens::tokens::media::BinaryHeavy, tokens: u64, tokenizer: Tokenizer) -> String {
+/// The warning beside a message that is mostly binary data, naming the rule that gives
+/// the provider's figure (`rule`: [`ctxlens::tokens::media::provider_rule`]).
+pub fn binary_warning(
+    heavy: &ctxlens::tokens::media::BinaryHeavy,
+    tokens: u64,
+    tokenizer: Tokenizer,
+    rule: &str,
+) -> String {
     let what: Vec<String> = heavy
         .media
         .iter()
         .map(ctxlens::tokens::media::Media::describe)
         .collect();
-    if tokenizer.is_estimate() {
-        format!(
-            "⚠ {}: the estimator counts it as {} tokens, the model sees about {} (provider rule); a compactor using the estimator fires on it",
+    match tokenizer {
+        _ if tokenizer.is_estimate() => format!(
+            "⚠ {}: the estimator counts it as {} tokens, the model sees about {} ({rule}); a compactor using the estimator fires on it",
             what.join(", "),
             thousands(tokens),
             thousands(heavy.provider_tokens)
-        )
-    } else {
-        format!(
-            "{}: counted by the provider's image rule ({} tokens here, {} by the provider tokenizer)",
+        ),
+        // The BPE counters count media as OpenAI bills GPT-4o, whoever the provider is.
+        Tokenizer::Cl100k | Tokenizer::O200k => format!(
+            "{}: {} tokens here by OpenAI's GPT-4o image rule; {} by --tokenizer provider ({rule})",
             what.join(", "),
             thousands(tokens),
             thousands(heavy.provider_tokens)
-        )
+        ),
+        _ => format!(
+            "{}: counted by {rule}: {} tokens",
+            what.join(", "),
+            thousands(tokens)
+        ),
     }
 }
 

@@ -121,6 +121,30 @@ impl OpenAiImages {
     }
 }
 
+/// The rule that counts a transcript's images and documents as its provider bills them
+/// (`--tokenizer provider`), in words, and whether it is assumed (the model is not one
+/// the rule's table names): "OpenAI's rule for gpt-4o-mini", "OpenAI's GPT-4o rule
+/// (model unknown: assumed)".
+pub fn provider_rule(transcript: &crate::transcript::Transcript) -> String {
+    use crate::transcript::Dialect;
+    let model = transcript.model.as_deref();
+    match transcript.format.dialect {
+        Dialect::OpenAi | Dialect::Responses | Dialect::OpenHands => match OpenAiImages::known(model) {
+            Some(_) => format!("OpenAI's rule for {}", model.unwrap_or_default()),
+            None => "OpenAI's GPT-4o rule (model unknown: assumed; --model names it)".to_owned(),
+        },
+        Dialect::Anthropic => match model.filter(|m| m.starts_with("claude-")) {
+            Some(m) => format!("Anthropic's rule for {m}"),
+            None => "Anthropic's rule at 1568 px (model unknown: assumed; --model names it)".to_owned(),
+        },
+        Dialect::Gemini => match model.filter(|m| m.contains("gemini-")) {
+            Some(m) if gemini_3(m) => format!("Gemini 3's default media resolution ({m})"),
+            Some(m) => format!("Gemini's 768-px tiles ({m})"),
+            None => "Gemini's 768-px tiles (model unknown: assumed; --model names it)".to_owned(),
+        },
+    }
+}
+
 /// What kind of media a part holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MediaKind {

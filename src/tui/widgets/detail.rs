@@ -149,11 +149,12 @@ fn facts(app: &App) -> Vec<Line<'static>> {
         let what: Vec<String> = heavy.media.iter().map(crate::tokens::media::Media::describe).collect();
         lines.push(Line::styled(
             format!(
-                "⚠ {}: counted as {} tokens by {}; the model sees about {} (provider rule)",
+                "⚠ {}: counted as {} tokens by {}; the model sees about {} ({})",
                 what.join(", "),
                 thousands(app.counts().message(index)),
                 app.tokenizer(),
-                thousands(heavy.provider_tokens)
+                thousands(heavy.provider_tokens),
+                crate::tokens::media::provider_rule(app.transcript())
             ),
             t.warning,
         ));
