@@ -21,6 +21,11 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A count with its noun, singular for one: `1 message`, `100,000 messages`.
+pub fn count_of(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 /// A signed number with separators: `-1,234`, `+56`.
 pub fn thousands_signed(n: i64) -> String {
     let sign = if n < 0 { "-" } else { "+" };

@@ -531,7 +531,10 @@ fn a_media_note_names_the_rule_and_says_when_it_is_assumed() {
     for tokenizer in ["estimate", "o200k", "provider"] {
         let lines = notes(tokenizer);
         assert!(!lines.is_empty(), "{tokenizer}");
-        assert!(lines.iter().all(|l| l.contains("Anthropic's rule for claude-")), "{lines:?}");
+        assert!(
+            lines.iter().all(|l| l.contains("Anthropic's rule for claude-")),
+            "{lines:?}"
+        );
     }
     // The BPE counters say theirs is OpenAI's rule.
     assert!(notes("o200k").iter().all(|l| l.contains("OpenAI's GPT-4o image rule")));

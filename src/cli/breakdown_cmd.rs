@@ -104,7 +104,7 @@ fn write_table(
         let messages = if row.fitted {
             "every call".to_owned()
         } else {
-            format!("{} msgs", thousands(row.messages as u64))
+            ctxlens::text::count_of(row.messages as u64, "msg", "msgs")
         };
         write!(
             out,

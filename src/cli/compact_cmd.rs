@@ -268,7 +268,10 @@ fn describe(outcome: &Outcome) -> String {
         ));
     }
     match (outcome.planned.cut(), outcome.plan()) {
-        (Some(cut), _) => parts.push(format!("summarized {} messages", cut.summarized())),
+        (Some(cut), _) => parts.push(format!(
+            "summarized {}",
+            ctxlens::text::count_of(cut.summarized() as u64, "message", "messages")
+        )),
         (None, Some(plan)) => parts.push(format!(
             "no-op ({} ≤ max_tokens {})",
             thousands(plan.tokens_before),

@@ -385,13 +385,13 @@ fn print(
             .unwrap_or_default();
         writeln!(
             out,
-            "Epoch {}  #{}–#{}  {} messages · {} tokens ({tokenizer}) · {} human turns{recorded}",
+            "Epoch {}  #{}–#{}  {} · {} tokens ({tokenizer}) · {}{recorded}",
             epoch.index,
             epoch.messages.start,
             epoch.messages.end.saturating_sub(1),
-            epoch.messages.len(),
+            ctxlens::text::count_of(epoch.messages.len() as u64, "message", "messages"),
             thousands(epoch.tokens),
-            epoch.human_turns,
+            ctxlens::text::count_of(epoch.human_turns as u64, "human turn", "human turns"),
         )?;
         for c in found.compactions.iter().filter(|c| c.epoch == epoch.index) {
             let pre = c.pre_tokens.map_or_else(

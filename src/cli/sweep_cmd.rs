@@ -403,11 +403,7 @@ fn print(
         )
     };
     match outcome.knee {
-        Some(i) => writeln!(
-            out,
-            "Knee: {}: beyond it, more budget buys few fewer firings.",
-            describe(i)
-        )?,
+        Some(i) => writeln!(out, "Knee: {}: beyond it, more budget saves few firings.", describe(i))?,
         None => writeln!(out, "Knee: none (firings do not bend over this range).")?,
     }
     match outcome.smallest_safe {

@@ -568,8 +568,8 @@ impl LossReport {
         let (a, b) = self.summarized;
         writeln!(
             f,
-            "Loss report: {} messages summarized (#{a}–#{}), summary ≈ {} tokens",
-            thousands((b - a) as u64),
+            "Loss report: {} summarized (#{a}–#{}), summary ≈ {} tokens",
+            crate::text::count_of((b - a) as u64, "message", "messages"),
             b.saturating_sub(1),
             thousands(self.summary_tokens)
         )?;

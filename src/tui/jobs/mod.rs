@@ -683,7 +683,10 @@ fn export(
         thousands(outcome.tokens_after)
     )];
     if let Some(cut) = outcome.planned.cut() {
-        parts.push(format!("{} messages summarized", thousands(cut.summarized() as u64)));
+        parts.push(format!(
+            "{} summarized",
+            crate::text::count_of(cut.summarized() as u64, "message", "messages")
+        ));
     }
     if let Some(c) = &outcome.compressed {
         parts.push(format!("{} deterministic edits", thousands(c.edits.len() as u64)));

@@ -76,18 +76,24 @@ pub fn timeline(frame: &mut Frame, area: Rect, app: &App, view: &TimelineView) {
         lines.push(Line::from(vec![
             Span::styled(
                 format!(
-                    "{} epoch {}  #{}–#{}  {} msgs  {:>9} tok ",
+                    "{} epoch {}  #{}–#{}  {}  {:>9} tok ",
                     if e.index == view.selected { "▶" } else { " " },
                     e.index,
                     e.messages.start,
                     e.messages.end.saturating_sub(1),
-                    e.messages.len(),
+                    crate::text::count_of(e.messages.len() as u64, "msg", "msgs"),
                     thousands(e.tokens)
                 ),
                 style,
             ),
             Span::styled(bar, t.tail),
-            Span::styled(format!(" {} human turns{recorded}{live}", e.human_turns), t.dim),
+            Span::styled(
+                format!(
+                    " {}{recorded}{live}",
+                    crate::text::count_of(e.human_turns as u64, "human turn", "human turns")
+                ),
+                t.dim,
+            ),
         ]));
         for c in history.compactions.iter().filter(|c| c.epoch == e.index) {
             let pre = c.pre_tokens.map_or_else(
