@@ -502,6 +502,23 @@ fn settings_written_as_ctxlens_toml_are_read_back() {
         "--plan",
     ]);
     assert_eq!(json_stdout(&out)["max_tokens"], 3000);
+    // A true in the file is turned off from the command line.
+    let flushing = dir.path().join("flushing.toml");
+    std::fs::write(
+        &flushing,
+        toml_text.replace("flush_to_memory = false", "flush_to_memory = true"),
+    )
+    .unwrap();
+    let plan = |extra: &[&str]| {
+        let mut args = vec!["compact", path(&fixture), "--config", path(&flushing), "--plan"];
+        args.extend_from_slice(extra);
+        json_stdout(&ctxlens(&args))["tokens_after"].as_u64().unwrap()
+    };
+    // The reminder costs tokens: with it the result is larger.
+    let without = json_stdout(&with_flags)["tokens_after"].as_u64().unwrap();
+    assert!(plan(&[]) > without);
+    assert_eq!(plan(&["--no-flush-to-memory"]), without);
+    assert_eq!(plan(&["--no-flush-to-memory", "--flush-to-memory"]), plan(&[]));
     // A bad file is an error naming it and the position.
     std::fs::write(&named, "max_tokens = \"lots\"\n").unwrap();
     let out = ctxlens(&["compact", path(&fixture), "--config", path(&named), "--plan"]);

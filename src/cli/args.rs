@@ -89,8 +89,11 @@ pub struct BudgetArgs {
     #[arg(long, value_name = "N")]
     pub keep_tail: Option<u64>,
     /// Add the memory-tool reminder before the kept tail.
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_flush_to_memory")]
     pub flush_to_memory: bool,
+    /// No memory-tool reminder, whatever the settings file says.
+    #[arg(long, overrides_with = "flush_to_memory")]
+    pub no_flush_to_memory: bool,
 }
 
 impl BudgetArgs {
@@ -104,8 +107,12 @@ impl BudgetArgs {
         self.keep_tail.or(config_file::current().keep_tail)
     }
 
-    /// `--flush-to-memory`, or the config file's.
+    /// `--flush-to-memory` or `--no-flush-to-memory` (the last given wins), else the
+    /// config file's.
     pub fn flush_to_memory(&self) -> bool {
+        if self.no_flush_to_memory {
+            return false;
+        }
         self.flush_to_memory || config_file::current().flush_to_memory == Some(true)
     }
 

@@ -76,6 +76,7 @@ pub fn print_table(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
             max_tokens: None,
             keep_tail: None,
             flush_to_memory: false,
+            no_flush_to_memory: false,
         },
         tokenizer: None,
         json: false,
