@@ -1555,7 +1555,7 @@ impl Storm {
             95..=96 => KeyCode::Right,
             _ => KeyCode::Home,
         };
-        let ctrl = self.next() % 25 == 0;
+        let ctrl = self.next().is_multiple_of(25);
         KeyEvent::new(
             code,
             if ctrl {
