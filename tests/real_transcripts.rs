@@ -149,32 +149,15 @@ fn a_claude_code_log_ctxlens_compacts_records_the_compaction_as_claude_code_does
         let (budget, tail) = ((total - 1).to_string(), (total / 4).to_string());
         let again = dir.path().join("again.jsonl");
         let again = again.to_str().expect("utf-8");
-        let plan = json_stdout(&ctxlens(&[
-            "compact",
-            out_path,
-            "--max-tokens",
-            &budget,
-            "--keep-tail",
-            &tail,
-            "--plan",
-        ]));
-        if plan["compacted"] != true {
+        let compact_again = |extra: &[&str]| {
+            let mut args = vec!["compact", out_path, "--max-tokens", &budget, "--keep-tail", &tail];
+            args.extend_from_slice(extra);
+            ctxlens(&args)
+        };
+        if json_stdout(&compact_again(&["--plan"]))["compacted"] != true {
             continue;
         }
-        assert_exit(
-            &ctxlens(&[
-                "compact",
-                out_path,
-                "--max-tokens",
-                &budget,
-                "--keep-tail",
-                &tail,
-                "-o",
-                again,
-                "--force",
-            ]),
-            0,
-        );
+        assert_exit(&compact_again(&["-o", again, "--force"]), 0);
         assert_eq!(compactions_of(again).len(), before + 2, "{file}: compacted twice");
         twice += 1;
     }
