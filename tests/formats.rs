@@ -548,3 +548,39 @@ fn a_media_note_names_the_rule_and_says_when_it_is_assumed() {
     );
     assert!(ctxlens::tokens::media::provider_rule(&t).contains("assumed"));
 }
+
+#[test]
+fn an_image_counts_the_same_in_standard_and_url_safe_base64_under_every_tokenizer() {
+    // An image whose standard encoding holds `+` or `/` (a 3×1 RGB PNG).
+    let standard = "iVBORw0KGgoAAAANSUhEUgAAAAMAAAABCAIAAACUgoPjAAAADklEQVR4nGP4/X4/BAEAKKUH/EtXNfYAAAAASUVORK5CYII=";
+    assert!(
+        standard.contains(['+', '/']),
+        "the standard form uses the characters base64url replaces"
+    );
+    let url_safe = standard.replace('+', "-").replace('/', "_");
+    let request = |payload: &str| {
+        json!([{"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": payload}},
+            {"type": "text", "text": "What is this?"}
+        ]}])
+        .to_string()
+    };
+    for tokenizer in [
+        Tokenizer::Estimate,
+        Tokenizer::EstimateCodepoints,
+        Tokenizer::EstimateUtf8,
+        Tokenizer::Cl100k,
+        Tokenizer::O200k,
+        Tokenizer::Provider,
+    ] {
+        assert_eq!(
+            counted(&request(standard), tokenizer),
+            counted(&request(&url_safe), tokenizer),
+            "{tokenizer}"
+        );
+    }
+    // And the size is read from either: counted by the image rule, not "size unknown".
+    let t = load(request(&url_safe).into_bytes());
+    let media = ctxlens::tokens::media::media_in(&serde_json::from_str(&t.request(0)).expect("json"));
+    assert_eq!(media[0].size, Some((3, 1)));
+}
