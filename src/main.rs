@@ -29,11 +29,19 @@ fn main() -> ExitCode {
     }
 }
 
+/// A reader that closed standard output early (`| head`): by its error's kind, never its
+/// text. Output files are regular files (`export` refuses pipes), so only standard output
+/// can be a closed pipe, written through `io::Write` or `serde_json`.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-            || e.downcast_ref::<ctxlens::Error>()
-                .is_some_and(|e| matches!(e, ctxlens::Error::Write { message, .. } if message.contains("Broken pipe")))
+        let kind = e
+            .downcast_ref::<std::io::Error>()
+            .map(std::io::Error::kind)
+            // JSON written straight to standard output wraps the write's error.
+            .or_else(|| {
+                e.downcast_ref::<serde_json::Error>()
+                    .and_then(serde_json::Error::io_error_kind)
+            });
+        kind == Some(std::io::ErrorKind::BrokenPipe)
     })
 }

@@ -214,25 +214,36 @@ fn anthropic_check_catches_a_result_without_its_call() {
 
 #[test]
 fn a_closed_pipe_is_success() {
-    // The reader closes after the first line; ctxlens must not fail or complain.
-    let script = format!(
-        "{} stats {} | head -n 1 >/dev/null; echo ${{PIPESTATUS[0]}}",
-        env!("CARGO_BIN_EXE_ctxlens"),
-        common::data()
-            .join("real-transcripts/openai-chat/mini-swe-agent-deepseek-chat-django-13265.traj.json")
-            .display()
-    );
-    let out = std::process::Command::new("bash")
-        .args(["-c", &script])
-        .output()
-        .expect("bash runs");
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).trim(),
-        "0",
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The reader closes after the first line; ctxlens must not fail or complain, whatever
+    // the command writes (a table, JSON, a compacted transcript).
+    let file = common::data().join("real-transcripts/openai-chat/mini-swe-agent-deepseek-chat-django-13265.traj.json");
+    for command in [
+        "stats",
+        "history --json",
+        "compact --max-tokens 2000",
+        "replay --max-tokens 4000 --json",
+        "compact --max-tokens 2000 --plan",
+        "sweep --max-tokens 2000..8000:2000 --json",
+    ] {
+        let (name, options) = command.split_once(' ').unwrap_or((command, ""));
+        let script = format!(
+            "{} {name} {} {options} | head -c 20 >/dev/null; echo ${{PIPESTATUS[0]}}",
+            env!("CARGO_BIN_EXE_ctxlens"),
+            file.display()
+        );
+        let out = std::process::Command::new("bash")
+            .args(["-c", &script])
+            .output()
+            .expect("bash runs");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "0",
+            "{command}: stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(!said.contains("error"), "{command}: {said}");
+    }
 }
 
 #[test]
