@@ -283,7 +283,6 @@ fn is_error(fact: &Fact) -> bool {
     let text = fact.text.as_str();
     let errno = text.len() >= 4 && text.starts_with('E') && text[1..].chars().all(|c| c.is_ascii_uppercase());
     let compiler = text.len() == 5 && text.starts_with('E') && text[1..].chars().all(|c| c.is_ascii_digit());
-
     errno
         || compiler
         || text.starts_with("HTTP ")
