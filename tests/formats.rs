@@ -565,14 +565,7 @@ fn an_image_counts_the_same_in_standard_and_url_safe_base64_under_every_tokenize
         ]}])
         .to_string()
     };
-    for tokenizer in [
-        Tokenizer::Estimate,
-        Tokenizer::EstimateCodepoints,
-        Tokenizer::EstimateUtf8,
-        Tokenizer::Cl100k,
-        Tokenizer::O200k,
-        Tokenizer::Provider,
-    ] {
+    for tokenizer in Tokenizer::ALL {
         assert_eq!(
             counted(&request(standard), tokenizer),
             counted(&request(&url_safe), tokenizer),
