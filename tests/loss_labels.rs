@@ -159,22 +159,38 @@ fn codemie_after_its_compaction_re_reads_a_file_it_had_read_and_says_what_that_c
     );
 }
 
+/// `ctxlens COMMAND support-agent.json OPTIONS…`'s JSON (the support-agent policy input).
+fn support_agent_json(command: &str, options: &[&str]) -> Value {
+    let file = data().join("conformance/policies/inputs/support-agent.json");
+    let mut args = vec![command, file.to_str().expect("utf-8")];
+    args.extend_from_slice(options);
+    let out = ctxlens(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+/// The messages of the turns the contract calls lost instructions.
+fn lost_instructions(turns: &[Value]) -> Vec<u64> {
+    turns
+        .iter()
+        .filter(|t| t["status"] == "lost" && t["kind"] == "instruction")
+        .map(|t| t["message"].as_u64().expect("message"))
+        .collect()
+}
+
 #[test]
 fn compact_report_json_speaks_the_same_contract() {
-    let file = data().join("conformance/policies/inputs/support-agent.json");
-    let file = file.to_str().expect("utf-8");
-    let out = ctxlens(&[
+    let doc = support_agent_json(
         "compact",
-        file,
-        "--max-tokens",
-        "300",
-        "--report",
-        "--json",
-        "--summarizer",
-        "extractive",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        &[
+            "--max-tokens",
+            "300",
+            "--report",
+            "--json",
+            "--summarizer",
+            "extractive",
+        ],
+    );
     let turns = doc["loss"]["instructions"].as_array().expect("the contract's turns");
     assert!(!turns.is_empty());
     for t in turns {
@@ -188,38 +204,31 @@ fn compact_report_json_speaks_the_same_contract() {
         assert!(t["message"].is_u64() && t["text"].is_string(), "{t}");
     }
     // The lost instructions are the turns the contract calls lost instructions.
-    let lost: Vec<u64> = turns
-        .iter()
-        .filter(|t| t["status"] == "lost" && t["kind"] == "instruction")
-        .map(|t| t["message"].as_u64().expect("index"))
-        .collect();
     let listed: Vec<u64> = doc["loss"]["instructions_lost"]
         .as_array()
         .expect("instructions_lost")
         .iter()
         .map(|t| t["message"].as_u64().expect("index"))
         .collect();
-    assert_eq!(lost, listed);
+    assert_eq!(lost_instructions(turns), listed);
     // --json needs --report.
-    let out = ctxlens(&["compact", file, "--max-tokens", "300", "--json"]);
+    let file = data().join("conformance/policies/inputs/support-agent.json");
+    let out = ctxlens(&[
+        "compact",
+        file.to_str().expect("utf-8"),
+        "--max-tokens",
+        "300",
+        "--json",
+    ]);
     assert_ne!(out.status.code(), Some(0));
 }
 
 #[test]
 fn replay_json_judges_every_turn_by_meaning_in_the_same_contract() {
-    let file = data().join("conformance/policies/inputs/support-agent.json");
-    let file = file.to_str().expect("utf-8");
-    let out = ctxlens(&[
+    let doc = support_agent_json(
         "replay",
-        file,
-        "--max-tokens",
-        "300",
-        "--json",
-        "--summarizer",
-        "extractive",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        &["--max-tokens", "300", "--json", "--summarizer", "extractive"],
+    );
     let lost = &doc["lost"];
     let turns = lost["instructions"].as_array().expect("the contract's turns");
     assert_eq!(turns.len() as u64, lost["human_turns"].as_u64().expect("count"));
@@ -254,18 +263,13 @@ fn replay_json_judges_every_turn_by_meaning_in_the_same_contract() {
     let last_summarized = turns.iter().filter(|t| t["status"] != "kept").map(position).max();
     assert!(last_summarized < first_kept, "{last_summarized:?} {first_kept:?}");
     // The lost instructions are the turns the contract calls lost instructions.
-    let lost_turns: Vec<u64> = turns
-        .iter()
-        .filter(|t| t["status"] == "lost" && t["kind"] == "instruction")
-        .map(|t| t["message"].as_u64().expect("position"))
-        .collect();
     let listed: Vec<u64> = lost["instructions_lost"]
         .as_array()
         .expect("instructions_lost")
         .iter()
         .map(|t| t["message"].as_u64().expect("position"))
         .collect();
-    assert_eq!(lost_turns, listed);
+    assert_eq!(lost_instructions(turns), listed);
 }
 
 #[test]
@@ -369,21 +373,18 @@ fn history_compares_the_real_summary_with_others_on_the_same_cut() {
 
 #[test]
 fn a_policy_replay_judges_turns_by_meaning_too() {
-    let file = data().join("conformance/policies/inputs/support-agent.json");
-    let file = file.to_str().expect("utf-8");
-    let out = ctxlens(&[
+    let doc = support_agent_json(
         "replay",
-        file,
-        "--policy",
-        "langchain-summarization",
-        "--set",
-        "trigger=tokens:300",
-        "--summarizer",
-        "extractive",
-        "--json",
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        &[
+            "--policy",
+            "langchain-summarization",
+            "--set",
+            "trigger=tokens:300",
+            "--summarizer",
+            "extractive",
+            "--json",
+        ],
+    );
     let turns = doc["turns"].as_array().expect("turns");
     assert_eq!(turns.len() as u64, doc["instructions"].as_u64().expect("count"));
     let statuses: BTreeSet<&str> = turns.iter().map(|t| t["status"].as_str().expect("status")).collect();
@@ -391,16 +392,11 @@ fn a_policy_replay_judges_turns_by_meaning_too() {
         statuses.contains("kept") && statuses.contains("in_summary"),
         "{statuses:?}"
     );
-    let lost: Vec<u64> = turns
-        .iter()
-        .filter(|t| t["status"] == "lost" && t["kind"] == "instruction")
-        .map(|t| t["message"].as_u64().expect("message"))
-        .collect();
     let listed: Vec<u64> = doc["instructions_lost"]
         .as_array()
         .expect("lost")
         .iter()
         .map(|pair| pair[0].as_u64().expect("message"))
         .collect();
-    assert_eq!(lost, listed);
+    assert_eq!(lost_instructions(turns), listed);
 }
