@@ -6,6 +6,11 @@ mod cli;
 
 use std::process::ExitCode;
 
+/// mimalloc rather than the system allocator: a report or a sweep makes millions of small
+/// strings from rayon's threads at once, where glibc's allocator spent a sixth of the time.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::Parser;
 
 fn main() -> ExitCode {
