@@ -244,7 +244,7 @@ impl TurnWords {
     /// anyway, so the turn's words are its clauses' words together.
     pub fn of(text: &str) -> TurnWords {
         let mut buffer = String::with_capacity(text.len());
-        let mut spans = Vec::new();
+        let mut spans = Vec::with_capacity(text.len() / 6);
         let mut clauses = Vec::new();
         for clause in split_clauses(text) {
             let start = spans.len();
@@ -269,9 +269,10 @@ impl TurnWords {
 /// A text cut into sentences, with an index from word to sentences, to be searched for
 /// many turns.
 pub struct Sentences {
-    /// Each sentence: where it came from (a message, or `None` for the summary), its text
-    /// and its content words.
-    units: Vec<(Option<usize>, String, Vec<String>)>,
+    /// The texts, as given.
+    texts: Vec<String>,
+    /// Each sentence (or run of sentences): where it came from and where it is.
+    units: Vec<Unit>,
     /// Each sentence's words as numbers in `vocabulary`, sorted: a turn's exact words are
     /// looked up as numbers (comparing strings was most of a report's time).
     ids: Vec<Vec<u32>>,
@@ -317,8 +318,16 @@ impl Sought<'_> {
     }
 }
 
-/// A unit as cut from its text: message, line, quote, content words.
-type Unit = (Option<usize>, usize, String, Vec<String>);
+/// What a turn is compared with: a sentence, or a run of up to three sentences of one
+/// line (a restatement quoted whole spans several sentences of a bullet).
+struct Unit {
+    /// The message it is in (`None`: the summary).
+    message: Option<usize>,
+    /// The text it is in.
+    text: usize,
+    /// Where it is in that text, without the spaces around it.
+    quote: std::ops::Range<usize>,
+}
 
 /// A sentence that restates a turn.
 #[derive(Debug, Clone, PartialEq)]
@@ -345,57 +354,66 @@ impl Sentences {
     ) -> Sentences {
         use rayon::prelude::*;
         let texts: Vec<(Option<usize>, &str)> = texts.into_iter().collect();
-        let cut: Vec<Vec<Unit>> = texts
+        // Cut and numbered in parallel, each text with its own numbers for its words;
+        // only giving those words their numbers across all texts is done in turn.
+        let cuts: Vec<CutText> = texts
             .par_iter()
-            .enumerate()
-            .map(|(t, &(message, text))| {
-                // Lines of different texts are never near each other.
-                let base = t * (1 << 20);
-                units(text, &keep_line)
-                    .into_iter()
-                    .map(|(line, quote, words)| (message, base + line, quote, words))
-                    .collect()
-            })
+            .map(|(_, text)| cut_sentences(text, &keep_line))
             .collect();
-        let mut found = Vec::new();
-        let mut ids = Vec::new();
-        let mut lines = Vec::new();
-        let mut vocabulary: HashMap<String, u32> = HashMap::default();
-        let mut vocabulary_words: Vec<String> = Vec::new();
-        let mut by_initial: HashMap<u8, Vec<u32>> = HashMap::default();
-        let mut postings: Vec<Vec<usize>> = Vec::new();
-        for (message, line, quote, mut words) in cut.into_iter().flatten() {
-            let k = found.len();
-            words.sort_unstable();
-            words.dedup();
-            let mut numbers: Vec<u32> = words
-                .iter()
-                .map(|w| {
-                    let id = *vocabulary.entry(w.clone()).or_insert_with(|| {
-                        let id = u32::try_from(postings.len()).expect("fewer than 2^32 distinct words");
-                        postings.push(Vec::new());
-                        vocabulary_words.push(w.clone());
-                        by_initial.entry(w.as_bytes()[0]).or_default().push(id);
-                        id
-                    });
-                    postings[id as usize].push(k);
-                    id
-                })
-                .collect();
-            numbers.sort_unstable();
-            found.push((message, quote, words));
-            ids.push(numbers);
-            lines.push(line);
+        let mut sentences = Sentences {
+            texts: texts.iter().map(|(_, text)| (*text).to_owned()).collect(),
+            units: Vec::new(),
+            ids: Vec::new(),
+            lines: Vec::new(),
+            vocabulary: HashMap::default(),
+            words: Vec::new(),
+            by_initial: HashMap::default(),
+            postings: Vec::new(),
+        };
+        let numbers: Vec<Vec<u32>> = cuts
+            .iter()
+            .map(|cut| cut.words.iter().map(|w| sentences.number(w)).collect())
+            .collect();
+        let runs: Vec<Vec<(Unit, Vec<u32>, usize)>> = cuts
+            .par_iter()
+            .zip(&numbers)
+            .enumerate()
+            .map(|(t, (cut, numbers))| runs_of(t, texts[t], cut, numbers))
+            .collect();
+        for (unit, numbers, line) in runs.into_iter().flatten() {
+            sentences.push_unit(unit, numbers, line);
         }
-        Sentences {
-            units: found,
-            ids,
-            lines,
-            vocabulary,
-            words: vocabulary_words,
-            by_initial,
-            postings,
+        sentences
+    }
+
+    /// The number of `word`, given it the first time it is met.
+    fn number(&mut self, word: &str) -> u32 {
+        if let Some(&id) = self.vocabulary.get(word) {
+            return id;
         }
+        let id = u32::try_from(self.postings.len()).expect("fewer than 2^32 distinct words");
+        self.postings.push(Vec::new());
+        self.words.push(word.to_owned());
+        self.vocabulary.insert(word.to_owned(), id);
+        self.by_initial.entry(word.as_bytes()[0]).or_default().push(id);
+        id
+    }
+
+    /// Adds a unit with its (sorted, distinct) word numbers.
+    fn push_unit(&mut self, unit: Unit, numbers: Vec<u32>, line: usize) {
+        let k = self.units.len();
+        for &id in &numbers {
+            self.postings[id as usize].push(k);
+        }
+        self.units.push(unit);
+        self.ids.push(numbers);
+        self.lines.push(line);
+    }
+
+    /// The text of unit `k`.
+    fn quote(&self, k: usize) -> &str {
+        let unit = &self.units[k];
+        &self.texts[unit.text][unit.quote.clone()]
     }
 
     /// `words`, once each, with their numbers in this text's vocabulary.
@@ -489,14 +507,13 @@ impl Sentences {
             // rather than a run around it).
             .max_by(|a, b| {
                 a.1.total_cmp(&b.1)
-                    .then(self.units[b.0].1.len().cmp(&self.units[a.0].1.len()))
+                    .then(self.units[b.0].quote.len().cmp(&self.units[a.0].quote.len()))
             })?;
-        let (message, quote, _) = &self.units[k];
         Some((
             k,
             Evidence {
-                message: *message,
-                quote: quote.clone(),
+                message: self.units[k].message,
+                quote: self.quote(k).to_owned(),
                 coverage: covered,
             },
         ))
@@ -506,8 +523,8 @@ impl Sentences {
     /// sentence restates: a restatement keeps a turn's clauses together).
     fn holds_near(&self, sought: &Sought<'_>, positions: &[usize], at: usize) -> bool {
         // Units are stored in text order: the ones near `at` sit next to it.
-        let (line, message) = (self.lines[at], self.units[at].0);
-        let near = |k: &usize| self.units[*k].0 == message && self.lines[*k].abs_diff(line) <= NEAR_LINES;
+        let (line, message) = (self.lines[at], self.units[at].message);
+        let near = |k: &usize| self.units[*k].message == message && self.lines[*k].abs_diff(line) <= NEAR_LINES;
         let before = (0..at).rev().take_while(near);
         let after = (at..self.units.len()).take_while(near);
         before
@@ -535,7 +552,7 @@ impl Sentences {
             return None;
         }
         let sought = self.sought(&words);
-        let (at, best) = self.best_where(&sought, |k| from(self.units[k].0))?;
+        let (at, best) = self.best_where(&sought, |k| from(self.units[k].message))?;
         let needed = if words.len() <= 2 { 1.0 } else { RESTATED };
         if best.coverage < needed {
             return None;
@@ -572,8 +589,10 @@ impl Sentences {
     pub fn holds_value(&self, value: &str, words: &[impl AsRef<str>]) -> Option<Evidence> {
         let forms = value_forms(value);
         let short_number = value.len() < 4 && value.chars().all(|c| c.is_ascii_digit() || c == '.');
-        self.units.iter().find_map(|(message, text, held)| {
+        (0..self.units.len()).find_map(|k| {
+            let text = self.quote(k);
             let lower = text.to_lowercase();
+            let held = self.ids[k].iter().map(|&id| &self.words[id as usize]);
             let found = forms.iter().any(|f| contains_token(&lower, f));
             // `min` beside `minutes`, `prod` beside `production`: a unit or a word of
             // the turn, written out.
@@ -583,10 +602,10 @@ impl Sentences {
                     .iter()
                     .map(AsRef::as_ref)
                     .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
-                    .any(|w| held.iter().any(|h| near(w, h)));
+                    .any(|w| held.clone().any(|h| near(w, h)));
             (found && beside).then(|| Evidence {
-                message: *message,
-                quote: text.clone(),
+                message: self.units[k].message,
+                quote: text.to_owned(),
                 coverage: 1.0,
             })
         })
@@ -647,27 +666,102 @@ fn contains_token(text: &str, token: &str) -> bool {
 
 /// What a turn is compared with: each sentence, and runs of up to three sentences of one
 /// line (a restatement quoted whole spans several sentences of a bullet).
-fn units(text: &str, keep_line: &impl Fn(&str) -> bool) -> Vec<(usize, String, Vec<String>)> {
-    let mut out = Vec::new();
+///
+/// This is the first parallel step of [`Sentences::new_where`]: each sentence is cut and
+/// its words made once, numbered within the text; the runs are formed by [`runs_of`] once
+/// the words have their numbers across all texts (a run's words are its sentences'
+/// together).
+fn cut_sentences(text: &str, keep_line: &impl Fn(&str) -> bool) -> CutText {
+    let mut cut = CutText {
+        sentences: Vec::new(),
+        words: Vec::new(),
+    };
+    let mut local: HashMap<String, u32> = HashMap::default();
+    let base = text.as_ptr() as usize;
     for (number, line) in text.lines().enumerate().filter(|(_, l)| keep_line(l)) {
-        // Each sentence's words once; a run's words are its sentences' together.
-        let sentences: Vec<(&str, Vec<String>)> = split_sentences(line)
-            .into_iter()
-            .map(|s| (s, content_words(s)))
-            .collect();
-        for start in 0..sentences.len() {
-            for len in 1..=WINDOW.min(sentences.len() - start) {
-                let run = &sentences[start..start + len];
-                let words: Vec<String> = run.iter().flat_map(|(_, w)| w.iter().cloned()).collect();
-                if words.is_empty() || (len > 1 && run.last().is_some_and(|(_, w)| w.is_empty())) {
-                    continue;
-                }
-                let quote: String = run.iter().map(|(s, _)| *s).collect();
-                out.push((number, quote.trim().to_owned(), words));
+        for sentence in split_sentences(line) {
+            let start = sentence.as_ptr() as usize - base;
+            let mut words = Vec::new();
+            each_content_word(sentence, |w| {
+                let id = if let Some(&id) = local.get(w) {
+                    id
+                } else {
+                    let id = u32::try_from(cut.words.len()).expect("fewer than 2^32 words in one text");
+                    local.insert(w.to_owned(), id);
+                    cut.words.push(w.to_owned());
+                    id
+                };
+                words.push(id);
+            });
+            words.sort_unstable();
+            words.dedup();
+            cut.sentences.push(CutSentence {
+                line: number,
+                bytes: start..start + sentence.len(),
+                words,
+            });
+        }
+    }
+    cut
+}
+
+/// The units of text `t` (its sentences and their runs) with their word numbers (the
+/// text's own word `i` is word `numbers[i]` of all the texts) and the line each is on.
+fn runs_of(
+    t: usize,
+    (message, text): (Option<usize>, &str),
+    cut: &CutText,
+    numbers: &[u32],
+) -> Vec<(Unit, Vec<u32>, usize)> {
+    // Lines of different texts are never near each other.
+    let base = t * (1 << 20);
+    let mut out = Vec::new();
+    for start in 0..cut.sentences.len() {
+        let line = cut.sentences[start].line;
+        // A run stays on one line and never ends on a sentence without words.
+        let on_line = cut.sentences[start..].iter().take_while(|s| s.line == line).count();
+        for len in 1..=WINDOW.min(on_line) {
+            let run = &cut.sentences[start..start + len];
+            let last = &run[len - 1];
+            if last.words.is_empty() && (len > 1 || run[0].words.is_empty()) {
+                continue;
             }
+            let mut ids: Vec<u32> = run
+                .iter()
+                .flat_map(|s| s.words.iter().map(|&w| numbers[w as usize]))
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            let bytes = run[0].bytes.start..last.bytes.end;
+            let quote = &text[bytes.clone()];
+            let trimmed_start = bytes.start + (quote.len() - quote.trim_start().len());
+            let trimmed_end = bytes.end - (quote.len() - quote.trim_end().len());
+            let unit = Unit {
+                message,
+                text: t,
+                quote: trimmed_start..trimmed_end.max(trimmed_start),
+            };
+            out.push((unit, ids, base + line));
         }
     }
     out
+}
+
+/// One text cut into sentences: their places and their content words.
+struct CutText {
+    sentences: Vec<CutSentence>,
+    /// The text's distinct content words; a sentence names them by index.
+    words: Vec<String>,
+}
+
+/// One sentence of a [`CutText`].
+struct CutSentence {
+    /// The line of its text it is on.
+    line: usize,
+    /// Where it is in its text.
+    bytes: std::ops::Range<usize>,
+    /// Its distinct words, as indices of the text's words, sorted.
+    words: Vec<u32>,
 }
 
 /// The most sentences of one line compared with a turn at once.
