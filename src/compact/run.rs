@@ -9,8 +9,8 @@ use super::plan::{Options, Plan};
 use super::render::render;
 use super::strategy::{derive, plan_strategy, warnings, Derived, Planned, Settings, Warning};
 use crate::cancel::CancelToken;
-use crate::loss::{loss_report, LossReport};
-use crate::summarize::Summarizer;
+use crate::loss::{loss_report, loss_report_read, LossReport};
+use crate::summarize::{older_messages, Summarizer};
 use crate::tokens::Counts;
 use crate::transcript::Transcript;
 
@@ -103,7 +103,16 @@ pub fn run(inputs: Inputs) -> crate::Result<Outcome> {
     let planned = plan_strategy(settings.strategy, &view, &view_counts, &settings.options);
     let (document, summary, inserted, tokens_after, loss) = match planned.cut() {
         Some(cut) => {
-            let summary = summarizer.summarize_range(&view, cut.head_end..cut.split, cancel)?;
+            let summarized = cut.head_end..cut.split;
+            // With a report and a summarizer that reads the messages, each message is
+            // read once for both.
+            let (summary, texts) = if with_loss && summarizer.needs_text() {
+                let older = older_messages(&view, summarized.clone(), true);
+                let summary = summarizer.summarize(&older, cancel)?;
+                (summary, Some(older.into_iter().map(|o| o.text).collect()))
+            } else {
+                (summarizer.summarize_range(&view, summarized.clone(), cancel)?, None)
+            };
             cancel.check()?;
             let rendered = render(
                 &view,
@@ -113,7 +122,10 @@ pub fn run(inputs: Inputs) -> crate::Result<Outcome> {
                 settings.summary_role,
                 &summary,
             );
-            let loss = with_loss.then(|| loss_report(&view, cut.head_end..cut.split, &summary));
+            let loss = with_loss.then(|| match texts {
+                Some(texts) => loss_report_read(&view, summarized, &summary, texts),
+                None => loss_report(&view, summarized, &summary),
+            });
             (
                 rendered.document,
                 Some(summary),

@@ -125,6 +125,21 @@ pub fn loss_report(transcript: &Transcript, summarized: std::ops::Range<usize>, 
     loss_report_kept(transcript, summarized, summary, &kept)
 }
 
+/// [`loss_report`] when the readable text of every summarized message has been read
+/// already (the summarizer read it): `texts[i]` is message `summarized.start + i`'s.
+/// Each message is then parsed once for the summary and the report together.
+pub fn loss_report_read(
+    transcript: &Transcript,
+    summarized: std::ops::Range<usize>,
+    summary: &str,
+    texts: Vec<String>,
+) -> LossReport {
+    assert_eq!(texts.len(), summarized.len(), "one text per summarized message");
+    let len = transcript.messages.len();
+    let kept = [0..summarized.start, summarized.end..len];
+    report(transcript, summarized, summary, &kept, Some(texts))
+}
+
 /// What one summarized message holds: its text, its facts (ranges of the text), and its
 /// instruction when it is a human turn that carries one.
 struct Held {
@@ -134,10 +149,9 @@ struct Held {
     instruction: Option<(usize, String)>,
 }
 
-/// The facts and instruction of message `index`.
-fn held(transcript: &Transcript, index: usize) -> Held {
+/// The facts and instruction of message `index`, whose readable text is `text`.
+fn held(transcript: &Transcript, index: usize, text: String) -> Held {
     let message = &transcript.messages[index];
-    let text = transcript.readable_text(index);
     let prose = message.tool_results().is_empty()
         && message.tool_calls().is_empty()
         && matches!(message.role.as_str(), "user" | "assistant");
@@ -162,14 +176,25 @@ fn held(transcript: &Transcript, index: usize) -> Held {
 fn facts_and_instructions(
     transcript: &Transcript,
     summarized: std::ops::Range<usize>,
+    texts: Option<Vec<String>>,
 ) -> (Vec<Fact>, Vec<(usize, String)>) {
-    let stretches: Vec<Taken> = summarized
-        .into_par_iter()
-        .fold(Taken::default, |mut taken, index| {
-            taken.take(held(transcript, index));
-            taken
-        })
-        .collect();
+    let stretches: Vec<Taken> = match texts {
+        Some(texts) => texts
+            .into_par_iter()
+            .zip(summarized)
+            .fold(Taken::default, |mut taken, (text, index)| {
+                taken.take(held(transcript, index, text));
+                taken
+            })
+            .collect(),
+        None => summarized
+            .into_par_iter()
+            .fold(Taken::default, |mut taken, index| {
+                taken.take(held(transcript, index, transcript.readable_text(index)));
+                taken
+            })
+            .collect(),
+    };
     let mut all = Taken::default();
     for stretch in stretches {
         all.instructions.extend(stretch.instructions);
@@ -220,60 +245,26 @@ pub fn loss_report_kept(
     summary: &str,
     kept: &[std::ops::Range<usize>],
 ) -> LossReport {
+    report(transcript, summarized, summary, kept, None)
+}
+
+/// [`loss_report_kept`], with the summarized messages' texts when they are read already.
+fn report(
+    transcript: &Transcript,
+    summarized: std::ops::Range<usize>,
+    summary: &str,
+    kept: &[std::ops::Range<usize>],
+    texts: Option<Vec<String>>,
+) -> LossReport {
     let (head_end, split) = (summarized.start, summarized.end);
-    let (facts, instructions) = facts_and_instructions(transcript, summarized);
-    // The facts, searched in one pass over each text with its spaces collapsed.
-    let patterns: Vec<String> = facts.iter().map(|f| collapse_spaces(&f.text)).collect();
-    let finder = Finder::new(&patterns);
-    let mut in_summary = vec![false; patterns.len()];
-    let summary_words = collapse_spaces(summary);
-    finder.mark(&summary_words, &mut in_summary);
+    let (facts, instructions) = facts_and_instructions(transcript, summarized, texts);
     let kept_indices: Vec<usize> = kept.iter().flat_map(Clone::clone).collect();
-    // The kept messages are read a stretch at a time, nearest first, until every fact the
-    // summary lacks is found (a long kept tail is not read to its end for a few facts).
-    let mut in_kept = vec![false; patterns.len()];
-    let mut missing = in_summary.iter().filter(|&&found| !found).count();
-    for stretch in kept_indices.chunks(KEPT_STRETCH) {
-        if missing == 0 {
-            break;
-        }
-        let found = stretch
-            .par_iter()
-            .fold(
-                || vec![false; patterns.len()],
-                |mut found, &i| {
-                    finder.mark(&collapse_spaces(&transcript.readable_text(i)), &mut found);
-                    found
-                },
-            )
-            .reduce(
-                || vec![false; patterns.len()],
-                |a, b| a.iter().zip(b).map(|(x, y)| *x || y).collect(),
-            );
-        for (k, found) in found.into_iter().enumerate() {
-            if found && !in_kept[k] {
-                in_kept[k] = true;
-                if !in_summary[k] {
-                    missing -= 1;
-                }
-            }
-        }
-    }
-    let turns = judge_turns(transcript, &instructions, summary, &kept_indices);
-    let facts: Vec<(Fact, Survival)> = facts
-        .into_iter()
-        .enumerate()
-        .map(|(k, fact)| {
-            let survival = if in_summary[k] {
-                Survival::Summary
-            } else if in_kept[k] {
-                Survival::Kept
-            } else {
-                Survival::Lost
-            };
-            (fact, survival)
-        })
-        .collect();
+    // The facts and the turns are judged side by side: each has stretches where one
+    // thread works alone (merging, numbering words), which the other fills.
+    let (facts, turns) = rayon::join(
+        || facts_survival(transcript, facts, summary, &kept_indices),
+        || judge_turns(transcript, &instructions, summary, &kept_indices),
+    );
     // A fact a user supplied that survives in another form (a path from another root,
     // `44.1` for `44100`) is not lost.
     let surviving_values: HashSet<String> = turns
@@ -318,6 +309,59 @@ pub fn loss_report_kept(
         turns,
         summary_tokens: (summary.chars().count() as u64).div_ceil(4),
     }
+}
+
+/// Where each fact survives: the summary, the `kept` messages, or nowhere. The facts are
+/// searched in one pass over each text with its spaces collapsed; the kept messages are
+/// read a stretch at a time, nearest first, until every fact the summary lacks is found
+/// (a long kept tail is not read to its end for a few facts).
+fn facts_survival(transcript: &Transcript, facts: Vec<Fact>, summary: &str, kept: &[usize]) -> Vec<(Fact, Survival)> {
+    let patterns: Vec<String> = facts.iter().map(|f| collapse_spaces(&f.text)).collect();
+    let finder = Finder::new(&patterns);
+    let mut in_summary = vec![false; patterns.len()];
+    finder.mark(&collapse_spaces(summary), &mut in_summary);
+    let mut in_kept = vec![false; patterns.len()];
+    let mut missing = in_summary.iter().filter(|&&found| !found).count();
+    for stretch in kept.chunks(KEPT_STRETCH) {
+        if missing == 0 {
+            break;
+        }
+        let found = stretch
+            .par_iter()
+            .fold(
+                || vec![false; patterns.len()],
+                |mut found, &i| {
+                    finder.mark(&collapse_spaces(&transcript.readable_text(i)), &mut found);
+                    found
+                },
+            )
+            .reduce(
+                || vec![false; patterns.len()],
+                |a, b| a.iter().zip(b).map(|(x, y)| *x || y).collect(),
+            );
+        for (k, found) in found.into_iter().enumerate() {
+            if found && !in_kept[k] {
+                in_kept[k] = true;
+                if !in_summary[k] {
+                    missing -= 1;
+                }
+            }
+        }
+    }
+    facts
+        .into_iter()
+        .enumerate()
+        .map(|(k, fact)| {
+            let survival = if in_summary[k] {
+                Survival::Summary
+            } else if in_kept[k] {
+                Survival::Kept
+            } else {
+                Survival::Lost
+            };
+            (fact, survival)
+        })
+        .collect()
 }
 
 /// A lost path that survives in another form: an absolute path whose
@@ -418,58 +462,83 @@ fn judge_turns(transcript: &Transcript, human: &[(usize, String)], summary: &str
             }
         })
         .collect();
-    if judged
+    // What came after: read only while the summary leaves something out, and only the
+    // nearest `AFTER_HORIZON` bytes of it (a long tail would otherwise be cut into
+    // sentences whole; a repetition comes soon after the loss that causes it). It is read
+    // in stretches, nearest first, each twice as long as the one before: a turn said again
+    // soon is found in the first, and only the turns still lost are sought further (their
+    // words pick fewer lines to cut).
+    let mut read = 0;
+    let horizon: Vec<usize> = kept
         .iter()
-        .any(|t| t.status == TurnStatus::Lost && t.kind != turns::TurnKind::Chatter)
-    {
-        // What came after: read only when the summary leaves something out, and only the
-        // nearest `AFTER_HORIZON` bytes of it (a long tail would otherwise be cut into
-        // sentences whole; a repetition comes soon after the loss that causes it).
-        let mut read = 0;
-        let horizon: Vec<usize> = kept
+        .copied()
+        .take_while(|&i| {
+            let within = read < AFTER_HORIZON;
+            read += transcript.messages[i].span.len();
+            within
+        })
+        .collect();
+    let mut from = 0;
+    let mut stretch_bytes = FIRST_AFTER_STRETCH;
+    while from < horizon.len()
+        && judged
             .iter()
-            .copied()
-            .take_while(|&i| {
-                let within = read < AFTER_HORIZON;
-                read += transcript.messages[i].span.len();
+            .any(|t| t.status == TurnStatus::Lost && t.kind != turns::TurnKind::Chatter)
+    {
+        let mut bytes = 0;
+        let len = horizon[from..]
+            .iter()
+            .take_while(|&&i| {
+                let within = bytes < stretch_bytes;
+                bytes += transcript.messages[i].span.len();
                 within
             })
-            .collect();
-        let texts: Vec<(Option<usize>, String)> = horizon
-            .par_iter()
-            .map(|&i| {
-                let text = transcript.readable_text(i);
-                let text = if transcript.messages[i].boundary {
-                    turns::user_words(&text).unwrap_or_default()
-                } else {
-                    text
-                };
-                (Some(i), text)
-            })
-            .collect();
-        let sought: Vec<&Turn> = judged
-            .iter()
-            .filter(|t| t.status == TurnStatus::Lost && t.kind != turns::TurnKind::Chatter)
-            .collect();
-        let may_hold = LineFilter::new(&sought);
-        let after =
-            meaning::Sentences::new_where(texts.iter().map(|(i, t)| (*i, t.as_str())), |line| may_hold.keeps(line));
-        let found: Vec<Option<meaning::Evidence>> = judged
-            .par_iter()
-            .map(|t| {
-                (t.status == TurnStatus::Lost)
-                    .then(|| restated(&after, &verdicts[t.text.as_str()].words, &t.values))
-                    .flatten()
-            })
-            .collect();
-        for (turn, evidence) in judged.iter_mut().zip(found) {
-            if let Some(evidence) = evidence {
-                turn.status = TurnStatus::RepeatedLater;
-                turn.evidence = Some(evidence);
-            }
-        }
+            .count();
+        let stretch = &horizon[from..from + len];
+        from += len;
+        stretch_bytes *= 2;
+        search_after(transcript, &mut judged, &verdicts, stretch);
     }
     judged
+}
+
+/// The first stretch of text after a cut searched for turns said again (raw bytes).
+const FIRST_AFTER_STRETCH: usize = 512 << 10;
+
+/// Marks the turns still lost that the messages `stretch` say again.
+fn search_after(transcript: &Transcript, judged: &mut [Turn], verdicts: &HashMap<&str, Verdict>, stretch: &[usize]) {
+    let texts: Vec<(Option<usize>, String)> = stretch
+        .par_iter()
+        .map(|&i| {
+            let text = transcript.readable_text(i);
+            let text = if transcript.messages[i].boundary {
+                turns::user_words(&text).unwrap_or_default()
+            } else {
+                text
+            };
+            (Some(i), text)
+        })
+        .collect();
+    let sought: Vec<&Turn> = judged
+        .iter()
+        .filter(|t| t.status == TurnStatus::Lost && t.kind != turns::TurnKind::Chatter)
+        .collect();
+    let may_hold = LineFilter::new(&sought);
+    let after = meaning::Sentences::new_where(texts.iter().map(|(i, t)| (*i, t.as_str())), |line| may_hold.keeps(line));
+    let found: Vec<Option<meaning::Evidence>> = judged
+        .par_iter()
+        .map(|t| {
+            (t.status == TurnStatus::Lost)
+                .then(|| restated(&after, &verdicts[t.text.as_str()].words, &t.values))
+                .flatten()
+        })
+        .collect();
+    for (turn, evidence) in judged.iter_mut().zip(found) {
+        if let Some(evidence) = evidence {
+            turn.status = TurnStatus::RepeatedLater;
+            turn.evidence = Some(evidence);
+        }
+    }
 }
 
 /// How many kept messages are searched for facts between checks that some are still
@@ -641,5 +710,28 @@ mod path_form_tests {
             survival,
             [Survival::Summary, Survival::Lost, Survival::Kept, Survival::Kept]
         );
+    }
+}
+
+#[cfg(test)]
+mod read_texts_tests {
+    use super::*;
+
+    /// The report made from texts the summarizer already read is the report made by
+    /// reading them again, on every kind of generated session.
+    #[test]
+    fn a_report_from_read_texts_equals_one_that_reads_them() {
+        for format in 0..3 {
+            let (_, source) = crate::synth::session(format, 300, false, 7 + format as u64);
+            let transcript = Transcript::parse("session", source.into_bytes(), None).expect("generated sessions load");
+            let len = transcript.messages.len();
+            let summarized = len / 5..len * 3 / 4;
+            let texts: Vec<String> = summarized.clone().map(|i| transcript.readable_text(i)).collect();
+            let summary = "The user asked to fix the build; src/main.rs was edited.";
+            let read = loss_report_read(&transcript, summarized.clone(), summary, texts);
+            let reading = loss_report(&transcript, summarized, summary);
+            assert!(!reading.facts.is_empty(), "format {format}: the session holds facts");
+            assert_eq!(read, reading, "format {format}");
+        }
     }
 }

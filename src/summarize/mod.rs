@@ -49,6 +49,9 @@ pub trait Summarizer: Send + Sync {
     /// The summary of messages `range` of `transcript`. By default the messages are
     /// handed to [`Summarizer::summarize`]; a summarizer that needs only the range (the
     /// placeholder counts it, a fixed summary checks it) answers without building them.
+    /// A summarizer that [`Summarizer::needs_text`] must answer here as `summarize` does
+    /// over the built messages: a compaction with a loss report builds them once for
+    /// both and calls `summarize`.
     fn summarize_range(
         &self,
         transcript: &crate::transcript::Transcript,
