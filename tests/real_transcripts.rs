@@ -166,6 +166,54 @@ fn a_claude_code_log_ctxlens_compacts_records_the_compaction_as_claude_code_does
 }
 
 #[test]
+fn a_compacted_log_carries_no_usage_measured_before_its_compaction() {
+    // Usage on a kept record was measured with the summarized messages in the context:
+    // carried over, `stats` would fit an overhead as large as the old context.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out.jsonl");
+    let out = out.to_str().expect("utf-8");
+    let mut checked = 0;
+    for file in files()
+        .into_iter()
+        .filter(|f| f.contains("claude-code-jsonl") || f.contains("codex-rollout"))
+    {
+        let before = json_stdout(&ctxlens(&["stats", &file, "--json"]));
+        let budget = (before["total"].as_u64().expect("total") / 3).max(1).to_string();
+        if json_stdout(&ctxlens(&["compact", &file, "--max-tokens", &budget, "--plan"]))["compacted"] != true {
+            continue;
+        }
+        assert_exit(
+            &ctxlens(&["compact", &file, "--max-tokens", &budget, "-o", out, "--force"]),
+            0,
+        );
+        let text = std::fs::read_to_string(out).expect("output");
+        let records: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON record"))
+            .collect();
+        // What the compaction wrote: Claude Code's summary record, Codex's `compacted`.
+        let written = records
+            .iter()
+            .rposition(|r| r["isCompactSummary"] == true || r["type"] == "compacted")
+            .unwrap_or_else(|| panic!("{file}: the compaction's record"));
+        for record in &records[written..] {
+            assert!(record["message"].get("usage").is_none(), "{file}: {record}");
+            assert_ne!(record["payload"]["type"], "token_count", "{file}");
+        }
+        let after = json_stdout(&ctxlens(&["stats", out, "--json"]));
+        let overhead = |stats: &serde_json::Value| stats["calibration"]["overhead"].as_u64().unwrap_or(0);
+        assert!(
+            overhead(&after) <= overhead(&before),
+            "{file}: an overhead of {} fitted on the output ({} on the log)",
+            overhead(&after),
+            overhead(&before)
+        );
+        checked += 1;
+    }
+    assert!(checked >= 4, "{checked} logs compacted");
+}
+
+#[test]
 fn the_breakdown_shows_what_the_log_does_not_hold_as_the_calibration_fits_it() {
     let mut with_usage = 0;
     for file in files() {

@@ -9,6 +9,7 @@ mod plan;
 mod plan_doc;
 mod render;
 mod run;
+mod stale_usage;
 mod strategy;
 
 pub use document::{write_document, Document};

@@ -7,6 +7,7 @@
 use super::document::Document;
 use super::inserted::{insertion, SummaryRole};
 use super::plan::Cut;
+use super::stale_usage::{kept_record, may_carry_usage, KeptRecord};
 use crate::tokens::Counts;
 use crate::transcript::Transcript;
 
@@ -177,9 +178,33 @@ fn render_log(transcript: &Transcript, cut: &Cut, inserted: Vec<String>) -> Docu
     }
     if let Some(tail_order) = tail_order {
         for r in records.iter().filter(|r| r.order.is_some_and(|o| o >= tail_order)) {
-            doc.push_input(transcript, r.range.clone());
-            doc.push_str("\n");
+            push_kept(&mut doc, transcript, r.range.clone());
         }
     }
     doc
+}
+
+/// Appends a kept tail record, without the usage measured before the compaction (see
+/// [`super::stale_usage`]).
+fn push_kept(doc: &mut Document, transcript: &Transcript, range: std::ops::Range<usize>) {
+    if !may_carry_usage(&transcript.format.container, &transcript.text[range.clone()]) {
+        doc.push_input(transcript, range);
+        doc.push_str("\n");
+        return;
+    }
+    // The record as the document would write it (a rewritten message inside included).
+    let mut record = Document::new(transcript);
+    record.push_input(transcript, range.clone());
+    let text = record.to_text();
+    match kept_record(&transcript.format.container, &text) {
+        KeptRecord::Unchanged => {
+            doc.push_input(transcript, range);
+            doc.push_str("\n");
+        }
+        KeptRecord::Rewritten(json) => {
+            doc.push_new(json);
+            doc.push_str("\n");
+        }
+        KeptRecord::Dropped => {}
+    }
 }
