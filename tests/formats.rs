@@ -515,6 +515,48 @@ fn the_model_picks_the_image_rule_and_model_overrides_it() {
 }
 
 #[test]
+fn a_gemini_request_s_media_resolution_sets_what_its_images_cost() {
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==";
+    let request = |model: &str, config: Value, part_level: Option<&str>| {
+        let mut part = json!({"inlineData": {"mimeType": "image/png", "data": png}});
+        if let Some(level) = part_level {
+            part["mediaResolution"] = json!({"level": level});
+        }
+        serde_json::to_vec(&json!({"model": model, "generationConfig": config, "contents": [
+            {"role": "user", "parts": [{"text": "what is this"}, part]}
+        ]}))
+        .expect("json")
+    };
+    let total = |bytes: Vec<u8>| {
+        let out = ctxlens_stdin(&["stats", "-", "--tokenizer", "provider", "--json"], &bytes);
+        assert_exit(&out, 0);
+        let doc: Value = serde_json::from_str(&stdout(&out)).expect("json");
+        doc["total"].as_u64().expect("total")
+    };
+    let none = json!({});
+    let low = json!({"mediaResolution": "MEDIA_RESOLUTION_LOW"});
+    // Gemini 3: 1,120 by default, 280 at the request's low, 2,240 for a part at ultra high.
+    let default = total(request("gemini-3-pro-preview", none.clone(), None));
+    assert_eq!(
+        default - total(request("gemini-3-pro-preview", low.clone(), None)),
+        1_120 - 280
+    );
+    assert_eq!(
+        total(request(
+            "gemini-3-pro-preview",
+            low.clone(),
+            Some("MEDIA_RESOLUTION_ULTRA_HIGH")
+        )) - default,
+        2_240 - 1_120
+    );
+    // Gemini 2.5: one 258-token tile by default, 64 at low.
+    assert_eq!(
+        total(request("gemini-2.5-flash", none, None)) - total(request("gemini-2.5-flash", low, None)),
+        258 - 64
+    );
+}
+
+#[test]
 fn a_media_note_names_the_rule_and_says_when_it_is_assumed() {
     let image_log = common::data().join("real-transcripts/claude-code-jsonl/ccl-sample-image-0d3a8e6f.jsonl");
     let image_log = image_log.to_str().expect("utf-8");

@@ -22,11 +22,70 @@ pub enum Rules {
     },
     /// Gemini 2 and earlier: 258 tokens up to 384×384 px, else 258 per 768-px tile; 258
     /// per PDF page. Gemini 3 (`v3`): its default `media_resolution` (high), 1,120 per
-    /// image and 560 per PDF page.
+    /// image and 560 per PDF page. A request's `generationConfig.mediaResolution`
+    /// (`resolution`) and, on Gemini 3, a part's own `mediaResolution` set the level.
     Gemini {
         /// A Gemini 3 model.
         v3: bool,
+        /// The media resolution the request sets for all its parts.
+        resolution: Option<MediaResolution>,
     },
+}
+
+/// Gemini's `media_resolution` level: how many tokens a picture or a PDF page may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MediaResolution {
+    /// `MEDIA_RESOLUTION_LOW`.
+    Low,
+    /// `MEDIA_RESOLUTION_MEDIUM`.
+    Medium,
+    /// `MEDIA_RESOLUTION_HIGH`.
+    High,
+    /// `MEDIA_RESOLUTION_ULTRA_HIGH` (Gemini 3, per part).
+    UltraHigh,
+}
+
+impl MediaResolution {
+    /// Every level, in the order [`MediaResolution::index`] numbers them.
+    pub const ALL: [MediaResolution; 4] = [
+        MediaResolution::Low,
+        MediaResolution::Medium,
+        MediaResolution::High,
+        MediaResolution::UltraHigh,
+    ];
+
+    /// Its position in [`MediaResolution::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The level a request or part names: `MEDIA_RESOLUTION_LOW`, `media_resolution_low`
+    /// or `low`, as a string or as `{"level": …}`; `UNSPECIFIED` and anything else: none.
+    pub fn parse(value: &Value) -> Option<MediaResolution> {
+        let name = match value {
+            Value::String(s) => s.as_str(),
+            Value::Object(o) => o.get("level")?.as_str()?,
+            _ => return None,
+        };
+        let name = name.to_ascii_lowercase();
+        match name.strip_prefix("media_resolution_").unwrap_or(&name) {
+            "low" => Some(MediaResolution::Low),
+            "medium" => Some(MediaResolution::Medium),
+            "high" => Some(MediaResolution::High),
+            "ultra_high" => Some(MediaResolution::UltraHigh),
+            _ => None,
+        }
+    }
+
+    /// Its name as Google's API writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            MediaResolution::Low => "MEDIA_RESOLUTION_LOW",
+            MediaResolution::Medium => "MEDIA_RESOLUTION_MEDIUM",
+            MediaResolution::High => "MEDIA_RESOLUTION_HIGH",
+            MediaResolution::UltraHigh => "MEDIA_RESOLUTION_ULTRA_HIGH",
+        }
+    }
 }
 
 /// How an OpenAI model bills an image (OpenAI's "Images and vision" guide, "Calculating
@@ -137,10 +196,15 @@ pub fn provider_rule(transcript: &crate::transcript::Transcript) -> String {
             Some(m) => format!("Anthropic's rule for {m}"),
             None => "Anthropic's rule at 1568 px (model unknown: assumed; --model names it)".to_owned(),
         },
-        Dialect::Gemini => match model.filter(|m| m.contains("gemini-")) {
-            Some(m) if gemini_3(m) => format!("Gemini 3's default media resolution ({m})"),
-            Some(m) => format!("Gemini's 768-px tiles ({m})"),
-            None => "Gemini's 768-px tiles (model unknown: assumed; --model names it)".to_owned(),
+        Dialect::Gemini => match (model.filter(|m| m.contains("gemini-")), transcript.media_resolution) {
+            (Some(m), Some(level)) => format!("Gemini's rule at the request's {} ({m})", level.name()),
+            (None, Some(level)) => format!(
+                "Gemini 2's rule at the request's {} (model unknown: assumed; --model names it)",
+                level.name()
+            ),
+            (Some(m), None) if gemini_3(m) => format!("Gemini 3's default media resolution ({m})"),
+            (Some(m), None) => format!("Gemini's 768-px tiles ({m})"),
+            (None, None) => "Gemini's 768-px tiles (model unknown: assumed; --model names it)".to_owned(),
         },
     }
 }
@@ -169,7 +233,8 @@ pub struct Media {
     pub pages: Option<u32>,
     /// Characters of its base64 payload in the message (0 for a URL or file reference).
     pub payload_chars: usize,
-    /// OpenAI's `detail` (`low`, `high`, `auto`), when given.
+    /// The resolution the part asks for, when given: OpenAI's `detail` (`low`, `high`,
+    /// `auto`), a Gemini part's `mediaResolution` (`MEDIA_RESOLUTION_LOW`…).
     pub detail: Option<String>,
 }
 
@@ -177,10 +242,34 @@ pub struct Media {
 /// per page; the page image is not priced separately there).
 const PDF_PAGE_TOKENS: u64 = 2_250;
 
-/// A Gemini 3 image at its default `media_resolution` (high).
-const GEMINI3_IMAGE: u64 = 1_120;
-/// A Gemini 3 PDF page at its default `media_resolution`.
-const GEMINI3_PAGE: u64 = 560;
+/// A Gemini 3 image at `level` (by default high: 1,120).
+fn gemini3_image(level: Option<MediaResolution>) -> u64 {
+    match level {
+        Some(MediaResolution::Low) => 280,
+        Some(MediaResolution::Medium) => 560,
+        Some(MediaResolution::High) | None => 1_120,
+        Some(MediaResolution::UltraHigh) => 2_240,
+    }
+}
+
+/// A Gemini 3 PDF page at `level` (by default medium: 560; no level above high).
+fn gemini3_page(level: Option<MediaResolution>) -> u64 {
+    match level {
+        Some(MediaResolution::Low) => 280,
+        Some(MediaResolution::Medium) | None => 560,
+        Some(MediaResolution::High | MediaResolution::UltraHigh) => 1_120,
+    }
+}
+
+/// A Gemini 2 image or page when the request sets a level: 64 at low, else 256 (high
+/// reframes the image at the same 256).
+fn gemini2_fixed(level: MediaResolution) -> u64 {
+    if level == MediaResolution::Low {
+        64
+    } else {
+        256
+    }
+}
 
 /// True for Gemini 3 models (`gemini-3-pro-preview`, `gemini-3.1-flash`…).
 pub fn gemini_3(model: &str) -> bool {
@@ -204,10 +293,26 @@ impl Media {
                 let (_, cap) = anthropic_limits(high_res);
                 self.size.map_or(cap, |(w, h)| anthropic_image(w, h, high_res))
             }
-            (MediaKind::Image, Rules::Gemini { v3: true }) => GEMINI3_IMAGE,
-            (MediaKind::Pdf, Rules::Gemini { v3: true }) => GEMINI3_PAGE * self.billable_pages(rules),
-            (MediaKind::Image, Rules::Gemini { v3: false }) => self.size.map_or(258, |(w, h)| gemini_image(w, h)),
-            (MediaKind::Pdf, Rules::Gemini { v3: false }) => 258 * self.billable_pages(rules),
+            (MediaKind::Image | MediaKind::Pdf, Rules::Gemini { v3: true, resolution }) => {
+                // A part's own level wins over the request's.
+                let level = self
+                    .detail
+                    .as_deref()
+                    .and_then(|d| MediaResolution::parse(&Value::String(d.to_owned())))
+                    .or(resolution);
+                if self.kind == MediaKind::Image {
+                    gemini3_image(level)
+                } else {
+                    gemini3_page(level) * self.billable_pages(rules)
+                }
+            }
+            (MediaKind::Image, Rules::Gemini { v3: false, resolution }) => match resolution {
+                None => self.size.map_or(258, |(w, h)| gemini_image(w, h)),
+                Some(level) => gemini2_fixed(level),
+            },
+            (MediaKind::Pdf, Rules::Gemini { v3: false, resolution }) => {
+                resolution.map_or(258, gemini2_fixed) * self.billable_pages(rules)
+            }
             (MediaKind::Pdf, _) => PDF_PAGE_TOKENS * self.billable_pages(rules),
             (MediaKind::Other, Rules::Gemini { .. }) => 258,
             (MediaKind::Other, _) => PDF_PAGE_TOKENS,
@@ -366,18 +471,24 @@ pub fn media_part(object: &Map<String, Value>) -> Option<Media> {
         "input_file" => Some(from_data_url(&str_at(object, "file_data").unwrap_or_default(), None)),
         _ => {
             let inline = object.get("inlineData").or_else(|| object.get("inline_data"));
+            // Gemini 3 reads a part's own level beside its data.
+            let level = object
+                .get("mediaResolution")
+                .or_else(|| object.get("media_resolution"))
+                .and_then(MediaResolution::parse)
+                .map(|level| level.name().to_owned());
             if let Some(inline) = inline.and_then(Value::as_object) {
                 let mime = str_at(inline, "mimeType")
                     .or_else(|| str_at(inline, "mime_type"))
                     .unwrap_or_default();
-                return Some(from_payload(&mime, str_at(inline, "data").as_deref(), None));
+                return Some(from_payload(&mime, str_at(inline, "data").as_deref(), level));
             }
             let file = object.get("fileData").or_else(|| object.get("file_data"));
             let file = file.and_then(Value::as_object)?;
             let mime = str_at(file, "mimeType")
                 .or_else(|| str_at(file, "mime_type"))
                 .unwrap_or_default();
-            Some(from_payload(&mime, None, None))
+            Some(from_payload(&mime, None, level))
         }
     }
 }
@@ -629,6 +740,62 @@ mod tests {
     }
 
     #[test]
+    fn gemini_media_resolution_sets_the_tokens_of_an_image_and_a_page() {
+        let media = |kind, detail: Option<&str>| Media {
+            kind,
+            mime: String::new(),
+            size: Some((4000, 3000)),
+            pages: Some(2),
+            payload_chars: 80,
+            detail: detail.map(str::to_owned),
+        };
+        let gemini = |v3, resolution| Rules::Gemini { v3, resolution };
+        let image = media(MediaKind::Image, None);
+        let pdf = media(MediaKind::Pdf, None);
+        // Gemini 3: the request's level; a part's own level wins over it.
+        let levels = [(MediaResolution::Low, 280, 280), (MediaResolution::Medium, 560, 560)];
+        for (level, per_image, per_page) in levels {
+            assert_eq!(image.tokens(gemini(true, Some(level))), per_image, "{level:?}");
+            assert_eq!(pdf.tokens(gemini(true, Some(level))), 2 * per_page, "{level:?}");
+        }
+        assert_eq!(image.tokens(gemini(true, Some(MediaResolution::UltraHigh))), 2_240);
+        assert_eq!(pdf.tokens(gemini(true, None)), 2 * 560, "a page's default is medium");
+        let part_high = media(MediaKind::Image, Some("MEDIA_RESOLUTION_HIGH"));
+        assert_eq!(part_high.tokens(gemini(true, Some(MediaResolution::Low))), 1_120);
+        // Gemini 2: 64 at low, 256 otherwise; a part's level is Gemini 3's only.
+        assert_eq!(image.tokens(gemini(false, Some(MediaResolution::Low))), 64);
+        assert_eq!(image.tokens(gemini(false, Some(MediaResolution::High))), 256);
+        assert_eq!(part_high.tokens(gemini(false, Some(MediaResolution::Low))), 64);
+        assert_eq!(pdf.tokens(gemini(false, Some(MediaResolution::Medium))), 2 * 256);
+    }
+
+    #[test]
+    fn media_resolution_is_read_as_the_api_and_the_sdks_write_it() {
+        use serde_json::json;
+        for written in [
+            json!("MEDIA_RESOLUTION_LOW"),
+            json!("media_resolution_low"),
+            json!({"level": "MEDIA_RESOLUTION_LOW"}),
+        ] {
+            assert_eq!(
+                MediaResolution::parse(&written),
+                Some(MediaResolution::Low),
+                "{written}"
+            );
+        }
+        assert_eq!(MediaResolution::parse(&json!("MEDIA_RESOLUTION_UNSPECIFIED")), None);
+        let part = json!({"inlineData": {"mimeType": "image/png", "data": ""}, "mediaResolution": {"level": "MEDIA_RESOLUTION_ULTRA_HIGH"}});
+        let media = media_part(part.as_object().expect("object")).expect("a media part");
+        assert_eq!(
+            media.tokens(Rules::Gemini {
+                v3: true,
+                resolution: None
+            }),
+            2_240
+        );
+    }
+
+    #[test]
     fn gemini_3_takes_its_default_media_resolution() {
         assert!(gemini_3("gemini-3-pro-preview") && gemini_3("models/gemini-3.1-flash"));
         assert!(!gemini_3("gemini-2.5-flash") && !gemini_3("gemini-1.5-pro"));
@@ -641,7 +808,7 @@ mod tests {
                 payload_chars: 80,
                 detail: None,
             }
-            .tokens(Rules::Gemini { v3 })
+            .tokens(Rules::Gemini { v3, resolution: None })
         };
         assert_eq!(image(true), 1_120);
         assert_eq!(image(false), gemini_image(4000, 3000));
@@ -680,8 +847,14 @@ mod tests {
         let rules = OpenAiImages::ALL.map(Rules::OpenAi).into_iter().chain([
             Rules::Anthropic { high_res: false },
             Rules::Anthropic { high_res: true },
-            Rules::Gemini { v3: false },
-            Rules::Gemini { v3: true },
+            Rules::Gemini {
+                v3: false,
+                resolution: None,
+            },
+            Rules::Gemini {
+                v3: true,
+                resolution: Some(MediaResolution::UltraHigh),
+            },
         ]);
         for rules in rules {
             let image = forged(MediaKind::Image, Some((u32::MAX, u32::MAX)), None).tokens(rules);

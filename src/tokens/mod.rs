@@ -80,9 +80,14 @@ impl Tokenizer {
 
     /// The counter for messages of `dialect` (the provider tokenizer depends on it, and
     /// on the model for Anthropic's image resolution).
-    pub fn counter_for(self, dialect: Dialect, model: Option<&str>) -> &'static dyn TokenCounter {
+    pub fn counter_for(
+        self,
+        dialect: Dialect,
+        model: Option<&str>,
+        resolution: Option<media::MediaResolution>,
+    ) -> &'static dyn TokenCounter {
         match self {
-            Tokenizer::Provider => provider::for_dialect(dialect, model),
+            Tokenizer::Provider => provider::for_dialect(dialect, model, resolution),
             other => other.counter(),
         }
     }
@@ -99,7 +104,7 @@ impl Tokenizer {
             Tokenizer::EstimateUtf8 => &UTF8,
             Tokenizer::Cl100k => BpeCounter::cl100k(),
             Tokenizer::O200k => BpeCounter::o200k(),
-            Tokenizer::Provider => provider::for_dialect(Dialect::OpenAi, None),
+            Tokenizer::Provider => provider::for_dialect(Dialect::OpenAi, None, None),
         }
     }
 }
@@ -111,7 +116,11 @@ pub fn count_request(transcript: &Transcript, tokenizer: Tokenizer, request: &st
         return 0;
     }
     tokenizer
-        .counter_for(transcript.format.dialect, transcript.model.as_deref())
+        .counter_for(
+            transcript.format.dialect,
+            transcript.model.as_deref(),
+            transcript.media_resolution,
+        )
         .count_message(request)
 }
 

@@ -7,7 +7,7 @@
 use std::sync::OnceLock;
 
 use super::bpe::{message_tokens, BpeCounter, Walk};
-use super::media::{OpenAiImages, Rules};
+use super::media::{MediaResolution, OpenAiImages, Rules};
 use super::TokenCounter;
 use crate::transcript::Dialect;
 
@@ -47,17 +47,16 @@ pub fn claude_high_resolution(model: &str) -> bool {
     }
 }
 
-/// The counter for a transcript of `dialect` made with `model`.
-pub fn for_dialect(dialect: Dialect, model: Option<&str>) -> &'static ProviderCounter {
+/// The counter for a transcript of `dialect` made with `model`; `resolution` is a Gemini
+/// request's `generationConfig.mediaResolution`.
+pub fn for_dialect(
+    dialect: Dialect,
+    model: Option<&str>,
+    resolution: Option<MediaResolution>,
+) -> &'static ProviderCounter {
     static OPENAI: OnceLock<[ProviderCounter; 7]> = OnceLock::new();
-    static GEMINI: [ProviderCounter; 2] = [
-        ProviderCounter {
-            rules: Rules::Gemini { v3: false },
-        },
-        ProviderCounter {
-            rules: Rules::Gemini { v3: true },
-        },
-    ];
+    // Gemini 2 then 3, each with no level set and then each level.
+    static GEMINI: OnceLock<Vec<ProviderCounter>> = OnceLock::new();
     static CLAUDE: OnceLock<[ProviderCounter; 2]> = OnceLock::new();
     match dialect {
         Dialect::OpenAi | Dialect::Responses | Dialect::OpenHands => {
@@ -68,7 +67,22 @@ pub fn for_dialect(dialect: Dialect, model: Option<&str>) -> &'static ProviderCo
             });
             &openai[OpenAiImages::of_model(model).index()]
         }
-        Dialect::Gemini => &GEMINI[usize::from(model.is_some_and(super::media::gemini_3))],
+        Dialect::Gemini => {
+            let levels = std::iter::once(None).chain(MediaResolution::ALL.map(Some));
+            let gemini = GEMINI.get_or_init(|| {
+                [false, true]
+                    .into_iter()
+                    .flat_map(|v3| {
+                        levels.clone().map(move |resolution| ProviderCounter {
+                            rules: Rules::Gemini { v3, resolution },
+                        })
+                    })
+                    .collect()
+            });
+            let version = usize::from(model.is_some_and(super::media::gemini_3));
+            let level = resolution.map_or(0, |r| 1 + r.index());
+            &gemini[version * (1 + MediaResolution::ALL.len()) + level]
+        }
         Dialect::Anthropic => {
             let claude = CLAUDE.get_or_init(|| {
                 [

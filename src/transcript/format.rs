@@ -208,6 +208,8 @@ pub(crate) struct Split {
     pub dialect_hint: Option<Dialect>,
     /// Raw JSON of a request body's `model`, if present.
     pub model: Option<Range<usize>>,
+    /// A Gemini request's `generationConfig.mediaResolution`, if set.
+    pub media_resolution: Option<crate::tokens::media::MediaResolution>,
     /// The structural scan already checked that no message nests too deep.
     pub depth_checked: bool,
     /// The spans were found by scanning two halves at once: a fault found later is
@@ -241,6 +243,7 @@ pub(crate) fn split(
             system: None,
             dialect_hint: None,
             model: None,
+            media_resolution: None,
             depth_checked: false,
             in_halves: false,
         }),
@@ -250,6 +253,7 @@ pub(crate) fn split(
             system: None,
             dialect_hint: None,
             model: None,
+            media_resolution: None,
             depth_checked: false,
             in_halves: false,
         }),
@@ -309,6 +313,7 @@ fn split_array(source: &str, text: &str, start: usize, scan: Scan) -> Result<Spl
         system: None,
         dialect_hint: None,
         model: None,
+        media_resolution: None,
         depth_checked,
         in_halves,
     })
@@ -336,6 +341,7 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
                 system: None,
                 dialect_hint: None,
                 model: None,
+                media_resolution: None,
                 depth_checked: false,
                 in_halves: false,
             });
@@ -376,12 +382,23 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
         .get("model")
         .filter(|raw| raw.get().starts_with('"'))
         .map(|raw| span_of(text, raw.get()));
+    let media_resolution = map
+        .get("generationConfig")
+        .or_else(|| map.get("generation_config"))
+        .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+        .and_then(|config| {
+            let level = config
+                .get("mediaResolution")
+                .or_else(|| config.get("media_resolution"))?;
+            crate::tokens::media::MediaResolution::parse(level)
+        });
     Ok(Split {
         container: Container::Object { key: key.to_owned() },
         spans: items.iter().map(|raw| span_of(text, raw.get())).collect(),
         dialect_hint,
         system,
         model,
+        media_resolution,
         depth_checked: false,
         in_halves: false,
     })
@@ -417,6 +434,7 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
                         system: None,
                         dialect_hint: None,
                         model: None,
+                        media_resolution: None,
                         depth_checked: false,
                         in_halves: false,
                     });
@@ -433,6 +451,7 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
         system: None,
         dialect_hint: None,
         model: None,
+        media_resolution: None,
         depth_checked: false,
         in_halves: false,
     })

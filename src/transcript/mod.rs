@@ -69,6 +69,9 @@ pub struct Transcript {
     /// The model the transcript was made with, when it says (a request body's `model`,
     /// a Claude Code response's `message.model`): some provider rules depend on it.
     pub model: Option<String>,
+    /// The media resolution a Gemini request sets for all its parts
+    /// (`generationConfig.mediaResolution`): how its images and PDF pages are billed.
+    pub media_resolution: Option<crate::tokens::media::MediaResolution>,
 }
 
 impl Transcript {
@@ -193,6 +196,7 @@ impl Transcript {
             overrides: Arc::default(),
             count_mode: CountMode::default(),
             model,
+            media_resolution: split.media_resolution,
         })
     }
 
