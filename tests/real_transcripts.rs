@@ -214,6 +214,28 @@ fn a_compacted_log_carries_no_usage_measured_before_its_compaction() {
 }
 
 #[test]
+fn history_fits_each_epoch_s_system_prompt_and_tools_on_its_own() {
+    // The live epoch's figure is the one `stats` fits; an earlier epoch has its own.
+    let mut per_epoch = 0;
+    for file in files().into_iter().filter(|f| f.contains("claude-code-jsonl")) {
+        let stats = json_stdout(&ctxlens(&["stats", &file, "--json"]));
+        let history = json_stdout(&ctxlens(&["history", &file, "--json"]));
+        let epochs = history["epochs"].as_array().expect("epochs");
+        let live = epochs.last().expect("an epoch");
+        assert_eq!(
+            live["overhead"].as_u64(),
+            stats["calibration"]["overhead"].as_u64().filter(|&o| o > 0),
+            "{file}"
+        );
+        per_epoch += epochs[..epochs.len() - 1]
+            .iter()
+            .filter(|e| e["overhead"].as_u64().is_some())
+            .count();
+    }
+    assert!(per_epoch >= 1, "an earlier epoch with its own fit");
+}
+
+#[test]
 fn the_breakdown_shows_what_the_log_does_not_hold_as_the_calibration_fits_it() {
     let mut with_usage = 0;
     for file in files() {

@@ -103,6 +103,8 @@ struct EpochDoc {
     messages: usize,
     tokens: u64,
     recorded_peak: Option<u64>,
+    /// The system prompt and tools its requests carried, fitted from its usage.
+    overhead: Option<u64>,
     human_turns: usize,
 }
 
@@ -278,6 +280,7 @@ fn document<'a>(
                 messages: e.messages.len(),
                 tokens: e.tokens,
                 recorded_peak: e.recorded_peak,
+                overhead: e.overhead,
                 human_turns: e.human_turns,
             })
             .collect(),
@@ -383,9 +386,13 @@ fn print(
             .recorded_peak
             .map(|r| format!(" · largest recorded prompt {}", thousands(r)))
             .unwrap_or_default();
+        let overhead = epoch
+            .overhead
+            .map(|o| format!(" · system + tools ≈{} (fitted, not in the log)", thousands(o)))
+            .unwrap_or_default();
         writeln!(
             out,
-            "Epoch {}  #{}–#{}  {} · {} tokens ({tokenizer}) · {}{recorded}",
+            "Epoch {}  #{}–#{}  {} · {} tokens ({tokenizer}) · {}{recorded}{overhead}",
             epoch.index,
             epoch.messages.start,
             epoch.messages.end.saturating_sub(1),
