@@ -1,71 +1,20 @@
 //! # ctxlens
 //!
-//! See what an LLM agent's compactor keeps, cuts and summarizes. ctxlens loads a real
-//! transcript (OpenAI chat, Anthropic Messages, Gemini, Responses, JSONL, request bodies,
-//! trajectories, Claude Code and Codex session logs), counts what every message costs,
-//! and reproduces bit for bit the toolnexus SPEC §7F tail compactor: where it cuts, which
-//! tool groups it keeps together, what it summarizes away, and what the compacted
-//! transcript looks like.
+//! See what an LLM agent's compactor keeps, cuts and summarizes. This crate is the
+//! application: the command line (the `ctxlens` binary), the terminal UI ([`tui`]) and
+//! the HTTP summarizer ([`openai`]), over [`ctxlens_core`], the library that loads,
+//! counts, plans, compacts, replays and judges (re-exported here whole, so
+//! `ctxlens::compact` is `ctxlens_core::compact`). The core depends on none of the front
+//! ends' crates; that wall is the compiler's (see `docs/architecture.md`).
 //!
-//! The library is the core; it never touches a terminal, and with
-//! `default-features = false` it compiles none of the front ends' dependencies:
-//! - [`transcript`]: the model (raw JSON text per message + a parsed view), formats,
-//!   tool groups and boundaries;
-//! - [`tokens`]: the [`tokens::TokenCounter`] trait, the estimators and BPE counters, and
-//!   [`tokens::Counts`] (per-message counts as prefix sums);
-//! - [`compact`]: the pure [`compact::plan`], the strategies, and [`compact::run`], the
-//!   one function that compacts;
-//! - [`summarize`]: the [`summarize::Summarizer`] trait and its implementations;
-//! - [`history`]: the compactions a session log records, and its epochs; [`replay`]: a
-//!   compactor over a session's whole life, and the budget sweep;
-//! - [`scan`]: session files under folders, each summarized in bounded memory;
-//! - [`loss`]: what a cut loses; [`check`]: provider pairing rules; [`export`]: safe
-//!   writes; [`text`]: numbers and widths for people.
-//!
-//! Features: `cli` (the command line), `tui` (the terminal UI, [`tui`]), `openai` (the
-//! HTTP summarizer). All three are on by default.
-//!
-//! ```
-//! use ctxlens::{compact, summarize::Placeholder, tokens::{Counts, Tokenizer}, transcript::Transcript};
-//! let json = br#"[{"role":"system","content":"be brief"},
-//!   {"role":"user","content":"first question, quite a long one"},
-//!   {"role":"assistant","content":"first answer"},
-//!   {"role":"user","content":"second"}]"#.to_vec();
-//! let transcript = Transcript::parse("demo.json", json, None)?;
-//! let counts = Counts::compute(&transcript, Tokenizer::Estimate);
-//! let options = compact::Options { max_tokens: 30, keep_tail: Some(10), flush_to_memory: false };
-//! let outcome = compact::compact(&transcript, &counts, &options, &Placeholder)?;
-//! let cut = outcome.planned.cut().expect("over budget, so it compacts");
-//! assert_eq!((cut.head_end, cut.split, cut.summarized()), (1, 3, 2));
-//! # Ok::<(), ctxlens::Error>(())
-//! ```
+//! Features: `cli` (the command line), `tui` (the terminal UI), `openai` (the HTTP
+//! summarizer). All three are on by default.
 
-pub mod agent_config;
-pub mod breakdown;
-pub mod calibrate;
-pub mod cancel;
-pub mod check;
-pub mod compact;
+pub use ctxlens_core::*;
+
 pub mod demo;
-pub mod error;
-pub mod export;
-pub mod forgetting;
-pub mod history;
-pub mod loss;
-pub mod models;
-pub mod policy;
-pub mod replay;
-pub mod scan;
-pub mod summarize;
-pub mod synth;
-#[cfg(test)]
-mod test_data;
-#[cfg(test)]
-mod test_json;
-pub mod text;
-pub mod tokens;
-pub mod transcript;
+#[cfg(feature = "openai")]
+pub mod openai;
+pub mod summarizers;
 #[cfg(feature = "tui")]
 pub mod tui;
-
-pub use error::{Error, LoadError, Result};

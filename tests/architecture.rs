@@ -1,13 +1,26 @@
-//! The house rules, checked on the source: the core never imports a front end, no two
-//! modules import each other (directly or round a loop), and only `compact` decides
-//! what a strategy does. Read from `src/` as text: `use crate::…`, `super::…` and
-//! `crate::…` paths outside `#[cfg(test)]` blocks are the edges.
+//! The house rules the compiler cannot see, checked on the source and the manifests. The
+//! core (`core/`, the `ctxlens-core` crate) cannot import a front end: it is another
+//! crate, which the compiler keeps; what it could still do is depend on a front end's
+//! crate, which its manifest shows. Within a crate no two modules may import each other
+//! (directly or round a loop), and only `compact` decides what a strategy does. Read as
+//! text: `crate::…` and `super::…` paths outside `#[cfg(test)]` blocks are the edges,
+//! brace groups (`use crate::{a, b::c}`) expanded.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Every module of the library: its path (`compact::plan`) and its source.
+/// Every module of both crates but the command line: its path (`compact::plan`,
+/// `tui::app`; the app crate re-exports the core's modules, so one namespace holds
+/// both) and its source, brace groups expanded.
 fn modules() -> BTreeMap<String, String> {
+    let top = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut all = modules_under(&top.join("core/src"));
+    all.extend(modules_under(&top.join("src")));
+    all
+}
+
+/// The modules of the crate whose sources are under `root`.
+fn modules_under(root: &Path) -> BTreeMap<String, String> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).expect("src") {
             let path = entry.expect("entry").path();
@@ -18,7 +31,7 @@ fn modules() -> BTreeMap<String, String> {
             }
         }
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let root = root.to_path_buf();
     let mut files = Vec::new();
     walk(&root, &mut files);
     files
@@ -37,9 +50,77 @@ fn modules() -> BTreeMap<String, String> {
                 .next()
                 .unwrap_or_default()
                 .to_owned();
-            (parts.join("::"), code)
+            let expanded = expand_groups(&code);
+            (parts.join("::"), format!("{code}\n{expanded}"))
         })
         .collect()
+}
+
+/// Every path a brace group of `code` names, one per line: `use crate::{a, b::{c, d}}`
+/// gives `crate::a`, `crate::b::c`, `crate::b::d`.
+fn expand_groups(code: &str) -> String {
+    let mut out = String::new();
+    for prefix in ["crate::", "super::"] {
+        for (at, _) in code.match_indices(prefix) {
+            let rest = &code[at + prefix.len()..];
+            let head_len = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(rest.len());
+            if rest[head_len..].starts_with('{') {
+                for path in group_paths(&rest[head_len..]) {
+                    out.extend([prefix, &rest[..head_len], &path, "\n"]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The paths of the brace group `text` starts with, nested groups expanded, renames
+/// (`a as b`) dropped.
+fn group_paths(text: &str) -> Vec<String> {
+    let mut depth = 0;
+    let mut end = text.len();
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = i;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let inner = &text[1..end];
+    let (mut items, mut start, mut depth) = (Vec::new(), 0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&inner[start..]);
+    let mut paths = Vec::new();
+    for item in items.into_iter().map(str::trim).filter(|i| !i.is_empty()) {
+        let item = item.split(" as ").next().unwrap_or(item).trim();
+        match item.find('{') {
+            Some(brace) => paths.extend(
+                group_paths(&item[brace..])
+                    .into_iter()
+                    .map(|p| format!("{}{p}", &item[..brace])),
+            ),
+            None => paths.push(item.to_owned()),
+        }
+    }
+    paths
 }
 
 /// The module a path names: its longest prefix that is a module.
@@ -140,16 +221,48 @@ fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
 }
 
 #[test]
-fn the_core_never_imports_a_front_end() {
-    let modules = modules();
-    for (name, code) in &modules {
-        if name == "tui" || name.starts_with("tui::") {
-            continue;
-        }
-        for forbidden in ["crate::tui", "crate::cli", "ratatui", "crossterm", "clap::", "anyhow"] {
-            assert!(!code.contains(forbidden), "core module `{name}` uses `{forbidden}`");
-        }
+fn the_core_depends_on_no_front_end_crate() {
+    // An import of the app from the core does not compile (the core cannot name the
+    // crate that depends on it); a dependency on a terminal, UI, argument or HTTP crate
+    // would, so the core's manifest is read.
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("core/Cargo.toml")).expect("core manifest");
+    let dependencies: Vec<&str> = manifest
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with('['))
+        .filter_map(|l| l.split_once('=').map(|(name, _)| name.trim()))
+        .collect();
+    assert!(
+        dependencies.contains(&"serde_json"),
+        "the manifest is read: {dependencies:?}"
+    );
+    for forbidden in [
+        "ratatui",
+        "crossterm",
+        "clap",
+        "anyhow",
+        "ureq",
+        "reqwest",
+        "hyper",
+        "tui-input",
+        "signal-hook",
+        "mimalloc",
+        "ctxlens",
+    ] {
+        assert!(
+            !dependencies.contains(&forbidden),
+            "ctxlens-core depends on `{forbidden}`"
+        );
     }
+}
+
+#[test]
+fn brace_groups_are_read_as_imports() {
+    let expanded = expand_groups("use crate::{replay as _r, tui::app as _};\nuse super::{a, b::{c, d}};");
+    assert_eq!(
+        expanded,
+        "crate::replay\ncrate::tui::app\nsuper::a\nsuper::b::c\nsuper::b::d\n"
+    );
 }
 
 #[test]
@@ -180,5 +293,10 @@ fn only_compact_decides_what_a_strategy_does() {
             );
         }
         assert!(!code.contains("Strategy::Tail =>"), "`{name}` matches on a strategy");
+        // Nor through the variants imported bare (`use …::Strategy::*`).
+        assert!(
+            !code.contains("Strategy::*") && !code.contains("Strategy::{"),
+            "`{name}` imports a strategy's variants"
+        );
     }
 }

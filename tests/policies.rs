@@ -896,7 +896,7 @@ fn acting_in_place_replays_as_planning_every_call_does() {
         .map(|f| data().join("conformance/policies/inputs").join(f))
         .collect();
     files.extend(real_transcripts());
-    let summarizer = ctxlens::summarize::build(
+    let summarizer = ctxlens::summarizers::build(
         &ctxlens::summarize::Spec::Placeholder,
         &ctxlens::summarize::Settings::default(),
     )

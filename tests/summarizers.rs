@@ -11,9 +11,8 @@ use ctxlens::cancel::never;
 use common::{assert_exit, ctxlens_stdin, reply, serve_once, stderr, stdout};
 use ctxlens::compact::Options;
 use ctxlens::loss::{loss_report, FactKind, Survival};
-use ctxlens::summarize::{
-    older_messages, Command, Extractive, OpenAiCompatible, Placeholder, Settings, Summarizer, SUMMARY_PROMPT,
-};
+use ctxlens::openai::OpenAiCompatible;
+use ctxlens::summarize::{older_messages, Command, Extractive, Placeholder, Settings, Summarizer, SUMMARY_PROMPT};
 use ctxlens::tokens::{Counts, Tokenizer};
 use ctxlens::transcript::Transcript;
 use serde_json::{json, Value};

@@ -147,7 +147,7 @@ fn policy_summary(
             .collect(),
     };
     let summarizer =
-        ctxlens::summarize::build(&args.make.summarizer(Spec::Placeholder), &args.make.summary.settings())?;
+        ctxlens::summarizers::build(&args.make.summarizer(Spec::Placeholder), &args.make.summary.settings())?;
     let older: Vec<_> = read
         .iter()
         .map(|&i| ctxlens::summarize::older_message(transcript, i, summarizer.needs_text()))
@@ -197,7 +197,7 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
         let emit = super::emit::settings(&transcript, &counts, &settings, &spec, &args.emit);
         return super::emit::print(kind, &emit);
     }
-    let summarizer = ctxlens::summarize::build(&spec, &args.make.summary.settings())?;
+    let summarizer = ctxlens::summarizers::build(&spec, &args.make.summary.settings())?;
     let mut store = args.store();
     let outcome = ctxlens::compact::run(Inputs {
         transcript: &transcript,

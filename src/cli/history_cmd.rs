@@ -258,6 +258,16 @@ impl<'a> LossDoc<'a> {
     }
 }
 
+/// The system prompt and tools epoch `messages` of `whole` carried (not in the log),
+/// fitted from its own recorded usage, when it recorded any.
+fn epoch_overhead(fits: &[ctxlens::calibrate::EpochFit], messages: &std::ops::Range<usize>) -> Option<u64> {
+    fits.iter()
+        .find(|f| f.messages == *messages)
+        .and_then(|f| f.calibration.as_ref())
+        .map(|c| c.overhead)
+        .filter(|&o| o > 0)
+}
+
 fn document<'a>(
     whole: &'a Transcript,
     counts: &'a Counts,
@@ -265,6 +275,7 @@ fn document<'a>(
     done_again: &[Vec<DoneAgain>],
     compared: &'a [Vec<Compared>],
 ) -> Doc<'a> {
+    let fits = ctxlens::calibrate::calibrate_epochs(whole, counts);
     Doc {
         file: &whole.source,
         format: whole.format.name(),
@@ -280,7 +291,7 @@ fn document<'a>(
                 messages: e.messages.len(),
                 tokens: e.tokens,
                 recorded_peak: e.recorded_peak,
-                overhead: e.overhead,
+                overhead: epoch_overhead(&fits, &e.messages),
                 human_turns: e.human_turns,
             })
             .collect(),
@@ -380,14 +391,14 @@ fn print(
             "(only session logs record compactions; this file is one conversation)"
         )?;
     }
+    let fits = ctxlens::calibrate::calibrate_epochs(whole, counts);
     for epoch in &found.epochs {
         writeln!(out)?;
         let recorded = epoch
             .recorded_peak
             .map(|r| format!(" · largest recorded prompt {}", thousands(r)))
             .unwrap_or_default();
-        let overhead = epoch
-            .overhead
+        let overhead = epoch_overhead(&fits, &epoch.messages)
             .map(|o| format!(" · system + tools ≈{} (fitted, not in the log)", thousands(o)))
             .unwrap_or_default();
         writeln!(

@@ -62,7 +62,7 @@ pub fn prepare(file: &std::path::Path, input: &InputArgs, make: &MakeArgs) -> an
     let deterministic_pass = make.strategy().uses_deterministic_pass();
     let view = ctxlens::replay::view_for(&whole, &counts, deterministic_pass, ctxlens::cancel::never())?;
     let spec = make.summarizer(Spec::Extractive);
-    let summarizer = ctxlens::summarize::build(&spec, &make.summary.settings())?;
+    let summarizer = ctxlens::summarizers::build(&spec, &make.summary.settings())?;
     Ok(Prepared {
         whole,
         counts,

@@ -72,7 +72,7 @@ pub fn compare(
     let mut specs = vec![Spec::Extractive];
     specs.extend(others.iter().filter(|s| **s != Spec::Extractive).cloned());
     for spec in specs {
-        let summarizer = ctxlens::summarize::build(&spec, settings)?;
+        let summarizer = ctxlens::summarizers::build(&spec, settings)?;
         let text = summarizer.summarize_range(whole, compaction.ended.clone(), ctxlens::cancel::never())?;
         let loss = compaction.loss_with(whole, &text);
         rows.push(Compared::of(spec.to_string(), text, &loss));

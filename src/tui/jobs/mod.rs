@@ -511,7 +511,7 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
             Done::Derived { key, result }
         }
         Job::Summary { key, view } => {
-            let result = summarize::build(&key.summarizer.0, &key.summarizer.1)
+            let result = crate::summarizers::build(&key.summarizer.0, &key.summarizer.1)
                 .and_then(|summarizer| summarizer.summarize_range(&view, key.range(), cancel));
             Done::Summarized { key, result }
         }

@@ -6,6 +6,7 @@ mod forced;
 mod format;
 mod groups;
 mod logs;
+mod media_resolution;
 mod message;
 mod read;
 pub mod request;
@@ -26,6 +27,7 @@ use structure::Scan;
 pub use format::{Container, Dialect, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
 pub use logs::{Conversation, LogRecord, Note, PastCompaction};
+pub use media_resolution::MediaResolution;
 pub use message::{
     legacy_call_id, readable_text as readable_text_of, Message, Recorded, RequestShape, ToolCall, PREVIEW_CHARS,
 };
@@ -71,7 +73,7 @@ pub struct Transcript {
     pub model: Option<String>,
     /// The media resolution a Gemini request sets for all its parts
     /// (`generationConfig.mediaResolution`): how its images and PDF pages are billed.
-    pub media_resolution: Option<crate::tokens::media::MediaResolution>,
+    pub media_resolution: Option<MediaResolution>,
 }
 
 impl Transcript {

@@ -209,7 +209,7 @@ pub(crate) struct Split {
     /// Raw JSON of a request body's `model`, if present.
     pub model: Option<Range<usize>>,
     /// A Gemini request's `generationConfig.mediaResolution`, if set.
-    pub media_resolution: Option<crate::tokens::media::MediaResolution>,
+    pub media_resolution: Option<super::MediaResolution>,
     /// The structural scan already checked that no message nests too deep.
     pub depth_checked: bool,
     /// The spans were found by scanning two halves at once: a fault found later is
@@ -390,7 +390,7 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
             let level = config
                 .get("mediaResolution")
                 .or_else(|| config.get("media_resolution"))?;
-            crate::tokens::media::MediaResolution::parse(level)
+            super::MediaResolution::parse(level)
         });
     Ok(Split {
         container: Container::Object { key: key.to_owned() },

@@ -1,5 +1,6 @@
 //! `openai`: any OpenAI-compatible chat-completions endpoint (`--summarizer-url`, by
-//! default a local Ollama at `http://localhost:11434/v1`), with [`super::SUMMARY_PROMPT`]
+//! default a local Ollama at `http://localhost:11434/v1`), with
+//! [`ctxlens_core::summarize::SUMMARY_PROMPT`]
 //! as the system message and the older messages as the user message.
 //!
 //! Redirects are not followed (the request carries a key and a transcript); answers are
@@ -11,9 +12,9 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::{bounded, Older, Settings, Summarizer, SUMMARY_PROMPT};
-use crate::cancel::CancelToken;
-use crate::Error;
+use ctxlens_core::cancel::CancelToken;
+use ctxlens_core::summarize::{bounded, Older, Settings, Summarizer, SUMMARY_PROMPT};
+use ctxlens_core::Error;
 
 /// A chat-completions endpoint.
 #[derive(Debug, Clone, PartialEq, Eq)]

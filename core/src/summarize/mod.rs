@@ -5,15 +5,14 @@
 //! - [`Extractive`]: an offline, deterministic digest (requests, tool calls, errors,
 //!   answers, facts), bounded in tokens;
 //! - [`Command`]: any program, reading the messages as a JSON array on standard input;
-//! - `OpenAiCompatible` (feature `openai`): any chat-completions endpoint.
+//! - the `ctxlens` crate adds `OpenAiCompatible`, any chat-completions endpoint (the core
+//!   has no HTTP client).
 //!
 //! Every summarizer is bounded: a summary over [`Settings::limit_tokens`] is an error
 //! naming the summarizer, never a summary.
 
 mod command;
 mod extractive;
-#[cfg(feature = "openai")]
-mod http;
 mod older;
 
 use std::fmt;
@@ -22,8 +21,6 @@ use std::time::Duration;
 
 pub use command::{kill_running_commands, Command};
 pub use extractive::Extractive;
-#[cfg(feature = "openai")]
-pub use http::OpenAiCompatible;
 pub use older::{older_message, older_messages, Older};
 
 use crate::cancel::CancelToken;
@@ -268,8 +265,8 @@ pub fn bounded(who: &str, summary: String, settings: &Settings) -> crate::Result
     Ok(summary)
 }
 
-/// The summarizer `spec` names, or why it cannot be built (the `openai` summarizer
-/// needs the `openai` feature).
+/// The summarizer `spec` names, or why it cannot be built here (the `openai` summarizer
+/// is the `ctxlens` crate's: `ctxlens::summarizers::build` builds every one).
 pub fn build(spec: &Spec, settings: &Settings) -> crate::Result<Box<dyn Summarizer>> {
     Ok(match spec {
         Spec::Placeholder => Box::new(Placeholder),
@@ -280,11 +277,6 @@ pub fn build(spec: &Spec, settings: &Settings) -> crate::Result<Box<dyn Summariz
             line: line.clone(),
             settings: settings.clone(),
         }),
-        #[cfg(feature = "openai")]
-        Spec::OpenAi => Box::new(OpenAiCompatible {
-            settings: settings.clone(),
-        }),
-        #[cfg(not(feature = "openai"))]
         Spec::OpenAi => {
             return Err(Error::Invalid(
                 "the openai summarizer is not built in (build ctxlens with the `openai` feature)".into(),

@@ -24,9 +24,6 @@ pub struct Epoch {
     pub tokens: u64,
     /// The largest prompt the provider recorded in it, when the log records usage.
     pub recorded_peak: Option<u64>,
-    /// The system prompt and tool definitions its requests carried (not in the log),
-    /// fitted from its own recorded usage ([`crate::calibrate::calibrate_epochs`]).
-    pub overhead: Option<u64>,
     /// Human turns in it.
     pub human_turns: usize,
 }
@@ -107,18 +104,12 @@ pub fn epoch_ranges(whole: &Transcript) -> Vec<std::ops::Range<usize>> {
 /// The history of `whole` (a transcript loaded with every epoch) with its counts.
 pub fn history(whole: &Transcript, counts: &Counts) -> History {
     let len = whole.messages.len();
-    let fits = crate::calibrate::calibrate_epochs(whole, counts);
     let epochs: Vec<Epoch> = epoch_ranges(whole)
         .into_iter()
         .enumerate()
         .map(|(index, messages)| Epoch {
             index,
-            overhead: fits
-                .iter()
-                .find(|f| f.messages == messages)
-                .and_then(|f| f.calibration.as_ref())
-                .map(|c| c.overhead)
-                .filter(|&o| o > 0),
+
             tokens: counts.range(messages.start, messages.end),
             recorded_peak: messages
                 .clone()

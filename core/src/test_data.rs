@@ -1,11 +1,11 @@
-//! The transcripts shipped under `tests/data` (real ones, conformance cases, format
+//! The transcripts shipped under the repository's `tests/data` (real ones, conformance cases, format
 //! samples), for unit tests that check a fast path against a plain one on real text.
 
 use crate::transcript::Transcript;
 
 /// Every file under `tests/data` that loads as a transcript.
 pub(crate) fn shipped_transcripts() -> Vec<Transcript> {
-    let mut paths = vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data")];
+    let mut paths = vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data")];
     let mut transcripts = Vec::new();
     while let Some(path) = paths.pop() {
         if path.is_dir() {
