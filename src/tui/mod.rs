@@ -4,6 +4,13 @@
 //! current mode, everything becomes a [`app::Msg`] for [`app::App::update`], and the loop
 //! carries out the [`app::Effect`]s it returns (jobs go to the [`jobs::runner::Runner`]).
 
+// The terminal is read with poll(2) and restored on Unix signals (input.rs, event.rs):
+// elsewhere the UI is refused at compile time rather than built half working.
+#[cfg(not(unix))]
+compile_error!(
+    "ctxlens's terminal UI runs on Unix only (it reads the terminal with poll(2)); build the command line alone with `--no-default-features --features cli,openai`"
+);
+
 pub mod action;
 pub mod app;
 pub mod browser;

@@ -3,7 +3,7 @@
 //! contract ([`PolicyPlan`]), so `compact --policy NAME --plan` answers "what would *my*
 //! agent do with this session". The semantics, with their sources, are in
 //! `docs/policies.md`; expected outputs of the real LangChain code and of line-by-line
-//! ports of the others are checked in `tests/policies.rs`.
+//! ports of the others are checked in `tests/integration/policies.rs`.
 //!
 //! Every policy reads the same chat view of the transcript ([`chat::chat_view`]) and
 //! writes one row per message: `head`/`tail` (kept, before or after the cut), `summarized`,

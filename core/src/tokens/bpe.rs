@@ -6,7 +6,7 @@
 //! counted by OpenAI's image rule ([`super::media`]), never as their base64 text.
 //!
 //! Counting uses the `tiktoken` crate (pinned; about 7× faster than tiktoken-rs with
-//! identical ids); `tests/tiktoken_differential.rs` checks it against tiktoken-rs.
+//! identical ids); `tests/integration/tiktoken_differential.rs` checks it against tiktoken-rs.
 
 use std::sync::OnceLock;
 

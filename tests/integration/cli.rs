@@ -1,0 +1,259 @@
+//! The command-line contract of `product.md`: formats in and out, `-o`, `check`, stdin,
+//! closed pipes.
+
+use crate::common;
+
+use common::{assert_exit, ctxlens, ctxlens_stdin, json_stdout, repo, stderr, stdout};
+use serde_json::Value;
+
+fn sample(name: &str) -> String {
+    repo()
+        .join("sample-transcripts")
+        .join(name)
+        .to_str()
+        .expect("UTF-8 path")
+        .to_owned()
+}
+
+#[test]
+fn stats_json_has_the_documented_shape() {
+    let out = ctxlens(&["stats", &sample("support-agent.json"), "--json"]);
+    assert_exit(&out, 0);
+    let stats = json_stdout(&out);
+    let keys: Vec<&String> = stats.as_object().expect("object").keys().collect();
+    assert_eq!(keys, ["format", "tokenizer", "total", "messages"]);
+    let first = &stats["messages"][2];
+    let keys: Vec<&String> = first.as_object().expect("object").keys().collect();
+    assert_eq!(
+        keys,
+        ["index", "role", "tokens", "cumulative", "tool_calls", "tool_results"]
+    );
+    assert_eq!(first["tool_calls"], serde_json::json!(["call_1"]));
+    assert_eq!(stats["messages"][3]["tool_results"], serde_json::json!(["call_1"]));
+    let last = stats["messages"].as_array().expect("list").last().expect("one");
+    assert_eq!(last["cumulative"], stats["total"]);
+}
+
+#[test]
+fn plan_json_has_the_documented_keys_in_order() {
+    let out = ctxlens(&[
+        "compact",
+        &sample("support-agent.json"),
+        "--max-tokens",
+        "1500",
+        "--plan",
+    ]);
+    assert_exit(&out, 0);
+    let plan = json_stdout(&out);
+    let keys: Vec<&String> = plan.as_object().expect("object").keys().collect();
+    assert_eq!(
+        keys,
+        [
+            "tokenizer",
+            "tokens_before",
+            "max_tokens",
+            "keep_tail",
+            "compacted",
+            "head_end",
+            "split",
+            "summarized",
+            "fallback",
+            "tail_empty",
+            "tokens_after",
+            "messages"
+        ]
+    );
+    let row = &plan["messages"][2];
+    let keys: Vec<&String> = row.as_object().expect("object").keys().collect();
+    assert_eq!(keys, ["index", "role", "tokens", "section", "group"]);
+    assert_eq!(plan["messages"][0]["section"], "head");
+    assert_eq!(plan["messages"][1]["section"], "summarized");
+    assert_eq!(plan["messages"][2]["group"], 0);
+}
+
+#[test]
+fn compaction_keeps_everything_outside_the_list_verbatim() {
+    let path = sample("anthropic-parallel-tools.json");
+    let input = std::fs::read_to_string(&path).expect("sample");
+    let out = ctxlens(&["compact", &path, "--max-tokens", "300", "--keep-tail", "150"]);
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    let messages_at = input.find("\"messages\": [").expect("list") + "\"messages\": [".len();
+    assert!(
+        text.starts_with(&input[..messages_at]),
+        "model, max_tokens and system are written back as read"
+    );
+    assert!(text.ends_with("\n  ]\n}\n"), "the closing of the document is kept");
+    let doc: Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(
+        doc["messages"][0]["role"], "system",
+        "§7F puts the summary inside messages"
+    );
+    assert!(
+        stderr(&out).contains("Anthropic API rejects"),
+        "and warns about it: {}",
+        stderr(&out)
+    );
+    // `check` predicts the API's refusal of that output.
+    let checked = ctxlens_stdin(&["check", "-", "--format", "anthropic"], text.as_bytes());
+    assert_exit(&checked, 1);
+    assert!(
+        stdout(&checked).contains("Unexpected role \"system\""),
+        "{}",
+        stdout(&checked)
+    );
+}
+
+#[test]
+fn jsonl_round_trips_and_compacts_line_by_line() {
+    let path = sample("agent-loop.jsonl");
+    let input = std::fs::read_to_string(&path).expect("sample");
+    let noop = ctxlens(&["compact", &path, "--max-tokens", "100000"]);
+    assert_exit(&noop, 0);
+    assert_eq!(stdout(&noop), input);
+    let out = ctxlens(&["compact", &path, "--max-tokens", "50"]);
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    // The one-prompt loop has a single user turn at index 0: everything is summarized.
+    assert_eq!(
+        text,
+        "{\"role\":\"system\",\"content\":\"[Summary of earlier conversation]\\nsummarized 12 messages\"}\n"
+    );
+    assert!(stderr(&out).contains("no user message left"), "{}", stderr(&out));
+}
+
+#[test]
+fn standard_input_and_a_bom_are_accepted() {
+    let mut input = "\u{feff}".as_bytes().to_vec();
+    input.extend(std::fs::read(sample("support-agent.json")).expect("sample"));
+    let out = ctxlens_stdin(&["compact", "-", "--max-tokens", "100000"], &input);
+    assert_exit(&out, 0);
+    assert_eq!(out.stdout, input, "the no-op writes the BOM back too");
+    let stats = ctxlens_stdin(&["stats", "-", "--json"], &input);
+    assert_exit(&stats, 0);
+}
+
+#[test]
+fn output_file_is_atomic_and_never_the_input_unless_forced() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("t.json");
+    std::fs::copy(sample("support-agent.json"), &input).expect("copy");
+    let original = std::fs::read(&input).expect("read");
+    let input_arg = input.to_str().expect("UTF-8 path");
+    let refused = ctxlens(&["compact", input_arg, "--max-tokens", "1500", "-o", input_arg]);
+    assert_exit(&refused, 2);
+    assert!(
+        stderr(&refused).contains("refusing to overwrite the input"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(std::fs::read(&input).expect("read"), original);
+
+    let out_path = dir.path().join("out.json");
+    let out_arg = out_path.to_str().expect("UTF-8 path");
+    let written = ctxlens(&["compact", input_arg, "--max-tokens", "1500", "-o", out_arg]);
+    assert_exit(&written, 0);
+    assert!(stderr(&written).contains("summarized"), "{}", stderr(&written));
+    let doc: Value = serde_json::from_slice(&std::fs::read(&out_path).expect("output")).expect("JSON");
+    assert!(doc[1]["content"]
+        .as_str()
+        .expect("text")
+        .starts_with("[Summary of earlier conversation]\n"));
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("list")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "no temporary file left behind: {names:?}");
+
+    let forced = ctxlens(&["compact", input_arg, "--max-tokens", "1500", "-o", input_arg, "--force"]);
+    assert_exit(&forced, 0);
+    assert_ne!(std::fs::read(&input).expect("read"), original);
+}
+
+#[test]
+fn check_reports_each_broken_pair_with_the_provider_text() {
+    let broken = r#"[{"role":"user","content":"hi"},
+{"role":"assistant","content":null,"tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"b","type":"function","function":{"name":"f","arguments":"{}"}}]},
+{"role":"tool","tool_call_id":"a","content":"ok"},
+{"role":"user","content":"next"},
+{"role":"tool","tool_call_id":"zzz","content":"late"}]"#;
+    let out = ctxlens_stdin(&["check", "-"], broken.as_bytes());
+    assert_exit(&out, 1);
+    let text = stdout(&out);
+    assert!(
+        text.contains("<stdin>: message 1: tool call(s) `b` not answered"),
+        "{text}"
+    );
+    assert!(
+        text.contains("The following tool_call_ids did not have response messages: b"),
+        "{text}"
+    );
+    assert!(text.contains("<stdin>: message 4: tool result `zzz`"), "{text}");
+    assert!(text.contains("messages with role 'tool' must be a response to a preceeding message with 'tool_calls'"));
+    let json = json_stdout(&ctxlens_stdin(&["check", "-", "--json"], broken.as_bytes()));
+    assert_eq!(json["ok"], false);
+    assert_eq!(json["problems"].as_array().expect("list").len(), 2);
+
+    let fine = ctxlens(&["check", &sample("anthropic-parallel-tools.json")]);
+    assert_exit(&fine, 0);
+    assert!(stdout(&fine).contains("ok for anthropic"));
+}
+
+#[test]
+fn anthropic_check_catches_a_result_without_its_call() {
+    let broken = r#"{"messages":[{"role":"user","content":"hi"},
+{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_9","content":"x"}]}]}"#;
+    let out = ctxlens_stdin(&["check", "-", "--provider", "anthropic"], broken.as_bytes());
+    assert_exit(&out, 1);
+    assert!(
+        stdout(&out).contains("unexpected `tool_use_id` found in `tool_result` blocks: toolu_9"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_closed_pipe_is_success() {
+    // The reader closes after the first line; ctxlens must not fail or complain, whatever
+    // the command writes (a table, JSON, a compacted transcript).
+    let file = common::data().join("real-transcripts/openai-chat/mini-swe-agent-deepseek-chat-django-13265.traj.json");
+    for command in [
+        "stats",
+        "history --json",
+        "compact --max-tokens 2000",
+        "replay --max-tokens 4000 --json",
+        "compact --max-tokens 2000 --plan",
+        "sweep --max-tokens 2000..8000:2000 --json",
+    ] {
+        let (name, options) = command.split_once(' ').unwrap_or((command, ""));
+        let script = format!(
+            "{} {name} {} {options} | head -c 20 >/dev/null; echo ${{PIPESTATUS[0]}}",
+            env!("CARGO_BIN_EXE_ctxlens"),
+            file.display()
+        );
+        let out = std::process::Command::new("bash")
+            .args(["-c", &script])
+            .output()
+            .expect("bash runs");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "0",
+            "{command}: stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(!said.contains("error"), "{command}: {said}");
+    }
+}
+
+#[test]
+fn no_file_prints_the_demo_stats_when_not_a_terminal() {
+    let out = ctxlens(&[]);
+    assert_exit(&out, 0);
+    assert!(
+        stdout(&out).starts_with("demo:support-agent.json: openai"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(stderr(&out).contains("not a terminal"), "{}", stderr(&out));
+}

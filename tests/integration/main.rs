@@ -1,0 +1,27 @@
+//! Every integration test in one binary: one link instead of one per file (on two cores
+//! the links were most of a test build). Each module is what was a file of its own; the
+//! helpers they share are [`common`].
+
+mod common;
+
+mod architecture;
+mod bad_input;
+mod cli;
+mod conformance;
+mod deterministic;
+mod fixture;
+mod formats;
+mod interleavings;
+mod loss_labels;
+mod one_core;
+mod policies;
+mod properties;
+mod real_transcripts;
+mod replay;
+mod reproducers;
+mod scan;
+mod summarizers;
+mod tiktoken_differential;
+mod truth;
+mod tui;
+mod tui_tmux;

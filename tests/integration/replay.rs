@@ -1,0 +1,527 @@
+//! Replay, history, sweep and the settings to paste, through the built binary: the replay
+//! expectations of the conformance data, the real compaction recorded in a Claude Code
+//! log, a Codex log with a `compacted` record, every real transcript, and every
+//! `--emit-config` kind parsed as its own format.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{assert_exit, ctxlens, data, fixture_path, json_stdout, stderr, stdout};
+use serde_json::Value;
+
+fn real_transcripts() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in std::fs::read_dir(data().join("real-transcripts")).unwrap() {
+        let dir = dir.unwrap().path();
+        if dir.is_dir() {
+            files.extend(std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()));
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 10, "the real transcripts are in tests/data");
+    files
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn replay_matches_every_conformance_expectation() {
+    let text = std::fs::read_to_string(data().join("conformance/replay/expected.json")).unwrap();
+    let entries: Vec<Value> = serde_json::from_str(&text).unwrap();
+    assert!(entries.len() >= 60);
+    let dir = tempfile::tempdir().unwrap();
+    for (k, entry) in entries.iter().enumerate() {
+        let file = if let Some(case) = entry["case"].as_str() {
+            let case: Value =
+                serde_json::from_str(&std::fs::read_to_string(data().join("conformance/cases").join(case)).unwrap())
+                    .unwrap();
+            let file = dir.path().join(format!("case-{k}.json"));
+            std::fs::write(&file, serde_json::to_string(&case["input"]).unwrap()).unwrap();
+            file
+        } else {
+            data().join("conformance").join(entry["file"].as_str().unwrap())
+        };
+        let o = &entry["options"];
+        let max_tokens = o["max_tokens"].to_string();
+        let mut args = vec![
+            "replay",
+            path(&file),
+            "--max-tokens",
+            &max_tokens,
+            "--summarizer",
+            "placeholder",
+            "--json",
+            "--tokenizer",
+            o["tokenizer"].as_str().unwrap(),
+        ];
+        let keep_tail = o["keep_tail"].to_string();
+        if !o["keep_tail"].is_null() {
+            args.extend(["--keep-tail", &keep_tail]);
+        }
+        if o["flush_to_memory"] == Value::Bool(true) {
+            args.push("--flush-to-memory");
+        }
+        let out = ctxlens(&args);
+        assert_exit(&out, 0);
+        let got = json_stdout(&out);
+        let expect = &entry["expect"];
+        for key in ["model_calls", "final_tokens", "final_messages"] {
+            assert_eq!(got[key], expect[key], "entry {k} ({entry}): {key}");
+        }
+        let firings: Vec<Value> = got["firings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let mut only = serde_json::Map::new();
+                for key in [
+                    "at",
+                    "tokens_before",
+                    "tokens_after",
+                    "summarized",
+                    "fallback",
+                    "tail_empty",
+                ] {
+                    only.insert(key.to_owned(), f[key].clone());
+                }
+                Value::Object(only)
+            })
+            .collect();
+        assert_eq!(Value::Array(firings), expect["firings"], "entry {k}: firings");
+    }
+}
+
+/// The Claude Code log that auto-compacted: its record says so.
+fn autocompact_log() -> PathBuf {
+    data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl")
+}
+
+/// The first record of a JSONL file matching `pick`.
+fn record(file: &Path, pick: impl Fn(&Value) -> bool) -> Value {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|r| pick(r))
+        .expect("the record is in the file")
+}
+
+#[test]
+fn history_shows_the_real_compaction_of_a_claude_code_log() {
+    let log = autocompact_log();
+    let boundary = record(&log, |r| r["subtype"] == "compact_boundary");
+    let summary_record = record(&log, |r| r["isCompactSummary"] == Value::Bool(true));
+    let out = ctxlens(&["history", path(&log), "--json"]);
+    assert_exit(&out, 0);
+    let doc = json_stdout(&out);
+    let compactions = doc["compactions"].as_array().unwrap();
+    assert_eq!(compactions.len(), 1);
+    let c = &compactions[0];
+    assert_eq!(c["trigger"], boundary["compactMetadata"]["trigger"]);
+    assert_eq!(c["trigger"], "auto");
+    assert_eq!(c["pre_tokens"], boundary["compactMetadata"]["preTokens"]);
+    // The summary the agent got, as readable text.
+    let summary_text = summary_record["message"]["content"].as_str().unwrap();
+    assert_eq!(c["summary"].as_str().unwrap().trim(), summary_text.trim());
+    // The epoch before it: every message up to the compaction, none of them empty.
+    let epochs = doc["epochs"].as_array().unwrap();
+    assert_eq!(epochs.len(), 2);
+    assert_eq!(epochs[0]["first"], 0);
+    assert_eq!(epochs[0]["messages"].as_u64().unwrap(), c["at"].as_u64().unwrap());
+    assert!(epochs[0]["messages"].as_u64().unwrap() > 50, "{}", epochs[0]);
+    assert!(epochs[0]["tokens"].as_u64().unwrap() > 0);
+    // Its loss report: facts of the epoch, some kept, some lost.
+    let loss = &c["loss"];
+    assert!(loss["facts"].as_u64().unwrap() > 0);
+    assert!(loss["in_summary"].as_u64().unwrap() > 0);
+    assert_eq!(
+        loss["facts"].as_u64().unwrap(),
+        loss["in_summary"].as_u64().unwrap() + loss["kept"].as_u64().unwrap() + loss["lost"].as_u64().unwrap()
+    );
+    // The plain output says the same.
+    let out = ctxlens(&["history", path(&log)]);
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    assert!(text.contains("compacted (auto)") && text.contains("155,979"), "{text}");
+    // The live view still starts after the compaction.
+    let stats = json_stdout(&ctxlens(&["stats", path(&log), "--json"]));
+    let live = stats["messages"].as_array().unwrap().len() as u64;
+    assert_eq!(live, epochs[1]["messages"].as_u64().unwrap());
+}
+
+#[test]
+fn history_of_a_codex_log_with_a_compaction() {
+    let rollout = data().join("real-transcripts/codex-rollout/codemie-codex-desktop-019e1695.jsonl");
+    let text = std::fs::read_to_string(&rollout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // A compaction in the middle, written as Codex writes one.
+    let middle = lines.iter().rposition(|l| l.contains("\"response_item\"")).unwrap() / 2;
+    let summary = "Summary: the user asked for a review of the sync code; the tests pass.";
+    let compacted = serde_json::json!({
+        "timestamp": "2026-01-01T00:00:00.000Z",
+        "type": "compacted",
+        "payload": {"message": summary, "replacement_history": [
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "keep this request"}]},
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": summary}]}
+        ]}
+    });
+    let mut joined: Vec<String> = lines[..middle].iter().map(|l| (*l).to_owned()).collect();
+    joined.push(compacted.to_string());
+    joined.extend(lines[middle..].iter().map(|l| (*l).to_owned()));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rollout.jsonl");
+    std::fs::write(&file, joined.join("\n") + "\n").unwrap();
+
+    let doc = json_stdout(&ctxlens(&["history", path(&file), "--json"]));
+    let c = &doc["compactions"].as_array().unwrap()[0];
+    assert_eq!(c["summary"].as_str().unwrap(), summary);
+    assert_eq!(c["kept"], serde_json::json!(["keep this request"]));
+    assert_eq!(doc["epochs"].as_array().unwrap().len(), 2);
+    // Replay joins the epochs: every response item and every prompt (this rollout logs
+    // its prompts only as events) is there, the real summary is not.
+    let is_message = |l: &&str| l.contains("\"response_item\"") || l.contains("\"type\":\"user_message\"");
+    let before = lines[..middle].iter().filter(|l| is_message(l)).count();
+    let after = lines[middle..].iter().filter(|l| is_message(l)).count();
+    let replayed = json_stdout(&ctxlens(&["replay", path(&file), "--max-tokens", "1000000", "--json"]));
+    assert_eq!(replayed["messages"].as_u64().unwrap(), (before + after) as u64);
+    assert_eq!(replayed["real_compactions"][0]["at"].as_u64().unwrap(), before as u64);
+}
+
+#[test]
+fn replay_history_and_sweep_run_on_every_real_transcript() {
+    for file in real_transcripts()
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e != "md"))
+    {
+        let history = ctxlens(&["history", path(file)]);
+        assert_exit(&history, 0);
+        let stats = json_stdout(&ctxlens(&["stats", path(file), "--json"]));
+        let total = stats["total"].as_u64().unwrap();
+        let max = (total / 3).max(1).to_string();
+        let replay = ctxlens(&["replay", path(file), "--max-tokens", &max]);
+        assert_exit(&replay, 0);
+        let range = format!("{}..{}", (total / 4).max(1), (total / 2).max(2));
+        let sweep = ctxlens(&["sweep", path(file), "--max-tokens", &range, "--json"]);
+        assert_exit(&sweep, 0);
+        assert_eq!(
+            json_stdout(&sweep)["settings"].as_array().unwrap().len(),
+            11,
+            "{}",
+            file.display()
+        );
+    }
+}
+
+#[test]
+fn sweep_over_the_fixture_gives_seven_settings_and_answers() {
+    let fixture = fixture_path();
+    let out = ctxlens(&[
+        "sweep",
+        path(&fixture),
+        "--max-tokens",
+        "1000..4000:500",
+        "--json",
+        "--keep",
+        "90",
+    ]);
+    assert_exit(&out, 0);
+    let doc = json_stdout(&out);
+    let rows = doc["settings"].as_array().unwrap();
+    assert_eq!(rows.len(), 7);
+    let budgets: Vec<u64> = rows.iter().map(|r| r["max_tokens"].as_u64().unwrap()).collect();
+    assert_eq!(budgets, (0..7).map(|k| 1000 + 500 * k).collect::<Vec<u64>>());
+    // Each row is the replay of its setting.
+    for r in rows {
+        let max = r["max_tokens"].to_string();
+        let one = json_stdout(&ctxlens(&["replay", path(&fixture), "--max-tokens", &max, "--json"]));
+        assert_eq!(
+            r["firings"].as_u64().unwrap() as usize,
+            one["firings"].as_array().unwrap().len()
+        );
+        assert_eq!(r["final_tokens"], one["final_tokens"]);
+        assert_eq!(r["loops"], one["loops"]);
+    }
+    // The smallest budget keeping #90 keeps it; the one before it does not.
+    let keeping = doc["smallest_keeping"]["max_tokens"].as_u64().unwrap();
+    let k = rows.iter().position(|r| r["max_tokens"] == keeping).unwrap();
+    assert_eq!(rows[k]["keeps"], Value::Bool(true));
+    assert!(rows[..k].iter().all(|r| r["keeps"] == Value::Bool(false)));
+    // The safe answer never loops and loses no instruction, and nothing smaller is safe.
+    let safe = doc["smallest_safe"]["max_tokens"].as_u64().unwrap();
+    let s = rows.iter().position(|r| r["max_tokens"] == safe).unwrap();
+    assert_eq!(
+        (rows[s]["loops"].as_u64(), rows[s]["instructions_lost"].as_u64()),
+        (Some(0), Some(0))
+    );
+    // CSV: a header and one line per setting.
+    let csv = stdout(&ctxlens(&[
+        "sweep",
+        path(&fixture),
+        "--max-tokens",
+        "1000..4000:500",
+        "--csv",
+    ]));
+    assert_eq!(csv.lines().count(), 8);
+    assert!(csv.starts_with("max_tokens,keep_tail,"));
+    // keep-tail lists multiply the settings.
+    let doc = json_stdout(&ctxlens(&[
+        "sweep",
+        path(&fixture),
+        "--max-tokens",
+        "1000,2000",
+        "--keep-tail",
+        "0,300,600",
+        "--json",
+    ]));
+    assert_eq!(doc["settings"].as_array().unwrap().len(), 6);
+}
+
+#[test]
+fn a_replay_that_cannot_get_under_budget_reports_loops() {
+    // keep_tail larger than max_tokens: the fallback tail alone is over budget.
+    let fixture = fixture_path();
+    let doc = json_stdout(&ctxlens(&[
+        "replay",
+        path(&fixture),
+        "--max-tokens",
+        "300",
+        "--keep-tail",
+        "2000",
+        "--summarizer",
+        "placeholder",
+        "--json",
+    ]));
+    let firings = doc["firings"].as_array().unwrap();
+    let looping = firings
+        .iter()
+        .filter(|f| f["tokens_after"].as_u64() > Some(300))
+        .count();
+    assert!(looping > 0);
+    assert_eq!(doc["loops"].as_u64().unwrap() as usize, looping);
+    assert!(firings
+        .iter()
+        .all(|f| f["loops"] == Value::Bool(f["tokens_after"].as_u64() > Some(300))));
+}
+
+#[test]
+fn replay_runs_the_deterministic_strategies() {
+    let fixture = fixture_path();
+    for strategy in ["deterministic", "deterministic,tail"] {
+        let out = ctxlens(&[
+            "replay",
+            path(&fixture),
+            "--max-tokens",
+            "2000",
+            "--strategy",
+            strategy,
+            "--json",
+        ]);
+        assert_exit(&out, 0);
+        let doc = json_stdout(&out);
+        if strategy == "deterministic" {
+            assert!(doc["firings"].as_array().unwrap().is_empty(), "no tail is cut");
+        }
+    }
+}
+
+/// Whether `python3` can check the Python output (required where clients are required).
+fn python() -> Option<&'static str> {
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok || std::env::var_os("CTXLENS_REQUIRE_CLIENTS").is_none(),
+        "python3 is required"
+    );
+    ok.then_some("python3")
+}
+
+#[test]
+fn every_emit_config_kind_parses_as_its_format() {
+    let fixture = fixture_path();
+    let claude = data().join("real-transcripts/claude-code-jsonl/ccl-sample-37f83ec9.jsonl");
+    for command in ["compact", "replay", "sweep"] {
+        for kind in ["toolnexus", "langchain", "codex", "claude-code", "opencode", "ctxlens"] {
+            for file in [&fixture, &claude] {
+                let budget = if command == "sweep" { "1000..4000:500" } else { "3000" };
+                let out = ctxlens(&[
+                    command,
+                    path(file),
+                    "--max-tokens",
+                    budget,
+                    "--emit-config",
+                    kind,
+                    "--context-window",
+                    "200000",
+                ]);
+                assert_exit(&out, 0);
+                let text = stdout(&out);
+                match kind {
+                    "toolnexus" => {
+                        let v: Value = serde_json::from_str(&text).unwrap();
+                        assert!(v["maxTokens"].is_u64() && v["keepTail"].is_u64() && v["flushToMemory"].is_boolean());
+                        assert!(stderr(&out).contains("note:"), "the counting note goes beside JSON");
+                    }
+                    "opencode" => {
+                        let v: Value = serde_json::from_str(&text).unwrap();
+                        assert!(v["compaction"]["reserved"].is_u64() && v["compaction"]["auto"] == Value::Bool(true));
+                    }
+                    "codex" | "ctxlens" => {
+                        let v: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{kind}: {e}\n{text}"));
+                        if kind == "codex" {
+                            assert!(v["model_auto_compact_token_limit"].is_integer());
+                        } else {
+                            assert!(v["max_tokens"].is_integer());
+                        }
+                        assert!(
+                            text.lines().any(|l| l.starts_with('#')),
+                            "a comment says how counting differs"
+                        );
+                    }
+                    "claude-code" => {
+                        // A percentage with its decimals, or — for a threshold Claude Code
+                        // cannot reach — only comments saying it keeps its own.
+                        match text.lines().find(|l| !l.starts_with('#')) {
+                            Some(line) => {
+                                let pct: f64 = line
+                                    .strip_prefix("export CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=")
+                                    .unwrap()
+                                    .parse()
+                                    .unwrap();
+                                assert!(pct > 0.0 && pct <= 100.0, "{pct}");
+                            }
+                            None => assert!(text.contains("keeps"), "{text}"),
+                        }
+                        if let Ok(sh) = Command::new("sh").args(["-n", "-c", &text]).output() {
+                            assert!(sh.status.success(), "valid shell");
+                        }
+                    }
+                    "langchain" => {
+                        if let Some(py) = python() {
+                            let check = Command::new(py)
+                                .args(["-c", "import ast,sys; ast.parse(sys.argv[1])", &text])
+                                .output()
+                                .unwrap();
+                            assert!(
+                                check.status.success(),
+                                "{}\n{text}",
+                                String::from_utf8_lossy(&check.stderr)
+                            );
+                        }
+                        assert!(text.contains("SummarizationMiddleware(") && text.contains("trigger=(\"tokens\""));
+                    }
+                    _ => unreachable!(),
+                }
+            }
+        }
+    }
+    // Knobs that are a share of the window need the window.
+    let out = ctxlens(&[
+        "compact",
+        path(&fixture),
+        "--max-tokens",
+        "3000",
+        "--emit-config",
+        "claude-code",
+    ]);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("--context-window"));
+}
+
+#[test]
+fn the_log_calibration_converts_thresholds_for_agents_that_count_billed_tokens() {
+    let claude = data().join("real-transcripts/claude-code-jsonl/ccl-sample-37f83ec9.jsonl");
+    let codex = stdout(&ctxlens(&[
+        "compact",
+        path(&claude),
+        "--max-tokens",
+        "30000",
+        "--emit-config",
+        "codex",
+    ]));
+    let v: toml::Table = toml::from_str(&codex).unwrap();
+    let limit = v["model_auto_compact_token_limit"].as_integer().unwrap();
+    // The log records a large overhead (system prompt, tools): the billed threshold is higher.
+    assert!(limit > 30_000 + 10_000, "{codex}");
+    assert!(codex.contains("calibration"));
+}
+
+/// Runs the binary in `dir`.
+fn ctxlens_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn settings_written_as_ctxlens_toml_are_read_back() {
+    let fixture = fixture_path();
+    let dir = tempfile::tempdir().unwrap();
+    let toml_text = stdout(&ctxlens(&[
+        "compact",
+        path(&fixture),
+        "--max-tokens",
+        "2000",
+        "--keep-tail",
+        "700",
+        "--emit-config",
+        "ctxlens",
+    ]));
+    std::fs::write(dir.path().join(".ctxlens.toml"), &toml_text).unwrap();
+    let with_flags = ctxlens(&[
+        "compact",
+        path(&fixture),
+        "--max-tokens",
+        "2000",
+        "--keep-tail",
+        "700",
+        "--plan",
+    ]);
+    // From the working directory.
+    let from_cwd = ctxlens_in(dir.path(), &["compact", path(&fixture), "--plan"]);
+    assert_exit(&from_cwd, 0);
+    assert_eq!(stdout(&from_cwd), stdout(&with_flags));
+    // Named with --config, from anywhere; a flag still wins.
+    let named = dir.path().join(".ctxlens.toml");
+    let out = ctxlens(&["compact", path(&fixture), "--config", path(&named), "--plan"]);
+    assert_eq!(stdout(&out), stdout(&with_flags));
+    let out = ctxlens(&[
+        "compact",
+        path(&fixture),
+        "--config",
+        path(&named),
+        "--max-tokens",
+        "3000",
+        "--plan",
+    ]);
+    assert_eq!(json_stdout(&out)["max_tokens"], 3000);
+    // A true in the file is turned off from the command line.
+    let flushing = dir.path().join("flushing.toml");
+    std::fs::write(
+        &flushing,
+        toml_text.replace("flush_to_memory = false", "flush_to_memory = true"),
+    )
+    .unwrap();
+    let plan = |extra: &[&str]| {
+        let mut args = vec!["compact", path(&fixture), "--config", path(&flushing), "--plan"];
+        args.extend_from_slice(extra);
+        json_stdout(&ctxlens(&args))["tokens_after"].as_u64().unwrap()
+    };
+    // The reminder costs tokens: with it the result is larger.
+    let without = json_stdout(&with_flags)["tokens_after"].as_u64().unwrap();
+    assert!(plan(&[]) > without);
+    assert_eq!(plan(&["--no-flush-to-memory"]), without);
+    assert_eq!(plan(&["--no-flush-to-memory", "--flush-to-memory"]), plan(&[]));
+    // A bad file is an error naming it and the position.
+    std::fs::write(&named, "max_tokens = \"lots\"\n").unwrap();
+    let out = ctxlens(&["compact", path(&fixture), "--config", path(&named), "--plan"]);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains(".ctxlens.toml:1:14"), "{}", stderr(&out));
+}

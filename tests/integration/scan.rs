@@ -1,0 +1,104 @@
+//! `ctxlens scan`: one row per session, streamed; errors as rows; CSV and JSON Lines;
+//! with settings, each session's replay.
+
+use crate::common;
+
+use common::{assert_exit, ctxlens, data, stdout};
+use serde_json::Value;
+
+#[test]
+fn every_session_is_a_row_and_a_broken_file_is_one_error_row() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (k, (extension, text)) in [
+        ctxlens::synth::session(0, 40, true, 1),
+        ctxlens::synth::session(1, 30, false, 2),
+        ctxlens::synth::session(2, 25, false, 3),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        std::fs::write(dir.path().join(format!("s{k}.{extension}")), text).expect("write");
+    }
+    let nested = dir.path().join("deeper/still");
+    std::fs::create_dir_all(&nested).expect("mkdir");
+    std::fs::write(nested.join("broken.json"), "[{\"role\": \"user\", \"content\": ").expect("write");
+    std::fs::write(nested.join("notes.txt"), "not a session").expect("write");
+    let path = dir.path().to_str().expect("UTF-8");
+    let out = ctxlens(&["scan", path, "--json", "--max-tokens", "500"]);
+    assert_exit(&out, 0);
+    let rows: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(rows.len(), 4, "three sessions and one error; the .txt is not a session");
+    let errors: Vec<&Value> = rows.iter().filter(|r| r.get("error").is_some()).collect();
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0]["path"].as_str().unwrap().ends_with("broken.json"));
+    assert!(errors[0]["error"].as_str().unwrap().contains("truncated JSON"));
+    let log = rows
+        .iter()
+        .find(|r| r["format"] == "claude-code")
+        .expect("the Claude Code session");
+    assert_eq!(log["compactions"], 1);
+    assert_eq!(log["project"], "/home/dev/project-1");
+    assert!(log["recorded_peak"].as_u64().unwrap() > 0);
+    // The row's figures are what the other commands say of the same file.
+    let file = log["path"].as_str().unwrap();
+    let history = common::json_stdout(&ctxlens(&["history", file, "--json"]));
+    assert_eq!(history["messages"], log["messages"]);
+    let replay = common::json_stdout(&ctxlens(&[
+        "replay",
+        file,
+        "--max-tokens",
+        "500",
+        "--summarizer",
+        "placeholder",
+        "--json",
+    ]));
+    assert_eq!(
+        replay["firings"].as_array().unwrap().len() as u64,
+        log["firings"].as_u64().unwrap()
+    );
+    assert_eq!(replay["loops"], log["loops"]);
+    // CSV: a header and a line per file; the table ends with a summary.
+    let csv = stdout(&ctxlens(&["scan", path, "--csv"]));
+    assert_eq!(csv.lines().count(), 5);
+    let table = stdout(&ctxlens(&["scan", path]));
+    assert!(table.contains("4 sessions scanned (1 failed to load)"), "{table}");
+}
+
+#[test]
+fn scan_takes_quoted_globs_and_real_transcripts() {
+    let pattern = format!("{}/real-transcripts/*/*.jsonl", data().display());
+    let out = ctxlens(&["scan", &pattern, "--json"]);
+    assert_exit(&out, 0);
+    let rows = stdout(&out).lines().count();
+    let expected = std::fs::read_dir(data().join("real-transcripts"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|d| d.path().is_dir())
+        .flat_map(|d| std::fs::read_dir(d.path()).unwrap().filter_map(Result::ok))
+        .filter(|f| f.path().extension().is_some_and(|e| e == "jsonl"))
+        .count();
+    assert_eq!(rows, expected);
+    let none = ctxlens(&["scan", "/nonexistent/*.jsonl"]);
+    assert_exit(&none, 2);
+}
+
+#[test]
+fn a_folder_without_a_terminal_prints_the_scan_table() {
+    let dir = data().join("real-transcripts");
+    let dir = dir.to_str().expect("UTF-8 path");
+    let opened = ctxlens(&[dir]);
+    assert_exit(&opened, 0);
+    let scanned = ctxlens(&["scan", dir]);
+    // Rows arrive as files finish, so compare them as sets.
+    let mut a: Vec<String> = stdout(&opened).lines().map(str::to_owned).collect();
+    let mut b: Vec<String> = stdout(&scanned).lines().map(str::to_owned).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    let rows = stdout(&ctxlens(&["scan", dir, "--json"])).lines().count();
+    let summary = format!("{rows} sessions scanned (0 failed to load)");
+    assert!(stdout(&opened).contains(&summary), "{}", stdout(&opened));
+}
