@@ -53,8 +53,10 @@ impl fmt::Display for Position {
     }
 }
 
-/// Why a transcript could not be loaded.
+/// Why a transcript could not be loaded. Made by the core only ([`LoadError::at`],
+/// [`LoadError::whole`]); read through its fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LoadError {
     /// The file as the user named it (`<stdin>` for `-`).
     pub source: String,
@@ -96,8 +98,10 @@ impl fmt::Display for LoadError {
 // `source` here is the file's name, not an underlying error (hence no derive).
 impl std::error::Error for LoadError {}
 
-/// What a library call can fail with, besides an unreadable input.
+/// What a library call can fail with, besides an unreadable input. New kinds may come:
+/// match with a wildcard arm.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The input could not be loaded.
     #[error(transparent)]
@@ -115,6 +119,9 @@ pub enum Error {
         path: PathBuf,
         /// What went wrong, and what to do about it.
         message: String,
+        /// The operating system's kind of error, when it was one (a full disk, a
+        /// refused permission, a closed pipe): to act on, where the message is to read.
+        kind: Option<std::io::ErrorKind>,
     },
     /// A setting is out of range (the message says which and why).
     #[error("{0}")]

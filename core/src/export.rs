@@ -20,6 +20,16 @@ fn write_error(path: &Path, message: impl Into<String>) -> Error {
     Error::Write {
         path: path.to_owned(),
         message: message.into(),
+        kind: None,
+    }
+}
+
+/// A write that failed in the operating system: its message, and its kind to act on.
+fn io_error(path: &Path, what: &str, error: &std::io::Error) -> Error {
+    Error::Write {
+        path: path.to_owned(),
+        message: format!("{what}: {error}"),
+        kind: Some(error.kind()),
     }
 }
 
@@ -126,7 +136,7 @@ fn resolve_link(link: &Path) -> crate::Result<PathBuf> {
     if let Ok(target) = std::fs::canonicalize(link) {
         return Ok(target);
     }
-    let to = std::fs::read_link(link).map_err(|e| write_error(link, format!("cannot read the link: {e}")))?;
+    let to = std::fs::read_link(link).map_err(|e| io_error(link, "cannot read the link", &e))?;
     Ok(match link.parent() {
         Some(parent) if to.is_relative() => parent.join(to),
         _ => to,
@@ -162,9 +172,10 @@ pub fn write_with(
         builder.permissions(std::fs::Permissions::from_mode(mode.unwrap_or(0o666)));
     }
     let mut temp = builder.tempfile_in(&folder).map_err(|e| {
-        write_error(
+        io_error(
             out,
-            format!("cannot create a temporary file in {}: {e}", folder.display()),
+            &format!("cannot create a temporary file in {}", folder.display()),
+            &e,
         )
     })?;
     track(temp.path(), true);
@@ -174,14 +185,14 @@ pub fn write_with(
             let mut buffered = std::io::BufWriter::with_capacity(1 << 16, temp.as_file_mut());
             fill(&mut buffered)
                 .and_then(|()| buffered.flush())
-                .map_err(|e| write_error(out, format!("cannot write: {e}")))?;
+                .map_err(|e| io_error(out, "cannot write", &e))?;
         }
         apply_mode(temp.as_file(), mode);
         temp.as_file()
             .sync_all()
-            .map_err(|e| write_error(out, format!("cannot write: {e}")))?;
+            .map_err(|e| io_error(out, "cannot write", &e))?;
         temp.persist(&target)
-            .map_err(|e| write_error(out, format!("cannot replace: {}", e.error)))?;
+            .map_err(|e| io_error(out, "cannot replace", &e.error))?;
         Ok(())
     })();
     track(&temp_path, false);
@@ -216,6 +227,26 @@ fn apply_mode(file: &std::fs::File, mode: Option<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_write_says_what_the_system_said_and_its_kind() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let out = dir.path().join("missing-folder/out.json");
+        match write_atomic(&out, b"x", None, false) {
+            Err(Error::Write { kind, message, .. }) => {
+                assert_eq!(kind, Some(std::io::ErrorKind::NotFound), "{message}");
+                assert!(message.contains("cannot create a temporary file"), "{message}");
+            }
+            other => panic!("a write error, not {other:?}"),
+        }
+        // A refusal is ctxlens' own decision: no system error kind.
+        let input = dir.path().join("t.json");
+        std::fs::write(&input, b"[]").expect("write");
+        match write_atomic(&input, b"x", Some(&input), false) {
+            Err(Error::Write { kind, .. }) => assert_eq!(kind, None),
+            other => panic!("a refusal, not {other:?}"),
+        }
+    }
 
     #[test]
     fn refuses_the_input_unless_forced_and_leaves_no_temp_files() {
