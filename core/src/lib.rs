@@ -53,6 +53,7 @@ pub mod policy;
 pub mod replay;
 pub mod scan;
 pub mod summarize;
+#[cfg(any(test, feature = "synth"))]
 pub mod synth;
 #[cfg(test)]
 mod test_data;

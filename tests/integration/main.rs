@@ -13,6 +13,7 @@ mod fixture;
 mod formats;
 mod interleavings;
 mod loss_labels;
+mod msrv;
 mod one_core;
 mod policies;
 mod properties;
