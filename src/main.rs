@@ -14,6 +14,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    if let Some(message) = cli::mistyped_subcommand(std::env::args_os().nth(1).as_deref()) {
+        eprintln!("error: {message}");
+        return ExitCode::from(2);
+    }
     let args = cli::Cli::parse();
     // A summarizer command's process group never outlives ctxlens: not after a panic
     // (the hook runs before the unwinding ends the process) and not after any return.

@@ -7,7 +7,9 @@ mod check_cmd;
 mod compact_cmd;
 mod config_file;
 mod emit;
+mod examples;
 mod history_cmd;
+mod json_out;
 mod policy_cmd;
 mod policy_sweep;
 mod replay_cmd;
@@ -62,22 +64,41 @@ struct OpenArgs {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Per-message token table.
+    #[command(after_help = examples::STATS)]
     Stats(stats_cmd::StatsArgs),
     /// Compact a transcript (a no-op when under budget).
+    #[command(after_help = examples::COMPACT)]
     Compact(Box<compact_cmd::CompactArgs>),
     /// Check tool-call pairing against a provider's rules (exit 1 when problems).
+    #[command(after_help = examples::CHECK)]
     Check(check_cmd::CheckArgs),
     /// The compactions a session log records: epochs, real summaries, what each lost.
+    #[command(after_help = examples::HISTORY)]
     History(history_cmd::HistoryArgs),
     /// Run a compactor over the session's whole life: when it fires, what it costs and loses.
+    #[command(after_help = examples::REPLAY)]
     Replay(Box<replay_cmd::ReplayArgs>),
     /// Replay many budgets: firings, loops, losses per setting, and which budget to pick.
+    #[command(after_help = examples::SWEEP)]
     Sweep(Box<sweep_cmd::SweepArgs>),
     /// Summarize every session under folders, one row each, streamed (JSON Lines with --json).
+    #[command(after_help = examples::SCAN)]
     Scan(scan_cmd::ScanArgs),
     /// Replay every agent's policy over the session side by side: firings, loops, peak,
     /// tokens sent, summaries read, user instructions lost.
+    #[command(after_help = examples::COMPARE)]
     Compare(Box<policy_cmd::CompareArgs>),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    #[command(
+        after_help = "Examples:\n  ctxlens completions bash > ~/.local/share/bash-completion/completions/ctxlens\n  ctxlens completions zsh > \"${fpath[1]}/_ctxlens\"\n  ctxlens completions fish > ~/.config/fish/completions/ctxlens.fish"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), for `man`.
+    #[command(after_help = "Example:\n  ctxlens man > ~/.local/share/man/man1/ctxlens.1 && man ctxlens")]
+    Man,
 }
 
 /// Runs the command line; the exit code is 0 (ok) or 1 (`check` found problems).
@@ -111,6 +132,19 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             remove_temporary_files_on_signals()?;
             policy_cmd::run_compare(args)
         }
+        Some(Command::Completions { shell }) => {
+            // Made in memory, then written: clap_complete panics on a write error (a
+            // closed pipe), which `main` treats as success when it is returned.
+            let mut command = <Cli as clap::CommandFactory>::command();
+            let mut script = Vec::new();
+            clap_complete::generate(*shell, &mut command, "ctxlens", &mut script);
+            std::io::Write::write_all(&mut std::io::stdout(), &script)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Man) => {
+            clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut std::io::stdout())?;
+            Ok(ExitCode::SUCCESS)
+        }
         None => open(&cli.open),
     }
 }
@@ -137,6 +171,40 @@ fn remove_temporary_files_on_signals() -> anyhow::Result<()> {
         }
     });
     Ok(())
+}
+
+/// Why the first argument is a mistyped subcommand, when it is one: a word that is
+/// neither a subcommand nor an existing file (`ctxlens stat f.json`, `ctxlens
+/// frobnicate`), with the nearest subcommand suggested — rather than a missing file or
+/// an unexpected second argument. Checked before the arguments are parsed.
+pub fn mistyped_subcommand(first: Option<&std::ffi::OsStr>) -> Option<String> {
+    let word = first?.to_str()?;
+    let looks_like_a_word = !word.is_empty() && word.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+    if !looks_like_a_word || word.starts_with('-') || std::path::Path::new(word).exists() {
+        return None;
+    }
+    let command = <Cli as clap::CommandFactory>::command();
+    let names: Vec<&str> = command
+        .get_subcommands()
+        .map(clap::Command::get_name)
+        .filter(|name| *name != "help")
+        .collect();
+    if names.contains(&word) || word == "help" {
+        return None;
+    }
+    let nearest = names
+        .iter()
+        .map(|name| (strsim::damerau_levenshtein(word, name), *name))
+        .filter(|(distance, name)| *distance <= 2.max(name.len() / 3))
+        .min();
+    let suggestion = match nearest {
+        Some((_, name)) => format!("; did you mean the subcommand `{name}`?"),
+        None => String::new(),
+    };
+    Some(format!(
+        "`{word}` is neither a file nor a subcommand{suggestion} (subcommands: {}; `ctxlens --help` says more)",
+        names.join(", ")
+    ))
 }
 
 /// `ctxlens [FILE|DIR]` with no subcommand: the TUI (a folder opens the session
