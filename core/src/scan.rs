@@ -21,7 +21,9 @@ pub struct Session {
     /// The project it belongs to: the working directory a log records, else its folder.
     pub project: String,
     /// When it started (the first timestamp a log records), else the file's modification
-    /// time, as RFC 3339 (UTC); sorts newest first as text.
+    /// time, as RFC 3339 (UTC); sorts newest first as text. Empty when neither is known
+    /// (standard input): `null` in JSON.
+    #[serde(serialize_with = "empty_as_null")]
     pub started: String,
     /// Its detected format.
     pub format: String,
@@ -270,6 +272,15 @@ fn started_of(transcript: &Transcript, path: &Path) -> String {
             .and_then(|m| m.modified())
             .map_or_else(|_| String::new(), rfc3339)
     })
+}
+
+/// An empty text as JSON `null` (a time nobody knows is not a time).
+fn empty_as_null<S: serde::Serializer>(text: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    if text.is_empty() {
+        serializer.serialize_none()
+    } else {
+        serializer.serialize_str(text)
+    }
 }
 
 /// A start time for a table: `2026-05-11 10:29` (to the minute).

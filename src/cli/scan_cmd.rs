@@ -84,6 +84,22 @@ pub fn print_table(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The outcomes in the files' order (sorted paths), whatever order the threads finish
+/// them in: each waits only for the ones before it, so rows still stream.
+fn in_file_order(rx: mpsc::Receiver<(usize, Outcome)>) -> impl Iterator<Item = Outcome> {
+    let mut waiting: std::collections::BTreeMap<usize, Outcome> = std::collections::BTreeMap::new();
+    let mut next = 0;
+    rx.into_iter().flat_map(move |(index, outcome)| {
+        waiting.insert(index, outcome);
+        let mut ready = Vec::new();
+        while let Some(outcome) = waiting.remove(&next) {
+            ready.push(outcome);
+            next += 1;
+        }
+        ready
+    })
+}
+
 /// Scans and streams.
 pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
     let mut roots = Vec::new();
@@ -103,14 +119,14 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or(Tokenizer::Estimate);
     let options = args.budget.max_tokens().map(|m| args.budget.options(m));
     let total = files.len();
-    let (tx, rx) = mpsc::sync_channel::<Outcome>(64);
+    let (tx, rx) = mpsc::sync_channel::<(usize, Outcome)>(64);
     let worker = std::thread::spawn(move || {
-        files.par_iter().for_each_with(tx, |tx, path| {
+        files.par_iter().enumerate().for_each_with(tx, |tx, (index, path)| {
             let outcome = match scan_file(path, tokenizer, options) {
                 Ok(session) => Outcome::Done(Box::new(session)),
                 Err(e) => Outcome::Failed(path.display().to_string(), e.to_string()),
             };
-            let _ = tx.send(outcome);
+            let _ = tx.send((index, outcome));
         });
     });
     let progress = std::io::stderr().is_terminal();
@@ -131,7 +147,7 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
         write_error(&mut out, args, &skipped.path.display().to_string(), &skipped.reason)?;
     }
     out.flush()?;
-    for outcome in rx {
+    for outcome in in_file_order(rx) {
         match outcome {
             Outcome::Done(s) => {
                 done += 1;
@@ -146,8 +162,8 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
                 write_error(&mut out, args, &path, &error)?;
             }
         }
-        // Each row goes out as it is done, to a pipe too: a consumer sees progress and a
-        // slow file never holds back the rows finished before it.
+        // Each row goes out as soon as the rows before it have, to a pipe too: a consumer
+        // sees progress.
         out.flush()?;
         if progress {
             eprint!("\rscanned {}/{} sessions", done + failed, total);

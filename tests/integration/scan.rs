@@ -102,3 +102,42 @@ fn a_folder_without_a_terminal_prints_the_scan_table() {
     let summary = format!("{rows} sessions scanned (0 failed to load)");
     assert!(stdout(&opened).contains(&summary), "{}", stdout(&opened));
 }
+
+#[test]
+fn rows_come_in_path_order_every_run_and_standard_input_has_no_start() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Sizes that finish out of order: the largest first in path order.
+    for (k, messages) in [(0, 3000), (1, 10), (2, 800), (3, 40), (4, 1500), (5, 5)] {
+        let (extension, text) = ctxlens::synth::session(k % 3, messages, false, k as u64 + 11);
+        std::fs::write(dir.path().join(format!("s{k}.{extension}")), text).expect("write");
+    }
+    let path = dir.path().to_str().expect("UTF-8");
+    let paths = |out: &std::process::Output| -> Vec<String> {
+        stdout(out)
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<Value>(l).expect("a row")["path"]
+                    .as_str()
+                    .expect("path")
+                    .to_owned()
+            })
+            .collect()
+    };
+    let first = paths(&ctxlens(&["scan", path, "--json"]));
+    let mut sorted = first.clone();
+    sorted.sort();
+    assert_eq!(first, sorted, "rows in path order");
+    assert_eq!(first.len(), 6);
+    for _ in 0..3 {
+        assert_eq!(
+            paths(&ctxlens(&["scan", path, "--json"])),
+            first,
+            "the same order every run"
+        );
+    }
+    let (_, text) = ctxlens::synth::session(2, 4, false, 5);
+    let out = crate::common::ctxlens_stdin(&["scan", "-", "--json"], text.as_bytes());
+    assert_exit(&out, 0);
+    let row: Value = serde_json::from_str(stdout(&out).trim()).expect("a row");
+    assert_eq!(row["started"], Value::Null, "{row}");
+}
