@@ -59,7 +59,7 @@ pub fn print(
             max_tokens,
             rows: &rows,
         };
-        serde_json::to_writer(&mut out, &doc)?;
+        super::json_out::write(&mut out, "stats-by", &transcript.source, &doc, false)?;
         writeln!(out)?;
     } else {
         write_table(&mut out, transcript, &counts, overhead, &rows, planned.is_some())?;

@@ -36,7 +36,8 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             .map(|p| json!({"index": p.index, "problem": p.problem, "provider_error": p.provider_error}))
             .collect();
         let doc = json!({"provider": provider.name(), "ok": problems.is_empty(), "problems": list});
-        writeln!(out, "{doc}")?;
+        super::json_out::write(&mut out, "check", &transcript.source, &doc, false)?;
+        writeln!(out)?;
     } else if problems.is_empty() {
         writeln!(
             out,

@@ -100,7 +100,7 @@ fn run_policy(args: &CompactArgs, name: &str) -> anyhow::Result<ExitCode> {
     }
     if args.plan {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        serde_json::to_writer(&mut out, &plan)?;
+        super::json_out::write(&mut out, "compact-policy-plan", &transcript.source, &plan, false)?;
         writeln!(out)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
@@ -235,7 +235,8 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if args.report && args.json {
         let doc = outcome.loss.as_ref().map(super::history_cmd::LossDoc::of);
-        serde_json::to_writer_pretty(&mut out, &serde_json::json!({ "loss": doc }))?;
+        let doc = serde_json::json!({ "loss": doc });
+        super::json_out::write(&mut out, "compact-report", &transcript.source, &doc, true)?;
         writeln!(out)?;
     } else if args.report {
         match &outcome.loss {
@@ -248,7 +249,9 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
             )?,
         }
     } else if args.plan {
-        ctxlens::compact::write_plan(&mut out, &outcome)?;
+        let mut plan = Vec::new();
+        ctxlens::compact::write_plan(&mut plan, &outcome)?;
+        super::json_out::write_serialized(&mut out, "compact-plan", &transcript.source, &plan, false)?;
     } else if args.output_path().is_none() {
         outcome.document.write_to(&mut out)?;
     }

@@ -76,7 +76,8 @@ pub fn run(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &document(&whole, &counts, &found, &done_again, &compared))?;
+        let doc = document(&whole, &counts, &found, &done_again, &compared);
+        super::json_out::write(&mut out, "history", &whole.source, &doc, true)?;
         writeln!(out)?;
     } else {
         print(&mut out, &whole, &counts, &found, &done_again, &compared, args.all)?;
@@ -87,7 +88,6 @@ pub fn run(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
 
 #[derive(Serialize)]
 struct Doc<'a> {
-    file: &'a str,
     format: &'a str,
     tokenizer: &'a str,
     messages: usize,
@@ -277,7 +277,6 @@ fn document<'a>(
 ) -> Doc<'a> {
     let fits = ctxlens::calibrate::calibrate_epochs(whole, counts);
     Doc {
-        file: &whole.source,
         format: whole.format.name(),
         tokenizer: counts.tokenizer.name(),
         messages: whole.messages.len(),

@@ -65,7 +65,6 @@ impl PolicyArgs {
 /// A policy's replay as JSON.
 #[derive(Serialize)]
 struct ReplayDoc<'a> {
-    file: String,
     settings: Vec<(String, String)>,
     summarizer: String,
     #[serde(flatten)]
@@ -105,14 +104,13 @@ pub fn run_replay(
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if json {
         let doc = ReplayDoc {
-            file: file.display().to_string(),
             settings: settings.pairs(),
             summarizer: prepared.spec.to_string(),
             instructions_lost_count: replayed.instructions_lost.len(),
             turns: replayed.turns.iter().map(super::history_cmd::TurnDoc::of).collect(),
             replayed: &replayed,
         };
-        serde_json::to_writer_pretty(&mut out, &doc)?;
+        super::json_out::write(&mut out, "replay-policy", &file.display().to_string(), &doc, true)?;
         writeln!(out)?;
     } else {
         print_replay(&mut out, file, &replayed, settings, &prepared.spec.to_string())?;
@@ -303,7 +301,6 @@ pub struct CompareArgs {
 
 #[derive(Serialize)]
 struct CompareDoc {
-    file: String,
     context_window: u64,
     summarizer: String,
     policies: Vec<Compared>,
@@ -335,12 +332,11 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let doc = CompareDoc {
-            file: args.file.display().to_string(),
             context_window: window,
             summarizer: prepared.spec.to_string(),
             policies: rows,
         };
-        serde_json::to_writer_pretty(&mut out, &doc)?;
+        super::json_out::write(&mut out, "compare", &args.file.display().to_string(), &doc, true)?;
         writeln!(out)?;
     } else {
         print_compare(

@@ -124,7 +124,6 @@ impl Row {
 
 #[derive(Serialize)]
 struct SweepDoc<'a> {
-    file: String,
     policy: &'a str,
     key: &'a str,
     settings: Vec<(String, String)>,
@@ -195,7 +194,6 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let doc = SweepDoc {
-            file: args.file.display().to_string(),
             policy: chosen.name(),
             key: &args.vary.key,
             settings: args.settings.pairs(),
@@ -203,7 +201,7 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
             rows: &rows,
             first_safe,
         };
-        serde_json::to_writer_pretty(&mut out, &doc)?;
+        super::json_out::write(&mut out, "sweep-policy", &args.file.display().to_string(), &doc, true)?;
         writeln!(out)?;
     } else if args.csv {
         print_csv(&mut out, &args.vary.key, &rows)?;

@@ -105,7 +105,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let doc = document(&prepared, &settings, &outcome, &loss);
-        serde_json::to_writer_pretty(&mut out, &doc)?;
+        super::json_out::write(&mut out, "replay", &prepared.whole.source, &doc, true)?;
         writeln!(out)?;
     } else {
         print(&mut out, &prepared, &settings, &outcome, &loss)?;
@@ -116,7 +116,6 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
 
 #[derive(Serialize)]
 struct Doc<'a> {
-    file: &'a str,
     tokenizer: &'a str,
     strategy: &'a str,
     summarizer: String,
@@ -178,7 +177,6 @@ fn document<'a>(
     loss: &'a LifetimeLoss,
 ) -> Doc<'a> {
     Doc {
-        file: &prepared.whole.source,
         tokenizer: prepared.counts.tokenizer.name(),
         strategy: settings.strategy.name(),
         summarizer: prepared.spec.to_string(),

@@ -58,7 +58,13 @@ pub fn print(transcript: &Transcript, tokenizer: Tokenizer, as_json: bool) -> an
     let counts = Counts::compute(transcript, tokenizer);
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if as_json {
-        serde_json::to_writer(&mut out, &stats_doc(transcript, &counts))?;
+        super::json_out::write(
+            &mut out,
+            "stats",
+            &transcript.source,
+            &stats_doc(transcript, &counts),
+            false,
+        )?;
         writeln!(out)?;
     } else {
         write_table(&mut out, transcript, &counts)?;

@@ -268,7 +268,13 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &json_doc(&prepared, &outcome))?;
+        super::json_out::write(
+            &mut out,
+            "sweep",
+            &prepared.whole.source,
+            &json_doc(&prepared, &outcome),
+            true,
+        )?;
         writeln!(out)?;
     } else if args.csv {
         write_csv(&mut out, &outcome, args.keep)?;
@@ -287,7 +293,6 @@ fn json_doc(prepared: &super::replay_cmd::Prepared, outcome: &Sweep) -> serde_js
         })
     };
     serde_json::json!({
-        "file": prepared.whole.source,
         "tokenizer": prepared.counts.tokenizer.name(),
         "summarizer": prepared.spec.to_string(),
         "messages": prepared.view.len(),

@@ -21,7 +21,9 @@ fn stats_json_has_the_documented_shape() {
     assert_exit(&out, 0);
     let stats = json_stdout(&out);
     let keys: Vec<&String> = stats.as_object().expect("object").keys().collect();
-    assert_eq!(keys, ["format", "tokenizer", "total", "messages"]);
+    assert_eq!(keys, ["schema", "file", "format", "tokenizer", "total", "messages"]);
+    assert_eq!(stats["schema"], "ctxlens.stats/1");
+    assert_eq!(stats["file"], sample("support-agent.json"));
     let first = &stats["messages"][2];
     let keys: Vec<&String> = first.as_object().expect("object").keys().collect();
     assert_eq!(
@@ -49,6 +51,8 @@ fn plan_json_has_the_documented_keys_in_order() {
     assert_eq!(
         keys,
         [
+            "schema",
+            "file",
             "tokenizer",
             "tokens_before",
             "max_tokens",
@@ -256,4 +260,125 @@ fn no_file_prints_the_demo_stats_when_not_a_terminal() {
         stdout(&out)
     );
     assert!(stderr(&out).contains("not a terminal"), "{}", stderr(&out));
+}
+
+#[test]
+fn every_example_in_the_help_runs() {
+    // Each subcommand's examples run in a folder holding a real Claude Code log as
+    // `session.jsonl` and a `sessions/` folder of logs.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let logs = common::data().join("real-transcripts/claude-code-jsonl");
+    std::fs::copy(
+        logs.join("codemie-autocompact-624a4a58.jsonl"),
+        dir.path().join("session.jsonl"),
+    )
+    .expect("copy");
+    std::fs::create_dir(dir.path().join("sessions")).expect("mkdir");
+    for entry in std::fs::read_dir(&logs).expect("logs").take(3) {
+        let path = entry.expect("entry").path();
+        std::fs::copy(&path, dir.path().join("sessions").join(path.file_name().expect("name"))).expect("copy");
+    }
+    let mut ran = 0;
+    for sub in [
+        "stats",
+        "compact",
+        "check",
+        "history",
+        "replay",
+        "sweep",
+        "scan",
+        "compare",
+        "completions",
+        "man",
+    ] {
+        let help = stdout(&ctxlens(&[sub, "--help"]));
+        let examples: Vec<&str> = help.lines().filter_map(|l| l.strip_prefix("  ctxlens ")).collect();
+        assert!(!examples.is_empty(), "`ctxlens {sub} --help` shows examples");
+        for example in examples {
+            // The completion and man examples redirect into a user's folders: run the
+            // command itself.
+            let words: Vec<&str> = example
+                .split(" > ")
+                .next()
+                .unwrap_or(example)
+                .split_whitespace()
+                .collect();
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+                .args(&words)
+                .current_dir(dir.path())
+                .output()
+                .expect("runs");
+            let ok = out.status.code() == Some(0) || (sub == "check" && out.status.code() == Some(1));
+            assert!(ok, "`ctxlens {example}` failed: {}", stderr(&out));
+            // An example that writes a file (`-o OUT`) writes it; any other prints.
+            match words.iter().position(|w| *w == "-o") {
+                Some(at) => assert!(
+                    dir.path().join(words[at + 1]).is_file(),
+                    "`ctxlens {example}` wrote nothing"
+                ),
+                None => assert!(!out.stdout.is_empty(), "`ctxlens {example}` printed nothing"),
+            }
+            ran += 1;
+        }
+    }
+    assert!(ran >= 20, "{ran} examples ran");
+}
+
+#[test]
+fn completions_and_the_manual_page_cover_every_subcommand() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = ctxlens(&["completions", shell]);
+        assert_exit(&out, 0);
+        let script = stdout(&out);
+        for sub in ["stats", "compact", "history", "replay", "sweep", "scan", "compare"] {
+            assert!(script.contains(sub), "{shell} completes `{sub}`");
+        }
+        assert!(script.contains("max-tokens"), "{shell} completes options");
+    }
+    let man = stdout(&ctxlens(&["man"]));
+    assert!(man.starts_with(".ie") || man.contains(".TH ctxlens 1"), "roff");
+    assert!(man.contains(".TH ctxlens 1") && man.contains("compact"));
+    // A closed pipe is not an error, here either.
+    let out = std::process::Command::new("sh")
+        .args([
+            "-c",
+            &format!("{} completions bash | head -c 10", env!("CARGO_BIN_EXE_ctxlens")),
+        ])
+        .output()
+        .expect("sh runs");
+    assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+#[test]
+fn a_mistyped_subcommand_is_suggested_not_taken_for_a_file() {
+    let out = ctxlens(&["stat", "f.json"]);
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains("did you mean the subcommand `stats`?"),
+        "{}",
+        stderr(&out)
+    );
+    let out = ctxlens(&["histroy"]);
+    assert!(stderr(&out).contains("`history`"), "{}", stderr(&out));
+    let out = ctxlens(&["frobnicate"]);
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains("neither a file nor a subcommand"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("did you mean"));
+    // A file of that name is opened as a file.
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(
+        repo().join("sample-transcripts/support-agent.json"),
+        dir.path().join("stat"),
+    )
+    .expect("copy");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+        .arg("stat")
+        .current_dir(dir.path())
+        .output()
+        .expect("runs");
+    assert_exit(&out, 0);
 }

@@ -399,7 +399,18 @@ fn plan_lists_every_edit() {
     assert_exit(&out, 0);
     let plan = json_stdout(&out);
     let keys: Vec<&String> = plan.as_object().expect("object").keys().collect();
-    assert_eq!(keys, ["strategy", "tokens_before", "tokens_after", "cap_met", "edits"]);
+    assert_eq!(
+        keys,
+        [
+            "schema",
+            "file",
+            "strategy",
+            "tokens_before",
+            "tokens_after",
+            "cap_met",
+            "edits"
+        ]
+    );
     assert_eq!(plan["edits"][0]["rule"], "externalize");
     assert_eq!(plan["edits"][0]["index"], 2);
     assert_eq!(plan["cap_met"], true);

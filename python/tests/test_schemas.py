@@ -1,0 +1,48 @@
+"""Every --json document ctxlens prints, on every shipped transcript, against its JSON
+Schema in docs/schemas/ (validated with the `jsonschema` package)."""
+
+import json
+import os
+import pathlib
+
+import jsonschema
+import pytest
+
+import json_outputs
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BIN = os.environ.get("CTXLENS_BIN", str(ROOT / "target" / "debug" / "ctxlens"))
+TRANSCRIPTS = sorted((ROOT / "sample-transcripts").glob("*.json*")) + sorted(
+    p for p in (ROOT / "tests" / "data" / "real-transcripts").glob("*/*") if p.suffix in (".json", ".jsonl")
+)
+
+
+def schema(name):
+    return json.loads((ROOT / "docs" / "schemas" / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def test_every_document_has_a_schema():
+    names = {name for name, _ in json_outputs.commands(BIN, TRANSCRIPTS[0])}
+    files = {p.stem for p in (ROOT / "docs" / "schemas").glob("*.json")}
+    assert names == files
+
+
+@pytest.mark.parametrize("path", TRANSCRIPTS, ids=lambda p: p.name)
+def test_every_json_output_matches_its_schema(path):
+    checked = 0
+    for name, argv in json_outputs.commands(BIN, path):
+        doc = json_outputs.run(BIN, argv)
+        if doc is None:
+            continue
+        jsonschema.validate(doc, schema(name))
+        assert doc["schema"] == f"ctxlens.{name}/1"
+        assert doc["file"] == str(path)
+        checked += 1
+    assert checked >= 10, f"{checked} documents checked"
+
+
+def test_a_document_that_breaks_its_schema_is_refused():
+    doc = json_outputs.run(BIN, ["stats", str(TRANSCRIPTS[0]), "--json"])
+    del doc["total"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, schema("stats"))
