@@ -65,5 +65,54 @@ fn tui(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, tui);
+/// The session browser filling in from a scan of 50,000 sessions, one frame drawn per
+/// 1,000 rows (the event loop redraws as rows arrive): linear in the rows.
+fn browser(c: &mut Criterion) {
+    use ctxlens::tui::browser::{self, Browser, Entry};
+    let template = ctxlens::scan::scan_file(
+        std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/sample-transcripts/support-agent.json"
+        )),
+        ctxlens::tokens::Tokenizer::Estimate,
+        None,
+    )
+    .expect("the sample scans");
+    let sessions: Vec<Entry> = (0..50_000)
+        .map(|k| {
+            let mut s = template.clone();
+            s.started = format!(
+                "2026-{:02}-{:02}T{:02}:00:00Z",
+                1 + k % 12,
+                1 + (k * 7) % 28,
+                (k * 13) % 24
+            );
+            s.path = format!("/sessions/p{}/s{k:06}.jsonl", k % 97);
+            Entry::Session(Box::new(s))
+        })
+        .collect();
+    let mut group = c.benchmark_group("browser");
+    group.sample_size(10);
+    group.bench_function("scan_of_50k_sessions_arriving", |b| {
+        b.iter(|| {
+            let mut view = Browser::new(
+                vec!["/sessions".into()],
+                sessions.len(),
+                ctxlens::tui::theme::Theme::colored(),
+            );
+            let mut terminal = Terminal::new(TestBackend::new(160, 45)).expect("backend");
+            view.update(&Action::Resize(160, 45));
+            for (k, entry) in sessions.iter().enumerate() {
+                view.add(entry.clone());
+                if k % 1_000 == 0 {
+                    terminal.draw(|frame| browser::draw(frame, &view)).expect("draw");
+                }
+            }
+            black_box(view.progress())
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, tui, browser);
 criterion_main!(benches);

@@ -134,6 +134,9 @@ pub struct Browser {
     theme: Theme,
     status: Option<String>,
     sort: SortBy,
+    /// The user moved the cursor: until then it stays on the first row (the newest
+    /// session) while rows arrive.
+    moved: bool,
 }
 
 impl Browser {
@@ -151,18 +154,32 @@ impl Browser {
             theme,
             status: None,
             sort: SortBy::default(),
+            moved: false,
         }
     }
 
-    /// A scanned file, kept in the current order.
+    /// A scanned file, kept in the current order. Without a filter the selection follows
+    /// its row by arithmetic (a row inserted above it moves it down one): a scan of tens
+    /// of thousands of files costs a binary search and a move per row, never a pass over
+    /// every row (which made the browser quadratic and deaf to keys while it scanned).
     pub fn add(&mut self, entry: Entry) {
-        let selected_path = self.current().map(|e| e.path().to_owned());
         let sort = self.sort;
         let at = self
             .entries
             .partition_point(|e| sort.order(e, &entry) == Ordering::Less);
+        if !self.filter.is_empty() {
+            let selected_path = self.current().map(|e| e.path().to_owned());
+            self.entries.insert(at, entry);
+            self.keep_selection(selected_path);
+            return;
+        }
         self.entries.insert(at, entry);
-        self.keep_selection(selected_path);
+        if self.moved && at <= self.selected && self.entries.len() > 1 {
+            self.selected += 1;
+        }
+        if self.selected < self.offset || self.selected >= self.offset + self.rows {
+            self.offset = self.selected.saturating_sub(self.rows / 2);
+        }
     }
 
     /// Moves the selection back onto the file it was on (rows moved under it).
@@ -238,6 +255,19 @@ impl Browser {
         }
         let count = self.shown().len();
         let last = count.saturating_sub(1);
+        if matches!(
+            action,
+            Action::Up
+                | Action::Down
+                | Action::PageUp
+                | Action::PageDown
+                | Action::Top
+                | Action::Bottom
+                | Action::Scroll(_)
+                | Action::ScrollAt(..)
+        ) {
+            self.moved = true;
+        }
         match action {
             Action::Up => self.selected = self.selected.saturating_sub(1),
             Action::Down => self.selected = (self.selected + 1).min(last),

@@ -1460,6 +1460,40 @@ fn draw_browser(browser: &ctxlens::tui::browser::Browser) -> Terminal<TestBacken
 }
 
 #[test]
+fn rows_arriving_keep_the_cursor_on_the_newest_row_or_on_the_one_the_user_chose() {
+    use ctxlens::tui::browser::{Browser, Entry};
+    let session = |k: usize| {
+        let mut s = ctxlens::scan::scan_file(
+            &common::repo().join("sample-transcripts/support-agent.json"),
+            Tokenizer::Estimate,
+            None,
+        )
+        .expect("scans");
+        // Start times that arrive out of order, newest neither first nor last.
+        s.started = format!("2026-01-{:02}T00:00:00Z", 1 + (k * 7919) % 28);
+        s.path = format!("s{k:05}.json");
+        Entry::Session(Box::new(s))
+    };
+    let mut browser = Browser::new(vec!["x".into()], 5_000, Theme::colored());
+    browser.update(&Action::Resize(120, 30));
+    for k in 0..2_000 {
+        browser.add(session(k));
+    }
+    // Untouched, the cursor is on the first row: the newest session.
+    let newest = browser.shown_sessions()[0].path.clone();
+    assert_eq!(browser.current_path(), Some(newest));
+    // Moved, it stays on the session the user chose while rows arrive above and below.
+    for _ in 0..5 {
+        browser.update(&Action::Down);
+    }
+    let chosen = browser.current_path().expect("a row");
+    for k in 2_000..4_000 {
+        browser.add(session(k));
+    }
+    assert_eq!(browser.current_path(), Some(chosen));
+}
+
+#[test]
 fn the_browser_lists_sessions_newest_first_filters_sorts_and_opens_one() {
     use ctxlens::tui::browser::{Effect as BrowserEffect, SortBy};
     let mut browser = browser_over_real_transcripts();
