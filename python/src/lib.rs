@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyFileNotFoundError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::{json, Value};
@@ -18,6 +18,12 @@ use ::ctxlens::transcript::{FormatOverride, Transcript as Core};
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
+}
+
+/// A token budget from Python: a negative one is a `ValueError` naming the argument
+/// (not the `OverflowError` an unsigned conversion raises).
+fn budget(name: &str, value: i64) -> PyResult<u64> {
+    u64::try_from(value).map_err(|_| value_error(format!("{name} must be 0 or more, not {value}")))
 }
 
 /// The settings of a `plan` or `compact` call, from its keyword arguments.
@@ -41,6 +47,14 @@ fn settings(
 
 fn tokenizer(name: &str) -> PyResult<Tokenizer> {
     name.parse().map_err(value_error)
+}
+
+/// `max_tokens` and `keep_tail` from Python, checked.
+fn budgets(max_tokens: i64, keep_tail: Option<i64>) -> PyResult<(u64, Option<u64>)> {
+    Ok((
+        budget("max_tokens", max_tokens)?,
+        keep_tail.map(|k| budget("keep_tail", k)).transpose()?,
+    ))
 }
 
 /// A JSON value as Python objects (through the `json` module: plain dicts and lists).
@@ -70,6 +84,22 @@ impl Transcript {
 
 #[pymethods]
 impl Transcript {
+    /// `<ctxlens.Transcript claude-code, 118 messages, from 'session.jsonl'>`.
+    fn __repr__(&self) -> String {
+        format!(
+            "<ctxlens.Transcript {}, {} messages, from {:?}>",
+            self.inner.format.name(),
+            self.inner.messages.len(),
+            self.inner.source
+        )
+    }
+
+    /// The file it was read from (`<python>` for messages given as lists and dicts).
+    #[getter]
+    fn source(&self) -> &str {
+        &self.inner.source
+    }
+
     /// The format, as `--format` names it (`openai`, `claude-code`…).
     #[getter]
     fn format(&self) -> &'static str {
@@ -100,13 +130,14 @@ impl Transcript {
     fn plan(
         &self,
         py: Python<'_>,
-        max_tokens: u64,
-        keep_tail: Option<u64>,
+        max_tokens: i64,
+        keep_tail: Option<i64>,
         flush_to_memory: bool,
         tokenizer: &str,
         strategy: &str,
     ) -> PyResult<Py<PyAny>> {
         let t = self::tokenizer(tokenizer)?;
+        let (max_tokens, keep_tail) = budgets(max_tokens, keep_tail)?;
         let settings = settings(max_tokens, keep_tail, flush_to_memory, strategy, "system")?;
         let text = py.detach(|| -> Result<Vec<u8>, String> {
             let outcome = self.run(t, &settings, &Placeholder)?;
@@ -130,8 +161,8 @@ impl Transcript {
     fn compact(
         &self,
         py: Python<'_>,
-        max_tokens: u64,
-        keep_tail: Option<u64>,
+        max_tokens: i64,
+        keep_tail: Option<i64>,
         flush_to_memory: bool,
         tokenizer: &str,
         strategy: &str,
@@ -139,6 +170,7 @@ impl Transcript {
         summary: Option<String>,
     ) -> PyResult<String> {
         let t = self::tokenizer(tokenizer)?;
+        let (max_tokens, keep_tail) = budgets(max_tokens, keep_tail)?;
         let settings = settings(max_tokens, keep_tail, flush_to_memory, strategy, summary_role)?;
         let strategy = settings.strategy;
         py.detach(|| {
@@ -163,12 +195,13 @@ impl Transcript {
     fn replay(
         &self,
         py: Python<'_>,
-        max_tokens: u64,
-        keep_tail: Option<u64>,
+        max_tokens: i64,
+        keep_tail: Option<i64>,
         flush_to_memory: bool,
         tokenizer: &str,
     ) -> PyResult<Py<PyAny>> {
         let t = self::tokenizer(tokenizer)?;
+        let (max_tokens, keep_tail) = budgets(max_tokens, keep_tail)?;
         let options = Options {
             max_tokens,
             keep_tail,
@@ -234,9 +267,19 @@ fn load(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&str>) -> PyRe
         py.detach(|| Core::parse("<python>", text.into_bytes(), forced))
     } else if source.is_instance_of::<PyString>() || source.hasattr("__fspath__")? {
         let path: PathBuf = source.extract()?;
+        if path.as_os_str() != "-" && !path.exists() {
+            return Err(PyFileNotFoundError::new_err((
+                2,
+                "No such file or directory",
+                path.display().to_string(),
+            )));
+        }
         py.detach(|| Core::read(&path, forced))
     } else {
-        return Err(value_error("load() takes a path, or a list or dict of messages"));
+        return Err(PyTypeError::new_err(format!(
+            "load() takes a path, or a list or dict of messages, not {}",
+            source.get_type().name()?
+        )));
     };
     Ok(Transcript {
         inner: inner.map_err(value_error)?,
@@ -249,8 +292,14 @@ fn tokenizers() -> Vec<&'static str> {
     Tokenizer::ALL.iter().map(|t| t.name()).collect()
 }
 
+/// See what an LLM agent's compactor keeps, cuts and summarizes.
+///
+/// `ctxlens.load(path_or_messages)` gives a `Transcript`: `counts()`, `total()`, `plan()`,
+/// `compact()`, `replay()`, `check()` return plain Python values (the documents the
+/// `ctxlens` command prints as JSON). Every call releases the GIL while it works.
 #[pymodule]
 fn ctxlens(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Transcript>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(tokenizers, m)?)?;

@@ -97,6 +97,58 @@ def test_replay_and_check_are_dicts():
 def test_bad_input_is_a_value_error_naming_the_position():
     with pytest.raises(ValueError, match="1:"):
         ctxlens.load([{"role": "user", "content": "x"}], format="gemini")
-    with pytest.raises(ValueError):
-        ctxlens.load(42)
     assert "cl100k" in ctxlens.tokenizers()
+
+
+def test_the_module_says_what_it_is():
+    assert ctxlens.__doc__ and "compactor" in ctxlens.__doc__
+    assert ctxlens.__version__ == "0.1.0"
+    t = ctxlens.load(str(ROOT / "sample-transcripts" / "support-agent.json"))
+    assert repr(t).startswith("<ctxlens.Transcript openai, ")
+    assert "support-agent.json" in repr(t) and t.source.endswith("support-agent.json")
+
+
+def test_errors_are_the_ones_python_users_expect():
+    with pytest.raises(FileNotFoundError):
+        ctxlens.load(str(ROOT / "no-such-file.json"))
+    with pytest.raises(TypeError):
+        ctxlens.load(42)
+    t = ctxlens.load([{"role": "user", "content": "x"}])
+    with pytest.raises(ValueError, match="max_tokens"):
+        t.plan(-1)
+    with pytest.raises(ValueError, match="keep_tail"):
+        t.compact(10, keep_tail=-5)
+
+
+def python_blocks(page):
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    return [block.split("```", 1)[0] for block in text.split("```python\n")[1:]]
+
+
+def test_the_first_example_of_the_python_page_runs_as_written(monkeypatch):
+    # The page's other example needs a Spark cluster.
+    monkeypatch.chdir(ROOT)
+    block = python_blocks("python.md")[0]
+    namespace = {}
+    exec(compile(block, "docs/python.md", "exec"), namespace)
+    assert len(namespace["t"]) == 2
+
+
+def test_the_stubs_type_check_a_caller(tmp_path):
+    if os.environ.get("CTXLENS_REQUIRE_CLIENTS") == "1":
+        import mypy.api as mypy  # CI installs it: the check must run there
+    else:
+        mypy = pytest.importorskip("mypy.api")
+    script = tmp_path / "caller.py"
+    script.write_text(
+        "import ctxlens\n"
+        "t = ctxlens.load('x.json')\n"
+        "n: int = t.total('cl100k')\n"
+        "plan: dict = t.plan(1000, keep_tail=200)\n"
+        "bad: str = t.total()\n",
+        encoding="utf-8",
+    )
+    out, _, status = mypy.run([str(script), "--no-incremental"])
+    assert status == 1, out
+    assert "caller.py:5" in out and "Incompatible types" in out, out
+    assert out.count("error:") == 1, out

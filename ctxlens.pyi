@@ -1,0 +1,51 @@
+"""Type stubs for the `ctxlens` extension module (python/src/lib.rs); maturin installs
+them beside it with a `py.typed` marker (it takes `<module>.pyi` from beside
+pyproject.toml, hence here)."""
+
+import os
+from typing import Any, Dict, List, Optional, Union
+
+__version__: str
+
+class Transcript:
+    """A loaded transcript."""
+
+    @property
+    def format(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    def __len__(self) -> int: ...
+    def counts(self, tokenizer: str = "estimate") -> List[int]: ...
+    def total(self, tokenizer: str = "estimate") -> int: ...
+    def plan(
+        self,
+        max_tokens: int,
+        keep_tail: Optional[int] = None,
+        flush_to_memory: bool = False,
+        tokenizer: str = "estimate",
+        strategy: str = "tail",
+    ) -> Dict[str, Any]: ...
+    def compact(
+        self,
+        max_tokens: int,
+        keep_tail: Optional[int] = None,
+        flush_to_memory: bool = False,
+        tokenizer: str = "estimate",
+        strategy: str = "tail",
+        summary_role: str = "system",
+        summary: Optional[str] = None,
+    ) -> str: ...
+    def replay(
+        self,
+        max_tokens: int,
+        keep_tail: Optional[int] = None,
+        flush_to_memory: bool = False,
+        tokenizer: str = "estimate",
+    ) -> Dict[str, Any]: ...
+    def check(self, provider: Optional[str] = None) -> List[Dict[str, Any]]: ...
+
+def load(
+    source: Union[str, "os.PathLike[str]", List[Dict[str, Any]], Dict[str, Any]],
+    format: Optional[str] = None,
+) -> Transcript: ...
+def tokenizers() -> List[str]: ...
