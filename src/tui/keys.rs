@@ -254,14 +254,14 @@ pub fn hints(context: Context) -> impl Iterator<Item = (&'static str, &'static s
 }
 
 /// One line of the help overlay.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HelpLine {
     /// A section's heading.
     Heading(&'static str),
     /// A key and what it does.
     Key(&'static str, &'static str),
     /// A line of text.
-    Text(&'static str),
+    Text(String),
     /// One of the colour legend's lines (0, 1, 2), drawn with the theme's styles.
     Legend(u8),
     /// An empty line.
@@ -271,7 +271,22 @@ pub enum HelpLine {
 /// The help overlay's lines: every context's keys, the mouse, the colours. The help
 /// widget draws them and the app scrolls them, so both count the same lines.
 pub fn help() -> Vec<HelpLine> {
-    let mut lines = Vec::new();
+    // How to leave comes first, on any screen size (from the table, so it cannot drift).
+    let labels = |context: Context, action: Action| -> String {
+        bindings(context)
+            .filter(|b| b.action == action && !b.label.starts_with('^'))
+            .map(|b| b.label)
+            .collect::<Vec<_>>()
+            .join(" or ")
+    };
+    let mut lines = vec![
+        HelpLine::Text(format!(
+            "{} quits from the main screen · {} closes this help · ^C quits from anywhere",
+            labels(Context::Main, Action::Back),
+            labels(Context::Help, Action::Back)
+        )),
+        HelpLine::Blank,
+    ];
     for (context, heading) in Context::ALL {
         lines.push(HelpLine::Heading(heading));
         lines.extend(bindings(context).map(|b| HelpLine::Key(b.label, b.help)));
