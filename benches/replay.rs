@@ -95,6 +95,7 @@ fn sweeps(c: &mut Criterion) {
                     summarizer,
                     keep: None,
                     cancel: never(),
+                    progress: None,
                 })
                 .expect("sweeps");
                 black_box(result.rows.len())

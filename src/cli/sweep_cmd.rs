@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use anyhow::bail;
 
 use super::args::{EmitArgs, InputArgs, MakeArgs};
-use super::replay_cmd::prepare;
+use super::replay_cmd::{prepare, Prepared};
 use ctxlens::compact::{DeterministicOptions, Options, Settings};
 use ctxlens::replay::lost::FactIndex;
 use ctxlens::replay::sweep::{sweep, Inputs, Sweep};
@@ -175,6 +175,34 @@ impl SweepArgs {
 }
 
 /// Sweeps and prints.
+/// The sweep of `settings` over the prepared session; on a terminal, how far it is and
+/// about how long it has left, on standard error.
+fn swept(prepared: &Prepared, args: &SweepArgs, settings: &[Options]) -> anyhow::Result<(Sweep, FactIndex)> {
+    let facts = FactIndex::build(&prepared.view, ctxlens::cancel::never())?;
+    let started = std::time::Instant::now();
+    let show = |done: usize, of: usize| {
+        let spent = started.elapsed().as_secs_f64();
+        let left = spent / done as f64 * (of - done) as f64;
+        eprint!("\rreplayed {done}/{of} settings · about {left:.0} s left   ");
+    };
+    let on_terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let outcome = sweep(&Inputs {
+        view: &prepared.view,
+        facts: &facts,
+        settings,
+        summary_role: args.make.summary_role(),
+        cuts_a_tail: args.make.strategy().cuts_a_tail(),
+        summarizer: prepared.summarizer.as_ref(),
+        keep: args.keep,
+        cancel: ctxlens::cancel::never(),
+        progress: on_terminal.then_some(&show as &(dyn Fn(usize, usize) + Sync)),
+    })?;
+    if on_terminal {
+        eprint!("\r{:60}\r", "");
+    }
+    Ok((outcome, facts))
+}
+
 pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     if let Some(policy_sweep) = args.policy_sweep()? {
         return super::policy_sweep::run(&policy_sweep);
@@ -218,17 +246,8 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let facts = FactIndex::build(&prepared.view, ctxlens::cancel::never())?;
-    let outcome = sweep(&Inputs {
-        view: &prepared.view,
-        facts: &facts,
-        settings: &settings,
-        summary_role: args.make.summary_role(),
-        cuts_a_tail: args.make.strategy().cuts_a_tail(),
-        summarizer: prepared.summarizer.as_ref(),
-        keep: args.keep,
-        cancel: ctxlens::cancel::never(),
-    })?;
+    let (outcome, facts) = swept(&prepared, args, &settings)?;
+
     if let Some(kind) = args.emit.emit_config {
         // The setting to take back to the agent: the smallest safe one, else the knee,
         // else the one that loops least and loses fewest instructions.

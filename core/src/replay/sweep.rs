@@ -29,6 +29,9 @@ pub struct Inputs<'a> {
     pub keep: Option<usize>,
     /// Stops the sweep early.
     pub cancel: &'a CancelToken,
+    /// Told `(done, of)` each time a setting's replay finishes (a front end shows
+    /// progress: a sweep with a summarizer that reads the messages takes seconds).
+    pub progress: Option<&'a (dyn Fn(usize, usize) + Sync)>,
 }
 
 /// One setting's outcome.
@@ -78,6 +81,7 @@ pub struct Sweep {
 
 /// Replays every setting and answers.
 pub fn sweep(inputs: &Inputs) -> crate::Result<Sweep> {
+    let done = std::sync::atomic::AtomicUsize::new(0);
     let rows: Vec<Row> = inputs
         .settings
         .par_iter()
@@ -91,6 +95,10 @@ pub fn sweep(inputs: &Inputs) -> crate::Result<Sweep> {
                 cancel: inputs.cancel,
             })?;
             let loss = lifetime_loss(inputs.facts, &outcome);
+            if let Some(progress) = inputs.progress {
+                let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                progress(finished, inputs.settings.len());
+            }
             Ok(Row {
                 max_tokens: options.max_tokens,
                 keep_tail: options.effective_keep_tail(),
@@ -186,6 +194,42 @@ mod tests {
             instructions_lost: 0,
             keeps: None,
         }
+    }
+
+    #[test]
+    fn progress_is_told_once_per_setting_up_to_all_of_them() {
+        use crate::tokens::{Counts, Tokenizer};
+        let text = crate::synth::openai_transcript(300);
+        let transcript = crate::transcript::Transcript::parse("t.json", text.into_bytes(), None).expect("loads");
+        let counts = Counts::compute(&transcript, Tokenizer::Estimate);
+        let total = counts.total();
+        let view = View::new(transcript, counts);
+        let facts = FactIndex::build(&view, crate::cancel::never()).expect("facts");
+        let settings: Vec<Options> = (1..=6)
+            .map(|k| Options {
+                max_tokens: total * k / 8,
+                keep_tail: None,
+                flush_to_memory: false,
+            })
+            .collect();
+        let told = std::sync::Mutex::new(Vec::new());
+        let progress = |done: usize, of: usize| told.lock().expect("lock").push((done, of));
+        let swept = sweep(&Inputs {
+            view: &view,
+            facts: &facts,
+            settings: &settings,
+            summary_role: SummaryRole::System,
+            cuts_a_tail: true,
+            summarizer: &crate::summarize::Placeholder,
+            keep: None,
+            cancel: crate::cancel::never(),
+            progress: Some(&progress),
+        })
+        .expect("sweeps");
+        assert_eq!(swept.rows.len(), 6);
+        let mut told = told.into_inner().expect("lock");
+        told.sort_unstable();
+        assert_eq!(told, (1..=6).map(|d| (d, 6)).collect::<Vec<_>>());
     }
 
     #[test]

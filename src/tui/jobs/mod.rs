@@ -633,6 +633,7 @@ fn sweep(key: &SweepKey, session: &Session, cancel: &CancelToken) -> crate::Resu
         summarizer: &crate::summarize::Placeholder,
         keep: None,
         cancel,
+        progress: None,
     })
 }
 
