@@ -218,6 +218,37 @@ fn exact_values_are_typed_in_a_prompt() {
 }
 
 #[test]
+fn a_default_budget_follows_the_total_when_the_tokenizer_changes_it() {
+    // No max_tokens given: the default share of the total, whatever counts it.
+    let mut app = open(fixture(), config(None, None), (120, 36));
+    assert!(app.default_max());
+    let share = |app: &App| app.options().max_tokens as f64 / app.counts().total() as f64;
+    let before = share(&app);
+    let mut budgets = vec![app.options().max_tokens];
+    for _ in 0..3 {
+        let effects = app.act(Action::CycleTokenizer);
+        settle(&mut app, effects);
+        budgets.push(app.options().max_tokens);
+        assert!(
+            (share(&app) - before).abs() < 0.001,
+            "{} of {}",
+            app.options().max_tokens,
+            app.counts().total()
+        );
+        assert!(app.default_max());
+    }
+    assert!(
+        budgets.windows(2).any(|w| w[0] != w[1]),
+        "the totals differ: {budgets:?}"
+    );
+    // A budget the user set stays as set.
+    let mut app = fixture_app();
+    let effects = app.act(Action::CycleTokenizer);
+    settle(&mut app, effects);
+    assert_eq!(app.options().max_tokens, 2000);
+}
+
+#[test]
 fn a_tokenizer_switch_counts_in_the_worker_and_the_counts_arrive() {
     let mut app = fixture_app();
     for expected in [Tokenizer::EstimateCodepoints, Tokenizer::EstimateUtf8] {

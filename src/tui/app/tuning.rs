@@ -64,6 +64,14 @@ impl App {
         Vec::new()
     }
 
+    /// A budget the user never set is the default share of the total: after a tokenizer
+    /// switch changes the total, it follows (so "(default: 60%)" stays true).
+    fn follow_default_budget(&mut self) {
+        if self.default_max {
+            self.settings.options.max_tokens = super::default_max_tokens(self.counts().total());
+        }
+    }
+
     pub(super) fn set_max(&mut self, value: u64) {
         self.settings.options.max_tokens = value;
         self.default_max = false;
@@ -99,6 +107,7 @@ impl App {
     pub(super) fn switch_tokenizer(&mut self, tokenizer: Tokenizer) -> Vec<Effect> {
         if self.counts.contains_key(&tokenizer) {
             self.tokenizer = tokenizer;
+            self.follow_default_budget();
             self.replan();
             return match self.counting.take() {
                 Some(_) => vec![Effect::Cancel(JobKind::Count)],
@@ -127,6 +136,7 @@ impl App {
                 if wanted {
                     self.counting = None;
                     self.tokenizer = tokenizer;
+                    self.follow_default_budget();
                     self.replan();
                     self.status = Status::info(format!("{tokenizer} counts ready"));
                 }
