@@ -30,6 +30,7 @@ def commands(bin_path, path):
         ("sweep-policy", ["sweep", p, "--policy", "langchain-trim", "--vary", f"max_tokens={low},{high}", "--json", "--summarizer", "placeholder"]),
         ("compact-policy-plan", ["compact", p, "--policy", "langchain-trim", "--set", f"max_tokens={budget}", "--plan"]),
         ("compare", ["compare", p, "--json", "--summarizer", "placeholder"]),
+        ("status", ["status", p, "--json"]),
     ]
 
 

@@ -36,3 +36,8 @@ pub const SCAN: &str = "Examples:
 pub const COMPARE: &str = "Examples:
   ctxlens compare session.jsonl
   ctxlens compare session.jsonl --policies claude-code,codex --json";
+
+pub const STATUS: &str = "Examples:
+  ctxlens status session.jsonl
+  ctxlens status sessions --format '{pct}% · compacts in {left}'
+  ctxlens status session.jsonl --json";

@@ -15,6 +15,7 @@ mod policy_sweep;
 mod replay_cmd;
 mod scan_cmd;
 mod stats_cmd;
+mod status_cmd;
 mod summaries_compared;
 mod sweep_cmd;
 
@@ -88,6 +89,9 @@ enum Command {
     /// tokens sent, summaries read, user instructions lost.
     #[command(after_help = examples::COMPARE)]
     Compare(Box<policy_cmd::CompareArgs>),
+    /// One line for a status bar: how full the context is and how far the next compaction.
+    #[command(after_help = examples::STATUS)]
+    Status(status_cmd::StatusArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     #[command(
         after_help = "Examples:\n  ctxlens completions bash > ~/.local/share/bash-completion/completions/ctxlens\n  ctxlens completions zsh > \"${fpath[1]}/_ctxlens\"\n  ctxlens completions fish > ~/.config/fish/completions/ctxlens.fish"
@@ -132,6 +136,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             remove_temporary_files_on_signals()?;
             policy_cmd::run_compare(args)
         }
+        Some(Command::Status(args)) => status_cmd::run(args),
         Some(Command::Completions { shell }) => {
             // Made in memory, then written: clap_complete panics on a write error (a
             // closed pipe), which `main` treats as success when it is returned.

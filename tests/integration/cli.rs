@@ -288,6 +288,7 @@ fn every_example_in_the_help_runs() {
         "sweep",
         "scan",
         "compare",
+        "status",
         "completions",
         "man",
     ] {
@@ -296,15 +297,11 @@ fn every_example_in_the_help_runs() {
         assert!(!examples.is_empty(), "`ctxlens {sub} --help` shows examples");
         for example in examples {
             // The completion and man examples redirect into a user's folders: run the
-            // command itself.
-            let words: Vec<&str> = example
-                .split(" > ")
-                .next()
-                .unwrap_or(example)
-                .split_whitespace()
-                .collect();
-            let out = std::process::Command::new(env!("CARGO_BIN_EXE_ctxlens"))
-                .args(&words)
+            // command itself (through the shell, which reads its quotes).
+            let command = example.split(" > ").next().unwrap_or(example);
+            let words: Vec<&str> = command.split_whitespace().collect();
+            let out = std::process::Command::new("sh")
+                .args(["-c", &format!("\"$0\" {command}"), env!("CARGO_BIN_EXE_ctxlens")])
                 .current_dir(dir.path())
                 .output()
                 .expect("runs");
@@ -381,4 +378,63 @@ fn a_mistyped_subcommand_is_suggested_not_taken_for_a_file() {
         .output()
         .expect("runs");
     assert_exit(&out, 0);
+}
+
+#[test]
+fn status_is_one_line_from_the_recorded_usage_and_the_agents_own_threshold() {
+    let log = common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let log = log.to_str().expect("utf-8");
+    let status = json_stdout(&ctxlens(&["status", log, "--json"]));
+    let stats = json_stdout(&ctxlens(&["stats", log, "--json"]));
+    let history = json_stdout(&ctxlens(&["history", log, "--json"]));
+    assert_eq!(status["schema"], "ctxlens.status/1");
+    // The context now: the last size the provider recorded.
+    assert_eq!(status["tokens"], stats["recorded_last"]);
+    assert_eq!(status["tokens_from"], "recorded");
+    // Where Claude Code compacts: the threshold its own auto-compaction logged.
+    let logged = history["compactions"]
+        .as_array()
+        .expect("compactions")
+        .last()
+        .expect("one")["pre_tokens"]
+        .clone();
+    assert_eq!(status["threshold"], logged);
+    let (tokens, threshold, window) = (
+        status["tokens"].as_u64().expect("tokens"),
+        status["threshold"].as_u64().expect("threshold"),
+        status["window"].as_u64().expect("window"),
+    );
+    assert_eq!(status["left"].as_u64(), Some(threshold - tokens));
+    assert_eq!(status["pct"].as_u64(), Some(tokens * 100 / window));
+    let line = stdout(&ctxlens(&["status", log]));
+    assert_eq!(line.lines().count(), 1);
+    assert!(
+        line.starts_with(&format!("{}% of {}k", tokens * 100 / window, window / 1000)),
+        "{line}"
+    );
+    let custom = stdout(&ctxlens(&["status", log, "--format", "{pct}|{left}|{model}"]));
+    assert_eq!(
+        custom.trim(),
+        format!(
+            "{}|{}k|{}",
+            tokens * 100 / window,
+            (threshold - tokens + 500) / 1000,
+            status["model"].as_str().expect("model")
+        )
+    );
+    // A folder: its most recently written session.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let older = dir.path().join("older.json");
+    std::fs::copy(repo().join("sample-transcripts/support-agent.json"), &older).expect("copy");
+    let newer = dir.path().join("newer.jsonl");
+    std::fs::copy(log, &newer).expect("copy");
+    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&older)
+        .expect("open")
+        .set_modified(past)
+        .expect("mtime");
+    let of_folder = json_stdout(&ctxlens(&["status", dir.path().to_str().expect("utf-8"), "--json"]));
+    assert_eq!(of_folder["file"], newer.to_str().expect("utf-8"));
 }

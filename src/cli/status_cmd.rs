@@ -1,0 +1,161 @@
+//! `ctxlens status FILE|DIR`: one line for a status bar (tmux, an agent's status line):
+//! how full the context is and how far the next compaction is. A folder means its most
+//! recently written session. The context is the last size the provider recorded when the
+//! log records usage (else ctxlens' count plus the fitted or assumed system prompt and
+//! tools); the compaction is where the agent's own rule fires: a Claude Code log's
+//! logged auto-compact threshold, else Claude Code's default for the window; for other
+//! agents the window itself (no rule of theirs is known here).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde::Serialize;
+
+use ctxlens::tokens::Counts;
+use ctxlens::transcript::{Container, Transcript};
+
+/// `ctxlens status`.
+#[derive(Debug, clap::Args)]
+pub struct StatusArgs {
+    /// A session file, or a folder (its most recently written session).
+    path: PathBuf,
+    /// The line to print, with {pct} {tokens} {window} {threshold} {left} {calls} {model}
+    /// {file} filled in.
+    #[arg(long, value_name = "TEMPLATE", default_value = DEFAULT_TEMPLATE)]
+    format: String,
+    /// The model's context window (default: the window of the model the log names).
+    #[arg(long, value_name = "N")]
+    context_window: Option<u64>,
+    /// Print JSON instead of the line.
+    #[arg(long)]
+    json: bool,
+}
+
+const DEFAULT_TEMPLATE: &str = "{pct}% of {window} · compaction in {left} (≈{calls} calls)";
+
+/// What the line says, as numbers.
+#[derive(Debug, Serialize)]
+struct Status {
+    /// Written in front by the JSON writer, with the schema.
+    #[serde(skip)]
+    file: String,
+    model: Option<String>,
+    /// Tokens in the context now.
+    tokens: u64,
+    /// Where it came from: `recorded` (the provider's last count) or `counted`.
+    tokens_from: &'static str,
+    window: u64,
+    /// Where the next compaction fires.
+    threshold: u64,
+    /// Which rule gave the threshold.
+    threshold_from: &'static str,
+    /// Tokens until it fires (0 when past it).
+    left: u64,
+    /// Model calls until it fires at the session's recent growth per call, when known.
+    calls: Option<u64>,
+    pct: u64,
+}
+
+pub fn run(args: &StatusArgs) -> anyhow::Result<ExitCode> {
+    let file = session_of(&args.path)?;
+    let transcript = Transcript::read(&file, None)?;
+    // Counted with the estimate (fast): the provider's own count is the recorded one
+    // whenever the log has it.
+    let status = status_of(&transcript, ctxlens::tokens::Tokenizer::Estimate, args.context_window);
+    if args.json {
+        let mut out = std::io::stdout().lock();
+        super::json_out::write(&mut out, "status", &status.file, &status, false)?;
+        std::io::Write::write_all(&mut out, b"\n")?;
+    } else {
+        println!("{}", fill(&args.format, &status));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `path`, or for a folder its most recently modified session file.
+fn session_of(path: &Path) -> anyhow::Result<PathBuf> {
+    if !path.is_dir() {
+        return Ok(path.to_owned());
+    }
+    let found = ctxlens::scan::session_files(&[path.to_owned()]);
+    found
+        .files
+        .into_iter()
+        .filter_map(|f| Some((std::fs::metadata(&f).ok()?.modified().ok()?, f)))
+        .max()
+        .map(|(_, f)| f)
+        .ok_or_else(|| anyhow::anyhow!("no session files under {}", path.display()))
+}
+
+fn status_of(transcript: &Transcript, tokenizer: ctxlens::tokens::Tokenizer, window: Option<u64>) -> Status {
+    let counts = Counts::compute(transcript, tokenizer);
+    let model = transcript.model.clone();
+    let window = window
+        .or_else(|| model.as_deref().and_then(ctxlens::models::window_of).map(|w| w.tokens))
+        .unwrap_or(ctxlens::policy::claude_code::DEFAULT_WINDOW);
+    let recorded: Vec<u64> = transcript
+        .messages
+        .iter()
+        .filter_map(|m| m.recorded().map(|r| r.context_tokens))
+        .filter(|&t| t > 0)
+        .collect();
+    let (tokens, tokens_from) = match recorded.last() {
+        Some(&last) => (last, "recorded"),
+        None => {
+            let overhead = ctxlens::calibrate::calibrate(transcript, &counts)
+                .map_or(ctxlens::policy::claude_code::ASSUMED_OVERHEAD, |c| c.overhead);
+            (counts.total() + overhead, "counted")
+        }
+    };
+    let (threshold, threshold_from) = if transcript.format.container == Container::ClaudeCode {
+        let whole = transcript.whole_session().ok();
+        match whole.as_ref().and_then(ctxlens::policy::claude_code::logged_threshold) {
+            Some(t) => (t, "claude-code (its logged auto-compaction)"),
+            None => (
+                ctxlens::policy::claude_code::default_threshold(window, 64_000, None),
+                "claude-code (its default for the window)",
+            ),
+        }
+    } else {
+        (window, "the window (no compaction rule known for this agent)")
+    };
+    let left = threshold.saturating_sub(tokens);
+    // The recent growth per call: the last ten recorded calls, when they grew.
+    let recent = &recorded[recorded.len().saturating_sub(11)..];
+    let growth = match (recent.first(), recent.last()) {
+        (Some(&a), Some(&b)) if recent.len() > 1 && b > a => Some((b - a) / (recent.len() as u64 - 1)),
+        _ => None,
+    };
+    Status {
+        file: transcript.source.clone(),
+        model,
+        tokens,
+        tokens_from,
+        window,
+        threshold,
+        threshold_from,
+        left,
+        calls: growth.filter(|&g| g > 0).map(|g| left.div_ceil(g)),
+        pct: (tokens * 100).checked_div(window).unwrap_or(0),
+    }
+}
+
+/// `template` with the status's fields filled in.
+fn fill(template: &str, s: &Status) -> String {
+    let short = |n: u64| -> String {
+        if n >= 1_000 {
+            format!("{}k", (n + 500) / 1_000)
+        } else {
+            n.to_string()
+        }
+    };
+    template
+        .replace("{pct}", &s.pct.to_string())
+        .replace("{tokens}", &short(s.tokens))
+        .replace("{window}", &short(s.window))
+        .replace("{threshold}", &short(s.threshold))
+        .replace("{left}", &short(s.left))
+        .replace("{calls}", &s.calls.map_or_else(|| "?".to_owned(), |c| c.to_string()))
+        .replace("{model}", s.model.as_deref().unwrap_or("?"))
+        .replace("{file}", &s.file)
+}
