@@ -99,13 +99,12 @@ fn status_of(transcript: &Transcript, tokenizer: ctxlens::tokens::Tokenizer, win
         .filter_map(|m| m.recorded().map(|r| r.context_tokens))
         .filter(|&t| t > 0)
         .collect();
-    let (tokens, tokens_from) = match recorded.last() {
-        Some(&last) => (last, "recorded"),
-        None => {
-            let overhead = ctxlens::calibrate::calibrate(transcript, &counts)
-                .map_or(ctxlens::policy::claude_code::ASSUMED_OVERHEAD, |c| c.overhead);
-            (counts.total() + overhead, "counted")
-        }
+    let (tokens, tokens_from) = if let Some(&last) = recorded.last() {
+        (last, "recorded")
+    } else {
+        let overhead = ctxlens::calibrate::calibrate(transcript, &counts)
+            .map_or(ctxlens::policy::claude_code::ASSUMED_OVERHEAD, |c| c.overhead);
+        (counts.total() + overhead, "counted")
     };
     let (threshold, threshold_from) = if transcript.format.container == Container::ClaudeCode {
         let whole = transcript.whole_session().ok();

@@ -385,11 +385,11 @@ fn status_is_one_line_from_the_recorded_usage_and_the_agents_own_threshold() {
     let log = common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
     let log = log.to_str().expect("utf-8");
     let status = json_stdout(&ctxlens(&["status", log, "--json"]));
-    let stats = json_stdout(&ctxlens(&["stats", log, "--json"]));
+    let counted = json_stdout(&ctxlens(&["stats", log, "--json"]));
     let history = json_stdout(&ctxlens(&["history", log, "--json"]));
     assert_eq!(status["schema"], "ctxlens.status/1");
     // The context now: the last size the provider recorded.
-    assert_eq!(status["tokens"], stats["recorded_last"]);
+    assert_eq!(status["tokens"], counted["recorded_last"]);
     assert_eq!(status["tokens_from"], "recorded");
     // Where Claude Code compacts: the threshold its own auto-compaction logged.
     let logged = history["compactions"]
