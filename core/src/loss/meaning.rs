@@ -664,13 +664,11 @@ fn contains_token(text: &str, token: &str) -> bool {
     false
 }
 
-/// What a turn is compared with: each sentence, and runs of up to three sentences of one
-/// line (a restatement quoted whole spans several sentences of a bullet).
-///
-/// This is the first parallel step of [`Sentences::new_where`]: each sentence is cut and
-/// its words made once, numbered within the text; the runs are formed by [`runs_of`] once
-/// the words have their numbers across all texts (a run's words are its sentences'
-/// together).
+/// The sentences of `text`'s lines that `keep_line` accepts, each with its content words
+/// numbered within the text: the first parallel step of [`Sentences::new_where`]. The
+/// units a turn is compared with (each sentence, and runs of up to three sentences of one
+/// line: a restatement quoted whole spans several sentences of a bullet) are formed by
+/// [`runs_of`] once the words have their numbers across all texts.
 fn cut_sentences(text: &str, keep_line: &impl Fn(&str) -> bool) -> CutText {
     let mut cut = CutText {
         sentences: Vec::new(),
