@@ -5,11 +5,17 @@
 //! tools); the compaction is where the agent's own rule fires: a Claude Code log's
 //! logged auto-compact threshold, else Claude Code's default for the window; for other
 //! agents the window itself (no rule of theirs is known here).
+//!
+//! A status bar asks every few seconds, mostly while the session waits for its user: the
+//! answer for a file is kept in the user's cache folder
+//! (`$XDG_CACHE_HOME/ctxlens/status/`, else `~/.cache/ctxlens/status/`) with the file's
+//! size and modification time, and given again while both are unchanged (no read of the
+//! log at all). A file that changed is read again whole.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use ctxlens::tokens::Counts;
 use ctxlens::transcript::{Container, Transcript};
@@ -34,7 +40,7 @@ pub struct StatusArgs {
 const DEFAULT_TEMPLATE: &str = "{pct}% of {window} · compaction in {left} (≈{calls} calls)";
 
 /// What the line says, as numbers.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Status {
     /// Written in front by the JSON writer, with the schema.
     #[serde(skip)]
@@ -43,12 +49,12 @@ struct Status {
     /// Tokens in the context now.
     tokens: u64,
     /// Where it came from: `recorded` (the provider's last count) or `counted`.
-    tokens_from: &'static str,
+    tokens_from: String,
     window: u64,
     /// Where the next compaction fires.
     threshold: u64,
     /// Which rule gave the threshold.
-    threshold_from: &'static str,
+    threshold_from: String,
     /// Tokens until it fires (0 when past it).
     left: u64,
     /// Model calls until it fires at the session's recent growth per call, when known.
@@ -58,10 +64,24 @@ struct Status {
 
 pub fn run(args: &StatusArgs) -> anyhow::Result<ExitCode> {
     let file = session_of(&args.path)?;
-    let transcript = Transcript::read(&file, None)?;
-    // Counted with the estimate (fast): the provider's own count is the recorded one
-    // whenever the log has it.
-    let status = status_of(&transcript, ctxlens::tokens::Tokenizer::Estimate, args.context_window);
+    let cache = Cache::for_file(&file, args.context_window);
+    let status = if let Some(kept) = cache.as_ref().and_then(Cache::read) {
+        // The file's name as given this time (the cache is keyed by the file, not by
+        // how it was named).
+        Status {
+            file: file.display().to_string(),
+            ..kept
+        }
+    } else {
+        let transcript = Transcript::read(&file, None)?;
+        // Counted with the estimate (fast): the provider's own count is the recorded one
+        // whenever the log has it.
+        let status = status_of(&transcript, ctxlens::tokens::Tokenizer::Estimate, args.context_window);
+        if let Some(cache) = &cache {
+            cache.write(&status);
+        }
+        status
+    };
     if args.json {
         let mut out = std::io::stdout().lock();
         super::json_out::write(&mut out, "status", &status.file, &status, false)?;
@@ -100,23 +120,26 @@ fn status_of(transcript: &Transcript, tokenizer: ctxlens::tokens::Tokenizer, win
         .filter(|&t| t > 0)
         .collect();
     let (tokens, tokens_from) = if let Some(&last) = recorded.last() {
-        (last, "recorded")
+        (last, "recorded".to_owned())
     } else {
         let overhead = ctxlens::calibrate::calibrate(transcript, &counts)
             .map_or(ctxlens::policy::claude_code::ASSUMED_OVERHEAD, |c| c.overhead);
-        (counts.total() + overhead, "counted")
+        (counts.total() + overhead, "counted".to_owned())
     };
     let (threshold, threshold_from) = if transcript.format.container == Container::ClaudeCode {
         let whole = transcript.whole_session().ok();
         match whole.as_ref().and_then(ctxlens::policy::claude_code::logged_threshold) {
-            Some(t) => (t, "claude-code (its logged auto-compaction)"),
+            Some(t) => (t, "claude-code (its logged auto-compaction)".to_owned()),
             None => (
                 ctxlens::policy::claude_code::default_threshold(window, 64_000, None),
-                "claude-code (its default for the window)",
+                "claude-code (its default for the window)".to_owned(),
             ),
         }
     } else {
-        (window, "the window (no compaction rule known for this agent)")
+        (
+            window,
+            "the window (no compaction rule known for this agent)".to_owned(),
+        )
     };
     let left = threshold.saturating_sub(tokens);
     // The recent growth per call: the last ten recorded calls, when they grew.
@@ -136,6 +159,65 @@ fn status_of(transcript: &Transcript, tokenizer: ctxlens::tokens::Tokenizer, win
         left,
         calls: growth.filter(|&g| g > 0).map(|g| left.div_ceil(g)),
         pct: (tokens * 100).checked_div(window).unwrap_or(0),
+    }
+}
+
+/// Where the answer for one file is kept, and what the file was when it was made.
+struct Cache {
+    /// The cache file.
+    path: PathBuf,
+    /// The session file's size, modification time and the `--context-window` asked.
+    key: (u64, u128, Option<u64>),
+}
+
+/// What a cache file holds.
+#[derive(Serialize, Deserialize)]
+struct Cached {
+    key: (u64, u128, Option<u64>),
+    status: Status,
+}
+
+impl Cache {
+    /// The cache entry for `file` (`None` for standard input, or with no cache folder).
+    fn for_file(file: &Path, window: Option<u64>) -> Option<Cache> {
+        use std::hash::{Hash, Hasher};
+        let meta = std::fs::metadata(file).ok().filter(std::fs::Metadata::is_file)?;
+        let modified = meta
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?
+            .as_nanos();
+        let folder = std::env::var_os("XDG_CACHE_HOME")
+            .filter(|d| !d.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?
+            .join("ctxlens/status");
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        std::fs::canonicalize(file).ok()?.hash(&mut hasher);
+        Some(Cache {
+            path: folder.join(format!("{:016x}.json", hasher.finish())),
+            key: (meta.len(), modified, window),
+        })
+    }
+
+    /// The status kept for the file as it is now, if any.
+    fn read(&self) -> Option<Status> {
+        let cached: Cached = serde_json::from_slice(&std::fs::read(&self.path).ok()?).ok()?;
+        (cached.key == self.key).then_some(cached.status)
+    }
+
+    /// Keeps `status` for the file as it is now; a cache that cannot be written is only
+    /// a slower next call.
+    fn write(&self, status: &Status) {
+        let cached = Cached {
+            key: self.key,
+            status: status.clone(),
+        };
+        if let (Some(folder), Ok(text)) = (self.path.parent(), serde_json::to_vec(&cached)) {
+            let _ = std::fs::create_dir_all(folder);
+            let _ = ctxlens::export::write_atomic(&self.path, &text, None, true);
+        }
     }
 }
 

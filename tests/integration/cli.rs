@@ -302,6 +302,7 @@ fn every_example_in_the_help_runs() {
             let words: Vec<&str> = command.split_whitespace().collect();
             let out = std::process::Command::new("sh")
                 .args(["-c", &format!("\"$0\" {command}"), env!("CARGO_BIN_EXE_ctxlens")])
+                .env("XDG_CACHE_HOME", common::test_cache())
                 .current_dir(dir.path())
                 .output()
                 .expect("runs");
@@ -437,4 +438,44 @@ fn status_is_one_line_from_the_recorded_usage_and_the_agents_own_threshold() {
         .expect("mtime");
     let of_folder = json_stdout(&ctxlens(&["status", dir.path().to_str().expect("utf-8"), "--json"]));
     assert_eq!(of_folder["file"], newer.to_str().expect("utf-8"));
+}
+
+#[test]
+fn status_answers_from_its_cache_while_the_log_is_unchanged() {
+    let cache = tempfile::tempdir().expect("cache dir");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("session.jsonl");
+    std::fs::copy(
+        common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl"),
+        &log,
+    )
+    .expect("copy");
+    let status = || -> serde_json::Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+            .args(["status", log.to_str().expect("utf-8"), "--json"])
+            .env("XDG_CACHE_HOME", cache.path())
+            .output()
+            .expect("runs");
+        assert_exit(&out, 0);
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let first = status();
+    let kept: Vec<std::path::PathBuf> = std::fs::read_dir(cache.path().join("ctxlens/status"))
+        .expect("the answer is kept")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(status(), first, "the same answer from the cache");
+    // The cache is what answers: an entry changed by hand is given back as long as the
+    // log is unchanged...
+    let mut entry: serde_json::Value = serde_json::from_slice(&std::fs::read(&kept[0]).expect("read")).expect("JSON");
+    entry["status"]["tokens"] = serde_json::json!(12_345);
+    std::fs::write(&kept[0], entry.to_string()).expect("write");
+    assert_eq!(status()["tokens"], 12_345);
+    assert_eq!(status()["file"], first["file"]);
+    // ...and a log that grew is read again.
+    let mut text = std::fs::read_to_string(&log).expect("read");
+    text.push('\n');
+    std::fs::write(&log, text).expect("append");
+    assert_eq!(status()["tokens"], first["tokens"]);
 }

@@ -25,14 +25,22 @@ pub fn repo() -> PathBuf {
 pub fn ctxlens(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ctxlens"))
         .args(args)
+        .env("XDG_CACHE_HOME", test_cache())
         .output()
         .expect("the built binary runs")
+}
+
+/// The cache folder the tests give ctxlens (`status` keeps its answers there), so a test
+/// run never writes into the user's own cache.
+pub fn test_cache() -> PathBuf {
+    std::env::temp_dir().join(format!("ctxlens-test-cache-{}", std::process::id()))
 }
 
 /// Runs the built `ctxlens` with `args`, feeding `input` on standard input.
 pub fn ctxlens_stdin(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ctxlens"))
         .args(args)
+        .env("XDG_CACHE_HOME", test_cache())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
