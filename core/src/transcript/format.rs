@@ -217,6 +217,23 @@ pub(crate) struct Split {
     pub in_halves: bool,
 }
 
+impl Split {
+    /// `spans` in `container`, with nothing around them (no `system`, model or hint) and
+    /// no check done yet: what each reader then fills in.
+    fn of(container: Container, spans: Vec<Range<usize>>) -> Split {
+        Split {
+            container,
+            spans,
+            system: None,
+            dialect_hint: None,
+            model: None,
+            media_resolution: None,
+            depth_checked: false,
+            in_halves: false,
+        }
+    }
+}
+
 /// Splits `text[start..]` (the document after any BOM) into message spans.
 pub(crate) fn split(
     source: &str,
@@ -237,26 +254,8 @@ pub(crate) fn split(
         super::forced::check_lines(source, text, start + first, f)?;
     }
     let split = match (forced, body.as_bytes()[first]) {
-        (Some(FormatOverride::ClaudeCode), _) => Ok(Split {
-            container: Container::ClaudeCode,
-            spans: Vec::new(),
-            system: None,
-            dialect_hint: None,
-            model: None,
-            media_resolution: None,
-            depth_checked: false,
-            in_halves: false,
-        }),
-        (Some(FormatOverride::Codex), _) => Ok(Split {
-            container: Container::Codex,
-            spans: Vec::new(),
-            system: None,
-            dialect_hint: None,
-            model: None,
-            media_resolution: None,
-            depth_checked: false,
-            in_halves: false,
-        }),
+        (Some(FormatOverride::ClaudeCode), _) => Ok(Split::of(Container::ClaudeCode, Vec::new())),
+        (Some(FormatOverride::Codex), _) => Ok(Split::of(Container::Codex, Vec::new())),
         (Some(f), _) if f.is_jsonl() => split_jsonl(source, text, start),
         (_, b'[') => split_array(source, text, start, scan),
         (_, b'{') => split_object(source, text, start),
@@ -308,14 +307,9 @@ fn split_array(source: &str, text: &str, start: usize, scan: Scan) -> Result<Spl
         (items.iter().map(|raw| span_of(text, raw.get())).collect(), false, false)
     };
     Ok(Split {
-        container: Container::Array,
-        spans,
-        system: None,
-        dialect_hint: None,
-        model: None,
-        media_resolution: None,
         depth_checked,
         in_halves,
+        ..Split::of(Container::Array, spans)
     })
 }
 
@@ -335,16 +329,7 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
             return split_jsonl(source, text, start);
         }
         if let Some(log) = log_container(&map) {
-            return Ok(Split {
-                container: log,
-                spans: Vec::new(),
-                system: None,
-                dialect_hint: None,
-                model: None,
-                media_resolution: None,
-                depth_checked: false,
-                in_halves: false,
-            });
+            return Ok(Split::of(log, Vec::new()));
         }
         let keys: Vec<&str> = map.keys().map(String::as_str).take(8).collect();
         return Err(LoadError::at(
@@ -393,14 +378,14 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
             super::MediaResolution::parse(level)
         });
     Ok(Split {
-        container: Container::Object { key: key.to_owned() },
-        spans: items.iter().map(|raw| span_of(text, raw.get())).collect(),
-        dialect_hint,
         system,
+        dialect_hint,
         model,
         media_resolution,
-        depth_checked: false,
-        in_halves: false,
+        ..Split::of(
+            Container::Object { key: key.to_owned() },
+            items.iter().map(|raw| span_of(text, raw.get())).collect(),
+        )
     })
 }
 
@@ -428,16 +413,7 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
             // copied from the middle may open with a record that says nothing.
             if spans.len() < LOG_MARKER_RECORDS {
                 if let Some(log) = log_container(&record) {
-                    return Ok(Split {
-                        container: log,
-                        spans: Vec::new(),
-                        system: None,
-                        dialect_hint: None,
-                        model: None,
-                        media_resolution: None,
-                        depth_checked: false,
-                        in_halves: false,
-                    });
+                    return Ok(Split::of(log, Vec::new()));
                 }
             }
             check_jsonl_record(source, line_index + 1, &record)?;
@@ -445,16 +421,7 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
         }
         line_start += line.len();
     }
-    Ok(Split {
-        container: Container::Jsonl,
-        spans,
-        system: None,
-        dialect_hint: None,
-        model: None,
-        media_resolution: None,
-        depth_checked: false,
-        in_halves: false,
-    })
+    Ok(Split::of(Container::Jsonl, spans))
 }
 
 /// How many leading records may announce a log format.
