@@ -10,7 +10,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use ctxlens::compact::{compact, plan, Options};
+use ctxlens::compact::{plan, Compaction, Options, Settings};
 use ctxlens::summarize::Placeholder;
 use ctxlens::synth::openai_transcript;
 use ctxlens::tokens::{Counts, Tokenizer};
@@ -93,17 +93,15 @@ fn large(c: &mut Criterion) {
                 || text.clone().into_bytes(),
                 |bytes| {
                     let (t, counts, options) = load_and_count(bytes);
-                    let outcome = ctxlens::compact::run(ctxlens::compact::Inputs {
-                        transcript: &t,
-                        counts: &counts,
-                        settings: &ctxlens::compact::Settings::tail(options),
-                        summarizer,
-                        store: &mut ctxlens::compact::deterministic::DryRun,
-                        cancel: ctxlens::cancel::never(),
-                        loss_report: with_loss,
-                        derived: None,
-                    })
-                    .expect("compacts");
+                    let compaction =
+                        ctxlens::compact::Compaction::new(&t, &counts, ctxlens::compact::Settings::tail(options))
+                            .summarizer(summarizer);
+                    let compaction = if with_loss {
+                        compaction.with_loss_report()
+                    } else {
+                        compaction
+                    };
+                    let outcome = compaction.run().expect("compacts");
                     if prints_plan {
                         ctxlens::compact::write_plan(&mut std::io::sink(), &outcome).expect("written");
                     }
@@ -147,7 +145,9 @@ fn firing(c: &mut Criterion) {
             |bytes| {
                 let (t, counts, mut options) = load_and_count(bytes);
                 options.flush_to_memory = true;
-                let result = compact(&t, &counts, &options, &Placeholder).expect("placeholder");
+                let result = Compaction::new(&t, &counts, Settings::tail(options))
+                    .run()
+                    .expect("placeholder");
                 black_box(result.document.len())
             },
             BatchSize::LargeInput,

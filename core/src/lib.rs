@@ -13,8 +13,8 @@
 //!   tool groups and boundaries;
 //! - [`tokens`]: the [`tokens::TokenCounter`] trait, the estimators and BPE counters, and
 //!   [`tokens::Counts`] (per-message counts as prefix sums);
-//! - [`compact`]: the pure [`compact::plan`], the strategies, and [`compact::run`], the
-//!   one function that compacts;
+//! - [`compact`]: the pure [`compact::plan`], the strategies, and [`compact::Compaction`],
+//!   the one way to compact;
 //! - [`summarize`]: the [`summarize::Summarizer`] trait and its implementations;
 //! - [`history`]: the compactions a session log records, and its epochs; [`replay`]: a
 //!   compactor over a session's whole life, and the budget sweep;
@@ -23,7 +23,7 @@
 //!   writes; [`text`]: numbers and widths for people.
 //!
 //! ```
-//! use ctxlens_core::{compact, summarize::Placeholder, tokens::{Counts, Tokenizer}, transcript::Transcript};
+//! use ctxlens_core::{compact, tokens::{Counts, Tokenizer}, transcript::Transcript};
 //! let json = br#"[{"role":"system","content":"be brief"},
 //!   {"role":"user","content":"first question, quite a long one"},
 //!   {"role":"assistant","content":"first answer"},
@@ -31,7 +31,7 @@
 //! let transcript = Transcript::parse("demo.json", json, None)?;
 //! let counts = Counts::compute(&transcript, Tokenizer::Estimate);
 //! let options = compact::Options { max_tokens: 30, keep_tail: Some(10), flush_to_memory: false };
-//! let outcome = compact::compact(&transcript, &counts, &options, &Placeholder)?;
+//! let outcome = compact::Compaction::new(&transcript, &counts, compact::Settings::tail(options)).run()?;
 //! let cut = outcome.planned.cut().expect("over budget, so it compacts");
 //! assert_eq!((cut.head_end, cut.split, cut.summarized()), (1, 3, 2));
 //! # Ok::<(), ctxlens_core::Error>(())

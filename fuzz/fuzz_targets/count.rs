@@ -41,7 +41,7 @@ fuzz_target!(|data: &[u8]| {
         for tokenizer in [Tokenizer::Provider, other] {
             let counts = Counts::compute(t, tokenizer);
             let mut running = 0u64;
-            for i in 0..t.messages.len() {
+            for i in 0..t.messages().len() {
                 let next = counts.cumulative(i);
                 assert!(next >= running, "the running total went down at message {i}");
                 running = next;
@@ -49,7 +49,7 @@ fuzz_target!(|data: &[u8]| {
             let rows = breakdown(t, &counts, None, By::Kind);
             let _ = rows.iter().map(|r| r.tokens).fold(0u64, u64::saturating_add);
         }
-        for i in 0..t.messages.len().min(64) {
+        for i in 0..t.messages().len().min(64) {
             let _ = media::binary_heavy(t, i);
         }
     }

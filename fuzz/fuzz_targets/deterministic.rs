@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
         for edit in &derived.compressed.edits {
             assert!(edit.tokens_after <= edit.tokens_before, "{edit:?}");
         }
-        assert_eq!(derived.view.messages.len(), t.messages.len());
+        assert_eq!(derived.view.messages().len(), t.messages().len());
         assert!(derived.counts.total() <= counts.total());
     }
 });

@@ -11,15 +11,15 @@ mod common;
 fuzz_target!(|data: &[u8]| {
     for t in common::loads(data) {
         let counts = Counts::compute(&t, Tokenizer::Estimate);
-        assert_eq!(counts.len(), t.messages.len());
-        for i in 0..t.messages.len().min(64) {
+        assert_eq!(counts.len(), t.messages().len());
+        for i in 0..t.messages().len().min(64) {
             let _ = t.preview(i, 40);
             let _ = t.readable_text(i);
             let _ = t.role_label(i);
             let _ = t.request(i);
         }
-        for &b in t.boundaries.iter() {
-            assert!(b < t.messages.len());
+        for &b in t.boundaries().iter() {
+            assert!(b < t.messages().len());
         }
         if let Ok(whole) = t.whole_session() {
             let _ = ctxlens::history::history(&whole, &Counts::compute(&whole, Tokenizer::Estimate));

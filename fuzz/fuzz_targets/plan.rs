@@ -23,13 +23,13 @@ fuzz_target!(|data: &[u8]| {
             };
             let p = plan(&t, &counts, &options);
             if let Decision::Compact(cut) = p.decision {
-                assert!(cut.split == t.messages.len() || t.messages[cut.split].boundary);
+                assert!(cut.split == t.messages().len() || t.messages()[cut.split].boundary());
                 assert!(cut.summarized() >= 1);
                 assert_eq!(
                     cut.head_tokens + cut.summarized_tokens + cut.tail_tokens,
                     counts.total()
                 );
-                let summarized = (0..t.messages.len())
+                let summarized = (0..t.messages().len())
                     .filter(|&i| p.section(i) == Section::Summarized)
                     .count();
                 assert_eq!(summarized, cut.summarized());
@@ -71,7 +71,7 @@ fuzz_target!(|data: &[u8]| {
             }
             if let Ok(plan) = policy.plan(&t, &own) {
                 let rows: Vec<usize> = plan.messages.iter().map(|r| r.index).collect();
-                assert_eq!(rows, (0..t.messages.len()).collect::<Vec<_>>(), "{}", policy.name());
+                assert_eq!(rows, (0..t.messages().len()).collect::<Vec<_>>(), "{}", policy.name());
             }
         }
     }

@@ -2,8 +2,7 @@
 //! with exactly the messages the plan keeps plus the ones it writes.
 #![no_main]
 
-use ctxlens::compact::{compact_with, Options, Settings, SummaryRole};
-use ctxlens::summarize::Placeholder;
+use ctxlens::compact::{Compaction, Options, Settings, SummaryRole};
 use ctxlens::tokens::{Counts, Tokenizer};
 use ctxlens::transcript::Transcript;
 use libfuzzer_sys::fuzz_target;
@@ -28,17 +27,17 @@ fuzz_target!(|data: &[u8]| {
                 flush_to_memory,
             })
         };
-        let outcome = compact_with(&t, &counts, &settings, &Placeholder)
+        let outcome = Compaction::new(&t, &counts, settings).run()
         .expect("the placeholder never fails");
         let text = outcome.document.to_text();
         if outcome.document.is_input() {
             assert_eq!(text.as_bytes(), data, "a no-op is byte for byte");
             continue;
         }
-        let back = Transcript::parse("out", text.into_bytes(), Some(t.format.as_override()))
+        let back = Transcript::parse("out", text.into_bytes(), Some(t.format().as_override()))
             .unwrap_or_else(|e| panic!("the output does not load back: {e}"));
         let cut = outcome.planned.cut().expect("compacted");
-        let expected = t.messages.len() - cut.summarized() + 1 + usize::from(flush_to_memory);
-        assert_eq!(back.messages.len(), expected, "kept + written");
+        let expected = t.messages().len() - cut.summarized() + 1 + usize::from(flush_to_memory);
+        assert_eq!(back.messages().len(), expected, "kept + written");
     }
 });

@@ -70,7 +70,7 @@ struct Transcript {
 }
 
 impl Transcript {
-    /// The one core, `compact::run`, with nothing stored (a dry run).
+    /// The one core, `compact::Compaction`, with nothing stored (a dry run).
     fn run(
         &self,
         tokenizer: Tokenizer,
@@ -78,7 +78,10 @@ impl Transcript {
         summarizer: &dyn ::ctxlens::summarize::Summarizer,
     ) -> Result<compact::Outcome, String> {
         let counts = Counts::compute(&self.inner, tokenizer);
-        compact::compact_with(&self.inner, &counts, settings, summarizer).map_err(|e| e.to_string())
+        compact::Compaction::new(&self.inner, &counts, *settings)
+            .summarizer(summarizer)
+            .run()
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -88,27 +91,27 @@ impl Transcript {
     fn __repr__(&self) -> String {
         format!(
             "<ctxlens.Transcript {}, {} messages, from {:?}>",
-            self.inner.format.name(),
-            self.inner.messages.len(),
-            self.inner.source
+            self.inner.format().name(),
+            self.inner.messages().len(),
+            self.inner.source()
         )
     }
 
     /// The file it was read from (`<python>` for messages given as lists and dicts).
     #[getter]
     fn source(&self) -> &str {
-        &self.inner.source
+        &self.inner.source()
     }
 
     /// The format, as `--format` names it (`openai`, `claude-code`…).
     #[getter]
     fn format(&self) -> &'static str {
-        self.inner.format.name()
+        self.inner.format().name()
     }
 
     /// Number of messages.
     fn __len__(&self) -> usize {
-        self.inner.messages.len()
+        self.inner.messages().len()
     }
 
     /// Each message's tokens.
@@ -237,7 +240,7 @@ impl Transcript {
     fn check(&self, py: Python<'_>, provider: Option<&str>) -> PyResult<Py<PyAny>> {
         use ::ctxlens::check::{check, Provider};
         let provider = match provider {
-            None => Provider::for_dialect(self.inner.format.dialect),
+            None => Provider::for_dialect(self.inner.format().dialect),
             Some("openai") => Provider::OpenAi,
             Some("anthropic") => Provider::Anthropic,
             Some("gemini") => Provider::Gemini,

@@ -71,11 +71,11 @@ impl InputArgs {
             CountArg::Request => CountMode::Request,
             CountArg::Raw => CountMode::Raw,
         };
-        let mut transcript = self.format.load(path)?.with_count_mode(mode);
-        if let Some(model) = &self.model {
-            transcript.model = Some(model.clone());
-        }
-        Ok(transcript)
+        let transcript = self.format.load(path)?.with_count_mode(mode);
+        Ok(match &self.model {
+            Some(model) => transcript.with_model(model.clone()),
+            None => transcript,
+        })
     }
 }
 

@@ -59,7 +59,7 @@ pub fn print(
             max_tokens,
             rows: &rows,
         };
-        super::json_out::write(&mut out, "stats-by", &transcript.source, &doc, false)?;
+        super::json_out::write(&mut out, "stats-by", transcript.source(), &doc, false)?;
         writeln!(out)?;
     } else {
         write_table(&mut out, transcript, &counts, overhead, &rows, planned.is_some())?;
@@ -82,7 +82,7 @@ fn write_table(
         Some(fitted) => writeln!(
             out,
             "{}: {} tokens ({}) + {} fitted for the system prompt and tools (not in the log) = {} a request carries, by where they go",
-            transcript.source,
+            transcript.source(),
             thousands(counts.total()),
             counts.tokenizer,
             thousands(fitted),
@@ -91,7 +91,7 @@ fn write_table(
         None => writeln!(
             out,
             "{}: {} tokens ({}), by where they go",
-            transcript.source,
+            transcript.source(),
             thousands(counts.total()),
             counts.tokenizer
         )?,

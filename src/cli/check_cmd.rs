@@ -27,7 +27,7 @@ pub struct CheckArgs {
 /// Checks the transcript against the provider and prints every problem.
 pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let transcript = args.format.load(&args.file)?;
-    let provider = super::provider_for(args.provider, transcript.format.dialect);
+    let provider = super::provider_for(args.provider, transcript.format().dialect);
     let problems = check(&transcript, provider);
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -36,24 +36,24 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             .map(|p| json!({"index": p.index, "problem": p.problem, "provider_error": p.provider_error}))
             .collect();
         let doc = json!({"provider": provider.name(), "ok": problems.is_empty(), "problems": list});
-        super::json_out::write(&mut out, "check", &transcript.source, &doc, false)?;
+        super::json_out::write(&mut out, "check", transcript.source(), &doc, false)?;
         writeln!(out)?;
     } else if problems.is_empty() {
         writeln!(
             out,
             "{}: ok for {} ({} messages)",
-            transcript.source,
+            transcript.source(),
             provider.name(),
-            ctxlens::text::thousands(transcript.messages.len() as u64)
+            ctxlens::text::thousands(transcript.messages().len() as u64)
         )?;
     } else {
         for p in &problems {
-            writeln!(out, "{}: {p}", transcript.source)?;
+            writeln!(out, "{}: {p}", transcript.source())?;
         }
         writeln!(
             out,
             "{}: {} problem(s) for {}",
-            transcript.source,
+            transcript.source(),
             problems.len(),
             provider.name()
         )?;

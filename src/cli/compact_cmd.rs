@@ -11,7 +11,7 @@ use anyhow::bail;
 use super::args::{BudgetArgs, EmitArgs, InputArgs, MakeArgs};
 use ctxlens::compact::deterministic::{ArtifactStore, DirStore, DryRun, Refuse};
 use ctxlens::compact::write_document;
-use ctxlens::compact::{artifacts_dir_for, DeterministicOptions, Inputs, Outcome, Settings};
+use ctxlens::compact::{artifacts_dir_for, Compaction, DeterministicOptions, Outcome, Settings};
 use ctxlens::export::check_output;
 use ctxlens::summarize::Spec;
 use ctxlens::text::thousands;
@@ -100,7 +100,7 @@ fn run_policy(args: &CompactArgs, name: &str) -> anyhow::Result<ExitCode> {
     }
     if args.plan {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        super::json_out::write(&mut out, "compact-policy-plan", &transcript.source, &plan, false)?;
+        super::json_out::write(&mut out, "compact-policy-plan", transcript.source(), &plan, false)?;
         writeln!(out)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
@@ -199,23 +199,20 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
     }
     let summarizer = ctxlens::summarizers::build(&spec, &args.make.summary.settings())?;
     let mut store = args.store();
-    let outcome = ctxlens::compact::run(Inputs {
-        transcript: &transcript,
-        counts: &counts,
-        settings: &settings,
-        summarizer: summarizer.as_ref(),
-        store: store.as_mut(),
-        cancel: ctxlens::cancel::never(),
-        loss_report: args.report,
-        derived: None,
-    })?;
+    let mut compaction = Compaction::new(&transcript, &counts, settings)
+        .summarizer(summarizer.as_ref())
+        .store(store.as_mut());
+    if args.report {
+        compaction = compaction.with_loss_report();
+    }
+    let outcome = compaction.run()?;
     for warning in &outcome.warnings {
         eprintln!("warning: {warning}");
     }
     if counts.tokenizer.is_estimate() {
         // Every large message is searched for base64 payloads: in parallel, printed in order.
         use rayon::prelude::*;
-        let heavy: Vec<_> = (0..transcript.messages.len())
+        let heavy: Vec<_> = (0..transcript.messages().len())
             .into_par_iter()
             .filter_map(|index| ctxlens::tokens::media::binary_heavy(&transcript, index).map(|h| (index, h)))
             .collect();
@@ -236,7 +233,7 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
     if args.report && args.json {
         let doc = outcome.loss.as_ref().map(super::history_cmd::LossDoc::of);
         let doc = serde_json::json!({ "loss": doc });
-        super::json_out::write(&mut out, "compact-report", &transcript.source, &doc, true)?;
+        super::json_out::write(&mut out, "compact-report", transcript.source(), &doc, true)?;
         writeln!(out)?;
     } else if args.report {
         match &outcome.loss {
@@ -251,7 +248,7 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
     } else if args.plan {
         let mut plan = Vec::new();
         ctxlens::compact::write_plan(&mut plan, &outcome)?;
-        super::json_out::write_serialized(&mut out, "compact-plan", &transcript.source, &plan, false)?;
+        super::json_out::write_serialized(&mut out, "compact-plan", transcript.source(), &plan, false)?;
     } else if args.output_path().is_none() {
         outcome.document.write_to(&mut out)?;
     }

@@ -27,7 +27,7 @@ pub fn settings(
         summarizer: summarizer.to_string(),
         summary_role: settings.summary_role,
         context_window: args.context_window().or_else(|| {
-            let window = transcript.model.as_deref().and_then(ctxlens::models::window_of)?;
+            let window = transcript.model().and_then(ctxlens::models::window_of)?;
             eprintln!(
                 "ctxlens: context window {} ({}, from the model the log names; --context-window overrides it)",
                 window.tokens, window.family

@@ -77,7 +77,7 @@ pub fn run(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let doc = document(&whole, &counts, &found, &done_again, &compared);
-        super::json_out::write(&mut out, "history", &whole.source, &doc, true)?;
+        super::json_out::write(&mut out, "history", whole.source(), &doc, true)?;
         writeln!(out)?;
     } else {
         print(&mut out, &whole, &counts, &found, &done_again, &compared, args.all)?;
@@ -277,9 +277,9 @@ fn document<'a>(
 ) -> Doc<'a> {
     let fits = ctxlens::calibrate::calibrate_epochs(whole, counts);
     Doc {
-        format: whole.format.name(),
+        format: whole.format().name(),
         tokenizer: counts.tokenizer.name(),
-        messages: whole.messages.len(),
+        messages: whole.messages().len(),
         epochs: found
             .epochs
             .iter()
@@ -376,15 +376,15 @@ fn print(
     writeln!(
         out,
         "{}: {} · {} messages · {} epoch{} · {} compaction{}",
-        whole.source,
-        whole.format,
-        thousands(whole.messages.len() as u64),
+        whole.source(),
+        whole.format(),
+        thousands(whole.messages().len() as u64),
         found.epochs.len(),
         if found.epochs.len() == 1 { "" } else { "s" },
         found.compactions.len(),
         if found.compactions.len() == 1 { "" } else { "s" },
     )?;
-    if found.compactions.is_empty() && !whole.format.container.is_log() {
+    if found.compactions.is_empty() && !whole.format().container.is_log() {
         writeln!(
             out,
             "(only session logs record compactions; this file is one conversation)"

@@ -105,7 +105,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let doc = document(&prepared, &settings, &outcome, &loss);
-        super::json_out::write(&mut out, "replay", &prepared.whole.source, &doc, true)?;
+        super::json_out::write(&mut out, "replay", prepared.whole.source(), &doc, true)?;
         writeln!(out)?;
     } else {
         print(&mut out, &prepared, &settings, &outcome, &loss)?;
@@ -160,7 +160,7 @@ struct RealDoc<'a> {
 fn real_compactions(prepared: &Prepared) -> Vec<RealDoc<'_>> {
     prepared
         .whole
-        .compactions
+        .compactions()
         .iter()
         .map(|c| RealDoc {
             at: prepared.view.positions.partition_point(|&i| i < c.at),
@@ -235,7 +235,7 @@ fn print(
     writeln!(
         out,
         "{}: replay over {} messages, {} model calls · max_tokens {} · keep_tail {} · strategy {} · tokenizer {} · summarizer {}",
-        prepared.whole.source,
+        prepared.whole.source(),
         thousands(prepared.view.len() as u64),
         thousands(outcome.model_calls as u64),
         thousands(o.max_tokens),

@@ -61,7 +61,7 @@ pub fn print(transcript: &Transcript, tokenizer: Tokenizer, as_json: bool) -> an
         super::json_out::write(
             &mut out,
             "stats",
-            &transcript.source,
+            transcript.source(),
             &stats_doc(transcript, &counts),
             false,
         )?;
@@ -182,9 +182,9 @@ fn media_doc(transcript: &Transcript, index: usize) -> Option<MediaDoc> {
 
 impl Serialize for StatsRows<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.transcript.messages.iter().enumerate().map(|(i, m)| StatsRow {
+        serializer.collect_seq(self.transcript.messages().iter().enumerate().map(|(i, m)| StatsRow {
             index: i,
-            role: &m.role,
+            role: m.role(),
             tokens: self.counts.message(i),
             cumulative: self.counts.cumulative(i),
             tool_calls: m.tool_calls().iter().map(|c| c.id.as_str()).collect(),
@@ -198,12 +198,12 @@ impl Serialize for StatsRows<'_> {
 /// The `stats --json` document of `transcript`.
 pub fn stats_doc<'a>(transcript: &'a Transcript, counts: &'a Counts) -> StatsDoc<'a> {
     StatsDoc {
-        format: transcript.format.name(),
+        format: transcript.format().name(),
         tokenizer: counts.tokenizer.name(),
         total: counts.total(),
         messages: StatsRows { transcript, counts },
         notes: transcript
-            .notes
+            .notes()
             .iter()
             .map(|n| NoteRow {
                 before: n.before,
@@ -213,7 +213,7 @@ pub fn stats_doc<'a>(transcript: &'a Transcript, counts: &'a Counts) -> StatsDoc
             })
             .collect(),
         recorded_last: transcript
-            .messages
+            .messages()
             .iter()
             .rev()
             .find_map(ctxlens::transcript::Message::recorded)
@@ -224,17 +224,17 @@ pub fn stats_doc<'a>(transcript: &'a Transcript, counts: &'a Counts) -> StatsDoc
 
 /// The human table: a header, then one row per message.
 pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Counts) -> std::io::Result<()> {
-    let groups = &transcript.groups;
+    let groups = &transcript.groups();
     writeln!(
         out,
         "{}: {} · {} messages · {} tool groups · {} orphans",
-        transcript.source,
-        transcript.format,
-        thousands(transcript.messages.len() as u64),
+        transcript.source(),
+        transcript.format(),
+        thousands(transcript.messages().len() as u64),
         thousands(groups.groups.len() as u64),
         thousands(groups.orphans.len() as u64)
     )?;
-    if let Some(system) = &transcript.system {
+    if let Some(system) = &transcript.system() {
         writeln!(out, "top-level system (not counted): {}", one_line(system, 80))?;
     }
     writeln!(
@@ -250,9 +250,9 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
         "{:>6}  {:<10} {:>8} {:>11}  {:<22} preview",
         "#", "role", "tokens", "cumulative", "tools"
     )?;
-    let mut notes = transcript.notes.iter().peekable();
+    let mut notes = transcript.notes().iter().peekable();
     let rule = ctxlens::tokens::media::provider_rule(transcript);
-    for (i, m) in transcript.messages.iter().enumerate() {
+    for (i, m) in transcript.messages().iter().enumerate() {
         while let Some(note) = notes.next_if(|n| n.before <= i) {
             write_note(out, note)?;
         }
@@ -283,7 +283,7 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
             visible(&truncate(&transcript.list_preview(i, 60), 60), false)
         )?;
         for orphan in groups.orphans_of(i) {
-            let why = orphan.explain(transcript.messages.len());
+            let why = orphan.explain(transcript.messages().len());
             writeln!(out, "{:>6}  ┄ ⚠ orphan: {}", "", visible(&why, false))?;
         }
         if let Some(heavy) = ctxlens::tokens::media::binary_heavy(transcript, i) {

@@ -109,12 +109,12 @@ fn session_of(path: &Path) -> anyhow::Result<PathBuf> {
 
 fn status_of(transcript: &Transcript, tokenizer: ctxlens::tokens::Tokenizer, window: Option<u64>) -> Status {
     let counts = Counts::compute(transcript, tokenizer);
-    let model = transcript.model.clone();
+    let model = transcript.model().map(str::to_owned);
     let window = window
         .or_else(|| model.as_deref().and_then(ctxlens::models::window_of).map(|w| w.tokens))
         .unwrap_or(ctxlens::policy::claude_code::DEFAULT_WINDOW);
     let recorded: Vec<u64> = transcript
-        .messages
+        .messages()
         .iter()
         .filter_map(|m| m.recorded().map(|r| r.context_tokens))
         .filter(|&t| t > 0)
@@ -126,7 +126,7 @@ fn status_of(transcript: &Transcript, tokenizer: ctxlens::tokens::Tokenizer, win
             .map_or(ctxlens::policy::claude_code::ASSUMED_OVERHEAD, |c| c.overhead);
         (counts.total() + overhead, "counted".to_owned())
     };
-    let (threshold, threshold_from) = if transcript.format.container == Container::ClaudeCode {
+    let (threshold, threshold_from) = if transcript.format().container == Container::ClaudeCode {
         let whole = transcript.whole_session().ok();
         match whole.as_ref().and_then(ctxlens::policy::claude_code::logged_threshold) {
             Some(t) => (t, "claude-code (its logged auto-compaction)".to_owned()),
@@ -149,7 +149,7 @@ fn status_of(transcript: &Transcript, tokenizer: ctxlens::tokens::Tokenizer, win
         _ => None,
     };
     Status {
-        file: transcript.source.clone(),
+        file: transcript.source().to_owned(),
         model,
         tokens,
         tokens_from,

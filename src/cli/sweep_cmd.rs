@@ -290,7 +290,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         super::json_out::write(
             &mut out,
             "sweep",
-            &prepared.whole.source,
+            prepared.whole.source(),
             &json_doc(&prepared, &outcome),
             true,
         )?;
@@ -362,7 +362,7 @@ fn print(
     writeln!(
         out,
         "{}: {} settings over {} messages ({} tokens, {}) · summarizer {}",
-        prepared.whole.source,
+        prepared.whole.source(),
         outcome.rows.len(),
         thousands(prepared.view.len() as u64),
         thousands(prepared.view.total()),

@@ -24,8 +24,6 @@ pub enum Event {
     Job(Box<Done>),
     /// A signal asked us to stop (its number).
     Terminate(i32),
-    /// The session browser's background scan summarized one file.
-    Scanned(Box<super::browser::Entry>),
 }
 
 /// Reads terminal input forever with ctxlens' own parser ([`super::input`]): standard

@@ -37,7 +37,7 @@ pub use self::app::Config;
 use self::app::{App, Effect, Msg};
 use self::event::Event;
 use self::jobs::runner::Runner;
-use self::jobs::Done;
+use self::jobs::{Done, Job};
 use self::terminal::TerminalGuard;
 use crate::transcript::Transcript;
 
@@ -91,7 +91,7 @@ pub fn run(transcript: Transcript, config: Config) -> std::io::Result<Exit> {
 /// The session browser on the session files under `roots`: scanned in the background,
 /// Enter opens one in the usual view, leaving it comes back.
 pub fn run_browser(roots: Vec<std::path::PathBuf>, config: &Config) -> std::io::Result<Exit> {
-    use browser::{Browser, Effect as BrowserEffect, Entry};
+    use browser::{Browser, Entry};
     let found = crate::scan::session_files(&roots);
     let files = found.files;
     let mut screen = Screen::open()?;
@@ -99,22 +99,25 @@ pub fn run_browser(roots: Vec<std::path::PathBuf>, config: &Config) -> std::io::
     for skipped in found.skipped {
         browser.add(Entry::Failed(skipped.path.display().to_string(), skipped.reason));
     }
-    let scanner = screen.events.clone();
-    let tokenizer = config.tokenizer;
-    std::thread::spawn(move || {
-        use rayon::prelude::*;
-        files.par_iter().for_each_with(scanner, |events, path| {
-            let entry = match crate::scan::scan_file(path, tokenizer, None) {
-                Ok(session) => Entry::Session(Box::new(session)),
-                Err(e) => Entry::Failed(path.display().to_string(), e.to_string()),
-            };
-            let _ = events.send(Event::Scanned(Box::new(entry)));
-        });
+    // The scan is a job like any other: cancelled (and its threads given a moment) when
+    // the browser ends, however it ends.
+    let mut scanner = Runner::new(screen.events.clone(), |done| Event::Job(Box::new(done)));
+    scanner.start(Job::Scan {
+        files: std::sync::Arc::new(files),
+        tokenizer: config.tokenizer,
     });
+    let exit = browse(&mut screen, &mut browser, config);
+    scanner.shut_down(Duration::from_secs(1));
+    exit
+}
+
+/// The browser's loop, until the user quits or a signal arrives.
+fn browse(screen: &mut Screen, browser: &mut browser::Browser, config: &Config) -> std::io::Result<Exit> {
+    use browser::Effect as BrowserEffect;
     let size = screen.guard.terminal.size()?;
     browser.update(&Action::Resize(size.width, size.height));
     loop {
-        screen.guard.terminal.draw(|frame| browser::draw(frame, &browser))?;
+        screen.guard.terminal.draw(|frame| browser::draw(frame, browser))?;
         let Ok(first) = screen.inbox.recv() else {
             return Ok(Exit::Quit);
         };
@@ -122,8 +125,12 @@ pub fn run_browser(roots: Vec<std::path::PathBuf>, config: &Config) -> std::io::
         for event in std::iter::once(first).chain(screen.inbox.try_iter()) {
             let action = match event {
                 Event::Terminate(signal) => return Ok(Exit::Signal(signal)),
-                Event::Scanned(entry) => {
-                    browser.add(*entry);
+                Event::Job(done) => {
+                    match *done {
+                        Done::Scanned(entry) => browser.add(*entry),
+                        Done::Panicked { message, .. } => return Ok(Exit::Crashed(message)),
+                        _ => {} // the end of the scan, or a closed session's late result
+                    }
                     continue;
                 }
                 Event::Key(key) => match keys::action_for(&key, browser.key_context()) {
@@ -131,7 +138,6 @@ pub fn run_browser(roots: Vec<std::path::PathBuf>, config: &Config) -> std::io::
                     None => continue,
                 },
                 Event::Action(action) => action,
-                Event::Job(_) => continue, // a closed session's late result
             };
             match browser.update(&action) {
                 Some(BrowserEffect::Quit) => return Ok(Exit::Quit),
@@ -146,7 +152,7 @@ pub fn run_browser(roots: Vec<std::path::PathBuf>, config: &Config) -> std::io::
                         input_path: Some(path),
                         ..config.clone()
                     };
-                    let exit = run_session(&mut screen, transcript, session_config)?;
+                    let exit = run_session(screen, transcript, session_config)?;
                     for entry in screen.deferred.drain(..) {
                         browser.add(entry);
                     }
@@ -229,17 +235,15 @@ fn run_session(screen: &mut Screen, transcript: Transcript, config: Config) -> s
                     None => continue,
                 },
                 Event::Action(action) => Msg::Action(action),
-                Event::Job(done) => {
-                    if let Done::Panicked { message, .. } = *done {
-                        break 'outer Exit::Crashed(message);
+                Event::Job(done) => match *done {
+                    Done::Panicked { message, .. } => break 'outer Exit::Crashed(message),
+                    // The browser's scan, still running behind this session: kept for it.
+                    Done::Scanned(entry) => {
+                        deferred.push(*entry);
+                        continue;
                     }
-                    Msg::Job(done)
-                }
-                // The browser's scan, still running behind this session: kept for it.
-                Event::Scanned(entry) => {
-                    deferred.push(*entry);
-                    continue;
-                }
+                    done => Msg::Job(Box::new(done)),
+                },
             };
             pending.extend(app.update(msg));
         }

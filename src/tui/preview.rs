@@ -12,7 +12,7 @@ use crate::transcript::Transcript;
 pub fn readable(transcript: &Transcript, tokenizer: Tokenizer) -> String {
     let counts = Counts::compute(transcript, tokenizer);
     let mut out = String::new();
-    for i in 0..transcript.messages.len() {
+    for i in 0..transcript.messages().len() {
         let header = format!(
             "── #{i} {} · {} tokens ",
             transcript.role_label(i),

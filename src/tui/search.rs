@@ -30,7 +30,7 @@ pub fn find(transcript: &Transcript, query: &str, cancel: &CancelToken) -> Vec<u
     };
     let finder = memchr::memmem::Finder::new(needle.as_bytes());
     let mut matches = Vec::new();
-    for i in 0..transcript.messages.len() {
+    for i in 0..transcript.messages().len() {
         if i % 4096 == 0 && cancel.is_cancelled() {
             break;
         }

@@ -236,7 +236,7 @@ fn code_and_json_are_never_touched_by_subjective_rules() {
     ]));
     let result = run(&t, 0, true);
     assert!(result.edits.is_empty(), "{:?}", result.edits);
-    assert_eq!(result.document(&t).to_text(), t.text.as_str());
+    assert_eq!(result.document(&t).to_text(), t.text().as_str());
 }
 
 #[test]
@@ -351,20 +351,20 @@ proptest! {
 
         prop_assert!(result.tokens_after <= result.tokens_before);
         prop_assert_eq!(Counts::compute(&out, Tokenizer::Estimate).total(), result.tokens_after);
-        prop_assert_eq!(out.messages.len(), t.messages.len());
-        for (i, (a, b)) in t.messages.iter().zip(out.messages.iter()).enumerate() {
+        prop_assert_eq!(out.messages().len(), t.messages().len());
+        for (i, (a, b)) in t.messages().iter().zip(out.messages().iter()).enumerate() {
             let carries_results = !a.tool_results().is_empty();
-            if (a.role == "user" && !carries_results) || a.role == "system" {
+            if (a.role() == "user" && !carries_results) || a.role() == "system" {
                 prop_assert_eq!(t.raw(i), out.raw(i), "user and system messages are byte-identical");
             }
             prop_assert_eq!(&a.tool_calls(), &b.tool_calls());
             prop_assert_eq!(&a.tool_results(), &b.tool_results());
         }
-        prop_assert_eq!(&out.groups, &t.groups, "every tool group survives with its ids");
+        prop_assert_eq!(&out.groups(), &t.groups(), "every tool group survives with its ids");
         for name in &result.artifacts {
             let stored = std::fs::read_to_string(dir.path().join(name)).expect("every pointer resolves");
             prop_assert_eq!(&content_name(&stored), name);
-            prop_assert!(t.text.contains(&serde_json::to_string(&stored).expect("json")[1..20]), "it holds an original text");
+            prop_assert!(t.text().contains(&serde_json::to_string(&stored).expect("json")[1..20]), "it holds an original text");
             prop_assert!(result.document(&t).to_text().contains(name.as_str()));
         }
     }

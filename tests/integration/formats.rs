@@ -7,8 +7,7 @@ use crate::common;
 
 use common::{assert_exit, ctxlens_stdin, stdout};
 use ctxlens::check::{check, Provider};
-use ctxlens::compact::{compact, Options};
-use ctxlens::summarize::Placeholder;
+use ctxlens::compact::{Compaction, Options, Settings};
 use ctxlens::tokens::{Counts, Tokenizer};
 use ctxlens::transcript::{Container, Dialect, OrphanKind, Transcript};
 use serde_json::{json, Value};
@@ -27,7 +26,7 @@ fn load(bytes: Vec<u8>) -> Transcript {
 }
 
 fn roles(t: &Transcript) -> Vec<&str> {
-    t.messages.iter().map(|m| m.role.as_str()).collect()
+    t.messages().iter().map(|m| m.role().as_str()).collect()
 }
 
 fn claude_session() -> Vec<u8> {
@@ -49,14 +48,14 @@ fn claude_session() -> Vec<u8> {
 #[test]
 fn claude_code_follows_the_active_branch_and_merges_split_responses() {
     let t = load(claude_session());
-    assert_eq!(t.format.container, Container::ClaudeCode);
-    assert_eq!(t.format.dialect, Dialect::Anthropic);
+    assert_eq!(t.format().container, Container::ClaudeCode);
+    assert_eq!(t.format().dialect, Dialect::Anthropic);
     assert_eq!(
         roles(&t),
         ["user", "assistant", "user", "user"],
         "the abandoned branch, hook, meta and sidechain are not messages"
     );
-    let response = &t.messages[1];
+    let response = &t.messages()[1];
     assert_eq!(response.records().len(), 2, "one response over two lines");
     assert_eq!(
         response.tool_calls().iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
@@ -68,18 +67,18 @@ fn claude_code_follows_the_active_branch_and_merges_split_responses() {
         100,
         "input + cache creation + cache read"
     );
-    assert_eq!(t.groups.groups.len(), 1);
+    assert_eq!(t.groups().groups.len(), 1);
     assert_eq!(
-        t.groups.groups[0].results,
+        t.groups().groups[0].results,
         [2],
         "parallel calls answered in one user line"
     );
     assert_eq!(
-        *t.boundaries,
+        *t.boundaries(),
         [0, 3],
         "a user line carrying tool_result is not a human turn"
     );
-    let kinds: Vec<&str> = t.notes.iter().map(|n| n.kind.as_str()).collect();
+    let kinds: Vec<&str> = t.notes().iter().map(|n| n.kind.as_str()).collect();
     assert_eq!(
         kinds,
         [
@@ -102,7 +101,9 @@ fn claude_code_compaction_keeps_records_and_the_chain() {
         keep_tail: Some(0),
         flush_to_memory: true,
     };
-    let result = compact(&t, &counts, &options, &Placeholder).expect("compacts");
+    let result = Compaction::new(&t, &counts, Settings::tail(options))
+        .run()
+        .expect("compacts");
     let out = result.document.to_text();
     let text = String::from_utf8(input).expect("UTF-8");
     let u4 = text.lines().find(|l| l.contains("\"uuid\":\"u4\"")).expect("u4");
@@ -114,7 +115,7 @@ fn claude_code_compaction_keeps_records_and_the_chain() {
         ["user", "user", "user"],
         "summary and reminder as Claude Code writes them, then the tail, still one chain"
     );
-    assert!(reloaded.messages[0].past_summary && reloaded.messages[1].past_summary);
+    assert!(reloaded.messages()[0].past_summary() && reloaded.messages()[1].past_summary());
 }
 
 #[test]
@@ -129,11 +130,11 @@ fn claude_code_past_compactions_are_markers() {
     ]));
     assert_eq!(roles(&t), ["user", "user", "assistant"]);
     assert!(
-        t.messages[0].past_summary && !t.messages[0].boundary,
+        t.messages()[0].past_summary() && !t.messages()[0].boundary(),
         "the summary is not a human turn"
     );
     let marker = t
-        .notes
+        .notes()
         .iter()
         .find(|n| n.is_past_compaction())
         .expect("a past compaction");
@@ -156,7 +157,7 @@ fn codex_history_usage_and_compactions() {
         json!({"timestamp": "t5", "type": "compacted", "payload": {"message": "summary"}}),
         json!({"timestamp": "t6", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]}}),
     ]));
-    assert_eq!(t.format.name(), "codex");
+    assert_eq!(t.format().name(), "codex");
     assert_eq!(
         roles(&t),
         [
@@ -168,10 +169,10 @@ fn codex_history_usage_and_compactions() {
             "assistant"
         ]
     );
-    assert_eq!(t.groups.groups.len(), 2);
-    assert!(t.groups.orphans.is_empty());
-    assert_eq!(t.messages[4].recorded().expect("token_count").context_tokens, 500);
-    assert!(t.notes.iter().any(|n| n.is_past_compaction() && n.before == 5));
+    assert_eq!(t.groups().groups.len(), 2);
+    assert!(t.groups().orphans.is_empty());
+    assert_eq!(t.messages()[4].recorded().expect("token_count").context_tokens, 500);
+    assert!(t.notes().iter().any(|n| n.is_past_compaction() && n.before == 5));
     assert!(check(&t, Provider::Responses).is_empty());
 }
 
@@ -188,7 +189,7 @@ fn codex_replacement_history_is_the_live_context() {
     ]));
     assert_eq!(roles(&t), ["user", "assistant"], "the replacement, then what followed");
     assert!(t.readable_text(0).contains("summary of the work"));
-    assert!(t.notes.iter().any(|n| n.is_past_compaction() && n.before == 0));
+    assert!(t.notes().iter().any(|n| n.is_past_compaction() && n.before == 0));
 }
 
 #[test]
@@ -203,14 +204,14 @@ fn gemini_pairs_id_less_calls_by_position_and_name() {
         ]
     });
     let t = load(serde_json::to_vec_pretty(&body).expect("json"));
-    assert_eq!(t.format.name(), "gemini");
-    assert_eq!(t.system.as_deref(), Some("be brief"));
+    assert_eq!(t.format().name(), "gemini");
+    assert_eq!(t.system(), Some("be brief"));
     assert_eq!(roles(&t), ["user", "assistant", "user", "assistant"]);
-    assert_eq!(t.groups.groups.len(), 1);
-    assert_eq!(t.groups.groups[0].results, [2]);
-    assert!(t.groups.orphans.is_empty());
+    assert_eq!(t.groups().groups.len(), 1);
+    assert_eq!(t.groups().groups[0].results, [2]);
+    assert!(t.groups().orphans.is_empty());
     assert_eq!(
-        *t.boundaries,
+        *t.boundaries(),
         [0],
         "a turn of only functionResponse parts is not a human turn"
     );
@@ -219,7 +220,7 @@ fn gemini_pairs_id_less_calls_by_position_and_name() {
     swapped["contents"][2]["parts"][0]["functionResponse"]["name"] = "joke".into();
     swapped["contents"][2]["parts"][1]["functionResponse"]["name"] = "topic".into();
     let t = load(serde_json::to_vec(&swapped).expect("json"));
-    assert!(t.groups.orphans.iter().any(|o| o.kind == OrphanKind::Call));
+    assert!(t.groups().orphans.iter().any(|o| o.kind == OrphanKind::Call));
     let late = json!({"contents": [{"role": "user", "parts": [{"text": "hi"}]}, {"role": "user", "parts": [{"functionResponse": {"id": "x", "name": "f", "response": {}}}]}]});
     let problems = check(&load(serde_json::to_vec(&late).expect("json")), Provider::Gemini);
     assert_eq!(
@@ -238,9 +239,9 @@ fn responses_items_pair_by_call_id() {
         {"type": "function_call_output", "call_id": "c9", "output": "stray"}
     ]);
     let t = load(serde_json::to_vec_pretty(&items).expect("json"));
-    assert_eq!(t.format.name(), "responses");
-    assert_eq!(t.groups.groups[0].results, [3]);
-    assert_eq!(t.groups.orphans.len(), 1);
+    assert_eq!(t.format().name(), "responses");
+    assert_eq!(t.groups().groups[0].results, [3]);
+    assert_eq!(t.groups().orphans.len(), 1);
     let problems = check(&t, Provider::Responses);
     assert_eq!(problems.len(), 1);
     assert_eq!(
@@ -262,7 +263,7 @@ fn openhands_actions_pair_with_their_observations() {
         {"id": 4, "source": "agent", "action": "message", "message": "done", "args": {"content": "done"}}
     ]);
     let t = load(serde_json::to_vec_pretty(&events).expect("json"));
-    assert_eq!(t.format.name(), "openhands");
+    assert_eq!(t.format().name(), "openhands");
     assert_eq!(
         roles(&t),
         [
@@ -276,10 +277,10 @@ fn openhands_actions_pair_with_their_observations() {
             "assistant"
         ]
     );
-    assert_eq!(t.groups.groups[0].results, [2], "paired by tool_call_metadata");
-    assert_eq!(t.groups.groups[1].results, [5], "paired by cause");
+    assert_eq!(t.groups().groups[0].results, [2], "paired by tool_call_metadata");
+    assert_eq!(t.groups().groups[1].results, [5], "paired by cause");
     assert!(
-        t.groups.orphans.is_empty(),
+        t.groups().orphans.is_empty(),
         "an observation caused by a user message is not a result"
     );
 }
@@ -337,11 +338,11 @@ fn codex_prompts_logged_only_as_events_are_human_turns() {
     let text = std::fs::read_to_string(&rollout).expect("rollout");
     let prompts = text.lines().filter(|l| l.contains("\"type\":\"user_message\"")).count();
     let t = ctxlens::transcript::Transcript::read(&rollout, None).expect("loads");
-    assert_eq!(t.boundaries.len(), prompts, "every prompt is a human turn");
+    assert_eq!(t.boundaries().len(), prompts, "every prompt is a human turn");
     assert!(t
-        .boundaries
+        .boundaries()
         .iter()
-        .all(|&i| t.messages[i].from_event && t.role_label(i) == "user·event"));
+        .all(|&i| t.messages()[i].from_event() && t.role_label(i) == "user·event"));
     // A rollout that logs the prompt twice (as an item and as an event) has it once.
     // A rollout that logs the prompt twice (as an item and as an event, in either order)
     // has it once, from the item.
@@ -363,9 +364,9 @@ fn codex_prompts_logged_only_as_events_are_human_turns() {
             })
             .collect();
         let t2 = ctxlens::transcript::Transcript::parse("doubled.jsonl", doubled.into_bytes(), None).expect("loads");
-        assert_eq!(t2.boundaries.len(), prompts, "item first: {item_first}");
-        assert!(t2.boundaries.iter().all(|&i| !t2.messages[i].from_event));
-        assert_eq!(t2.messages.len(), t.messages.len());
+        assert_eq!(t2.boundaries().len(), prompts, "item first: {item_first}");
+        assert!(t2.boundaries().iter().all(|&i| !t2.messages()[i].from_event()));
+        assert_eq!(t2.messages().len(), t.messages().len());
     }
 }
 
@@ -381,7 +382,7 @@ fn an_anthropic_request_known_only_by_its_image_block_is_anthropic() {
         ]}
     ]});
     let t = load(serde_json::to_vec(&anthropic).expect("json"));
-    assert_eq!(t.format.dialect, Dialect::Anthropic);
+    assert_eq!(t.format().dialect, Dialect::Anthropic);
     let langchain = json!({"messages": [
         {"role": "user", "content": [
             {"type": "image", "source_type": "base64", "mime_type": "image/png", "data": png},
@@ -389,7 +390,7 @@ fn an_anthropic_request_known_only_by_its_image_block_is_anthropic() {
         ]}
     ]});
     let t = load(serde_json::to_vec(&langchain).expect("json"));
-    assert_eq!(t.format.dialect, Dialect::OpenAi);
+    assert_eq!(t.format().dialect, Dialect::OpenAi);
 }
 
 #[test]
@@ -399,7 +400,7 @@ fn deepseek_reasoning_is_read_as_thinking() {
         {"role": "assistant", "content": "4", "reasoning_content": "Two plus two is four."}
     ]);
     let t = load(serde_json::to_vec(&chat).expect("json"));
-    assert_eq!(t.format.dialect, Dialect::OpenAi);
+    assert_eq!(t.format().dialect, Dialect::OpenAi);
     let text = t.readable_text(1);
     assert!(text.starts_with("[thinking] Two plus two is four."), "{text}");
     assert!(text.ends_with('4'), "{text}");

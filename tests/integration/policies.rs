@@ -485,7 +485,7 @@ fn every_policy_plans_every_shipped_file_at_edge_settings_without_a_panic() {
                         let rows: Vec<usize> = plan.messages.iter().map(|r| r.index).collect();
                         assert_eq!(
                             rows,
-                            (0..transcript.messages.len()).collect::<Vec<_>>(),
+                            (0..transcript.messages().len()).collect::<Vec<_>>(),
                             "{} {}",
                             file.display(),
                             policy.name()

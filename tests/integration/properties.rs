@@ -2,7 +2,7 @@
 //! Anthropic dialects, parallel tool calls, stray system messages, unicode, pretty or
 //! compact layout) and generated options.
 
-use ctxlens::compact::{compact, compact_with, plan, Decision, Options, Settings, SplitReason, SummaryRole};
+use ctxlens::compact::{plan, Compaction, Decision, Options, Settings, SplitReason, SummaryRole};
 use ctxlens::replay::{replay, Inputs as ReplayInputs, View};
 use ctxlens::summarize::Placeholder;
 use ctxlens::tokens::{Counts, Tokenizer};
@@ -104,8 +104,8 @@ prop_compose! {
 
 /// §7F rules 2–6 transcribed literally (re-counting every suffix), as an oracle.
 fn reference_split(t: &Transcript, counts: &Counts, keep_tail: u64) -> (usize, usize, SplitReason) {
-    let n = t.messages.len();
-    let head_end = usize::from(t.messages.first().is_some_and(|m| m.role == "system"));
+    let n = t.messages().len();
+    let head_end = usize::from(t.messages().first().is_some_and(|m| m.role() == "system"));
     let mut split = None;
     let mut i = n;
     while i > head_end + 1 {
@@ -114,14 +114,14 @@ fn reference_split(t: &Transcript, counts: &Counts, keep_tail: u64) -> (usize, u
         if s > keep_tail {
             break;
         }
-        if t.messages[i].boundary {
+        if t.messages()[i].boundary() {
             split = Some(i);
         }
     }
     if let Some(s) = split {
         return (head_end, s, SplitReason::LargestFittingTail);
     }
-    match (head_end + 1..n).rev().find(|&i| t.messages[i].boundary) {
+    match (head_end + 1..n).rev().find(|&i| t.messages()[i].boundary()) {
         Some(s) => (head_end, s, SplitReason::Fallback),
         None => (head_end, n, SplitReason::NoBoundary),
     }
@@ -135,7 +135,7 @@ proptest! {
         let t = Transcript::parse("prop.json", text.clone().into_bytes(), None).expect("generated input loads");
         let counts = Counts::compute(&t, tokenizer);
         let options = Options { max_tokens: (counts.total() as f64 * max_fraction) as u64, keep_tail: keep, flush_to_memory: flush };
-        let result = compact(&t, &counts, &options, &Placeholder).expect("placeholder never fails");
+        let result = Compaction::new(&t, &counts, Settings::tail(options)).run().expect("placeholder never fails");
 
         // The prefix-sum plan agrees with the literal walk.
         if let Decision::Compact(cut) = plan(&t, &counts, &options).decision {
@@ -151,26 +151,26 @@ proptest! {
             return Ok(());
         };
         // The tail starts at a boundary, or is empty.
-        prop_assert!(cut.split == t.messages.len() || t.messages[cut.split].boundary);
+        prop_assert!(cut.split == t.messages().len() || t.messages()[cut.split].boundary());
         // At least one message is summarized.
         prop_assert!(cut.summarized() >= 1);
 
         // Read back in the input's own format: with every tool block summarized away an
         // Anthropic list no longer says it is one, and its messages count by its dialect.
-        let out = Transcript::parse("out.json", output.as_bytes().to_vec(), Some(t.format.as_override()))
+        let out = Transcript::parse("out.json", output.as_bytes().to_vec(), Some(t.format().as_override()))
             .expect("output loads");
         // No orphaned tool result (the generated inputs have none).
-        prop_assert!(out.groups.orphans.iter().all(|o| o.kind != OrphanKind::Result), "{:?}", out.groups.orphans);
+        prop_assert!(out.groups().orphans.iter().all(|o| o.kind != OrphanKind::Result), "{:?}", out.groups().orphans);
         // The leading system message is kept verbatim, first.
         if cut.head_end == 1 {
             prop_assert_eq!(out.raw(0), t.raw(0));
         }
         // The tail is the input's bytes, separators included.
-        prop_assert!(output.contains(&t.text[t.run_bytes(cut.split..t.messages.len())]));
+        prop_assert!(output.contains(&t.text()[t.run_bytes(cut.split..t.messages().len())]));
         // tokens_after is what the output costs.
         prop_assert_eq!(Counts::compute(&out, tokenizer).total(), result.tokens_after);
-        let expected_len = cut.head_end + 1 + usize::from(flush) + (t.messages.len() - cut.split);
-        prop_assert_eq!(out.messages.len(), expected_len);
+        let expected_len = cut.head_end + 1 + usize::from(flush) + (t.messages().len() - cut.split);
+        prop_assert_eq!(out.messages().len(), expected_len);
     }
 }
 
@@ -189,17 +189,19 @@ fn reference_replay(
     let mut firings = Vec::new();
     let load = |context: &[String]| {
         let text = format!("[{}]", context.join(","));
-        Transcript::parse("context.json", text.into_bytes(), Some(t.format.as_override())).expect("a context loads")
+        Transcript::parse("context.json", text.into_bytes(), Some(t.format().as_override())).expect("a context loads")
     };
-    for i in 0..t.messages.len() {
-        if t.messages[i].role == "assistant" && !context.is_empty() {
+    for i in 0..t.messages().len() {
+        if t.messages()[i].role() == "assistant" && !context.is_empty() {
             let ct = load(&context);
             let counts = Counts::compute(&ct, tokenizer);
             let settings = Settings {
                 summary_role: role,
                 ..Settings::tail(options)
             };
-            let outcome = compact_with(&ct, &counts, &settings, &Placeholder).expect("placeholder never fails");
+            let outcome = Compaction::new(&ct, &counts, settings)
+                .run()
+                .expect("placeholder never fails");
             if let Some(cut) = outcome.planned.cut() {
                 firings.push((
                     i,
@@ -212,17 +214,17 @@ fn reference_replay(
                 let out = Transcript::parse(
                     "out.json",
                     outcome.document.to_text().into_bytes(),
-                    Some(t.format.as_override()),
+                    Some(t.format().as_override()),
                 )
                 .expect("the output loads");
-                context = (0..out.messages.len()).map(|k| out.raw(k).to_owned()).collect();
+                context = (0..out.messages().len()).map(|k| out.raw(k).to_owned()).collect();
             }
         }
         context.push(t.raw(i).to_owned());
     }
     let last = load(&context);
     let counts = Counts::compute(&last, tokenizer);
-    (firings, counts.total(), last.messages.len())
+    (firings, counts.total(), last.messages().len())
 }
 
 proptest! {

@@ -340,7 +340,7 @@ fn acknowledgements_and_client_markers_are_not_instructions() {
 
 #[test]
 fn compact_report_and_summarizer_flags() {
-    let input = serde_json::to_vec(&serde_json::from_str::<Value>(&transcript().text).expect("json")).expect("json");
+    let input = serde_json::to_vec(&serde_json::from_str::<Value>(transcript().text()).expect("json")).expect("json");
     let out = ctxlens_stdin(
         &["compact", "-", "--max-tokens", "10", "--keep-tail", "60", "--report"],
         &input,

@@ -445,7 +445,7 @@ fn screen_tool_group_selected() {
     let mut app = open(sample("support-agent.json"), config, (120, 36));
     let parallel = app
         .transcript()
-        .messages
+        .messages()
         .iter()
         .position(|m| m.tool_calls().len() == 2)
         .expect("a parallel call");
@@ -1098,13 +1098,13 @@ fn the_timeline_shows_epochs_and_opens_one_read_only() {
     let terminal = draw(&app, 130, 36);
     assert!(row_containing(terminal.backend().buffer(), "What the compaction at line 158 lost").is_some());
     // Esc steps back: loss → epoch → timeline → main screen; the main list never changed.
-    let live = app.transcript().messages.len();
+    let live = app.transcript().messages().len();
     app.act(Action::Back);
     app.act(Action::Back);
     assert!(matches!(app.mode(), Mode::Timeline(v) if v.open.is_none()));
     app.act(Action::Back);
     assert!(matches!(app.mode(), Mode::Normal));
-    assert_eq!(app.transcript().messages.len(), live);
+    assert_eq!(app.transcript().messages().len(), live);
 
     // The second epoch starts with the real summary, marked.
     app.act(Action::ToggleTimeline);
@@ -1301,12 +1301,12 @@ fn jumps_filters_and_the_wheel_under_the_pointer() {
     assert_eq!(Some(app.selected()), app.boundary_at());
     app.act(Action::Top);
     app.act(Action::NextTurn);
-    assert_eq!(app.selected(), t.boundaries[0]);
+    assert_eq!(app.selected(), t.boundaries()[0]);
     app.act(Action::NextTurn);
-    assert_eq!(app.selected(), t.boundaries[1]);
+    assert_eq!(app.selected(), t.boundaries()[1]);
     app.act(Action::PrevTurn);
-    assert_eq!(app.selected(), t.boundaries[0]);
-    let group = &t.groups.groups[0];
+    assert_eq!(app.selected(), t.boundaries()[0]);
+    let group = &t.groups().groups[0];
     app.act(Action::Select(group.call));
     app.act(Action::JumpToPartner);
     assert_eq!(app.selected(), group.results[0]);
@@ -1315,10 +1315,7 @@ fn jumps_filters_and_the_wheel_under_the_pointer() {
 
     // F cycles: human turns, summarized, tail, head, (no search yet), then everything.
     app.act(Action::CycleFilter);
-    assert_eq!(
-        app.filter().expect("a filter").shown.as_slice(),
-        t.boundaries.as_slice()
-    );
+    assert_eq!(app.filter().expect("a filter").shown.as_slice(), t.boundaries());
     app.act(Action::CycleFilter);
     let cut = *app.planned().cut().expect("the fixture compacts");
     assert_eq!(
@@ -1326,7 +1323,7 @@ fn jumps_filters_and_the_wheel_under_the_pointer() {
         (cut.head_end..cut.split).collect::<Vec<_>>()
     );
     app.act(Action::CycleFilter);
-    assert_eq!(app.filter().unwrap().shown.len(), t.messages.len() - cut.split);
+    assert_eq!(app.filter().unwrap().shown.len(), t.messages().len() - cut.split);
     app.act(Action::CycleFilter);
     assert_eq!(app.filter().unwrap().shown.as_slice(), [0]);
     app.act(Action::CycleFilter);

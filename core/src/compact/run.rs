@@ -1,38 +1,122 @@
-//! [`run`]: the one function that compacts. The command line's `compact`, the TUI's
+//! [`Compaction`]: the one way to compact. The command line's `compact`, the TUI's
 //! preview and export, and replay all call it, so they cannot disagree: it runs the
 //! strategy (the deterministic pass when it has one, then the §7F tail plan), asks the
 //! summarizer once for the older messages, writes the document, and reports.
 
 use super::deterministic::{ArtifactStore, Compressed};
 use super::document::Document;
-use super::plan::{Options, Plan};
+use super::figures::warnings_for;
+use super::plan::Plan;
 use super::render::render;
-use super::strategy::{derive, plan_strategy, warnings, Derived, Planned, Settings, Warning};
+use super::strategy::{derive, plan_strategy, Derived, Planned, Settings, Warning};
 use crate::cancel::CancelToken;
 use crate::loss::{loss_report, loss_report_read, LossReport};
 use crate::summarize::{older_messages, Summarizer};
 use crate::tokens::Counts;
 use crate::transcript::Transcript;
 
+/// A compaction to run: the one way to compact. The command line's `compact`, the TUI's
+/// preview, loss report and export, the Python package and the tests all build one, so
+/// they cannot disagree. The crate's front page shows one.
+#[must_use = "a compaction does nothing until `run`"]
+pub struct Compaction<'a> {
+    transcript: &'a Transcript,
+    counts: &'a Counts,
+    settings: Settings,
+    summarizer: &'a dyn Summarizer,
+    store: Option<&'a mut dyn ArtifactStore>,
+    cancel: &'a CancelToken,
+    loss_report: bool,
+    derived: Option<&'a Derived>,
+}
+
+impl<'a> Compaction<'a> {
+    /// `settings`' strategy on `transcript` (counted by `counts`, whose tokenizer counts
+    /// everything), with placeholder summaries, nothing stored (externalized outputs are
+    /// only named), never cancelled and no loss report until asked otherwise.
+    pub fn new(transcript: &'a Transcript, counts: &'a Counts, settings: Settings) -> Compaction<'a> {
+        Compaction {
+            transcript,
+            counts,
+            settings,
+            summarizer: &crate::summarize::Placeholder,
+            store: None,
+            cancel: crate::cancel::never(),
+            loss_report: false,
+            derived: None,
+        }
+    }
+
+    /// Makes the summary of the older messages with `summarizer` (called at most once).
+    pub fn summarizer(mut self, summarizer: &'a dyn Summarizer) -> Compaction<'a> {
+        self.summarizer = summarizer;
+        self
+    }
+
+    /// Stores the deterministic pass's externalized tool output in `store`.
+    pub fn store(mut self, store: &'a mut dyn ArtifactStore) -> Compaction<'a> {
+        self.store = Some(store);
+        self
+    }
+
+    /// Stops early when `cancel` is cancelled.
+    pub fn cancel(mut self, cancel: &'a CancelToken) -> Compaction<'a> {
+        self.cancel = cancel;
+        self
+    }
+
+    /// Also builds the loss report.
+    pub fn with_loss_report(mut self) -> Compaction<'a> {
+        self.loss_report = true;
+        self
+    }
+
+    /// Reuses the deterministic pass already made for exactly these inputs (the TUI's
+    /// preview reuses the one it shows) instead of running it again.
+    pub fn reusing(mut self, derived: &'a Derived) -> Compaction<'a> {
+        self.derived = Some(derived);
+        self
+    }
+
+    /// Runs it.
+    ///
+    /// # Errors
+    /// The summarizer's error, a store's write error, or [`crate::Error::Cancelled`].
+    pub fn run(self) -> crate::Result<Outcome> {
+        let mut dry_run = super::deterministic::DryRun;
+        let Compaction {
+            transcript,
+            counts,
+            settings,
+            summarizer,
+            store,
+            cancel,
+            loss_report,
+            derived,
+        } = self;
+        run(Inputs {
+            transcript,
+            counts,
+            settings: &settings,
+            summarizer,
+            store: store.unwrap_or(&mut dry_run),
+            cancel,
+            loss_report,
+            derived,
+        })
+    }
+}
+
 /// What [`run`] needs.
-pub struct Inputs<'a> {
-    /// The transcript.
-    pub transcript: &'a Transcript,
-    /// Its counts (the tokenizer of these counts counts everything).
-    pub counts: &'a Counts,
-    /// Strategy and options.
-    pub settings: &'a Settings,
-    /// Makes the summary of the older messages (called at most once).
-    pub summarizer: &'a dyn Summarizer,
-    /// Where the deterministic pass stores externalized tool output.
-    pub store: &'a mut dyn ArtifactStore,
-    /// Stops the work early.
-    pub cancel: &'a CancelToken,
-    /// Also build the loss report.
-    pub loss_report: bool,
-    /// The deterministic pass already made for exactly these inputs (the TUI's preview
-    /// reuses the one it shows); `None` runs it here.
-    pub derived: Option<&'a Derived>,
+struct Inputs<'a> {
+    transcript: &'a Transcript,
+    counts: &'a Counts,
+    settings: &'a Settings,
+    summarizer: &'a dyn Summarizer,
+    store: &'a mut dyn ArtifactStore,
+    cancel: &'a CancelToken,
+    loss_report: bool,
+    derived: Option<&'a Derived>,
 }
 
 /// What a compaction produced.
@@ -72,7 +156,7 @@ impl Outcome {
 }
 
 /// Runs `inputs.settings.strategy` on the transcript.
-pub fn run(inputs: Inputs) -> crate::Result<Outcome> {
+fn run(inputs: Inputs) -> crate::Result<Outcome> {
     let Inputs {
         transcript,
         counts,
@@ -136,14 +220,7 @@ pub fn run(inputs: Inputs) -> crate::Result<Outcome> {
         }
         None => (Document::unchanged(&view), None, Vec::new(), view_counts.total(), None),
     };
-    let warnings = warnings(
-        &planned,
-        settings.options.max_tokens,
-        tokens_after,
-        transcript.format.dialect,
-        settings.summary_role,
-        transcript.format.container.is_log(),
-    );
+    let warnings = warnings_for(&planned, settings, tokens_after, transcript);
     Ok(Outcome {
         settings: *settings,
         tokens_before: counts.total(),
@@ -157,36 +234,5 @@ pub fn run(inputs: Inputs) -> crate::Result<Outcome> {
         document,
         loss,
         warnings,
-    })
-}
-
-/// One §7F firing with `options` (the tail strategy, nothing stored): [`run`] for
-/// library users who only want the tail compactor.
-pub fn compact(
-    transcript: &Transcript,
-    counts: &Counts,
-    options: &Options,
-    summarizer: &dyn Summarizer,
-) -> crate::Result<Outcome> {
-    compact_with(transcript, counts, &Settings::tail(*options), summarizer)
-}
-
-/// Any strategy with `settings`, nothing stored (externalized outputs are only named),
-/// never cancelled, no loss report: [`run`] for callers that only want the outcome.
-pub fn compact_with(
-    transcript: &Transcript,
-    counts: &Counts,
-    settings: &Settings,
-    summarizer: &dyn Summarizer,
-) -> crate::Result<Outcome> {
-    run(Inputs {
-        transcript,
-        counts,
-        settings,
-        summarizer,
-        store: &mut super::deterministic::DryRun,
-        cancel: crate::cancel::never(),
-        loss_report: false,
-        derived: None,
     })
 }

@@ -120,23 +120,23 @@ pub struct Extra {
 #[allow(clippy::struct_excessive_bools)] // independent facts about one message, read by many
 pub struct Message {
     /// Byte range of the message's raw JSON text in [`super::Transcript::text`].
-    pub span: Range<usize>,
+    pub(crate) span: Range<usize>,
     /// `role`, or the empty string when the message has none.
-    pub role: Role,
+    pub(crate) role: Role,
     /// §7F rule 3: `role == "user"` and content is not a list holding a `tool_result`.
-    pub boundary: bool,
+    pub(crate) boundary: bool,
     /// The message uses Anthropic content blocks (`tool_use`, `tool_result`, `thinking`…).
-    pub anthropic_blocks: bool,
+    pub(crate) anthropic_blocks: bool,
     /// This message is a past compaction's summary (Claude Code `isCompactSummary`).
-    pub past_summary: bool,
+    pub(crate) past_summary: bool,
     /// Rebuilt from a client event (a Codex `event_msg` `user_message` whose prompt the
     /// history does not hold), not read from a message record.
-    pub from_event: bool,
+    pub(crate) from_event: bool,
     /// Its JSON is `extra.synthetic`: said here so that reading any message's text does
     /// not first load its boxed extras (a cache miss per message with calls or results).
     has_synthetic: bool,
     /// Keys beyond what its API request carries (see [`crate::transcript::request`]).
-    pub shape: RequestShape,
+    pub(crate) shape: RequestShape,
     /// Calls, results, records, rewritten JSON, usage: boxed, `None` when it has none.
     extra: Option<Box<Extra>>,
 }
@@ -292,6 +292,42 @@ struct Function<'a> {
 }
 
 impl Message {
+    /// Byte range of the message's raw JSON text in [`super::Transcript::text`].
+    pub fn span(&self) -> Range<usize> {
+        self.span.clone()
+    }
+
+    /// `role`, or the empty string when the message has none.
+    pub fn role(&self) -> &Role {
+        &self.role
+    }
+
+    /// §7F rule 3: `role == "user"` and content is not a list holding a `tool_result`.
+    pub fn boundary(&self) -> bool {
+        self.boundary
+    }
+
+    /// The message uses Anthropic content blocks (`tool_use`, `tool_result`, `thinking`…).
+    pub fn anthropic_blocks(&self) -> bool {
+        self.anthropic_blocks
+    }
+
+    /// This message is a past compaction's summary (Claude Code `isCompactSummary`).
+    pub fn past_summary(&self) -> bool {
+        self.past_summary
+    }
+
+    /// Rebuilt from a client event (a Codex `event_msg` `user_message` whose prompt the
+    /// history does not hold), not read from a message record.
+    pub fn from_event(&self) -> bool {
+        self.from_event
+    }
+
+    /// Keys beyond what its API request carries (see [`crate::transcript::request`]).
+    pub fn shape(&self) -> RequestShape {
+        self.shape
+    }
+
     /// A message with `role` and nothing read yet; the views fill it in.
     pub(crate) fn empty(span: Range<usize>, role: &str) -> Message {
         Message {

@@ -41,28 +41,28 @@ const BOM: &str = "\u{feff}";
 #[derive(Debug, Clone)]
 pub struct Transcript {
     /// The file as the user named it (`<stdin>` for `-`), for messages.
-    pub source: String,
+    pub(crate) source: String,
     /// The whole input, exactly as read (a BOM included).
-    pub text: Arc<SourceText>,
+    pub(crate) text: Arc<SourceText>,
     /// The detected or forced format.
-    pub format: Format,
+    pub(crate) format: Format,
     /// The messages, in order.
-    pub messages: Arc<Vec<Message>>,
+    pub(crate) messages: Arc<Vec<Message>>,
     /// Text of an Anthropic top-level `system` (shown, never counted).
-    pub system: Option<String>,
+    pub(crate) system: Option<String>,
     /// Tool groups and orphans.
-    pub groups: Arc<ToolGroups>,
+    pub(crate) groups: Arc<ToolGroups>,
     /// Indices of the §7F boundaries (human turns), ascending.
-    pub boundaries: Arc<Vec<usize>>,
+    pub(crate) boundaries: Arc<Vec<usize>>,
     /// Records that are shown but not model-visible (log formats): hooks, metadata,
     /// titles, past compactions…
-    pub notes: Arc<Vec<Note>>,
+    pub(crate) notes: Arc<Vec<Note>>,
     /// Every record of a log format, in file order (empty for plain message lists).
-    pub log_records: Arc<Vec<LogRecord>>,
+    pub(crate) log_records: Arc<Vec<LogRecord>>,
     /// The compactions a session log records (empty for other formats).
-    pub compactions: Arc<Vec<PastCompaction>>,
+    pub(crate) compactions: Arc<Vec<PastCompaction>>,
     /// Which conversation of a session log this is (always `Live` for other formats).
-    pub conversation: Conversation,
+    pub(crate) conversation: Conversation,
     /// Messages whose JSON was rewritten (the deterministic pass): index → new JSON.
     /// Everything that reads a message's text ([`Transcript::raw`], export) sees these.
     overrides: Arc<BTreeMap<usize, String>>,
@@ -70,13 +70,81 @@ pub struct Transcript {
     count_mode: CountMode,
     /// The model the transcript was made with, when it says (a request body's `model`,
     /// a Claude Code response's `message.model`): some provider rules depend on it.
-    pub model: Option<String>,
+    pub(crate) model: Option<String>,
     /// The media resolution a Gemini request sets for all its parts
     /// (`generationConfig.mediaResolution`): how its images and PDF pages are billed.
-    pub media_resolution: Option<MediaResolution>,
+    pub(crate) media_resolution: Option<MediaResolution>,
 }
 
 impl Transcript {
+    /// The file as the user named it (`<stdin>` for `-`), for messages.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The whole input, exactly as read (a BOM included).
+    pub fn text(&self) -> &SourceText {
+        &self.text
+    }
+
+    /// The detected or forced format.
+    pub fn format(&self) -> &Format {
+        &self.format
+    }
+
+    /// The messages, in order.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// Text of an Anthropic top-level `system` (shown, never counted).
+    pub fn system(&self) -> Option<&str> {
+        self.system.as_deref()
+    }
+
+    /// Tool groups and orphans.
+    pub fn groups(&self) -> &ToolGroups {
+        &self.groups
+    }
+
+    /// Indices of the §7F boundaries (human turns), ascending.
+    pub fn boundaries(&self) -> &[usize] {
+        &self.boundaries
+    }
+
+    /// Records that are shown but not model-visible (log formats): hooks, metadata,
+    /// titles, past compactions…
+    pub fn notes(&self) -> &[Note] {
+        &self.notes
+    }
+
+    /// Every record of a log format, in file order (empty for plain message lists).
+    pub fn log_records(&self) -> &[LogRecord] {
+        &self.log_records
+    }
+
+    /// The compactions a session log records (empty for other formats).
+    pub fn compactions(&self) -> &[PastCompaction] {
+        &self.compactions
+    }
+
+    /// Which conversation of a session log this is (always `Live` for other formats).
+    pub fn conversation(&self) -> Conversation {
+        self.conversation
+    }
+
+    /// The model the transcript was made with, when it says (a request body's `model`,
+    /// a Claude Code response's `message.model`): some provider rules depend on it.
+    pub fn model(&self) -> Option<&str> {
+        self.model.as_deref()
+    }
+
+    /// The media resolution a Gemini request sets for all its parts
+    /// (`generationConfig.mediaResolution`): how its images and PDF pages are billed.
+    pub fn media_resolution(&self) -> Option<MediaResolution> {
+        self.media_resolution
+    }
+
     /// Reads a file, or standard input for `-`, and loads it.
     pub fn read(path: &Path, format: Option<FormatOverride>) -> Result<Transcript, LoadError> {
         let (source, text) = read::read_text(path)?;
@@ -206,6 +274,14 @@ impl Transcript {
     #[must_use]
     pub fn with_count_mode(mut self, mode: CountMode) -> Transcript {
         self.count_mode = mode;
+        self
+    }
+
+    /// The transcript said to be made with `model` (`--model`: a log that does not say,
+    /// or says wrong); some provider rules depend on it.
+    #[must_use]
+    pub fn with_model(mut self, model: String) -> Transcript {
+        self.model = Some(model);
         self
     }
 

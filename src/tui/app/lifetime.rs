@@ -59,7 +59,7 @@ impl App {
     /// The session, when built for the current tokenizer and strategy.
     pub fn session(&self) -> Option<&Session> {
         let key = self.session_key();
-        self.session.as_deref().filter(|s| s.key == key)
+        self.session.get(&key).map(AsRef::as_ref)
     }
 
     /// What names the replay of the current settings.
@@ -75,16 +75,13 @@ impl App {
     /// The replay of the current settings, once made.
     pub fn replay(&self) -> Option<&Replay> {
         let key = self.replay_key();
-        self.replay.as_ref().filter(|(k, _)| *k == key).map(|(_, r)| r.as_ref())
+        self.replay.get(&key).map(AsRef::as_ref)
     }
 
     /// The last replay made (shown while the next one runs, so the chart never blanks).
     pub fn latest_replay(&self) -> Option<&Replay> {
         let session = self.session_key();
-        self.replay
-            .as_ref()
-            .filter(|(k, _)| k.session == session)
-            .map(|(_, r)| r.as_ref())
+        self.replay.latest(|k| k.session == session).map(AsRef::as_ref)
     }
 
     /// What names the sweep around the current settings.
@@ -107,16 +104,13 @@ impl App {
     /// The sweep around the current settings, once made.
     pub fn sweep(&self) -> Option<&Sweep> {
         let key = self.sweep_key()?;
-        self.sweep.as_ref().filter(|(k, _)| *k == key).map(|(_, s)| s.as_ref())
+        self.sweep.get(&key).map(AsRef::as_ref)
     }
 
     /// The last sweep made on this session (shown while the next one runs).
     pub fn latest_sweep(&self) -> Option<&Sweep> {
         let session = self.session_key();
-        self.sweep
-            .as_ref()
-            .filter(|(k, _)| k.session == session)
-            .map(|(_, s)| s.as_ref())
+        self.sweep.latest(|k| k.session == session).map(AsRef::as_ref)
     }
 
     /// What names the comparison of policies: the session and the model's window (the
@@ -133,18 +127,12 @@ impl App {
     /// The comparison of policies on this session, once made.
     pub fn compared_policies(&self) -> Option<&[crate::policy::compare::Compared]> {
         let key = self.compare_key();
-        self.compare
-            .as_ref()
-            .filter(|(k, _)| *k == key)
-            .map(|(_, c)| c.as_slice())
+        self.compare.get(&key).map(|c| c.as_slice())
     }
 
     /// True while the session, a replay, a sweep or a comparison is being made.
     pub fn lifetime_busy(&self) -> bool {
-        self.session_pending.is_some()
-            || self.replaying.is_some()
-            || self.sweeping.is_some()
-            || self.comparing.is_some()
+        self.session.is_running() || self.replay.is_running() || self.sweep.is_running() || self.compare.is_running()
     }
 
     /// Opens one of the lifetime views (its data is made by [`App::needed_lifetime`]).
@@ -170,14 +158,10 @@ impl App {
             return Vec::new();
         }
         let key = self.session_key();
-        let Some(session) = self
-            .session()
-            .map(|_| Arc::clone(self.session.as_ref().expect("checked")))
-        else {
-            if self.session_pending == Some(key) {
+        let Some(session) = self.session.get(&key).map(Arc::clone) else {
+            if !self.session.start(&key) {
                 return Vec::new();
             }
-            self.session_pending = Some(key);
             return vec![Effect::Start(Job::Session {
                 key,
                 transcript: Arc::clone(&self.transcript),
@@ -187,28 +171,25 @@ impl App {
         match self.mode {
             Mode::Replay => {
                 let key = self.replay_key();
-                if self.replay().is_some() || self.replaying == Some(key) {
+                if !self.replay.start(&key) {
                     return Vec::new();
                 }
-                self.replaying = Some(key);
                 vec![Effect::Start(Job::Replay { key, session })]
             }
             Mode::Sweep => {
                 let Some(key) = self.sweep_key() else {
                     return Vec::new();
                 };
-                if self.sweep().is_some() || self.sweeping.as_ref() == Some(&key) {
+                if !self.sweep.start(&key) {
                     return Vec::new();
                 }
-                self.sweeping = Some(key.clone());
                 vec![Effect::Start(Job::Sweep { key, session })]
             }
             Mode::Compare { .. } => {
                 let key = self.compare_key();
-                if self.compared_policies().is_some() || self.comparing == Some(key) {
+                if !self.compare.start(&key) {
                     return Vec::new();
                 }
-                self.comparing = Some(key);
                 vec![Effect::Start(Job::Compare { key, session })]
             }
             _ => Vec::new(),
@@ -216,38 +197,21 @@ impl App {
     }
 
     pub(super) fn session_ready(&mut self, key: SessionKey, result: crate::Result<Arc<Session>>) {
-        if self.session_pending != Some(key) {
-            return;
-        }
-        self.session_pending = None;
-        match result {
-            Ok(session) => self.session = Some(session),
-            Err(e) => {
-                self.mode = Mode::Normal;
-                self.status = Status::error(format!("cannot load the whole session: {e}"));
-            }
+        if let Err(e) = self.session.finish(key, result) {
+            self.mode = Mode::Normal;
+            self.status = Status::error(format!("cannot load the whole session: {e}"));
         }
     }
 
     pub(super) fn replayed(&mut self, key: ReplayKey, result: crate::Result<Arc<Replay>>) {
-        if self.replaying != Some(key) {
-            return;
-        }
-        self.replaying = None;
-        match result {
-            Ok(replay) => self.replay = Some((key, replay)),
-            Err(e) => self.status = Status::error(format!("replay failed: {e}")),
+        if let Err(e) = self.replay.finish(key, result) {
+            self.status = Status::error(format!("replay failed: {e}"));
         }
     }
 
     pub(super) fn swept(&mut self, key: SweepKey, result: crate::Result<Arc<Sweep>>) {
-        if self.sweeping.as_ref() != Some(&key) {
-            return;
-        }
-        self.sweeping = None;
-        match result {
-            Ok(sweep) => self.sweep = Some((key, sweep)),
-            Err(e) => self.status = Status::error(format!("sweep failed: {e}")),
+        if let Err(e) = self.sweep.finish(key, result) {
+            self.status = Status::error(format!("sweep failed: {e}"));
         }
     }
 
@@ -256,13 +220,8 @@ impl App {
         key: CompareKey,
         result: crate::Result<Arc<Vec<crate::policy::compare::Compared>>>,
     ) {
-        if self.comparing != Some(key) {
-            return;
-        }
-        self.comparing = None;
-        match result {
-            Ok(rows) => self.compare = Some((key, rows)),
-            Err(e) => self.status = Status::error(format!("comparison failed: {e}")),
+        if let Err(e) = self.compare.finish(key, result) {
+            self.status = Status::error(format!("comparison failed: {e}"));
         }
     }
 
@@ -310,7 +269,7 @@ impl App {
 
     fn timeline_action(&mut self, action: &Action) {
         let page = crate::tui::layout::overlay_rows(self.size).saturating_sub(3).max(1);
-        let Some(session) = self.session.clone().filter(|s| s.key == self.session_key()) else {
+        let Some(session) = self.session.get(&self.session_key()).map(Arc::clone) else {
             return;
         };
         let Mode::Timeline(view) = &mut self.mode else {

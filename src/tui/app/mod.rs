@@ -8,6 +8,7 @@ mod lifetime;
 mod main_policy;
 mod navigation;
 mod prompts;
+mod slot;
 mod tuning;
 mod views;
 mod work;
@@ -30,6 +31,7 @@ use crate::transcript::Transcript;
 pub use lifetime::{ConfigView, EpochView, TimelineView, SWEEP_STEPS};
 pub use navigation::Row;
 pub use prompts::{expand_home, Prompt, PromptKind};
+use slot::{InFlight, Slot};
 pub use views::{BreakdownView, ListFilter};
 pub use work::{message_on_line, AfterSummary};
 
@@ -273,8 +275,7 @@ pub struct App {
     counting: Option<Counting>,
     settings: Settings,
     default_max: bool,
-    derived: Option<(super::jobs::DeriveKey, Arc<Derived>)>,
-    deriving: Option<super::jobs::DeriveKey>,
+    derived: Slot<super::jobs::DeriveKey, Arc<Derived>>,
     planned: Planned,
     tokens_after: u64,
     warnings: Vec<Warning>,
@@ -283,11 +284,11 @@ pub struct App {
     summary: Option<Summary>,
     summarizing: Option<SummaryKey>,
     pending: Option<AfterSummary>,
-    previewing: Option<super::jobs::OutcomeKey>,
-    reporting: Option<super::jobs::OutcomeKey>,
+    previewing: InFlight<super::jobs::OutcomeKey>,
+    reporting: InFlight<super::jobs::OutcomeKey>,
     exporting: Option<PathBuf>,
     searching: Option<String>,
-    breaking_down: Option<super::jobs::BreakdownKey>,
+    breaking_down: InFlight<super::jobs::BreakdownKey>,
     filter: Option<ListFilter>,
     calibration: Option<(Tokenizer, Option<crate::calibrate::Calibration>)>,
     context_window: Option<u64>,
@@ -295,15 +296,11 @@ pub struct App {
     /// Enter in the compare view).
     main_policy: Option<MainPolicy>,
     raw: bool,
-    session: Option<Arc<super::jobs::Session>>,
-    session_pending: Option<super::jobs::SessionKey>,
-    replay: Option<(super::jobs::ReplayKey, Arc<crate::replay::Replay>)>,
-    replaying: Option<super::jobs::ReplayKey>,
-    sweep: Option<(super::jobs::SweepKey, Arc<crate::replay::sweep::Sweep>)>,
-    sweeping: Option<super::jobs::SweepKey>,
-    compare: Option<(super::jobs::CompareKey, Arc<Vec<crate::policy::compare::Compared>>)>,
+    session: Slot<super::jobs::SessionKey, Arc<super::jobs::Session>>,
+    replay: Slot<super::jobs::ReplayKey, Arc<crate::replay::Replay>>,
+    sweep: Slot<super::jobs::SweepKey, Arc<crate::replay::sweep::Sweep>>,
+    compare: Slot<super::jobs::CompareKey, Arc<Vec<crate::policy::compare::Compared>>>,
     save_dir: PathBuf,
-    comparing: Option<super::jobs::CompareKey>,
     selected: usize,
     list_offset: usize,
     focus: Pane,
@@ -334,11 +331,7 @@ impl App {
     /// not the estimator (counted here, the list needs it at once).
     pub fn new(transcript: Transcript, config: Config) -> (App, Vec<Effect>) {
         let transcript = Arc::new(transcript);
-        let model_window = transcript
-            .model
-            .as_deref()
-            .and_then(crate::models::window_of)
-            .map(|w| w.tokens);
+        let model_window = transcript.model().and_then(crate::models::window_of).map(|w| w.tokens);
         let estimate = Arc::new(Counts::compute(&transcript, Tokenizer::Estimate));
         let total = estimate.total();
         let options = Options {
@@ -358,8 +351,7 @@ impl App {
             counting: None,
             settings: Settings::tail(options),
             default_max: config.max_tokens.is_none(),
-            derived: None,
-            deriving: None,
+            derived: Slot::new(),
             planned,
             tokens_after: 0,
             warnings: Vec::new(),
@@ -368,25 +360,21 @@ impl App {
             summary: None,
             summarizing: None,
             pending: None,
-            previewing: None,
-            reporting: None,
+            previewing: InFlight::new(),
+            reporting: InFlight::new(),
             exporting: None,
             searching: None,
-            breaking_down: None,
+            breaking_down: InFlight::new(),
             filter: None,
             calibration: None,
             // The window the user gave, else the one of the model the transcript names.
             context_window: config.context_window.or(model_window),
             main_policy: None,
             raw: false,
-            session: None,
-            session_pending: None,
-            replay: None,
-            replaying: None,
-            sweep: None,
-            sweeping: None,
-            compare: None,
-            comparing: None,
+            session: Slot::new(),
+            replay: Slot::new(),
+            sweep: Slot::new(),
+            compare: Slot::new(),
             save_dir: config.save_dir.clone(),
             selected: 0,
             list_offset: 0,
@@ -651,6 +639,8 @@ impl App {
                 self.broken_down(&key, by, rows);
                 Vec::new()
             }
+            // The browser's rows: the browser takes them before a session sees them.
+            Done::Scanned(_) | Done::ScanEnded => Vec::new(),
         }
     }
 
@@ -712,10 +702,7 @@ impl App {
     /// The deterministic pass of the current settings, once made.
     pub fn deterministic(&self) -> Option<&Derived> {
         let current = self.derive_key()?;
-        self.derived
-            .as_ref()
-            .filter(|(key, _)| *key == current)
-            .map(|(_, d)| d.as_ref())
+        self.derived.get(&current).map(AsRef::as_ref)
     }
 
     /// The tokenizer whose counts are shown.
@@ -796,7 +783,7 @@ impl App {
 
     /// True while the deterministic pass runs.
     pub fn deriving(&self) -> bool {
-        self.deriving.is_some()
+        self.derived.is_running()
     }
 
     /// The selected message.
@@ -859,12 +846,12 @@ impl App {
 
     /// True while a worker runs: the loop then ticks to animate the spinner.
     pub fn busy(&self) -> bool {
-        self.breaking_down.is_some()
+        self.breaking_down.is_running()
             || self.counting.is_some()
             || self.summarizing.is_some()
-            || self.deriving.is_some()
-            || self.previewing.is_some()
-            || self.reporting.is_some()
+            || self.derived.is_running()
+            || self.previewing.is_running()
+            || self.reporting.is_running()
             || self.exporting.is_some()
             || self.searching.is_some()
             || self.lifetime_busy()

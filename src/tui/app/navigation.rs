@@ -70,7 +70,7 @@ impl App {
 
     /// Selects the next (or previous) human turn.
     pub(super) fn step_turn(&mut self, forward: bool) {
-        let turns = &self.transcript.boundaries;
+        let turns = &self.transcript.boundaries();
         let next = if forward {
             turns.get(turns.partition_point(|&b| b <= self.selected)).copied()
         } else {
@@ -96,7 +96,7 @@ impl App {
     /// From a call to its first result (again: the next one, round), from a result to
     /// its call.
     pub(super) fn jump_to_partner(&mut self) {
-        let groups = &self.transcript.groups;
+        let groups = &self.transcript.groups();
         let Some(group) = groups.group_of(self.selected) else {
             self.status = super::Status::info("not part of a tool group");
             return;
@@ -142,7 +142,7 @@ impl App {
     /// Selects message `index` (under a filter, the nearest shown one) and scrolls it
     /// into view.
     pub(super) fn select(&mut self, index: usize) {
-        let index = index.min(self.transcript.messages.len().saturating_sub(1));
+        let index = index.min(self.transcript.messages().len().saturating_sub(1));
         let index = match self.shown() {
             Some(shown) => {
                 let slot = shown.partition_point(|&m| m < index).min(shown.len().saturating_sub(1));
@@ -164,7 +164,7 @@ impl App {
 
     /// How many messages the list shows.
     fn slot_count(&self) -> usize {
-        self.shown().map_or(self.transcript.messages.len(), <[usize]>::len)
+        self.shown().map_or(self.transcript.messages().len(), <[usize]>::len)
     }
 
     /// The message at list position `slot`.
@@ -190,7 +190,7 @@ impl App {
         let Some(split) = self.boundary_at() else {
             return;
         };
-        self.select(split.min(self.transcript.messages.len().saturating_sub(1)));
+        self.select(split.min(self.transcript.messages().len().saturating_sub(1)));
         self.list_offset = split.saturating_sub(self.page() / 2);
         self.clamp_offset();
     }
@@ -224,7 +224,7 @@ impl App {
         if self.filter.is_none() {
             extras.extend(
                 self.transcript
-                    .notes
+                    .notes()
                     .iter()
                     .enumerate()
                     .filter(|(_, n)| n.is_past_compaction())

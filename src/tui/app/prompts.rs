@@ -278,8 +278,8 @@ impl App {
 
     /// The export path offered by default: `<input>.compacted.<ext>` beside the input.
     pub fn default_export_path(&self) -> String {
-        let extension = if self.transcript.format.container == crate::transcript::Container::Jsonl
-            || self.transcript.format.container.is_log()
+        let extension = if self.transcript.format().container == crate::transcript::Container::Jsonl
+            || self.transcript.format().container.is_log()
         {
             "jsonl"
         } else {
@@ -288,7 +288,7 @@ impl App {
         let Some(path) = &self.input_path else {
             let stem = self
                 .transcript
-                .source
+                .source()
                 .trim_start_matches("demo:")
                 .trim_end_matches(".json")
                 .trim_matches(['<', '>']);

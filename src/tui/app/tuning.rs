@@ -5,8 +5,7 @@
 use std::sync::Arc;
 
 use super::{App, Counting, Effect, Status};
-use crate::compact::{insertion, plan_strategy, tokens_after, warnings, Derived, Strategy};
-use crate::summarize::Placeholder;
+use crate::compact::{Derived, Strategy};
 use crate::text::thousands;
 use crate::tokens::{Counts, Tokenizer};
 use crate::tui::action::{next_tokenizer, Action};
@@ -117,7 +116,7 @@ impl App {
         self.counting = Some(Counting {
             tokenizer,
             done: 0,
-            total: self.transcript.messages.len(),
+            total: self.transcript.messages().len(),
         });
         vec![Effect::Start(Job::Count {
             tokenizer,
@@ -165,10 +164,9 @@ impl App {
     /// running (at 100k messages it takes most of a second: a worker's job).
     pub(super) fn needed_derivation(&mut self) -> Option<Effect> {
         let key = self.derive_key()?;
-        if self.deterministic().is_some() || self.deriving == Some(key) {
+        if !self.derived.start(&key) {
             return None;
         }
-        self.deriving = Some(key);
         self.status = Status::info("running the deterministic pass…");
         Some(Effect::Start(Job::Derive {
             key,
@@ -178,9 +176,8 @@ impl App {
     }
 
     pub(super) fn derived_ready(&mut self, key: DeriveKey, result: crate::Result<Arc<Derived>>) {
-        if self.deriving == Some(key) {
-            self.deriving = None;
-        }
+        // Kept even when no longer awaited: going back to these settings reuses it.
+        self.derived.land(&key);
         match result {
             Ok(derived) => {
                 if self.derive_key() == Some(key) {
@@ -192,7 +189,7 @@ impl App {
                         thousands(c.tokens_after)
                     ));
                 }
-                self.derived = Some((key, derived));
+                self.derived.put(key, derived);
                 self.replan();
             }
             Err(crate::Error::Cancelled) => {}
@@ -217,29 +214,11 @@ impl App {
             Some(d) => (d.view.clone(), d.counts.clone()),
             None => ((*self.transcript).clone(), self.counts().clone()),
         };
-        self.planned = plan_strategy(self.settings.strategy, &view, &counts, &self.settings.options);
-        let made = self.summary_text().map(str::to_owned);
-        self.tokens_after = self.planned.cut().map_or(counts.total(), |cut| {
-            // The real summary once made; until then the placeholder stands in.
-            let summary = made.unwrap_or_else(|| Placeholder::text(cut.summarized()));
-            let options = &self.settings.options;
-            let inserted = insertion(
-                &view,
-                cut,
-                options.flush_to_memory,
-                self.settings.summary_role,
-                &summary,
-            );
-            tokens_after(&view, cut, &counts, &inserted.messages)
-        });
-        self.warnings = warnings(
-            &self.planned,
-            self.settings.options.max_tokens,
-            self.tokens_after,
-            self.transcript.format.dialect,
-            self.settings.summary_role,
-            self.transcript.format.container.is_log(),
-        );
+        // The real summary once made; until then the placeholder stands in.
+        let figures = crate::compact::figures(&self.transcript, &view, &counts, &self.settings, self.summary_text());
+        self.planned = figures.planned;
+        self.tokens_after = figures.tokens_after;
+        self.warnings = figures.warnings;
         self.clamp_offset();
     }
 

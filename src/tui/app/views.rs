@@ -58,7 +58,7 @@ impl App {
             Some(d) => (Arc::new(d.view.clone()), Arc::new(d.counts.clone())),
             None => (Arc::clone(&self.transcript), Arc::clone(&self.counts[&self.tokenizer])),
         };
-        self.breaking_down = Some(key);
+        self.breaking_down.restart(key);
         self.mode = Mode::Waiting(" measuring where the context goes… (Esc cancels) ".into());
         vec![Effect::Start(Job::Breakdown {
             key,
@@ -70,10 +70,9 @@ impl App {
     }
 
     pub(super) fn broken_down(&mut self, key: &BreakdownKey, by: By, rows: Vec<Row>) {
-        if self.breaking_down.as_ref() != Some(key) {
+        if !self.breaking_down.land(key) {
             return;
         }
-        self.breaking_down = None;
         if *key != self.breakdown_key(by) {
             self.mode = Mode::Normal;
             return;
@@ -154,12 +153,12 @@ impl App {
     fn filter_members(&self, k: usize) -> Vec<usize> {
         use crate::compact::Section;
         let section = |wanted: Section| -> Vec<usize> {
-            (0..self.transcript.messages.len())
+            (0..self.transcript.messages().len())
                 .filter(|&i| self.planned.section(i) == wanted)
                 .collect()
         };
         match k {
-            0 => self.transcript.boundaries.to_vec(),
+            0 => self.transcript.boundaries().to_vec(),
             1 => section(Section::Summarized),
             2 if self.planned.cut().is_some() => section(Section::Tail),
             3 => section(Section::Head),

@@ -126,11 +126,7 @@ impl App {
             },
             transcript: Arc::clone(&self.transcript),
             counts: Arc::clone(&self.counts[&self.tokenizer]),
-            derived: self
-                .derived
-                .as_ref()
-                .filter(|(key, _)| Some(*key) == self.derive_key())
-                .map(|(_, d)| Arc::clone(d)),
+            derived: self.derive_key().and_then(|key| self.derived.get(&key)).map(Arc::clone),
         }
     }
 
@@ -144,13 +140,13 @@ impl App {
         match after {
             AfterSummary::Preview => {
                 let snapshot = self.run_snapshot();
-                self.previewing = Some(snapshot.key.clone());
+                self.previewing.restart(snapshot.key.clone());
                 self.mode = Mode::Waiting(" building the preview… (Esc cancels) ".to_owned());
                 vec![Effect::Start(Job::Preview(snapshot))]
             }
             AfterSummary::Loss => {
                 let snapshot = self.run_snapshot();
-                self.reporting = Some(snapshot.key.clone());
+                self.reporting.restart(snapshot.key.clone());
                 self.mode = Mode::Waiting(" making the loss report… (Esc cancels) ".to_owned());
                 vec![Effect::Start(Job::Loss(snapshot))]
             }
@@ -181,8 +177,8 @@ impl App {
     pub(super) fn cancel_waiting(&mut self) -> Vec<Effect> {
         self.pending = None;
         self.summarizing = None;
-        self.previewing = None;
-        self.reporting = None;
+        self.previewing.cancel();
+        self.reporting.cancel();
         self.mode = Mode::Normal;
         self.status = Status::info("cancelled");
         vec![
@@ -247,10 +243,9 @@ impl App {
     }
 
     pub(super) fn previewed(&mut self, key: &OutcomeKey, result: crate::Result<Preview>) {
-        if self.previewing.as_ref() != Some(key) {
+        if !self.previewing.land(key) {
             return;
         }
-        self.previewing = None;
         if *key != self.outcome_key() {
             self.mode = Mode::Normal;
             return;
@@ -280,10 +275,9 @@ impl App {
     }
 
     pub(super) fn reported(&mut self, key: &OutcomeKey, result: crate::Result<Option<LossReport>>) {
-        if self.reporting.as_ref() != Some(key) {
+        if !self.reporting.land(key) {
             return;
         }
-        self.reporting = None;
         self.mode = match result {
             Ok(report) if *key == self.outcome_key() => Mode::Loss {
                 text: report.map_or_else(
@@ -338,7 +332,7 @@ impl App {
             Action::Bottom => *selected = last,
             Action::Activate => {
                 let target = text.lines().nth(*selected).and_then(message_on_line);
-                if let Some(index) = target.filter(|&i| i < self.transcript.messages.len()) {
+                if let Some(index) = target.filter(|&i| i < self.transcript.messages().len()) {
                     self.mode = Mode::Normal;
                     if self.filter.as_ref().is_some_and(|f| !f.shown.contains(&index)) {
                         self.clear_filter();

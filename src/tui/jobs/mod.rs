@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::cancel::CancelToken;
 use crate::compact::deterministic::{DirStore, DryRun};
-use crate::compact::{derive, Derived, DeterministicOptions, Inputs, Outcome, Settings, Strategy};
+use crate::compact::{derive, Compaction, Derived, DeterministicOptions, Outcome, Settings, Strategy};
 use crate::loss::LossReport;
 use crate::summarize::{self, Fixed, Spec};
 use crate::tokens::{Counts, Tokenizer};
@@ -195,16 +195,17 @@ impl RunSnapshot {
                 range: key.range(),
             },
         );
-        crate::compact::run(Inputs {
-            transcript: &self.transcript,
-            counts: &self.counts,
-            settings: &self.key.settings,
-            summarizer: &summary,
-            store,
-            cancel,
-            loss_report: with_loss,
-            derived: if reuse_derived { self.derived.as_deref() } else { None },
-        })
+        let mut compaction = Compaction::new(&self.transcript, &self.counts, self.key.settings)
+            .summarizer(&summary)
+            .store(store)
+            .cancel(cancel);
+        if with_loss {
+            compaction = compaction.with_loss_report();
+        }
+        if let Some(derived) = self.derived.as_deref().filter(|_| reuse_derived) {
+            compaction = compaction.reusing(derived);
+        }
+        compaction.run()
     }
 }
 
@@ -286,6 +287,13 @@ pub enum Job {
         /// The session.
         session: Arc<Session>,
     },
+    /// The session browser's scan: one row per file, sent as each is read.
+    Scan {
+        /// The session files.
+        files: Arc<Vec<PathBuf>>,
+        /// The tokenizer the rows count with.
+        tokenizer: Tokenizer,
+    },
     /// Where the context goes.
     Breakdown {
         /// Its inputs.
@@ -328,6 +336,8 @@ pub enum JobKind {
     Sweep,
     /// A comparison of policies.
     Compare,
+    /// The session browser's scan.
+    Scan,
 }
 
 impl Job {
@@ -346,6 +356,7 @@ impl Job {
             Job::Replay { .. } => JobKind::Replay,
             Job::Sweep { .. } => JobKind::Sweep,
             Job::Compare { .. } => JobKind::Compare,
+            Job::Scan { .. } => JobKind::Scan,
         }
     }
 }
@@ -453,6 +464,10 @@ pub enum Done {
         /// The panic's message.
         message: String,
     },
+    /// The browser's scan read one file (progress: sent as each file is read).
+    Scanned(Box<crate::tui::browser::Entry>),
+    /// The browser's scan read every file.
+    ScanEnded,
     /// A breakdown is made.
     BrokenDown {
         /// Its inputs.
@@ -581,15 +596,44 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
             )
             .map(Arc::new),
         },
+        Job::Scan { files, tokenizer } => {
+            scan(&files, tokenizer, cancel, report);
+            Done::ScanEnded
+        }
     }
+}
+
+/// The browser's rows, read in parallel and reported one by one from this thread (the
+/// report is not shared between threads); it stops at the next file once cancelled.
+fn scan(files: &[PathBuf], tokenizer: Tokenizer, cancel: &CancelToken, report: &dyn Fn(Done)) {
+    use crate::tui::browser::Entry;
+    use rayon::prelude::*;
+    let (rows, read) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            files.par_iter().for_each_with(rows, |rows, path| {
+                if cancel.is_cancelled() {
+                    return;
+                }
+                let entry = match crate::scan::scan_file(path, tokenizer, None) {
+                    Ok(session) => Entry::Session(Box::new(session)),
+                    Err(e) => Entry::Failed(path.display().to_string(), e.to_string()),
+                };
+                let _ = rows.send(entry);
+            });
+        });
+        for entry in read {
+            report(Done::Scanned(Box::new(entry)));
+        }
+    });
 }
 
 /// The preview: the compacted document, and its messages as readable text.
 fn preview(snapshot: &RunSnapshot, cancel: &CancelToken) -> crate::Result<Preview> {
     let outcome = snapshot.run(&mut DryRun, true, false, cancel)?;
     let text = outcome.document.to_text();
-    let format = Some(snapshot.transcript.format.as_override());
-    let readable = Transcript::parse(&snapshot.transcript.source, text.clone().into_bytes(), format).map_or_else(
+    let format = Some(snapshot.transcript.format().as_override());
+    let readable = Transcript::parse(snapshot.transcript.source(), text.clone().into_bytes(), format).map_or_else(
         |e| format!("(the output does not load back: {e})"),
         |out| super::preview::readable(&out, snapshot.key.tokenizer),
     );
@@ -641,7 +685,7 @@ fn sweep(key: &SweepKey, session: &Session, cancel: &CancelToken) -> crate::Resu
 /// transcript itself and its counts), its model view under the strategy, its history.
 fn session(key: SessionKey, live: &Transcript, counts: &Counts, cancel: &CancelToken) -> crate::Result<Session> {
     let whole = live.whole_session()?;
-    let counts = if whole.messages.len() == live.messages.len() && whole.conversation == live.conversation {
+    let counts = if whole.messages().len() == live.messages().len() && whole.conversation() == live.conversation() {
         counts.clone()
     } else {
         Counts::compute_cancellable(&whole, key.tokenizer, cancel, |_, _| {})?

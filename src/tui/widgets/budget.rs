@@ -18,7 +18,11 @@ const GAUGE: usize = 20;
 /// Draws the budget bar.
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme();
-    let title = format!(" ctxlens · {} · {} ", app.transcript().source, app.transcript().format);
+    let title = format!(
+        " ctxlens · {} · {} ",
+        app.transcript().source(),
+        app.transcript().format()
+    );
     let block = Block::bordered().title(Line::styled(title, t.accent));
     let width = usize::from(area.width.saturating_sub(2));
     let gauge_width = if width < 90 { GAUGE / 2 } else { GAUGE };

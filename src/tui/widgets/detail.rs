@@ -21,14 +21,14 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     } else {
         Style::new()
     };
-    let Some(message) = app.transcript().messages.get(app.selected()) else {
+    let Some(message) = app.transcript().messages().get(app.selected()) else {
         frame.render_widget(Paragraph::new("no messages").block(Block::bordered()), area);
         return;
     };
     let title = format!(
         " #{} {} · {} tokens ",
         app.selected(),
-        message.role,
+        message.role(),
         thousands(app.counts().message(app.selected()))
     );
     let block = Block::bordered().title(title).border_style(border);
@@ -159,7 +159,7 @@ fn facts(app: &App) -> Vec<Line<'static>> {
             t.warning,
         ));
     }
-    if app.transcript().messages[index].past_summary {
+    if app.transcript().messages()[index].past_summary() {
         lines.push(Line::styled(
             "past summary: written by an earlier compaction",
             t.warning,
@@ -239,7 +239,7 @@ pub fn diff_lines(before: &str, after: &str) -> Vec<(char, String)> {
 fn group_lines(app: &App) -> Vec<Line<'static>> {
     let t = &app.theme();
     let index = app.selected();
-    let groups = &app.transcript().groups;
+    let groups = &app.transcript().groups();
     let mut lines = Vec::new();
     if let Some(group) = groups.group_of(index).map(|g| &groups.groups[g]) {
         let results: Vec<String> = group.results.iter().map(|r| format!("#{r}")).collect();
@@ -258,7 +258,7 @@ fn group_lines(app: &App) -> Vec<Line<'static>> {
             lines.push(Line::styled("⚠ the cut falls inside this group", t.warning));
         }
     }
-    let len = app.transcript().messages.len();
+    let len = app.transcript().messages().len();
     for orphan in groups.orphans_of(index) {
         lines.push(Line::styled(format!("⚠ orphan: {}", orphan.explain(len)), t.orphan));
     }

@@ -38,7 +38,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             format!(
                 "{} of {} messages",
                 crate::text::thousands(app.selected() as u64 + 1),
-                crate::text::thousands(app.transcript().messages.len() as u64)
+                crate::text::thousands(app.transcript().messages().len() as u64)
             ),
             t.dim,
         ),

@@ -48,8 +48,8 @@ pub fn timeline(frame: &mut Frame, area: Rect, app: &App, view: &TimelineView) {
         Line::styled(
             format!(
                 "{} · {} messages in {} epoch{} · {} real compaction{} ({})",
-                session.whole.source,
-                thousands(session.whole.messages.len() as u64),
+                session.whole.source(),
+                thousands(session.whole.messages().len() as u64),
                 history.epochs.len(),
                 if history.epochs.len() == 1 { "" } else { "s" },
                 history.compactions.len(),
@@ -152,8 +152,8 @@ fn epoch(frame: &mut Frame, area: Rect, app: &App, session: &Session, open: &Epo
     let lines: Vec<Line> = (open.offset..range.end)
         .take(rows)
         .map(|i| {
-            let m = &session.whole.messages[i];
-            let marker = if m.past_summary { "◆" } else { " " };
+            let m = &session.whole.messages()[i];
+            let marker = if m.past_summary() { "◆" } else { " " };
             let text = format!(
                 "{marker}{:>6} {:<10} {} {:>8}",
                 i,
@@ -167,7 +167,7 @@ fn epoch(frame: &mut Frame, area: Rect, app: &App, session: &Session, open: &Epo
             );
             let style = if i == open.selected {
                 t.selected
-            } else if m.past_summary {
+            } else if m.past_summary() {
                 t.boundary
             } else {
                 Style::default()
@@ -176,9 +176,9 @@ fn epoch(frame: &mut Frame, area: Rect, app: &App, session: &Session, open: &Epo
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), list_area);
-    let selected = &session.whole.messages[open.selected];
+    let selected = &session.whole.messages()[open.selected];
     let mut detail = Vec::new();
-    if selected.past_summary {
+    if selected.past_summary() {
         detail.push(Line::styled(
             "◆ the summary the agent got at this compaction",
             t.boundary,
@@ -188,7 +188,7 @@ fn epoch(frame: &mut Frame, area: Rect, app: &App, session: &Session, open: &Epo
         format!(
             "#{} {} · {} tokens",
             open.selected,
-            selected.role,
+            selected.role(),
             thousands(session.counts.message(open.selected))
         ),
         t.accent,
@@ -315,7 +315,7 @@ impl ReplaySeries {
             budget: vec![(0.0, max_tokens as f64), (x_max, max_tokens as f64)],
             real: session
                 .whole
-                .compactions
+                .compactions()
                 .iter()
                 .flat_map(|c| {
                     let p = view.positions.partition_point(|&i| i < c.at) as f64;
@@ -362,7 +362,7 @@ fn replay_summary(app: &App, session: &Session, replay: &crate::replay::Replay) 
             t.dim,
         ),
     ])];
-    let real = session.whole.compactions.len();
+    let real = session.whole.compactions().len();
     if real > 0 {
         lines.push(Line::styled(
             format!(

@@ -26,17 +26,17 @@ const RUNNING: usize = 9;
 /// Draws the list.
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme();
-    let groups = &app.transcript().groups;
+    let groups = &app.transcript().groups();
     let title = match app.filter() {
         Some(filter) => format!(
             " {} of {} messages: {} (Esc shows all) ",
             thousands(filter.shown.len() as u64),
-            thousands(app.transcript().messages.len() as u64),
+            thousands(app.transcript().messages().len() as u64),
             filter.label
         ),
         None => format!(
             " messages {} · {} tool groups · {} orphans ",
-            thousands(app.transcript().messages.len() as u64),
+            thousands(app.transcript().messages().len() as u64),
             thousands(groups.groups.len() as u64),
             thousands(groups.orphans.len() as u64)
         ),
@@ -52,7 +52,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     };
     let block = Block::bordered().title(title).border_style(border);
     let inner_width = usize::from(area.width.saturating_sub(2));
-    let index_width = app.transcript().messages.len().max(1).to_string().len();
+    let index_width = app.transcript().messages().len().max(1).to_string().len();
     let tokens_width = if app.deterministic().is_some() {
         TOKENS_EDITED
     } else {
@@ -124,7 +124,7 @@ fn message_row(app: &App, index: usize, biggest: u64, w: &Widths) -> Line<'stati
     } else {
         style
     };
-    let groups = &app.transcript().groups;
+    let groups = &app.transcript().groups();
     let selected_group = groups.group_of(app.selected());
     let (marker, marker_style) = if groups.orphans_of(index).next().is_some() {
         ("!", t.orphan)
@@ -179,7 +179,7 @@ fn policy_marker(policy: &MainPolicy, index: usize) -> Option<&'static str> {
 }
 
 fn marker_row(app: &App, note: usize, width: usize) -> Line<'static> {
-    let text = &app.transcript().notes[note].text;
+    let text = &app.transcript().notes()[note].text;
     let label = format!("┄┄ past compaction: {text} ");
     let fill = width.saturating_sub(label.chars().count());
     Line::styled(format!("{label}{}", "┄".repeat(fill)), app.theme().warning)
