@@ -1,7 +1,7 @@
 //! Benchmarks of a compactor over a whole session (see `ctxlens::replay`): one replay at
 //! 10,000 and 100,000 messages with placeholder summaries (what the TUI's chart runs on
 //! every budget key), the same with extractive summaries, indexing a session's facts,
-//! a 20-setting sweep at 10,000 messages, and every agent's policy replayed over the same
+//! the TUI's sweep (its answer grid) at 10,000 messages, and every agent's policy replayed over the same
 //! sessions (`policy/…`, to hold beside `replay/…`: within 2× is the target).
 
 use std::hint::black_box;
@@ -10,7 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use ctxlens::cancel::never;
 use ctxlens::compact::{Options, SummaryRole};
 use ctxlens::replay::lost::FactIndex;
-use ctxlens::replay::sweep::{sweep, Inputs as SweepInputs};
+use ctxlens::replay::sweep::{sweep, Inputs as SweepInputs, Range, TailRule, DEFAULT_FACT_FLOOR};
 use ctxlens::replay::{replay, Inputs, View};
 use ctxlens::summarize::{Extractive, Placeholder, Summarizer};
 use ctxlens::synth::openai_transcript;
@@ -73,23 +73,26 @@ fn sweeps(c: &mut Criterion) {
         b.iter(|| black_box(FactIndex::build(&v, never()).expect("indexes").len()));
     });
     let facts = FactIndex::build(&v, never()).expect("indexes");
-    let settings: Vec<Options> = (1..=20)
-        .map(|k| Options {
-            max_tokens: v.total() * k / 20,
-            keep_tail: None,
-            flush_to_memory: false,
-        })
-        .collect();
+    // The TUI's sweep: the answer grid from a twentieth of the session to all of it.
+    let range = Range {
+        from: v.total() / 20,
+        to: v.total(),
+        tails: vec![TailRule::Default],
+        flush_to_memory: false,
+    };
+    let settings = range.answer_grid();
     for (name, summarizer) in [
         ("placeholder", &Placeholder as &dyn Summarizer),
         ("extractive", &Extractive { summary_tokens: 400 }),
     ] {
-        group.bench_function(format!("10000/20_settings/{name}"), |b| {
+        group.bench_function(format!("10000/answer_grid/{name}"), |b| {
             b.iter(|| {
                 let result = sweep(&SweepInputs {
                     view: &v,
                     facts: &facts,
                     settings: &settings,
+                    range: &range,
+                    fact_floor: DEFAULT_FACT_FLOOR,
                     summary_role: SummaryRole::System,
                     cuts_a_tail: true,
                     summarizer,

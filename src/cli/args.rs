@@ -312,3 +312,11 @@ impl From<ProviderArg> for Provider {
         }
     }
 }
+
+/// A percentage between 0 and 100 (`50` or `50%`).
+pub fn parse_percent(s: &str) -> Result<f64, String> {
+    match s.trim().trim_end_matches('%').parse::<f64>() {
+        Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),
+        _ => Err(format!("`{s}` is not a percentage between 0 and 100")),
+    }
+}

@@ -60,6 +60,10 @@ struct OpenArgs {
     /// The model's context window, for settings to paste that are a share of it (key c).
     #[arg(long, value_name = "N")]
     context_window: Option<u64>,
+    /// The sweep chart's (key S) safe budget keeps at least this share of the facts, in
+    /// percent.
+    #[arg(long, value_name = "PCT", default_value_t = ctxlens::replay::sweep::DEFAULT_FACT_FLOOR, value_parser = args::parse_percent)]
+    fact_floor: f64,
 }
 
 #[derive(Debug, Subcommand)]
@@ -271,6 +275,7 @@ fn open(args: &OpenArgs) -> anyhow::Result<ExitCode> {
                 .unwrap_or(ctxlens::summarize::Spec::Extractive),
             summary_settings: args.summary.settings(),
             context_window: args.context_window.or(config_file::current().context_window),
+            fact_floor: args.fact_floor,
             hint,
             ..ctxlens::tui::Config::default()
         };

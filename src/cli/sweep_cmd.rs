@@ -1,7 +1,8 @@
 //! `ctxlens sweep FILE --max-tokens A..B[:STEP]`: one replay per setting, in parallel, as
-//! a table (or JSON, CSV), with the answers: the knee, the smallest budget that never
-//! loops and keeps every user instruction, and with `--keep N` the smallest that keeps
-//! message #N verbatim.
+//! a table (or JSON, CSV), with the answers: the knee, the smallest safe budget (never
+//! loops, keeps every user instruction and `--fact-floor` of the facts), and with
+//! `--keep N` the smallest that keeps message #N verbatim. The answers are searched on a
+//! fixed grid over A..B, so they do not move with STEP.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,7 +14,7 @@ use super::args::{EmitArgs, InputArgs, MakeArgs};
 use super::replay_cmd::{prepare, Prepared};
 use ctxlens::compact::{DeterministicOptions, Options, Settings};
 use ctxlens::replay::lost::FactIndex;
-use ctxlens::replay::sweep::{sweep, Inputs, Sweep};
+use ctxlens::replay::sweep::{sweep, Answer, Inputs, Range, Sweep, TailRule, ANSWER_STEPS, DEFAULT_FACT_FLOOR};
 use ctxlens::text::thousands;
 
 /// `ctxlens sweep FILE`.
@@ -43,6 +44,10 @@ pub struct SweepArgs {
     /// Also answer: the smallest budget that keeps message #N verbatim to the end.
     #[arg(long, value_name = "N")]
     keep: Option<usize>,
+    /// A safe budget keeps at least this share of the facts, in percent (besides never
+    /// looping and keeping every user instruction).
+    #[arg(long, value_name = "PCT", default_value_t = DEFAULT_FACT_FLOOR, value_parser = super::args::parse_percent)]
+    fact_floor: f64,
     #[command(flatten)]
     make: MakeArgs,
     /// Print JSON.
@@ -57,9 +62,14 @@ pub struct SweepArgs {
     emit: EmitArgs,
 }
 
-/// The `--max-tokens` values.
+/// The `--max-tokens` values, and the range they were given as (`A..B`, or a list's
+/// smallest and largest): the answers are searched over the range, not the steps.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Budgets(Vec<u64>);
+pub struct Budgets {
+    values: Vec<u64>,
+    from: u64,
+    to: u64,
+}
 
 /// The most settings one sweep runs (a typo such as `1..1000000:1` would otherwise run
 /// for hours).
@@ -99,7 +109,14 @@ fn parse_budgets(s: &str) -> Result<Budgets, String> {
     if values.len() > MAX_BUDGETS {
         return Err(format!("{} budgets: a sweep runs at most {MAX_BUDGETS}", values.len()));
     }
-    Ok(Budgets(values))
+    let (from, to) = match s.split_once("..") {
+        Some((a, rest)) => (number(a)?, number(rest.split_once(':').map_or(rest, |(b, _)| b))?),
+        None => (
+            values.iter().copied().min().unwrap_or(0),
+            values.iter().copied().max().unwrap_or(0),
+        ),
+    };
+    Ok(Budgets { values, from, to })
 }
 
 fn parse_ratio(s: &str) -> Result<f64, String> {
@@ -112,7 +129,7 @@ fn parse_ratio(s: &str) -> Result<f64, String> {
 impl SweepArgs {
     /// The `--max-tokens` values (none when only `--vary` was given).
     fn budgets(&self) -> &[u64] {
-        self.max_tokens.as_ref().map_or(&[], |b| b.0.as_slice())
+        self.max_tokens.as_ref().map_or(&[], |b| b.values.as_slice())
     }
 
     /// `--policy NAME` other than the §7F compactor's own sweep: the policy sweep's
@@ -149,35 +166,37 @@ impl SweepArgs {
         }))
     }
 
-    /// Every setting, by budget then tail.
-    fn settings(&self) -> Vec<Options> {
-        let flush_to_memory = self.flush_to_memory;
-        let mut out = Vec::new();
-        for &max_tokens in self.budgets() {
-            let tails: Vec<Option<u64>> = if !self.keep_tail.is_empty() {
-                self.keep_tail.iter().map(|&k| Some(k)).collect()
-            } else if !self.keep_ratio.is_empty() {
-                self.keep_ratio
-                    .iter()
-                    .map(|&r| Some((max_tokens as f64 * r).round() as u64))
-                    .collect()
-            } else {
-                vec![None]
-            };
-            out.extend(tails.into_iter().map(|keep_tail| Options {
-                max_tokens,
-                keep_tail,
-                flush_to_memory,
-            }));
+    /// The range the answers are searched over, with the tail rules.
+    fn range(&self) -> Range {
+        let tails = if !self.keep_tail.is_empty() {
+            self.keep_tail.iter().map(|&k| TailRule::Tokens(k)).collect()
+        } else if !self.keep_ratio.is_empty() {
+            self.keep_ratio
+                .iter()
+                .map(|&r| TailRule::PerMille((r * 1000.0).round() as u64))
+                .collect()
+        } else {
+            vec![TailRule::Default]
+        };
+        let (from, to) = self.max_tokens.as_ref().map_or((0, 0), |b| (b.from, b.to));
+        Range {
+            from,
+            to,
+            tails,
+            flush_to_memory: self.flush_to_memory,
         }
-        out
     }
 }
 
 /// Sweeps and prints.
 /// The sweep of `settings` over the prepared session; on a terminal, how far it is and
 /// about how long it has left, on standard error.
-fn swept(prepared: &Prepared, args: &SweepArgs, settings: &[Options]) -> anyhow::Result<(Sweep, FactIndex)> {
+fn swept(
+    prepared: &Prepared,
+    args: &SweepArgs,
+    settings: &[Options],
+    range: &Range,
+) -> anyhow::Result<(Sweep, FactIndex)> {
     let facts = FactIndex::build(&prepared.view, ctxlens::cancel::never())?;
     let started = std::time::Instant::now();
     let show = |done: usize, of: usize| {
@@ -190,6 +209,8 @@ fn swept(prepared: &Prepared, args: &SweepArgs, settings: &[Options]) -> anyhow:
         view: &prepared.view,
         facts: &facts,
         settings,
+        range,
+        fact_floor: args.fact_floor,
         summary_role: args.make.summary_role(),
         cuts_a_tail: args.make.strategy().cuts_a_tail(),
         summarizer: prepared.summarizer.as_ref(),
@@ -228,7 +249,8 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             args.budgets().len(),
         );
     }
-    let mut settings = args.settings();
+    let mut range = args.range();
+    let mut settings = range.settings(args.budgets());
     // Budgets past the whole session never fire and all read the same: one of them is
     // kept (the smallest), the rest said and left out, so `1..u64::MAX` stays a sweep of
     // the budgets that matter.
@@ -236,6 +258,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     if let Some(&first_over) = settings.iter().map(|o| &o.max_tokens).filter(|&&m| m >= whole).min() {
         let before = settings.len();
         settings.retain(|o| o.max_tokens <= first_over);
+        range.to = range.to.min(first_over);
         let left_out = before - settings.len();
         if left_out > 0 {
             eprintln!(
@@ -246,14 +269,19 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let (outcome, facts) = swept(&prepared, args, &settings)?;
+    let (outcome, facts) = swept(&prepared, args, &settings, &range)?;
 
     if let Some(kind) = args.emit.emit_config {
         // The setting to take back to the agent: the smallest safe one, else the knee,
         // else the one that loops least and loses fewest instructions.
-        let (chosen, why) = match (outcome.smallest_safe, outcome.knee) {
-            (Some(i), _) => (i, "the smallest that never loops and keeps every user instruction"),
-            (None, Some(i)) => (i, "the knee; no setting here is safe"),
+        let at = |a: &Answer| Options {
+            max_tokens: a.max_tokens,
+            keep_tail: Some(a.keep_tail),
+            flush_to_memory: args.flush_to_memory,
+        };
+        let (options, why) = match (&outcome.smallest_safe, &outcome.knee) {
+            (Some(a), _) => (at(a), "the smallest safe one"),
+            (None, Some(a)) => (at(a), "the knee; no setting here is safe"),
             (None, None) => {
                 let best = (0..outcome.rows.len())
                     .min_by_key(|&i| {
@@ -261,10 +289,12 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
                         (r.loops, r.instructions_lost, std::cmp::Reverse(r.max_tokens))
                     })
                     .expect("a sweep has at least one setting");
-                (best, "the fewest loops and lost instructions; no setting here is safe")
+                (
+                    settings[best],
+                    "the fewest loops and lost instructions; no setting here is safe",
+                )
             }
         };
-        let options = settings[chosen];
         eprintln!(
             "ctxlens: emitting max_tokens {}, keep_tail {} ({why})",
             options.max_tokens,
@@ -298,18 +328,16 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     } else if args.csv {
         write_csv(&mut out, &outcome, args.keep)?;
     } else {
-        print(&mut out, &prepared, &outcome, args.keep, facts.instructions())?;
+        print(&mut out, &prepared, &outcome, &range, args.keep, facts.instructions())?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn json_doc(prepared: &super::replay_cmd::Prepared, outcome: &Sweep) -> serde_json::Value {
-    let pick = |i: Option<usize>| {
-        i.map(|i| {
-            let r = &outcome.rows[i];
-            serde_json::json!({"max_tokens": r.max_tokens, "keep_tail": r.keep_tail})
-        })
+    let pick = |a: &Option<Answer>| {
+        a.as_ref()
+            .map(|a| serde_json::json!({"max_tokens": a.max_tokens, "keep_tail": a.keep_tail}))
     };
     serde_json::json!({
         "tokenizer": prepared.counts.tokenizer.name(),
@@ -317,9 +345,11 @@ fn json_doc(prepared: &super::replay_cmd::Prepared, outcome: &Sweep) -> serde_js
         "messages": prepared.view.len(),
         "total_tokens": prepared.view.total(),
         "settings": outcome.rows,
-        "knee": pick(outcome.knee),
-        "smallest_safe": pick(outcome.smallest_safe),
-        "smallest_keeping": pick(outcome.smallest_keeping),
+        "knee": pick(&outcome.knee),
+        "smallest_safe": pick(&outcome.smallest_safe),
+        "smallest_keeping": pick(&outcome.smallest_keeping),
+        "fact_floor_percent": outcome.fact_floor,
+        "answer_steps": ANSWER_STEPS,
     })
 }
 
@@ -356,6 +386,7 @@ fn print(
     out: &mut impl Write,
     prepared: &super::replay_cmd::Prepared,
     outcome: &Sweep,
+    range: &Range,
     keep: Option<usize>,
     instructions: usize,
 ) -> anyhow::Result<()> {
@@ -387,13 +418,16 @@ fn print(
     )?;
     for (i, r) in outcome.rows.iter().enumerate() {
         let mut marks = Vec::new();
-        if Some(i) == outcome.knee {
+        // A row is marked only when it is the answer itself (answers between rows are
+        // printed below the table with their own figures).
+        let is = |a: &Option<Answer>| a.as_ref().is_some_and(|a| a.shown && a.nearest_row == i);
+        if is(&outcome.knee) {
             marks.push("◀ knee");
         }
-        if Some(i) == outcome.smallest_safe {
+        if is(&outcome.smallest_safe) {
             marks.push("◀ smallest safe");
         }
-        if Some(i) == outcome.smallest_keeping {
+        if is(&outcome.smallest_keeping) {
             marks.push("◀ smallest keeping");
         }
         let keeps = match (keep, r.keeps) {
@@ -401,8 +435,7 @@ fn print(
             (Some(_), Some(false)) => format!("  {:>8}", "no"),
             _ => String::new(),
         };
-        writeln!(
-            out,
+        let line = format!(
             "{:>11}  {:>10}  {:>7}  {:>5}  {:>8}  {:>11}  {:>12}  {:>5.1}%  {:>10}  {:>12}{keeps}  {}",
             thousands(r.max_tokens),
             thousands(r.keep_tail),
@@ -415,38 +448,61 @@ fn print(
             r.facts_lost,
             format!("{}/{instructions}", r.instructions_lost),
             marks.join(" ")
-        )?;
+        );
+        writeln!(out, "{}", line.trim_end())?;
     }
     writeln!(out)?;
-    let describe = |i: usize| {
-        let r = &outcome.rows[i];
+    print_answers(out, outcome, range, keep, instructions)
+}
+
+/// The answers under the table, each with its own replay's figures.
+fn print_answers(
+    out: &mut impl Write,
+    outcome: &Sweep,
+    range: &Range,
+    keep: Option<usize>,
+    instructions: usize,
+) -> anyhow::Result<()> {
+    let describe = |a: &Answer| {
+        let r = &a.row;
         format!(
-            "max_tokens {} with keep_tail {}",
-            thousands(r.max_tokens),
-            thousands(r.keep_tail)
+            "max_tokens {} with keep_tail {} ({}, {}, {:.1}% of facts kept, {}/{instructions} instructions lost)",
+            thousands(a.max_tokens),
+            thousands(a.keep_tail),
+            ctxlens::text::count_of(r.firings as u64, "firing", "firings"),
+            ctxlens::text::count_of(r.loops as u64, "loop", "loops"),
+            r.fact_survival_percent,
+            r.instructions_lost
         )
     };
-    match outcome.knee {
-        Some(i) => writeln!(out, "Knee: {}: beyond it, more budget saves few firings.", describe(i))?,
+    writeln!(
+        out,
+        "Answers searched on {} equal steps over {}..{} (the same whatever the table's step):",
+        ANSWER_STEPS,
+        thousands(range.from),
+        thousands(range.to)
+    )?;
+    match &outcome.knee {
+        Some(a) => writeln!(out, "Knee: {}: beyond it, more budget saves few firings.", describe(a))?,
         None => writeln!(out, "Knee: none (firings do not bend over this range).")?,
     }
-    match outcome.smallest_safe {
-        Some(i) => writeln!(
-            out,
-            "Smallest budget that never loops and keeps every user instruction: {}.",
-            describe(i)
-        )?,
+    let safe = format!(
+        "never loops, keeps every user instruction and at least {}% of the facts (--fact-floor)",
+        outcome.fact_floor
+    );
+    match &outcome.smallest_safe {
+        Some(a) => writeln!(out, "Smallest safe budget ({safe}): {}.", describe(a))?,
         None => writeln!(
             out,
-            "No setting here both never loops and keeps every user instruction (try larger budgets, or a summarizer that keeps requests)."
+            "No budget in this range is safe ({safe}): try larger budgets, a lower floor, or a summarizer that keeps requests."
         )?,
     }
     if let Some(k) = keep {
-        match outcome.smallest_keeping {
-            Some(i) => writeln!(
+        match &outcome.smallest_keeping {
+            Some(a) => writeln!(
                 out,
                 "Smallest budget that keeps #{k} verbatim to the end: {}.",
-                describe(i)
+                describe(a)
             )?,
             None => writeln!(out, "No setting here keeps #{k} verbatim to the end.")?,
         }
@@ -460,12 +516,20 @@ mod tests {
 
     #[test]
     fn budgets_parse_as_ranges_and_lists() {
-        assert_eq!(parse_budgets("1000..4000:500").unwrap().0.len(), 7);
+        assert_eq!(parse_budgets("1000..4000:500").unwrap().values.len(), 7);
+        let stepped = parse_budgets("1000..4300:1000").unwrap();
         assert_eq!(
-            parse_budgets("1000..2000").unwrap().0,
+            (stepped.from, stepped.to),
+            (1000, 4300),
+            "the range is as given, not as stepped"
+        );
+        assert_eq!(
+            parse_budgets("1000..2000").unwrap().values,
             (0..=10).map(|k| 1000 + k * 100).collect::<Vec<_>>()
         );
-        assert_eq!(parse_budgets("5,10,20").unwrap().0, vec![5, 10, 20]);
+        let list = parse_budgets("10,5,20").unwrap();
+        assert_eq!((list.values, list.from, list.to), (vec![10, 5, 20], 5, 20));
+        assert!(super::super::args::parse_percent("50%").is_ok() && super::super::args::parse_percent("101").is_err());
         assert!(parse_budgets("4000..1000").is_err());
         assert!(parse_budgets("1..1000000:1").is_err());
         assert!(parse_budgets("a..b").is_err());

@@ -245,18 +245,37 @@ fn sweep_over_the_fixture_gives_seven_settings_and_answers() {
         assert_eq!(r["final_tokens"], one["final_tokens"]);
         assert_eq!(r["loops"], one["loops"]);
     }
-    // The smallest budget keeping #90 keeps it; the one before it does not.
-    let keeping = doc["smallest_keeping"]["max_tokens"].as_u64().unwrap();
-    let k = rows.iter().position(|r| r["max_tokens"] == keeping).unwrap();
-    assert_eq!(rows[k]["keeps"], Value::Bool(true));
-    assert!(rows[..k].iter().all(|r| r["keeps"] == Value::Bool(false)));
-    // The safe answer never loops and loses no instruction, and nothing smaller is safe.
-    let safe = doc["smallest_safe"]["max_tokens"].as_u64().unwrap();
-    let s = rows.iter().position(|r| r["max_tokens"] == safe).unwrap();
-    assert_eq!(
-        (rows[s]["loops"].as_u64(), rows[s]["instructions_lost"].as_u64()),
-        (Some(0), Some(0))
-    );
+    // The answers are points of the answer grid (every row of this table is one: 500 is
+    // four of its 125-token steps): each answer's own replay is what it claims, and no
+    // smaller row of the table is.
+    let alone = |answer: &str| {
+        let a = &doc[answer];
+        let one = json_stdout(&ctxlens(&[
+            "sweep",
+            path(&fixture),
+            "--max-tokens",
+            &a["max_tokens"].to_string(),
+            "--keep-tail",
+            &a["keep_tail"].to_string(),
+            "--keep",
+            "90",
+            "--json",
+        ]));
+        (a["max_tokens"].as_u64().unwrap(), one["settings"][0].clone())
+    };
+    let (keeping, row) = alone("smallest_keeping");
+    assert_eq!(row["keeps"], Value::Bool(true));
+    let smaller = |budget: u64| rows.iter().filter(move |r| r["max_tokens"].as_u64().unwrap() < budget);
+    assert!(smaller(keeping).all(|r| r["keeps"] == Value::Bool(false)));
+    let floor = doc["fact_floor_percent"].as_f64().unwrap();
+    let safe_row = |r: &Value| {
+        r["loops"].as_u64() == Some(0)
+            && r["instructions_lost"].as_u64() == Some(0)
+            && r["fact_survival_percent"].as_f64().unwrap() >= floor
+    };
+    let (safe, row) = alone("smallest_safe");
+    assert!(safe_row(&row), "{row}");
+    assert!(smaller(safe).all(|r| !safe_row(r)));
     // CSV: a header and one line per setting.
     let csv = stdout(&ctxlens(&[
         "sweep",
@@ -524,4 +543,44 @@ fn settings_written_as_ctxlens_toml_are_read_back() {
     let out = ctxlens(&["compact", path(&fixture), "--config", path(&named), "--plan"]);
     assert_exit(&out, 2);
     assert!(stderr(&out).contains(".ctxlens.toml:1:14"), "{}", stderr(&out));
+}
+
+/// The answers do not move with the table's step: three grids over the same range of
+/// every shipped real session log give the same knee and smallest safe budget.
+#[test]
+fn the_sweep_answers_are_the_same_for_three_grids_over_one_range() {
+    let logs = real_session_logs();
+    assert!(!logs.is_empty());
+    for log in &logs {
+        let answers = |grid: &str| {
+            let doc = json_stdout(&ctxlens(&["sweep", path(log), "--max-tokens", grid, "--json"]));
+            (
+                doc["knee"].clone(),
+                doc["smallest_safe"].clone(),
+                doc["settings"].as_array().unwrap().len(),
+            )
+        };
+        let total = json_stdout(&ctxlens(&["stats", path(log), "--json"]))["total"]
+            .as_u64()
+            .unwrap();
+        let (from, to) = (total / 20, total);
+        let coarse = answers(&format!("{from}..{to}:{}", (to - from) / 4));
+        let middle = answers(&format!("{from}..{to}:{}", (to - from) / 7));
+        let fine = answers(&format!("{from}..{to}:{}", (to - from) / 30));
+        assert!(coarse.2 < middle.2 && middle.2 < fine.2, "three different tables");
+        assert_eq!((&coarse.0, &coarse.1), (&middle.0, &middle.1), "{}", log.display());
+        assert_eq!((&coarse.0, &coarse.1), (&fine.0, &fine.1), "{}", log.display());
+    }
+}
+
+/// The shipped real session logs (Claude Code and Codex).
+fn real_session_logs() -> Vec<std::path::PathBuf> {
+    let mut logs: Vec<std::path::PathBuf> = ["claude-code-jsonl", "codex-rollout"]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(common::data().join("real-transcripts").join(dir)).expect("shipped"))
+        .map(|entry| entry.expect("listed").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    logs.sort();
+    logs
 }

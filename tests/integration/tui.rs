@@ -1164,7 +1164,7 @@ fn the_sweep_chart_marks_the_current_setting_and_the_knee() {
     let effects = app.act(Action::ToggleSweep);
     settle(&mut app, effects);
     let sweep = app.sweep().expect("swept");
-    assert_eq!(sweep.rows.len(), ctxlens::tui::app::SWEEP_STEPS as usize);
+    assert_eq!(sweep.rows.len(), ctxlens::replay::sweep::ANSWER_STEPS as usize + 1);
     let terminal = draw(&app, 120, 36);
     assert!(row_containing(terminal.backend().buffer(), "current max_tokens 2,000").is_some());
     insta::assert_snapshot!("sweep_chart", terminal.backend());

@@ -1,7 +1,14 @@
 //! The budget sweep: one replay per setting (in parallel), and the answers a user tuning
-//! a budget wants: where more budget stops paying (the knee), the smallest budget that
-//! never loops and keeps every user instruction, and the smallest that keeps a given
-//! message verbatim to the end.
+//! a budget wants: where more budget stops paying (the knee), the smallest budget that is
+//! safe (never loops, keeps every user instruction and at least a floor of the facts), and
+//! the smallest that keeps a given message verbatim to the end.
+//!
+//! The answers do not depend on the rows shown: they are searched on a fixed grid of
+//! [`ANSWER_STEPS`] equal steps over the sweep's [`Range`] (replays shared with the rows
+//! where they coincide), so a table of 5 budgets and one of 50 over the same range give
+//! the same knee and the same smallest safe budget.
+
+use std::collections::HashMap;
 
 use rayon::prelude::*;
 
@@ -11,14 +18,95 @@ use crate::cancel::CancelToken;
 use crate::compact::{Options, SummaryRole};
 use crate::summarize::Summarizer;
 
+/// Equal steps of the grid the answers are searched on (the range's ends included).
+pub const ANSWER_STEPS: u64 = 24;
+
+/// The share of the facts a safe budget keeps unless the user sets another, in percent.
+pub const DEFAULT_FACT_FLOOR: f64 = 50.0;
+
+/// How a budget's tail is chosen: one rule for every budget of a sweep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TailRule {
+    /// The compactor's default (half the budget).
+    Default,
+    /// The same number of tokens at every budget.
+    Tokens(u64),
+    /// A share of each budget, in thousandths.
+    PerMille(u64),
+}
+
+impl TailRule {
+    /// The `keep_tail` option at `max_tokens`.
+    pub fn at(self, max_tokens: u64) -> Option<u64> {
+        match self {
+            TailRule::Default => None,
+            TailRule::Tokens(k) => Some(k),
+            TailRule::PerMille(m) => Some(max_tokens.saturating_mul(m) / 1000),
+        }
+    }
+}
+
+/// The budgets a sweep answers over: `from..=to`, each with every tail rule.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Range {
+    /// The smallest budget.
+    pub from: u64,
+    /// The largest budget.
+    pub to: u64,
+    /// The tail rules tried at each budget (at least one).
+    pub tails: Vec<TailRule>,
+    /// Add the memory-tool reminder before the kept tail.
+    pub flush_to_memory: bool,
+}
+
+impl Range {
+    /// `budgets`, each with every tail rule: the rows of a table.
+    pub fn settings(&self, budgets: &[u64]) -> Vec<Options> {
+        budgets
+            .iter()
+            .flat_map(|&max_tokens| {
+                self.tails.iter().map(move |tail| Options {
+                    max_tokens,
+                    keep_tail: tail.at(max_tokens),
+                    flush_to_memory: self.flush_to_memory,
+                })
+            })
+            .collect()
+    }
+
+    /// `steps` equal steps over the range, both ends included (one budget when the range
+    /// is a single one).
+    pub fn budgets(&self, steps: u64) -> Vec<u64> {
+        let steps = steps.max(1);
+        let mut out: Vec<u64> = (0..=steps)
+            .map(|k| {
+                self.from
+                    + u64::try_from(u128::from(self.to - self.from) * u128::from(k) / u128::from(steps))
+                        .unwrap_or(self.to)
+            })
+            .collect();
+        out.dedup();
+        out
+    }
+
+    /// The grid the answers are searched on.
+    pub fn answer_grid(&self) -> Vec<Options> {
+        self.settings(&self.budgets(ANSWER_STEPS))
+    }
+}
+
 /// What a sweep needs.
 pub struct Inputs<'a> {
     /// The session.
     pub view: &'a View,
     /// Its facts and human turns.
     pub facts: &'a FactIndex,
-    /// The settings to try, in the order to report them.
+    /// The settings to show, in the order to report them.
     pub settings: &'a [Options],
+    /// The range the answers are searched over (see the module's docs).
+    pub range: &'a Range,
+    /// The share of the facts (percent) a safe budget keeps.
+    pub fact_floor: f64,
     /// The role of the summaries in a message list.
     pub summary_role: SummaryRole,
     /// `false` for a strategy that never cuts a tail.
@@ -65,65 +153,144 @@ pub struct Row {
     pub keeps: Option<bool>,
 }
 
+impl Row {
+    /// Never loops, keeps every user instruction and at least `fact_floor` percent of
+    /// the facts.
+    pub fn is_safe(&self, fact_floor: f64) -> bool {
+        self.loops == 0 && self.instructions_lost == 0 && self.fact_survival_percent >= fact_floor
+    }
+}
+
+/// A setting the sweep answers with (a point of the answer grid), with its replay.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Answer {
+    /// `max_tokens`.
+    pub max_tokens: u64,
+    /// The effective `keep_tail`.
+    pub keep_tail: u64,
+    /// The shown row nearest to it (where a chart marks it).
+    #[serde(skip)]
+    pub nearest_row: usize,
+    /// Its own replay's outcome.
+    #[serde(skip)]
+    pub row: Row,
+    /// A shown row is this very setting.
+    #[serde(skip)]
+    pub shown: bool,
+}
+
 /// A sweep's outcome.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Sweep {
     /// One row per setting, in the order given.
     pub rows: Vec<Row>,
-    /// The row where more budget stops buying many fewer firings.
-    pub knee: Option<usize>,
-    /// The smallest `max_tokens` (with its `keep_tail`) that never loops and keeps every
-    /// user instruction.
-    pub smallest_safe: Option<usize>,
+    /// Where more budget stops buying many fewer firings.
+    pub knee: Option<Answer>,
+    /// The smallest safe setting ([`Row::is_safe`] with the floor below).
+    pub smallest_safe: Option<Answer>,
     /// The smallest `max_tokens` that keeps the `keep` message verbatim to the end.
-    pub smallest_keeping: Option<usize>,
+    pub smallest_keeping: Option<Answer>,
+    /// The fact floor "safe" used, in percent.
+    pub fact_floor: f64,
 }
 
-/// Replays every setting and answers.
+/// The outcome of one setting's replay.
+fn row(inputs: &Inputs, options: &Options) -> crate::Result<Row> {
+    let outcome = replay(&ReplayInputs {
+        view: inputs.view,
+        options: *options,
+        summary_role: inputs.summary_role,
+        cuts_a_tail: inputs.cuts_a_tail,
+        summarizer: inputs.summarizer,
+        cancel: inputs.cancel,
+    })?;
+    let loss = lifetime_loss(inputs.facts, &outcome);
+    Ok(Row {
+        max_tokens: options.max_tokens,
+        keep_tail: options.effective_keep_tail(),
+        model_calls: outcome.model_calls,
+        firings: outcome.firings.len(),
+        loops: outcome.loops,
+        calls_over_budget: outcome.calls_over_budget,
+        first_firing: outcome.first_firing().map(|f| f.at),
+        final_tokens: outcome.final_tokens,
+        summary_input_tokens: outcome.summary_input_tokens,
+        fact_survival_percent: loss.survival_percent(),
+        facts_lost: loss.lost.len(),
+        instructions_lost: loss.instructions_lost.len(),
+        keeps: inputs.keep.map(|p| outcome.keeps(p)),
+    })
+}
+
+/// A setting's identity for sharing replays between the rows and the answer grid.
+fn identity(o: &Options) -> (u64, u64, bool) {
+    (o.max_tokens, o.effective_keep_tail(), o.flush_to_memory)
+}
+
+/// Replays every setting shown and every point of the answer grid (each once), and
+/// answers.
 pub fn sweep(inputs: &Inputs) -> crate::Result<Sweep> {
+    let grid = inputs.range.answer_grid();
+    let mut unique: Vec<Options> = Vec::with_capacity(inputs.settings.len() + grid.len());
+    let mut seen = std::collections::HashSet::new();
+    for options in inputs.settings.iter().chain(&grid) {
+        if seen.insert(identity(options)) {
+            unique.push(*options);
+        }
+    }
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let rows: Vec<Row> = inputs
-        .settings
+    let replayed: Vec<Row> = unique
         .par_iter()
         .map(|options| {
-            let outcome = replay(&ReplayInputs {
-                view: inputs.view,
-                options: *options,
-                summary_role: inputs.summary_role,
-                cuts_a_tail: inputs.cuts_a_tail,
-                summarizer: inputs.summarizer,
-                cancel: inputs.cancel,
-            })?;
-            let loss = lifetime_loss(inputs.facts, &outcome);
+            let made = row(inputs, options)?;
             if let Some(progress) = inputs.progress {
                 let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                progress(finished, inputs.settings.len());
+                progress(finished, unique.len());
             }
-            Ok(Row {
-                max_tokens: options.max_tokens,
-                keep_tail: options.effective_keep_tail(),
-                model_calls: outcome.model_calls,
-                firings: outcome.firings.len(),
-                loops: outcome.loops,
-                calls_over_budget: outcome.calls_over_budget,
-                first_firing: outcome.first_firing().map(|f| f.at),
-                final_tokens: outcome.final_tokens,
-                summary_input_tokens: outcome.summary_input_tokens,
-                fact_survival_percent: loss.survival_percent(),
-                facts_lost: loss.lost.len(),
-                instructions_lost: loss.instructions_lost.len(),
-                keeps: inputs.keep.map(|p| outcome.keeps(p)),
-            })
+            Ok(made)
         })
         .collect::<crate::Result<_>>()?;
-    let by_budget = sorted_by_budget(&rows);
-    let smallest = |ok: &dyn Fn(&Row) -> bool| by_budget.iter().copied().find(|&i| ok(&rows[i]));
+    let by_identity: HashMap<(u64, u64, bool), &Row> = unique.iter().map(identity).zip(replayed.iter()).collect();
+    let rows: Vec<Row> = inputs
+        .settings
+        .iter()
+        .map(|o| by_identity[&identity(o)].clone())
+        .collect();
+    let grid_rows: Vec<Row> = grid.iter().map(|o| by_identity[&identity(o)].clone()).collect();
+    let by_budget = sorted_by_budget(&grid_rows);
+    let answer = |i: usize| {
+        let r = &grid_rows[i];
+        let nearest_row = nearest(&rows, r);
+        Answer {
+            max_tokens: r.max_tokens,
+            keep_tail: r.keep_tail,
+            nearest_row,
+            shown: rows
+                .get(nearest_row)
+                .is_some_and(|n| (n.max_tokens, n.keep_tail) == (r.max_tokens, r.keep_tail)),
+            row: r.clone(),
+        }
+    };
+    let smallest = |ok: &dyn Fn(&Row) -> bool| by_budget.iter().copied().find(|&i| ok(&grid_rows[i])).map(answer);
     Ok(Sweep {
-        knee: knee(&rows, &by_budget),
-        smallest_safe: smallest(&|r| r.loops == 0 && r.instructions_lost == 0),
+        knee: knee(&grid_rows, &by_budget).map(answer),
+        smallest_safe: smallest(&|r| r.is_safe(inputs.fact_floor)),
         smallest_keeping: smallest(&|r| r.keeps == Some(true)),
+        fact_floor: inputs.fact_floor,
         rows,
     })
+}
+
+/// The shown row nearest to `to` (by budget, then tail; the first of equals).
+fn nearest(rows: &[Row], to: &Row) -> usize {
+    (0..rows.len())
+        .min_by_key(|&i| {
+            (
+                rows[i].max_tokens.abs_diff(to.max_tokens),
+                rows[i].keep_tail.abs_diff(to.keep_tail),
+            )
+        })
+        .unwrap_or(0)
 }
 
 /// Row indices by `max_tokens`, then `keep_tail`.
@@ -205,19 +372,21 @@ mod tests {
         let total = counts.total();
         let view = View::new(transcript, counts);
         let facts = FactIndex::build(&view, crate::cancel::never()).expect("facts");
-        let settings: Vec<Options> = (1..=6)
-            .map(|k| Options {
-                max_tokens: total * k / 8,
-                keep_tail: None,
-                flush_to_memory: false,
-            })
-            .collect();
+        let range = Range {
+            from: total / 8,
+            to: total * 6 / 8,
+            tails: vec![TailRule::Default],
+            flush_to_memory: false,
+        };
+        let settings = range.settings(&(1..=6).map(|k| total * k / 8).collect::<Vec<_>>());
         let told = std::sync::Mutex::new(Vec::new());
         let progress = |done: usize, of: usize| told.lock().expect("lock").push((done, of));
         let swept = sweep(&Inputs {
             view: &view,
             facts: &facts,
             settings: &settings,
+            range: &range,
+            fact_floor: DEFAULT_FACT_FLOOR,
             summary_role: SummaryRole::System,
             cuts_a_tail: true,
             summarizer: &crate::summarize::Placeholder,
@@ -227,9 +396,71 @@ mod tests {
         })
         .expect("sweeps");
         assert_eq!(swept.rows.len(), 6);
+        // The rows and the answer grid share the replays they have in common.
+        let replays = {
+            let mut all: Vec<(u64, u64, bool)> = settings.iter().chain(&range.answer_grid()).map(identity).collect();
+            all.sort_unstable();
+            all.dedup();
+            all.len()
+        };
         let mut told = told.into_inner().expect("lock");
         told.sort_unstable();
-        assert_eq!(told, (1..=6).map(|d| (d, 6)).collect::<Vec<_>>());
+        assert_eq!(told, (1..=replays).map(|d| (d, replays)).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_answers_do_not_depend_on_the_rows_shown() {
+        use crate::tokens::{Counts, Tokenizer};
+        let text = crate::synth::openai_transcript(400);
+        let transcript = crate::transcript::Transcript::parse("t.json", text.into_bytes(), None).expect("loads");
+        let counts = Counts::compute(&transcript, Tokenizer::Estimate);
+        let total = counts.total();
+        let view = View::new(transcript, counts);
+        let facts = FactIndex::build(&view, crate::cancel::never()).expect("facts");
+        let range = Range {
+            from: total / 20,
+            to: total,
+            tails: vec![TailRule::Default, TailRule::PerMille(300)],
+            flush_to_memory: false,
+        };
+        let answers = |steps: u64| {
+            let settings = range.settings(&range.budgets(steps));
+            let swept = sweep(&Inputs {
+                view: &view,
+                facts: &facts,
+                settings: &settings,
+                range: &range,
+                fact_floor: DEFAULT_FACT_FLOOR,
+                summary_role: SummaryRole::System,
+                cuts_a_tail: true,
+                summarizer: &crate::summarize::Placeholder,
+                keep: Some(5),
+                cancel: crate::cancel::never(),
+                progress: None,
+            })
+            .expect("sweeps");
+            assert_eq!(swept.rows.len(), settings.len());
+            let point = |a: Option<Answer>| a.map(|a| (a.max_tokens, a.keep_tail, a.row));
+            (
+                point(swept.knee),
+                point(swept.smallest_safe),
+                point(swept.smallest_keeping),
+            )
+        };
+        let (coarse, middle, fine) = (answers(4), answers(7), answers(31));
+        assert!(coarse.0.is_some(), "a session that compacts has a knee");
+        assert_eq!(coarse, middle);
+        assert_eq!(coarse, fine);
+    }
+
+    #[test]
+    fn safe_means_no_loop_no_lost_instruction_and_the_fact_floor() {
+        let mut r = row(1000, 3);
+        r.fact_survival_percent = 49.0;
+        assert!(!r.is_safe(50.0));
+        assert!(r.is_safe(40.0));
+        r.instructions_lost = 1;
+        assert!(!r.is_safe(0.0));
     }
 
     #[test]

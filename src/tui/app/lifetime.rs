@@ -44,8 +44,9 @@ pub struct ConfigView {
     pub kind: usize,
 }
 
-/// How many budgets the sweep chart tries (from a tenth of the session to all of it).
-pub const SWEEP_STEPS: u64 = 20;
+/// The sweep chart tries budgets from the session's total over this to all of it, in
+/// the answer grid's steps ([`crate::replay::sweep::ANSWER_STEPS`]).
+pub const SWEEP_FROM_DIVISOR: u64 = 20;
 
 impl App {
     /// What names the session the lifetime views need now.
@@ -86,15 +87,21 @@ impl App {
 
     /// What names the sweep around the current settings.
     fn sweep_key(&self) -> Option<SweepKey> {
-        let total = self.session()?.view.total().max(SWEEP_STEPS);
-        let budgets = (1..=SWEEP_STEPS).map(|k| total * k / SWEEP_STEPS).collect();
+        use crate::replay::sweep::{Range, TailRule};
+        let total = self.session()?.view.total().max(SWEEP_FROM_DIVISOR);
         let options = self.settings.options;
+        let tail = options.keep_tail.map_or(TailRule::Default, |k| {
+            TailRule::PerMille(k.saturating_mul(1000) / options.max_tokens.max(1))
+        });
         Some(SweepKey {
             session: self.session_key(),
-            budgets,
-            keep_per_mille: options
-                .keep_tail
-                .map(|k| k.saturating_mul(1000) / options.max_tokens.max(1)),
+            range: Range {
+                from: total / SWEEP_FROM_DIVISOR,
+                to: total,
+                tails: vec![tail],
+                flush_to_memory: options.flush_to_memory,
+            },
+            fact_floor_per_mille: (self.fact_floor * 10.0).round() as u64,
             summary_role: self.settings.summary_role,
             cuts_a_tail: self.settings.strategy.cuts_a_tail(),
             flush_to_memory: options.flush_to_memory,

@@ -28,7 +28,7 @@ use crate::summarize::{self, Spec};
 use crate::tokens::{Counts, Tokenizer};
 use crate::transcript::Transcript;
 
-pub use lifetime::{ConfigView, EpochView, TimelineView, SWEEP_STEPS};
+pub use lifetime::{ConfigView, EpochView, TimelineView, SWEEP_FROM_DIVISOR};
 pub use navigation::Row;
 pub use prompts::{expand_home, Prompt, PromptKind};
 use slot::{InFlight, Slot};
@@ -54,6 +54,8 @@ pub struct Config {
     pub summary_settings: summarize::Settings,
     /// The model's context window (for settings that are a share of it).
     pub context_window: Option<u64>,
+    /// The share of the facts (percent) a safe budget keeps in the sweep chart.
+    pub fact_floor: f64,
     /// A first line for the status bar (the demo says where the user's sessions are).
     pub hint: Option<String>,
     /// Colours.
@@ -73,6 +75,7 @@ impl Default for Config {
             summarizer: Spec::Extractive,
             summary_settings: summarize::Settings::default(),
             context_window: None,
+            fact_floor: crate::replay::sweep::DEFAULT_FACT_FLOOR,
             hint: None,
             theme: Theme::from_env(),
             save_dir: PathBuf::from("."),
@@ -292,6 +295,7 @@ pub struct App {
     filter: Option<ListFilter>,
     calibration: Option<(Tokenizer, Option<crate::calibrate::Calibration>)>,
     context_window: Option<u64>,
+    fact_floor: f64,
     /// Another agent's policy the list and the detail follow instead of §7F (chosen with
     /// Enter in the compare view).
     main_policy: Option<MainPolicy>,
@@ -369,6 +373,7 @@ impl App {
             calibration: None,
             // The window the user gave, else the one of the model the transcript names.
             context_window: config.context_window.or(model_window),
+            fact_floor: config.fact_floor,
             main_policy: None,
             raw: false,
             session: Slot::new(),

@@ -127,10 +127,10 @@ pub struct ReplayKey {
 pub struct SweepKey {
     /// The session.
     pub session: SessionKey,
-    /// The budgets tried.
-    pub budgets: Vec<u64>,
-    /// `keep_tail` as thousandths of each budget (`None`: half, the default).
-    pub keep_per_mille: Option<u64>,
+    /// The budgets and tail rule tried (every step of the answer grid).
+    pub range: crate::replay::sweep::Range,
+    /// The facts a safe budget keeps, in thousandths.
+    pub fact_floor_per_mille: u64,
     /// The summaries' role.
     pub summary_role: crate::compact::SummaryRole,
     /// Whether the strategy cuts a tail.
@@ -140,16 +140,10 @@ pub struct SweepKey {
 }
 
 impl SweepKey {
-    /// The settings it tries.
+    /// The settings it shows: the answer grid itself, so the chart's points are the
+    /// ones the answers were found on and no replay is made twice.
     pub fn settings(&self) -> Vec<crate::compact::Options> {
-        self.budgets
-            .iter()
-            .map(|&max_tokens| crate::compact::Options {
-                max_tokens,
-                keep_tail: self.keep_per_mille.map(|k| max_tokens * k / 1000),
-                flush_to_memory: self.flush_to_memory,
-            })
-            .collect()
+        self.range.answer_grid()
     }
 }
 
@@ -672,6 +666,8 @@ fn sweep(key: &SweepKey, session: &Session, cancel: &CancelToken) -> crate::Resu
         view: &session.view,
         facts,
         settings: &key.settings(),
+        range: &key.range,
+        fact_floor: key.fact_floor_per_mille as f64 / 10.0,
         summary_role: key.summary_role,
         cuts_a_tail: key.cuts_a_tail,
         summarizer: &crate::summarize::Placeholder,

@@ -224,8 +224,12 @@ fn chart_frame(
         .title_bottom(hint_line(context));
     let inner = block.inner(popup);
     frame.render_widget(block, popup);
-    let [text, chart] = Layout::vertical([Constraint::Length(summary.len() as u16), Constraint::Min(3)]).areas(inner);
-    frame.render_widget(Paragraph::new(summary), text);
+    // Wrapped at word boundaries: at 80 columns a summary takes more lines, never a cut
+    // word (ratatui's own count of the wrapped lines sizes the area).
+    let summary = Paragraph::new(summary).wrap(Wrap { trim: true });
+    let height = u16::try_from(summary.line_count(inner.width)).unwrap_or(u16::MAX);
+    let [text, chart] = Layout::vertical([Constraint::Length(height), Constraint::Min(3)]).areas(inner);
+    frame.render_widget(summary, text);
     chart
 }
 
@@ -412,10 +416,10 @@ pub fn replay(frame: &mut Frame, area: Rect, app: &App) {
 
 /// The sweep chart's summary lines.
 fn sweep_summary(app: &App, sweep: &Sweep) -> Vec<Line<'static>> {
-    let describe = |i: Option<usize>| {
-        i.map_or_else(
+    let describe = |a: &Option<crate::replay::sweep::Answer>| {
+        a.as_ref().map_or_else(
             || "none here".to_owned(),
-            |i| format!("max_tokens {}", thousands(sweep.rows[i].max_tokens)),
+            |a| format!("max_tokens {}", thousands(a.max_tokens)),
         )
     };
     let updating = if app.sweep().is_none() {
@@ -425,14 +429,17 @@ fn sweep_summary(app: &App, sweep: &Sweep) -> Vec<Line<'static>> {
     };
     vec![
         Line::raw(format!(
-            "{} budgets · current max_tokens {} (│) · knee ◆ {} · smallest that never loops and keeps every instruction: {}",
+            "{} budgets · current max_tokens {} (│) · knee ◆ {} · smallest safe: {} (never loops, keeps every instruction and {}% of facts)",
             sweep.rows.len(),
             thousands(app.options().max_tokens),
-            describe(sweep.knee),
-            describe(sweep.smallest_safe)
+            describe(&sweep.knee),
+            describe(&sweep.smallest_safe),
+            sweep.fact_floor,
         )),
         Line::styled(
-            format!("placeholder-sized summaries; `ctxlens sweep` makes real ones{updating}"),
+            format!(
+                "placeholder-sized summaries, as `ctxlens sweep --summarizer placeholder`; its default summarizer makes real ones{updating}"
+            ),
             app.theme().dim,
         ),
     ]
@@ -462,7 +469,8 @@ pub fn sweep(frame: &mut Frame, area: Rect, app: &App) {
     let current = [(max_tokens, 0.0), (max_tokens, y_max)];
     let knee: Vec<(f64, f64)> = sweep
         .knee
-        .map(|i| (sweep.rows[i].max_tokens as f64, sweep.rows[i].firings as f64))
+        .as_ref()
+        .map(|a| (a.max_tokens as f64, a.row.firings as f64))
         .into_iter()
         .collect();
     let chart_area = chart_frame(frame, area, app, title, sweep_summary(app, sweep), Context::Sweep);
