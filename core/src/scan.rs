@@ -14,7 +14,7 @@ use crate::tokens::{Counts, Tokenizer};
 use crate::transcript::Transcript;
 
 /// One session, summarized.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Session {
     /// The file.
     pub path: String,
@@ -29,10 +29,27 @@ pub struct Session {
     pub format: String,
     /// Messages of the whole session (every epoch).
     pub messages: usize,
-    /// Their tokens by the tokenizer.
+    /// Their tokens by the tokenizer (the whole log, every epoch).
     pub tokens: u64,
+    /// Tokens of the live context: the epoch after the last compaction (all of them when
+    /// it never compacted), what the session's next call carries.
+    pub live_tokens: u64,
+    /// The first thing the user asked (its first line, cut to 100 characters): a title.
+    pub title: String,
+    /// The model the log names, when it does.
+    pub model: Option<String>,
+    /// The last timestamp the log records, else the file's modification time (RFC 3339).
+    #[serde(serialize_with = "empty_as_null")]
+    pub last_activity: String,
+    /// The session's id, when the log records one (Claude Code `sessionId`).
+    pub session_id: Option<String>,
+    /// For a sub-agent's log (Claude Code `isSidechain`): the id of the session that
+    /// started it (its parent's `session_id`).
+    pub parent_session: Option<String>,
     /// The largest prompt the provider recorded, when the log records usage.
     pub recorded_peak: Option<u64>,
+    /// That peak as a share of the model's context window, in percent, when both are known.
+    pub peak_percent_of_window: Option<f64>,
     /// Compactions the log records.
     pub compactions: usize,
     /// The threshold the client's own `auto` compaction shows (its recorded size before
@@ -226,6 +243,18 @@ pub fn scan_file(path: &Path, tokenizer: Tokenizer, options: Option<Options>) ->
         }
         None => (None, None),
     };
+    let recorded_peak = whole
+        .messages
+        .iter()
+        .filter_map(|m| m.recorded().map(|r| r.context_tokens))
+        .max();
+    let model = whole.model.clone();
+    let window = model.as_deref().and_then(crate::models::window_of);
+    // The live epoch starts at the last compaction's summary (or the message after it).
+    let live_from = whole
+        .compactions
+        .last()
+        .map_or(0, |c| c.summary_message.map_or(c.at, |s| s.min(c.at)));
     Ok(Session {
         path: path.display().to_string(),
         project: project_of(&whole, path),
@@ -233,11 +262,16 @@ pub fn scan_file(path: &Path, tokenizer: Tokenizer, options: Option<Options>) ->
         format: whole.format.name().to_owned(),
         messages: whole.messages.len(),
         tokens: counts.total(),
-        recorded_peak: whole
-            .messages
-            .iter()
-            .filter_map(|m| m.recorded().map(|r| r.context_tokens))
-            .max(),
+        live_tokens: counts.suffix(live_from),
+        title: title_of(&whole),
+        last_activity: last_activity_of(&whole, path),
+        session_id: first_field(&whole, "sessionId"),
+        parent_session: parent_of(&whole),
+        model,
+        peak_percent_of_window: recorded_peak
+            .zip(window)
+            .map(|(peak, w)| (peak as f64 * 1000.0 / w.tokens as f64).round() / 10.0),
+        recorded_peak,
         compactions: whole.compactions.len(),
         autocompact_at: crate::policy::claude_code::logged_threshold(&whole),
         orphans: whole.groups.orphans.len(),
@@ -256,6 +290,65 @@ fn first_field(transcript: &Transcript, key: &str) -> Option<String> {
             .and_then(serde_json::Value::as_str)
             .map(str::to_owned)
     })
+}
+
+/// The last value of a top-level `key` of the log's records (the last 50 looked at).
+fn last_field(transcript: &Transcript, key: &str) -> Option<String> {
+    transcript.log_records.iter().rev().take(50).find_map(|r| {
+        let value: serde_json::Value = serde_json::from_str(&transcript.text[r.range.clone()]).ok()?;
+        value
+            .get(key)
+            .or_else(|| value.get("payload").and_then(|p| p.get(key)))
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned)
+    })
+}
+
+/// What the user first asked: the first line of a human turn that is words, not markup a
+/// client wraps around commands and context (`<command-name>…`, `<pr_description>`),
+/// cut to 100 characters; else the first turn's first line.
+fn title_of(transcript: &Transcript) -> String {
+    const TITLE_CHARS: usize = 100;
+    let is_markup = |line: &str| line.starts_with('<') && line.ends_with('>');
+    let turns: Vec<String> = transcript
+        .boundaries
+        .iter()
+        .take(20)
+        .map(|&i| transcript.readable_text(i))
+        .collect();
+    let words = turns
+        .iter()
+        .find_map(|text| text.lines().map(str::trim).find(|l| !l.is_empty() && !is_markup(l)));
+    let line = words.or_else(|| {
+        turns
+            .iter()
+            .flat_map(|t| t.lines().map(str::trim))
+            .find(|l| !l.is_empty())
+    });
+    line.map(|l| crate::transcript::Message::cut_preview(l, TITLE_CHARS).into_owned())
+        .unwrap_or_default()
+}
+
+fn last_activity_of(transcript: &Transcript, path: &Path) -> String {
+    last_field(transcript, "timestamp").unwrap_or_else(|| {
+        std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .map_or_else(|_| String::new(), rfc3339)
+    })
+}
+
+/// A Claude Code sub-agent's log (its records are `isSidechain`) names the session that
+/// started it by `sessionId`.
+fn parent_of(transcript: &Transcript) -> Option<String> {
+    let record = transcript.log_records.first()?;
+    let value: serde_json::Value = serde_json::from_str(&transcript.text[record.range.clone()]).ok()?;
+    if value.get("isSidechain").and_then(serde_json::Value::as_bool) != Some(true) {
+        return None;
+    }
+    value
+        .get("sessionId")
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned)
 }
 
 fn project_of(transcript: &Transcript, path: &Path) -> String {

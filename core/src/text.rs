@@ -59,6 +59,20 @@ pub fn truncate(text: &str, max: usize) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` cut to at most `cells` cells at a word boundary, with an ellipsis when cut (a
+/// single word longer than that is cut inside it).
+pub fn cut_at_word(text: &str, cells: usize) -> String {
+    if width(text) <= cells {
+        return text.to_owned();
+    }
+    let cut = truncate(text, cells);
+    let body = cut.trim_end_matches('…');
+    match body.rfind(' ') {
+        Some(space) if space > 0 => format!("{}…", body[..space].trim_end()),
+        _ => cut.into_owned(),
+    }
+}
+
 /// `text` cut to `cells` cells and padded with spaces to exactly that width, on the left
 /// (`right_align`) or the right.
 pub fn fit(text: &str, cells: usize, right_align: bool) -> String {
@@ -129,6 +143,13 @@ pub fn one_line(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cut_ends_at_a_word() {
+        assert_eq!(cut_at_word("one two three", 20), "one two three");
+        assert_eq!(cut_at_word("one two three", 10), "one two…");
+        assert!(width(&cut_at_word("abcdefghijkl", 5)) <= 5);
+    }
 
     #[test]
     fn thousands_groups_digits() {

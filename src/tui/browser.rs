@@ -1,11 +1,12 @@
-//! The session browser (`ctxlens DIR`): one row per session under the folders — project,
-//! start, format, messages, tokens, recorded peak, past compactions, orphans — newest
-//! first (or sorted by another column), filled in by a background scan with its progress
-//! shown, narrowed by a filter on project, path and format. Enter opens a session in the usual view; leaving it
+//! The session browser (`ctxlens DIR`): one row per session under the folders — last
+//! activity, the first prompt as a title, model, the live context's tokens and the whole
+//! log's, the recorded peak as a share of the model's window, past compactions — newest
+//! first (or closest to compaction, or by another column), a sub-agent's log under the
+//! session that started it, filled in by a background scan with its progress shown,
+//! narrowed by a filter on title, project, path, model and format. Enter opens a session in the usual view; leaving it
 //! comes back here. Like [`super::app::App`], a small machine: [`Browser::update`] is
 //! the only mutator and returns what the loop must do.
 
-use std::cmp::Ordering;
 use std::path::PathBuf;
 
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -21,7 +22,7 @@ use crate::scan::Session;
 use crate::text::{fit, thousands, visible};
 
 /// One scanned file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Entry {
     /// A session.
     Session(Box<Session>),
@@ -47,7 +48,14 @@ impl Entry {
     /// Whether the filter `needle` (lowercase) matches its project, path or format.
     fn matches(&self, needle: &str) -> bool {
         let hay = match self {
-            Entry::Session(s) => format!("{} {} {}", s.project, s.path, s.format),
+            Entry::Session(s) => format!(
+                "{} {} {} {} {}",
+                s.title,
+                s.project,
+                s.path,
+                s.format,
+                s.model.as_deref().unwrap_or("")
+            ),
             Entry::Failed(path, error) => format!("{path} {error}"),
         };
         hay.to_lowercase().contains(needle)
@@ -57,10 +65,13 @@ impl Entry {
 /// The column the rows are sorted by, largest (newest) first; ties by path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SortBy {
-    /// When the session started.
+    /// The last thing the log records (a session written now comes first).
     #[default]
-    Started,
-    /// Its tokens by the tokenizer.
+    Newest,
+    /// The live context's tokens against the point where its agent compacts: the log's own
+    /// recorded threshold, else its model's window.
+    ClosestToCompaction,
+    /// The tokens of the whole log.
     Tokens,
     /// The largest prompt the provider recorded.
     Recorded,
@@ -74,18 +85,20 @@ impl SortBy {
     /// The next column `s` switches to.
     fn next(self) -> SortBy {
         match self {
-            SortBy::Started => SortBy::Tokens,
+            SortBy::Newest => SortBy::ClosestToCompaction,
+            SortBy::ClosestToCompaction => SortBy::Tokens,
             SortBy::Tokens => SortBy::Recorded,
             SortBy::Recorded => SortBy::Messages,
             SortBy::Messages => SortBy::Compactions,
-            SortBy::Compactions => SortBy::Started,
+            SortBy::Compactions => SortBy::Newest,
         }
     }
 
     /// The column's name, as the list's title shows it.
     pub fn name(self) -> &'static str {
         match self {
-            SortBy::Started => "newest first",
+            SortBy::Newest => "newest first",
+            SortBy::ClosestToCompaction => "closest to compaction first",
             SortBy::Tokens => "most tokens first",
             SortBy::Recorded => "largest recorded prompt first",
             SortBy::Messages => "most messages first",
@@ -93,22 +106,49 @@ impl SortBy {
         }
     }
 
-    /// Whether `a` comes before `b`; files that failed to load come last.
-    fn order(self, a: &Entry, b: &Entry) -> Ordering {
-        let by_column = match (a.session(), b.session()) {
-            (Some(x), Some(y)) => match self {
-                SortBy::Started => y.started.cmp(&x.started),
-                SortBy::Tokens => y.tokens.cmp(&x.tokens),
-                SortBy::Recorded => y.recorded_peak.cmp(&x.recorded_peak),
-                SortBy::Messages => y.messages.cmp(&x.messages),
-                SortBy::Compactions => y.compactions.cmp(&x.compactions),
-            },
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-            (None, None) => Ordering::Equal,
-        };
-        by_column.then_with(|| a.path().cmp(b.path()))
+    /// A session's value in this column (larger first).
+    fn value(self, s: &Session) -> Value {
+        match self {
+            SortBy::Newest => Value::Text(if s.last_activity.is_empty() {
+                s.started.clone()
+            } else {
+                s.last_activity.clone()
+            }),
+            SortBy::ClosestToCompaction => Value::Number(closeness_per_mille(s).map_or(0, |c| c.saturating_add(1))),
+            SortBy::Tokens => Value::Number(s.tokens),
+            SortBy::Recorded => Value::Number(s.recorded_peak.map_or(0, |p| p.saturating_add(1))),
+            SortBy::Messages => Value::Number(s.messages as u64),
+            SortBy::Compactions => Value::Number(s.compactions as u64),
+        }
     }
+}
+
+/// The live context as thousandths of where its agent compacts (the log's recorded
+/// threshold, else the model's window), when either is known.
+fn closeness_per_mille(s: &Session) -> Option<u64> {
+    let threshold = s
+        .autocompact_at
+        .or_else(|| s.model.as_deref().and_then(crate::models::window_of).map(|w| w.tokens))?;
+    Some(s.live_tokens.saturating_mul(1000) / threshold.max(1))
+}
+
+/// A column's value: text (times, which sort as text) or a number.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Value {
+    Number(u64),
+    Text(String),
+}
+
+/// Where a row sorts: by its group's value (a sub-agent's group is its parent's), the
+/// group (the parent's path), the parent before its sub-agents, then its own path.
+/// Files that failed to load come last.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Place {
+    failed: bool,
+    value: std::cmp::Reverse<Value>,
+    group: String,
+    nested: bool,
+    path: String,
 }
 
 /// What the loop must do after an update.
@@ -125,7 +165,14 @@ pub enum Effect {
 pub struct Browser {
     roots: Vec<PathBuf>,
     total: usize,
+    /// The rows, in [`Place`] order.
     entries: Vec<Entry>,
+    /// Each row's place (parallel to `entries`).
+    places: Vec<Place>,
+    /// Sessions that may have sub-agents: session id → (their value, their path).
+    parents: std::collections::HashMap<String, (Value, String)>,
+    /// Sub-agents whose parent has not arrived yet: the parent's session id → their paths.
+    waiting: std::collections::HashMap<String, Vec<String>>,
     filter: String,
     typing: bool,
     selected: usize,
@@ -146,6 +193,9 @@ impl Browser {
             roots,
             total,
             entries: Vec::new(),
+            places: Vec::new(),
+            parents: std::collections::HashMap::new(),
+            waiting: std::collections::HashMap::new(),
             filter: String::new(),
             typing: false,
             selected: 0,
@@ -163,23 +213,80 @@ impl Browser {
     /// of thousands of files costs a binary search and a move per row, never a pass over
     /// every row (which made the browser quadratic and deaf to keys while it scanned).
     pub fn add(&mut self, entry: Entry) {
-        let sort = self.sort;
-        let at = self
-            .entries
-            .partition_point(|e| sort.order(e, &entry) == Ordering::Less);
+        // A session that may have sub-agents: remembered, and its sub-agents that came
+        // first move under it (rare: a pass over the rows only then).
+        let mut adopted = Vec::new();
+        if let Entry::Session(s) = &entry {
+            if let (None, Some(id)) = (&s.parent_session, &s.session_id) {
+                if !self.parents.contains_key(id) {
+                    self.parents.insert(id.clone(), (self.sort.value(s), s.path.clone()));
+                    adopted = self.waiting.remove(id).unwrap_or_default();
+                }
+            }
+            if let Some(parent) = s.parent_session.as_ref().filter(|p| !self.parents.contains_key(*p)) {
+                self.waiting.entry(parent.clone()).or_default().push(s.path.clone());
+            }
+        }
+        self.insert(entry);
+        for path in adopted {
+            if let Some(k) = self.entries.iter().position(|e| e.path() == path) {
+                let selected_path = self.current().map(|e| e.path().to_owned());
+                self.places.remove(k);
+                let child = self.entries.remove(k);
+                self.insert(child);
+                self.keep_selection(selected_path);
+            }
+        }
+    }
+
+    /// Where `entry` sorts now.
+    fn place(&self, entry: &Entry) -> Place {
+        match entry {
+            Entry::Failed(path, _) => Place {
+                failed: true,
+                value: std::cmp::Reverse(Value::Number(0)),
+                group: path.clone(),
+                nested: false,
+                path: path.clone(),
+            },
+            Entry::Session(s) => {
+                let parent = s.parent_session.as_ref().and_then(|p| self.parents.get(p));
+                let (value, group) = parent.cloned().unwrap_or_else(|| (self.sort.value(s), s.path.clone()));
+                Place {
+                    failed: false,
+                    value: std::cmp::Reverse(value),
+                    group,
+                    nested: parent.is_some(),
+                    path: s.path.clone(),
+                }
+            }
+        }
+    }
+
+    /// Inserts a row at its place: a binary search and a move.
+    fn insert(&mut self, entry: Entry) {
+        let place = self.place(&entry);
+        let at = self.places.partition_point(|p| *p < place);
         if !self.filter.is_empty() {
             let selected_path = self.current().map(|e| e.path().to_owned());
             self.entries.insert(at, entry);
+            self.places.insert(at, place);
             self.keep_selection(selected_path);
             return;
         }
         self.entries.insert(at, entry);
+        self.places.insert(at, place);
         if self.moved && at <= self.selected && self.entries.len() > 1 {
             self.selected += 1;
         }
         if self.selected < self.offset || self.selected >= self.offset + self.rows {
             self.offset = self.selected.saturating_sub(self.rows / 2);
         }
+    }
+
+    /// Whether row `i` is a sub-agent drawn under its parent.
+    fn nested(&self, i: usize) -> bool {
+        self.places.get(i).is_some_and(|p| p.nested)
     }
 
     /// Moves the selection back onto the file it was on (rows moved under it).
@@ -282,8 +389,23 @@ impl Browser {
             Action::CycleSort => {
                 let selected_path = self.current().map(|e| e.path().to_owned());
                 self.sort = self.sort.next();
-                let sort = self.sort;
-                self.entries.sort_by(|a, b| sort.order(a, b));
+                let by_path: std::collections::HashMap<&str, &Session> = self
+                    .entries
+                    .iter()
+                    .filter_map(Entry::session)
+                    .map(|s| (s.path.as_str(), s))
+                    .collect();
+                for (value, path) in self.parents.values_mut() {
+                    if let Some(s) = by_path.get(path.as_str()) {
+                        *value = self.sort.value(s);
+                    }
+                }
+                let mut rows: Vec<(Place, Entry)> = std::mem::take(&mut self.entries)
+                    .into_iter()
+                    .map(|e| (self.place(&e), e))
+                    .collect();
+                rows.sort_by(|a, b| a.0.cmp(&b.0));
+                (self.places, self.entries) = rows.into_iter().unzip();
                 self.keep_selection(selected_path);
             }
             Action::Activate => match self.current() {
@@ -365,11 +487,16 @@ pub fn draw(frame: &mut Frame, browser: &Browser) {
             .collect();
         parts.join("  ")
     };
-    // Why a file failed, else the highlighted file (the table shows its project only).
+    // Why a file failed, else the highlighted session's project and file.
     let status = browser
         .status
         .clone()
-        .or_else(|| browser.current().map(|e| e.path().to_owned()))
+        .or_else(|| {
+            browser.current().map(|e| match e {
+                Entry::Session(s) => format!("{} · {} · {}", s.project, s.format, s.path),
+                Entry::Failed(path, _) => path.clone(),
+            })
+        })
         .unwrap_or_default();
     frame.render_widget(
         Paragraph::new(vec![
@@ -380,21 +507,62 @@ pub fn draw(frame: &mut Frame, browser: &Browser) {
     );
 }
 
+/// The list's columns at a width: the fixed ones, and the model's only when there is room
+/// (the title takes the rest; at 80 columns it keeps about 30).
+struct Columns {
+    title: usize,
+    model: usize,
+}
+
+impl Columns {
+    /// last active (16) · live (9) · log (9) · peak (6) · cmp (3), with spaces.
+    const FIXED: usize = 16 + 1 + 9 + 1 + 9 + 1 + 6 + 1 + 3 + 1;
+
+    fn at(width: usize) -> Columns {
+        let model = if width >= 110 { 18 } else { 0 };
+        Columns {
+            title: width.saturating_sub(Columns::FIXED + model).max(10),
+            model,
+        }
+    }
+
+    fn row(&self, cells: [&str; 7]) -> String {
+        let [active, title, model, live, log, peak, cmp] = cells;
+        let model = if self.model > 0 {
+            format!("{} ", fit(model, self.model - 1, false))
+        } else {
+            String::new()
+        };
+        format!(
+            "{} {} {model}{live:>9} {log:>9} {peak:>6} {cmp:>3}",
+            fit(active, 16, false),
+            fit(title, self.title, false),
+        )
+    }
+}
+
+/// A model id without its date suffix (`claude-sonnet-4-5-20250929` → `claude-sonnet-4-5`):
+/// the column is narrow and the family is what tells sessions apart.
+fn short_model(model: &str) -> String {
+    match model.rsplit_once('-') {
+        Some((family, date)) if date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()) => family.to_owned(),
+        _ => model.to_owned(),
+    }
+}
+
 fn draw_list(frame: &mut Frame, area: Rect, browser: &Browser) {
     let t = &browser.theme;
     let width = usize::from(area.width.saturating_sub(2));
-    let project_width = width.saturating_sub(24 + 12 + 9 + 11 + 11 + 5 + 5 + 8).clamp(10, 60);
-    let header = format!(
-        "{:<24}{} {:<11} {:>8} {:>10} {:>10} {:>4} {:>4}",
-        "started",
-        fit("project", project_width, false),
-        "format",
-        "messages",
-        "tokens",
-        "recorded",
+    let columns = Columns::at(width);
+    let header = columns.row([
+        "last active",
+        "first prompt",
+        "model",
+        "live tok",
+        "log tok",
+        "peak",
         "cmp",
-        "orph"
-    );
+    ]);
     let shown = browser.shown();
     let rows = usize::from(area.height.saturating_sub(3));
     let mut lines = vec![Line::styled(header, t.dim)];
@@ -405,22 +573,29 @@ fn draw_list(frame: &mut Frame, area: Rect, browser: &Browser) {
             Style::new()
         };
         let text = match &browser.entries[i] {
-            Entry::Session(s) => format!(
-                "{:<24}{} {:<11} {:>8} {:>10} {:>10} {:>4} {:>4}",
-                fit(&crate::scan::short_time(&s.started), 23, false),
-                fit(&visible(&s.project, false), project_width, false),
-                s.format,
-                thousands(s.messages as u64),
-                thousands(s.tokens),
-                s.recorded_peak.map_or_else(|| "–".to_owned(), thousands),
-                s.compactions,
-                s.orphans
-            ),
-            Entry::Failed(path, _) => format!(
-                "{:<24}{} failed to load",
-                "",
-                fit(&visible(path, false), project_width, false)
-            ),
+            Entry::Session(s) => {
+                let nested = if browser.nested(i) { "└ sub-agent: " } else { "" };
+                let title = if s.title.is_empty() {
+                    "(no prompt)"
+                } else {
+                    s.title.as_str()
+                };
+                columns.row([
+                    &crate::scan::short_time(if s.last_activity.is_empty() {
+                        &s.started
+                    } else {
+                        &s.last_activity
+                    }),
+                    &format!("{nested}{}", visible(title, false)),
+                    &short_model(s.model.as_deref().unwrap_or("–")),
+                    &thousands(s.live_tokens),
+                    &thousands(s.tokens),
+                    &s.peak_percent_of_window
+                        .map_or_else(|| "–".to_owned(), |p| format!("{p:.0}%")),
+                    &s.compactions.to_string(),
+                ])
+            }
+            Entry::Failed(path, _) => columns.row(["", &visible(path, false), "", "", "", "", ""]) + " failed to load",
         };
         let style = if matches!(browser.entries[i], Entry::Failed(..)) {
             style.patch(t.warning)

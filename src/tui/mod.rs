@@ -15,6 +15,7 @@ pub mod action;
 pub mod app;
 pub mod browser;
 pub mod event;
+pub mod help;
 pub mod input;
 pub mod jobs;
 pub mod keys;
@@ -25,6 +26,7 @@ pub mod terminal;
 pub mod theme;
 pub mod ui;
 pub mod widgets;
+pub mod wrap;
 
 use std::collections::VecDeque;
 use std::sync::mpsc;

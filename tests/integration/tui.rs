@@ -128,6 +128,20 @@ fn row_containing(buffer: &Buffer, needle: &str) -> Option<u16> {
     })
 }
 
+/// The text of row `y`.
+fn line_of(buffer: &Buffer, y: u16) -> String {
+    (0..buffer.area.width).map(|x| buffer[(x, y)].symbol()).collect()
+}
+
+/// Pieces of a frame drawn around an overlay instead of under it (the defect of overlays
+/// inset by one cell): a corner against a vertical border, or a key hint against a corner.
+fn frame_fragments(buffer: &Buffer) -> Vec<String> {
+    (0..buffer.area.height)
+        .map(|y| line_of(buffer, y))
+        .filter(|line| ["└│", "┌│", "q└"].iter().any(|f| line.contains(f)))
+        .collect()
+}
+
 fn cell_at_text<'a>(buffer: &'a Buffer, needle: &str, offset: u16) -> &'a ratatui::buffer::Cell {
     let y = row_containing(buffer, needle).unwrap_or_else(|| panic!("{needle:?} on screen"));
     let line: Vec<&str> = (0..buffer.area.width).map(|x| buffer[(x, y)].symbol()).collect();
@@ -1106,12 +1120,72 @@ fn the_timeline_shows_epochs_and_opens_one_read_only() {
     assert!(matches!(app.mode(), Mode::Normal));
     assert_eq!(app.transcript().messages().len(), live);
 
-    // The second epoch starts with the real summary, marked.
+    // The second epoch (the third row: epoch, compaction, epoch) starts with the real
+    // summary, marked.
     app.act(Action::ToggleTimeline);
     app.act(Action::Down);
+    app.act(Action::Down);
     app.act(Action::Activate);
+    let Mode::Timeline(view) = app.mode() else {
+        panic!("still the timeline")
+    };
+    assert_eq!(view.open.as_ref().map(|o| o.epoch), Some(1));
     let terminal = draw(&app, 130, 36);
     assert!(row_containing(terminal.backend().buffer(), "the summary the agent got").is_some());
+}
+
+#[test]
+fn a_real_compaction_is_a_row_of_the_timeline_with_its_summary_and_what_was_done_again() {
+    let mut app = autocompact_app();
+    let effects = app.act(Action::ToggleTimeline);
+    settle(&mut app, effects);
+    let session = app.session().expect("built");
+    let real_summary = session.history.compactions[0].summary.clone();
+    let again = session.done_again[0].len();
+    // The compaction's own row is selectable, and Enter shows the summary the agent got.
+    app.act(Action::Down);
+    let terminal = draw(&app, 130, 36);
+    let buffer = terminal.backend().buffer();
+    let row = line_of(buffer, row_containing(buffer, "▼ compacted (auto)").expect("its row"));
+    assert!(
+        row.contains("▶   ▼ compacted"),
+        "the compaction row is the selected one: {row}"
+    );
+    app.act(Action::Activate);
+    let Mode::Timeline(view) = app.mode() else {
+        panic!("still the timeline")
+    };
+    assert_eq!(view.compaction.map(|c| (c.index, c.loss)), Some((0, false)));
+    let terminal = draw(&app, 130, 36);
+    let buffer = terminal.backend().buffer();
+    assert!(row_containing(buffer, "The summary the agent got").is_some());
+    let first_words: String = real_summary.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+    assert!(
+        row_containing(buffer, &first_words).is_some(),
+        "the real summary is readable in place"
+    );
+    insta::assert_snapshot!("timeline_compaction", terminal.backend());
+    // The evidence of forgetting is further down the same view.
+    let heading = format!(
+        "Done again after it ({}",
+        ctxlens::text::count_of(again as u64, "thing", "things")
+    );
+    let reached = (0..400).any(|_| {
+        app.act(Action::Down);
+        row_containing(draw(&app, 130, 36).backend().buffer(), &heading).is_some()
+    });
+    assert!(reached, "scrolling down reaches {heading:?}");
+    // l shows what it lost; l again goes back to the summary; Esc to the timeline.
+    app.act(Action::ToggleLoss);
+    let terminal = draw(&app, 130, 36);
+    assert!(row_containing(terminal.backend().buffer(), "What it lost: facts of epoch 0").is_some());
+    app.act(Action::ToggleLoss);
+    app.act(Action::Back);
+    assert!(matches!(app.mode(), Mode::Timeline(v) if v.compaction.is_none() && v.open.is_none()));
+    // l on the epoch row opens the loss of the compaction that ended it, directly.
+    app.act(Action::Top);
+    app.act(Action::ToggleLoss);
+    assert!(matches!(app.mode(), Mode::Timeline(v) if v.compaction.is_some_and(|c| c.loss)));
 }
 
 #[test]
@@ -1473,6 +1547,7 @@ fn browser_over_real_transcripts() -> ctxlens::tui::browser::Browser {
         // fresh checkout sets: pinned here so the snapshot is the same everywhere.
         if !matches!(session.format.as_str(), "claude-code" | "codex") {
             "2000-01-01T00:00:00Z".clone_into(&mut session.started);
+            "2000-01-01T00:00:00Z".clone_into(&mut session.last_activity);
         }
         browser.add(Entry::Session(Box::new(session)));
     }
@@ -1499,6 +1574,7 @@ fn rows_arriving_keep_the_cursor_on_the_newest_row_or_on_the_one_the_user_chose(
         .expect("scans");
         // Start times that arrive out of order, newest neither first nor last.
         s.started = format!("2026-01-{:02}T00:00:00Z", 1 + (k * 7919) % 28);
+        s.last_activity = s.started.clone();
         s.path = format!("s{k:05}.json");
         Entry::Session(Box::new(s))
     };
@@ -1535,7 +1611,7 @@ fn the_browser_lists_sessions_newest_first_filters_sorts_and_opens_one() {
                 .map(|x| buffer[(x, y)].symbol())
                 .collect::<String>()
         })
-        .filter_map(|l| l.get(1..25).map(str::trim).map(str::to_owned))
+        .filter_map(|l| l.get(1..17).map(str::trim).map(str::to_owned))
         .filter(|s| s.starts_with("20"))
         .collect();
     let mut sorted = started.clone();
@@ -1558,19 +1634,50 @@ fn the_browser_lists_sessions_newest_first_filters_sorts_and_opens_one() {
     assert!(path.to_string_lossy().contains("codemie"));
     assert_eq!(browser.update(&Action::Back), None);
     assert_eq!(browser.filter(), "");
-    // `s` sorts by tokens, largest first, then by the recorded peak; the row stays put.
+    // `s` sorts by how close the live context is to where its agent compacts, then by
+    // tokens, largest first, then by the recorded peak; the row stays put.
     browser.update(&Action::Down);
     browser.update(&Action::Down);
     let before = browser.current_path();
     browser.update(&Action::CycleSort);
+    assert_eq!(browser.sort(), SortBy::ClosestToCompaction);
+    assert_eq!(browser.current_path(), before, "the selection follows its session");
+    let closeness = |s: &ctxlens::scan::Session| {
+        s.autocompact_at
+            .or_else(|| {
+                s.model
+                    .as_deref()
+                    .and_then(ctxlens::models::window_of)
+                    .map(|w| w.tokens)
+            })
+            .map(|t| s.live_tokens * 1000 / t)
+    };
+    let close: Vec<Option<u64>> = browser
+        .shown_sessions()
+        .iter()
+        .filter(|s| s.parent_session.is_none())
+        .map(|s| closeness(s))
+        .collect();
+    assert!(close.windows(2).all(|w| w[0] >= w[1]), "{close:?}");
+    browser.update(&Action::CycleSort);
     assert_eq!(browser.sort(), SortBy::Tokens);
     assert_eq!(browser.current_path(), before, "the selection follows its session");
-    let tokens: Vec<u64> = browser.shown_sessions().iter().map(|s| s.tokens).collect();
-    assert_eq!(tokens.len(), 14);
+    let tokens: Vec<u64> = browser
+        .shown_sessions()
+        .iter()
+        .filter(|s| s.parent_session.is_none())
+        .map(|s| s.tokens)
+        .collect();
+    assert_eq!(tokens.len(), 13, "14 sessions, one a sub-agent drawn under its parent");
     assert!(tokens.windows(2).all(|w| w[0] >= w[1]), "{tokens:?}");
     browser.update(&Action::CycleSort);
     assert_eq!(browser.sort(), SortBy::Recorded);
-    let peaks: Vec<Option<u64>> = browser.shown_sessions().iter().map(|s| s.recorded_peak).collect();
+    let peaks: Vec<Option<u64>> = browser
+        .shown_sessions()
+        .iter()
+        .filter(|s| s.parent_session.is_none())
+        .map(|s| s.recorded_peak)
+        .collect();
     assert!(peaks.windows(2).all(|w| w[0] >= w[1]), "{peaks:?}");
     // A file scanned now lands in the current order.
     let mut late = browser.shown_sessions()[0].clone();
@@ -1873,4 +1980,87 @@ fn the_context_window_is_typed_in_the_compare_view_and_the_comparison_follows_it
     assert!(rows
         .iter()
         .any(|r| r.settings.iter().any(|(k, v)| k == "context_window" && v == "50000")));
+}
+
+/// Every overlay at 80×24 and at 160×45, drawn on a cleared area: no piece of the frame
+/// under it shows around it, and each is a reviewed snapshot.
+#[test]
+fn every_overlay_at_80x24_and_160x45() {
+    let overlays: &[(&str, &[Action])] = &[
+        ("help", &[Action::ToggleHelp]),
+        ("preview", &[Action::TogglePreview]),
+        ("loss", &[Action::ToggleLoss]),
+        ("breakdown", &[Action::ToggleBreakdown]),
+        ("timeline", &[Action::ToggleTimeline]),
+        ("epoch", &[Action::ToggleTimeline, Action::Activate]),
+        ("compaction", &[Action::ToggleTimeline, Action::Down, Action::Activate]),
+        ("replay", &[Action::ToggleReplay]),
+        ("sweep", &[Action::ToggleSweep]),
+        ("compare", &[Action::ToggleCompare]),
+        ("config", &[Action::ToggleConfig]),
+        ("tokenizer", &[Action::PickTokenizer]),
+        ("max_tokens_prompt", &[Action::EnterValue]),
+        ("export_prompt", &[Action::Export]),
+        ("search_prompt", &[Action::Search]),
+    ];
+    for (width, height) in [(80u16, 24u16), (160, 45)] {
+        for (name, actions) in overlays {
+            let mut app = autocompact_app();
+            let effects = app.act(Action::Resize(width, height));
+            settle(&mut app, effects);
+            for action in *actions {
+                let effects = app.act(action.clone());
+                settle(&mut app, effects);
+            }
+            assert_ne!(*app.mode(), Mode::Normal, "{name} is open");
+            let terminal = draw(&app, width, height);
+            let fragments = frame_fragments(terminal.backend().buffer());
+            assert!(fragments.is_empty(), "{name} at {width}×{height}: {fragments:#?}");
+            insta::assert_snapshot!(format!("overlay_{name}_{width}x{height}"), terminal.backend());
+        }
+    }
+}
+
+/// A sub-agent's log is listed under the session that started it, whichever arrives
+/// first; the live context and the whole log are two labelled columns.
+#[test]
+fn the_browser_nests_a_sub_agent_under_its_parent_and_shows_live_and_log_tokens() {
+    use ctxlens::tui::browser::{Browser, Entry};
+    let dir = common::data().join("real-transcripts/claude-code-jsonl");
+    let scan = |name: &str| ctxlens::scan::scan_file(&dir.join(name), Tokenizer::Estimate, None).expect("scans");
+    let parent = scan("worktrees-ef958aa1.jsonl");
+    let child = scan("worktrees-ef958aa1-subagent-a52886dc.jsonl");
+    let other = scan("codemie-autocompact-624a4a58.jsonl");
+    assert_eq!(child.parent_session, parent.session_id);
+    assert!(parent.parent_session.is_none());
+    // The compacted log: its live context is the epoch after the compaction.
+    assert!(
+        other.live_tokens < other.tokens,
+        "{} vs {}",
+        other.live_tokens,
+        other.tokens
+    );
+    for order in [[&child, &other, &parent], [&parent, &other, &child]] {
+        let mut browser = Browser::new(vec![dir.clone()], 3, Theme::colored());
+        browser.update(&Action::Resize(160, 20));
+        for s in order {
+            browser.add(Entry::Session(Box::new(s.clone())));
+        }
+        let paths: Vec<&str> = browser.shown_sessions().iter().map(|s| s.path.as_str()).collect();
+        let at = paths.iter().position(|p| *p == parent.path).expect("parent listed");
+        assert_eq!(
+            paths[at + 1],
+            child.path,
+            "the sub-agent right under its parent: {paths:?}"
+        );
+        let terminal = draw_browser(&browser);
+        let buffer = terminal.backend().buffer();
+        assert!(row_containing(buffer, "└ sub-agent:").is_some());
+        assert!(row_containing(buffer, "live tok").is_some() && row_containing(buffer, "log tok").is_some());
+        let row = line_of(
+            buffer,
+            row_containing(buffer, &ctxlens::text::thousands(other.tokens)).expect("its row"),
+        );
+        assert!(row.contains(&ctxlens::text::thousands(other.live_tokens)), "{row}");
+    }
 }

@@ -17,6 +17,11 @@ impl Session {
     /// A tmux session running `command`; `None` (a skip, said on standard error) when
     /// tmux is not installed and `CTXLENS_REQUIRE_TMUX` is not `1`.
     fn start(test: &str, command: &str) -> Option<Session> {
+        Session::start_sized(test, command, (120, 40))
+    }
+
+    /// [`Session::start`] on a terminal of `size` (columns, rows).
+    fn start_sized(test: &str, command: &str, size: (u16, u16)) -> Option<Session> {
         let installed = Command::new("tmux")
             .arg("-V")
             .output()
@@ -32,7 +37,17 @@ impl Session {
         }
         let name = format!("ctxlens-{test}-{}", std::process::id());
         let status = Command::new("tmux")
-            .args(["new-session", "-d", "-s", &name, "-x", "120", "-y", "40", command])
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                &name,
+                "-x",
+                &size.0.to_string(),
+                "-y",
+                &size.1.to_string(),
+                command,
+            ])
             .status()
             .expect("tmux runs");
         assert!(status.success(), "tmux started");
@@ -285,4 +300,65 @@ fn the_demo_says_where_the_users_own_sessions_are() {
     assert!(screen.contains(".claude/projects"), "{screen}");
     session.keys(&["q"]);
     session.wait_for("the exit", |s| s.contains("EXIT=0"));
+}
+
+/// Every overlay opened with its key in a real 80×24 terminal on a real compacted log: each
+/// shows its title, no piece of the frame under it shows around it, the footer names how
+/// to close it, and Esc comes back to the main screen.
+#[test]
+fn every_overlay_opens_and_closes_at_80x24() {
+    let log = common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let command = format!(
+        "{} {}; echo \"EXIT=$?\"; cat",
+        env!("CARGO_BIN_EXE_ctxlens"),
+        log.display()
+    );
+    let Some(tmux) = Session::start_sized("overlays-80x24", &command, (80, 24)) else {
+        return;
+    };
+    let main = |s: &str| s.contains("? help") && s.contains("messages");
+    tmux.wait_for("the main screen", main);
+    // (keys, a title word the overlay shows, Esc presses back to the main screen)
+    let overlays: &[(&[&str], &str, usize)] = &[
+        (&["?"], "┌ help", 1),
+        (&["p"], "┌ preview", 1),
+        (&["l"], "┌ loss report", 1),
+        (&["b"], "┌ where the context goes", 1),
+        (&["h"], "┌ epochs and real compactions", 1),
+        (&["h", "Enter"], "(read-only)", 2),
+        (&["h", "j", "Enter"], "the real summary", 2),
+        (&["R"], "┌ replay", 1),
+        (&["S"], "┌ sweep", 1),
+        (&["C"], "billed tokens", 1),
+        (&["c"], "┌ settings to paste", 1),
+        (&["t"], "┌ tokenizer", 1),
+        (&["="], "┌ max_tokens", 1),
+        (&["/"], "┌ search", 1),
+    ];
+    for (keys, title, backs) in overlays {
+        for key in *keys {
+            tmux.keys(&[key]);
+            std::thread::sleep(Duration::from_millis(150));
+        }
+        let screen = tmux.wait_for(title, |s| {
+            s.contains(title) && !s.contains("replaying") && !s.contains("building")
+        });
+        for fragment in ["└│", "┌│", "q└"] {
+            assert!(
+                !screen.contains(fragment),
+                "{keys:?} left {fragment:?} on screen:\n{screen}"
+            );
+        }
+        assert!(
+            screen.contains("Esc"),
+            "{keys:?}: the footer says how to close it:\n{screen}"
+        );
+        for _ in 0..*backs {
+            tmux.keys(&["Escape"]);
+            std::thread::sleep(Duration::from_millis(150));
+        }
+        tmux.wait_for("the main screen again", main);
+    }
+    tmux.keys(&["q"]);
+    tmux.wait_for("the exit", |s| s.contains("EXIT=0"));
 }

@@ -18,10 +18,48 @@ use crate::tui::jobs::{CompareKey, Job, ReplayKey, Session, SessionKey, SweepKey
 /// The timeline overlay.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TimelineView {
-    /// The highlighted epoch.
+    /// The highlighted row of [`timeline_rows`].
     pub selected: usize,
     /// An epoch opened in a read-only message list.
     pub open: Option<EpochView>,
+    /// A real compaction opened: its summary, what was done again after it, its loss.
+    pub compaction: Option<CompactionView>,
+}
+
+/// One real compaction, opened from the timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompactionView {
+    /// Which compaction.
+    pub index: usize,
+    /// The first line shown.
+    pub scroll: usize,
+    /// Its loss report is shown instead of its summary.
+    pub loss: bool,
+}
+
+/// A row of the timeline: an epoch, or the real compaction that ended the one above.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimelineRow {
+    /// An epoch (its index).
+    Epoch(usize),
+    /// A real compaction (its index).
+    Compaction(usize),
+}
+
+/// The timeline's rows: each epoch, followed by the compactions that ended it.
+pub fn timeline_rows(history: &crate::history::History) -> Vec<TimelineRow> {
+    let mut rows = Vec::with_capacity(history.epochs.len() + history.compactions.len());
+    for e in &history.epochs {
+        rows.push(TimelineRow::Epoch(e.index));
+        rows.extend(
+            history
+                .compactions
+                .iter()
+                .filter(|c| c.epoch == e.index)
+                .map(|c| TimelineRow::Compaction(c.index)),
+        );
+    }
+    rows
 }
 
 /// One epoch's messages, read-only.
@@ -148,6 +186,7 @@ impl App {
             Action::ToggleTimeline => Mode::Timeline(TimelineView {
                 selected: 0,
                 open: None,
+                compaction: None,
             }),
             Action::ToggleReplay => Mode::Replay,
             Action::ToggleSweep => Mode::Sweep,
@@ -283,25 +322,23 @@ impl App {
             return;
         };
         let epochs = &session.history.epochs;
-        let Some(open) = &mut view.open else {
-            let last = epochs.len().saturating_sub(1);
+        if let Some(open) = &mut view.compaction {
             match action {
-                Action::Up => view.selected = view.selected.saturating_sub(1),
-                Action::Down => view.selected = (view.selected + 1).min(last),
-                Action::Top => view.selected = 0,
-                Action::Bottom => view.selected = last,
-                Action::Activate => {
-                    if let Some(epoch) = epochs.get(view.selected) {
-                        view.open = Some(EpochView {
-                            epoch: view.selected,
-                            selected: epoch.messages.start,
-                            offset: epoch.messages.start,
-                            loss: None,
-                        });
-                    }
+                Action::Up => open.scroll = open.scroll.saturating_sub(1),
+                Action::Down => open.scroll += 1,
+                Action::PageUp => open.scroll = open.scroll.saturating_sub(page),
+                Action::PageDown => open.scroll += page,
+                Action::Top => open.scroll = 0,
+                Action::ToggleLoss => {
+                    open.loss = !open.loss;
+                    open.scroll = 0;
                 }
                 _ => {}
             }
+            return;
+        }
+        let Some(open) = &mut view.open else {
+            Self::timeline_list_action(view, &session, action, &mut self.status);
             return;
         };
         if let Some(scroll) = &mut open.loss {
@@ -339,9 +376,61 @@ impl App {
         }
     }
 
+    /// Keys on the timeline's list of epochs and compactions.
+    fn timeline_list_action(view: &mut TimelineView, session: &Session, action: &Action, status: &mut Option<Status>) {
+        let epochs = &session.history.epochs;
+        let rows = timeline_rows(&session.history);
+        let last = rows.len().saturating_sub(1);
+        // The compaction a row stands for: its own, or the one that ended its epoch.
+        let compaction_of = |row: TimelineRow| match row {
+            TimelineRow::Compaction(c) => Some(c),
+            TimelineRow::Epoch(e) => session
+                .history
+                .compactions
+                .iter()
+                .find(|c| c.epoch == e)
+                .map(|c| c.index),
+        };
+        match (action, rows.get(view.selected).copied()) {
+            (Action::Up, _) => view.selected = view.selected.saturating_sub(1),
+            (Action::Down, _) => view.selected = (view.selected + 1).min(last),
+            (Action::Top, _) => view.selected = 0,
+            (Action::Bottom, _) => view.selected = last,
+            (Action::Activate, Some(TimelineRow::Epoch(e))) => {
+                view.open = Some(EpochView {
+                    epoch: e,
+                    selected: epochs[e].messages.start,
+                    offset: epochs[e].messages.start,
+                    loss: None,
+                });
+            }
+            (Action::Activate, Some(TimelineRow::Compaction(c))) => {
+                view.compaction = Some(CompactionView {
+                    index: c,
+                    scroll: 0,
+                    loss: false,
+                });
+            }
+            (Action::ToggleLoss, Some(row)) => match compaction_of(row) {
+                Some(c) => {
+                    view.compaction = Some(CompactionView {
+                        index: c,
+                        scroll: 0,
+                        loss: true,
+                    });
+                }
+                None => *status = Status::info("no compaction ended this epoch: nothing was lost here"),
+            },
+            _ => {}
+        }
+    }
+
     /// Esc in a lifetime view: close the innermost layer.
     pub(super) fn lifetime_back(&mut self) -> bool {
         if let Mode::Timeline(view) = &mut self.mode {
+            if view.compaction.take().is_some() {
+                return true;
+            }
             if let Some(open) = &mut view.open {
                 if open.loss.is_some() {
                     open.loss = None;

@@ -28,7 +28,9 @@ use crate::summarize::{self, Spec};
 use crate::tokens::{Counts, Tokenizer};
 use crate::transcript::Transcript;
 
-pub use lifetime::{ConfigView, EpochView, TimelineView, SWEEP_FROM_DIVISOR};
+pub use lifetime::{
+    timeline_rows, CompactionView, ConfigView, EpochView, TimelineRow, TimelineView, SWEEP_FROM_DIVISOR,
+};
 pub use navigation::Row;
 pub use prompts::{expand_home, Prompt, PromptKind};
 use slot::{InFlight, Slot};
@@ -544,15 +546,22 @@ impl App {
         }
         // Scrolling stops at the last page: never past the end to a blank screen.
         let rows = super::layout::overlay_rows(self.size);
-        let (scroll, lines) = match &mut self.mode {
-            Mode::Help { scroll } => (scroll, super::keys::help().len()),
+        let width = usize::from(self.size.0.saturating_sub(2));
+        let (scroll, last) = match &mut self.mode {
+            Mode::Help { scroll } => {
+                // Help wraps at the screen's width: its last page counts wrapped rows.
+                let heights: Vec<usize> = super::help::lines(&self.theme)
+                    .iter()
+                    .map(|l| super::wrap::height(&l.to_string(), width))
+                    .collect();
+                (scroll, super::wrap::last_scroll(&heights, rows))
+            }
             Mode::Preview(preview) => {
                 let lines = preview.shown(self.raw).1.len();
-                (&mut preview.scroll, lines)
+                (&mut preview.scroll, lines.saturating_sub(rows))
             }
             _ => return Vec::new(),
         };
-        let last = lines.saturating_sub(rows);
         match action {
             Action::Up => *scroll = scroll.saturating_sub(1),
             Action::Down => *scroll += 1,
@@ -662,8 +671,12 @@ impl App {
             Mode::Waiting(_) => Context::Waiting,
             Mode::Confirm { .. } => Context::Confirm,
             Mode::PickTokenizer { .. } => Context::Pick,
-            Mode::Timeline(TimelineView { open: None, .. }) => Context::Timeline,
-            Mode::Timeline(TimelineView { open: Some(_), .. }) => Context::Epoch,
+            Mode::Timeline(TimelineView {
+                open: None,
+                compaction: None,
+                ..
+            }) => Context::Timeline,
+            Mode::Timeline(_) => Context::Epoch,
             Mode::Replay => Context::Replay,
             Mode::Sweep => Context::Sweep,
             Mode::Compare { .. } => Context::Compare,

@@ -345,12 +345,16 @@ impl App {
             _ => {}
         }
         *selected = (*selected).min(last);
-        // Keep the highlight on screen, and never scroll past the last page.
+        // Keep the highlight on screen (lines wrap at the screen's width, so a line may
+        // take several rows), and never scroll past the last page.
+        let width = usize::from(self.size.0.saturating_sub(2));
+        let heights: Vec<usize> = text.lines().map(|l| crate::tui::wrap::height(l, width)).collect();
         if *selected < *scroll {
             *scroll = *selected;
-        } else if *selected >= *scroll + rows {
-            *scroll = *selected + 1 - rows;
         }
-        *scroll = (*scroll).min(last.saturating_sub(rows.saturating_sub(1)));
+        while *scroll < *selected && heights[*scroll..=*selected].iter().sum::<usize>() > rows {
+            *scroll += 1;
+        }
+        *scroll = (*scroll).min(crate::tui::wrap::last_scroll(&heights, rows));
     }
 }

@@ -105,6 +105,9 @@ pub struct Session {
     pub history: crate::history::History,
     /// Each epoch's fit of recorded usage (how the provider's figures map to our counts).
     pub fits: Vec<crate::calibrate::EpochFit>,
+    /// For each real compaction, what the epoch after it did again (the evidence of
+    /// forgetting: files re-read, commands re-run, requests repeated).
+    pub done_again: Vec<Vec<crate::forgetting::DoneAgain>>,
     /// Its facts and human turns, indexed by the first sweep that needs them.
     pub facts: std::sync::OnceLock<crate::replay::lost::FactIndex>,
 }
@@ -689,6 +692,16 @@ fn session(key: SessionKey, live: &Transcript, counts: &Counts, cancel: &CancelT
     let view = crate::replay::view_for(&whole, &counts, key.deterministic, cancel)?;
     let history = crate::history::history(&whole, &counts);
     let fits = crate::calibrate::calibrate_epochs(&whole, &counts);
+    let done_again = if history.compactions.is_empty() {
+        Vec::new()
+    } else {
+        let chat = crate::policy::chat_view_counted(&whole, &counts);
+        history
+            .compactions
+            .iter()
+            .map(|c| crate::forgetting::after_compaction(&whole, &counts, &chat, c))
+            .collect()
+    };
     Ok(Session {
         key,
         view,
@@ -696,6 +709,7 @@ fn session(key: SessionKey, live: &Transcript, counts: &Counts, cancel: &CancelT
         counts,
         history,
         fits,
+        done_again,
         facts: std::sync::OnceLock::new(),
     })
 }

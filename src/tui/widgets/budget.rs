@@ -29,7 +29,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let lines = vec![
         fit(max_line(app, gauge_width), width),
         fit(keep_line(app, gauge_width), width),
-        third_line(app),
+        fit(third_line(app, width), width),
     ];
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
@@ -251,26 +251,41 @@ fn keep_line(app: &App, gauge_width: usize) -> Vec<Part> {
     parts
 }
 
-fn third_line(app: &App) -> Line<'static> {
+fn third_line(app: &App, width: usize) -> Vec<Part> {
     let t = &app.theme();
     if let Some(c) = app.counting() {
         let percent = (c.done * 100).checked_div(c.total).unwrap_or(100);
         let (filled, empty) = gauge_cells(c.done as u64, c.total as u64, GAUGE);
-        return Line::from(vec![
-            Span::styled(format!("{} counting {}… ", app.spinner(), c.tokenizer), t.warning),
-            Span::styled(filled, t.gauge_ok),
-            Span::styled(empty, t.dim),
-            Span::raw(format!(" {percent}% · showing {} until it finishes", app.tokenizer())),
-        ]);
+        return vec![
+            (
+                0,
+                vec![Span::styled(
+                    format!("{} counting {}… ", app.spinner(), c.tokenizer),
+                    t.warning,
+                )],
+            ),
+            (0, vec![Span::styled(filled, t.gauge_ok), Span::styled(empty, t.dim)]),
+            (0, vec![Span::raw(format!(" {percent}%"))]),
+            (
+                1,
+                vec![Span::raw(format!(" · showing {} until it finishes", app.tokenizer()))],
+            ),
+        ];
     }
     if app.deriving() {
-        return Line::styled(
-            format!(
-                "{} running the deterministic pass… (the transcript's own counts meanwhile)",
-                app.spinner()
+        return vec![
+            (
+                0,
+                vec![Span::styled(
+                    format!("{} running the deterministic pass…", app.spinner()),
+                    t.warning,
+                )],
             ),
-            t.warning,
-        );
+            (
+                1,
+                vec![Span::styled(" (the transcript's own counts meanwhile)", t.warning)],
+            ),
+        ];
     }
     let gap = app.provider_gap().map(|gap| {
         format!(
@@ -283,24 +298,36 @@ fn third_line(app: &App) -> Line<'static> {
     });
     if app.warnings().is_empty() && gap.is_none() {
         let state = match (app.summary_text(), app.summary().as_ref()) {
-            _ if app.summarizing() => format!("{} summarizing…", app.spinner()),
+            _ if app.summarizing() => (format!("{} summarizing…", app.spinner()), String::new()),
             (Some(text), Some(s)) => {
                 let edited = if s.edited { ", edited" } else { "" };
-                format!(
-                    "summary ready (≈ {} tokens{edited})",
-                    thousands((text.chars().count() as u64).div_ceil(4))
+                (
+                    format!(
+                        "summary ready (≈ {} tokens{edited})",
+                        thousands((text.chars().count() as u64).div_ceil(4))
+                    ),
+                    String::new(),
                 )
             }
-            _ if app.planned().compacts() => {
-                "summary made on p, e or l (after uses the placeholder until then)".to_owned()
-            }
-            _ => "nothing to summarize".to_owned(),
+            _ if app.planned().compacts() => (
+                "summary made on p, e or l".to_owned(),
+                " (after uses the placeholder until then)".to_owned(),
+            ),
+            _ => ("nothing to summarize".to_owned(), String::new()),
         };
-        return Line::from(vec![
-            Span::styled("no warnings · summarizer ", t.dim),
-            Span::styled(app.summarizer().to_string(), t.accent),
-            Span::styled(format!(" · {state}"), t.dim),
-        ]);
+        let (state, why) = state;
+        return vec![
+            (0, vec![Span::styled("no warnings", t.dim)]),
+            (
+                2,
+                vec![
+                    Span::styled(" · summarizer ", t.dim),
+                    Span::styled(app.summarizer().to_string(), t.accent),
+                ],
+            ),
+            (1, vec![Span::styled(format!(" · {state}"), t.dim)]),
+            (3, vec![Span::styled(why, t.dim)]),
+        ];
     }
     let text = gap
         .into_iter()
@@ -314,5 +341,7 @@ fn third_line(app: &App) -> Line<'static> {
         }))
         .collect::<Vec<_>>()
         .join(" · ");
-    Line::from(vec![Span::styled("⚠ ", t.warning), Span::styled(text, t.warning)])
+    // Warnings are the line's point: cut at a word, with an ellipsis, when too long.
+    let text = crate::text::cut_at_word(&text, width.saturating_sub(2));
+    vec![(0, vec![Span::styled("⚠ ", t.warning), Span::styled(text, t.warning)])]
 }

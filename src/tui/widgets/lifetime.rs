@@ -13,7 +13,7 @@ use ratatui::Frame;
 use super::overlay::{hint_line, scrolled};
 use crate::replay::sweep::Sweep;
 use crate::text::{fit, thousands};
-use crate::tui::app::{App, ConfigView, EpochView, TimelineView};
+use crate::tui::app::{App, CompactionView, ConfigView, EpochView, TimelineRow, TimelineView};
 use crate::tui::jobs::Session;
 use crate::tui::keys::Context;
 use crate::tui::layout::overlay_area;
@@ -38,12 +38,16 @@ pub fn timeline(frame: &mut Frame, area: Rect, app: &App, view: &TimelineView) {
     let Some(session) = app.session() else {
         return loading(frame, area, app, "epochs", Context::Timeline);
     };
+    if let Some(open) = &view.compaction {
+        return compaction(frame, area, app, session, *open);
+    }
     if let Some(open) = &view.open {
         return epoch(frame, area, app, session, open);
     }
     let t = app.theme();
     let history = &session.history;
     let widest = history.epochs.iter().map(|e| e.tokens).max().unwrap_or(1).max(1);
+    let width = usize::from(crate::tui::layout::overlay_area(area).width.saturating_sub(2));
     let mut lines = vec![
         Line::styled(
             format!(
@@ -61,55 +65,57 @@ pub fn timeline(frame: &mut Frame, area: Rect, app: &App, view: &TimelineView) {
         Line::raw(""),
     ];
     let last = history.epochs.len().saturating_sub(1);
+    let rows = crate::tui::app::timeline_rows(history);
+    let selected = rows.get(view.selected).copied();
     for e in &history.epochs {
-        let bar = "█".repeat(((e.tokens * 30).div_ceil(widest)) as usize);
+        let is_selected = selected == Some(TimelineRow::Epoch(e.index));
         let recorded = e
             .recorded_peak
             .map(|r| format!(" · recorded peak {}", thousands(r)))
             .unwrap_or_default();
         let live = if e.index == last { " · live" } else { "" };
-        let style = if e.index == view.selected {
-            t.selected
-        } else {
-            Style::default()
-        };
+        let style = if is_selected { t.selected } else { Style::default() };
+        let head = format!(
+            "{} epoch {}  #{}–#{}  {}  {:>9} tok ",
+            if is_selected { "▶" } else { " " },
+            e.index,
+            e.messages.start,
+            e.messages.end.saturating_sub(1),
+            crate::text::count_of(e.messages.len() as u64, "msg", "msgs"),
+            thousands(e.tokens)
+        );
+        let tail = format!(
+            " {}{recorded}{live}",
+            crate::text::count_of(e.human_turns as u64, "human turn", "human turns")
+        );
+        // The bar takes what the words leave (at most 30 cells): at 80 columns the
+        // figures stay on one row.
+        let room = width.saturating_sub(crate::text::width(&head) + crate::text::width(&tail));
+        let bar = "█".repeat(((e.tokens * room.min(30) as u64).div_ceil(widest)) as usize);
         lines.push(Line::from(vec![
-            Span::styled(
-                format!(
-                    "{} epoch {}  #{}–#{}  {}  {:>9} tok ",
-                    if e.index == view.selected { "▶" } else { " " },
-                    e.index,
-                    e.messages.start,
-                    e.messages.end.saturating_sub(1),
-                    crate::text::count_of(e.messages.len() as u64, "msg", "msgs"),
-                    thousands(e.tokens)
-                ),
-                style,
-            ),
+            Span::styled(head, style),
             Span::styled(bar, t.tail),
-            Span::styled(
-                format!(
-                    " {}{recorded}{live}",
-                    crate::text::count_of(e.human_turns as u64, "human turn", "human turns")
-                ),
-                t.dim,
-            ),
+            Span::styled(tail, t.dim),
         ]));
         for c in history.compactions.iter().filter(|c| c.epoch == e.index) {
             let pre = c.pre_tokens.map_or_else(
                 || "size not recorded".to_owned(),
                 |p| format!("{} recorded before", thousands(p)),
             );
+            let is_selected = selected == Some(TimelineRow::Compaction(c.index));
+            let again = session.done_again.get(c.index).map_or(0, Vec::len);
             lines.push(Line::styled(
                 format!(
-                    "    ▼ compacted ({}) · {pre} · summary {} tok · {} of {} facts lost · {} instructions unrepeated",
+                    "{}   ▼ compacted ({}) · {pre} · summary {} tok · {} of {} facts lost · {} unrepeated · {} done again",
+                    if is_selected { "▶" } else { " " },
                     c.trigger.as_deref().unwrap_or("?"),
                     thousands(c.summary_tokens),
-                    c.loss.count(crate::loss::Survival::Lost),
-                    c.loss.facts.len(),
-                    c.loss.instructions_lost.len()
+                    thousands(c.loss.count(crate::loss::Survival::Lost) as u64),
+                    thousands(c.loss.facts.len() as u64),
+                    crate::text::count_of(c.loss.instructions_lost.len() as u64, "instruction", "instructions"),
+                    crate::text::count_of(again as u64, "thing", "things"),
                 ),
-                t.boundary,
+                if is_selected { t.selected } else { t.boundary },
             ));
         }
     }
@@ -122,6 +128,89 @@ pub fn timeline(frame: &mut Frame, area: Rect, app: &App, view: &TimelineView) {
     }
     let title = Line::styled(" epochs and real compactions ", t.accent);
     scrolled(frame, area, title, hint_line(Context::Timeline), lines, 0);
+}
+
+/// One real compaction: the summary the agent got, then what the epoch after it did again
+/// (the evidence of forgetting); or, with `l`, what it lost.
+fn compaction(frame: &mut Frame, area: Rect, app: &App, session: &Session, open: CompactionView) {
+    let t = app.theme();
+    let Some(c) = session.history.compactions.get(open.index) else {
+        return;
+    };
+    let width = usize::from(overlay_area(area).width.saturating_sub(2)).max(20);
+    let mut lines = vec![Line::styled(
+        format!(
+            "compaction {} at line {} ({}) · ended epoch {} (#{}–#{}) · {}",
+            c.index,
+            c.line,
+            c.trigger.as_deref().unwrap_or("trigger not recorded"),
+            c.epoch,
+            c.ended.start,
+            c.ended.end.saturating_sub(1),
+            c.pre_tokens.map_or_else(
+                || "size not recorded".to_owned(),
+                |p| format!("{} tokens recorded before", thousands(p))
+            )
+        ),
+        t.accent,
+    )];
+    if open.loss {
+        lines.push(Line::raw(""));
+        let text = format!(
+            "What it lost: facts of epoch {} in neither the summary the agent got nor anything after it.\n\n{}",
+            c.epoch, c.loss
+        );
+        lines.extend(text.lines().flat_map(|l| wrap_prefixed(l, "  ", width)).map(Line::raw));
+        let title = Line::styled(format!(" compaction {}: what it lost ", c.index), t.accent);
+        return scrolled(frame, area, title, hint_line(Context::Epoch), lines, open.scroll);
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        format!(
+            "The summary the agent got ({} tokens{}):",
+            thousands(c.summary_tokens),
+            c.summary_message.map(|m| format!(", message #{m}")).unwrap_or_default()
+        ),
+        t.accent,
+    ));
+    for line in c.summary.lines() {
+        lines.extend(wrap_prefixed(line, "", width).into_iter().map(Line::raw));
+    }
+    lines.push(Line::raw(""));
+    let again = session.done_again.get(open.index).map_or(&[][..], Vec::as_slice);
+    let cost: u64 = again.iter().map(|d| d.tokens).sum();
+    lines.push(Line::styled(
+        format!(
+            "Done again after it ({}, {} tokens): what the agent had to find out again",
+            crate::text::count_of(again.len() as u64, "thing", "things"),
+            thousands(cost)
+        ),
+        t.accent,
+    ));
+    if again.is_empty() {
+        lines.push(Line::styled(
+            "  nothing: no file re-read, command re-run or request repeated",
+            t.dim,
+        ));
+    }
+    for d in again {
+        let text = format!(
+            "  #{} {} {} (first at #{}, {} tokens)",
+            d.message,
+            d.kind.name(),
+            d.target,
+            d.first,
+            thousands(d.tokens)
+        );
+        lines.extend(wrap_prefixed(&text, "      ", width).into_iter().map(Line::raw));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        "l: what it lost (facts and instructions in neither the summary nor after it)",
+        t.dim,
+    ));
+    let title = Line::styled(format!(" compaction {}: the real summary ", c.index), t.accent);
+    scrolled(frame, area, title, hint_line(Context::Epoch), lines, open.scroll);
 }
 
 /// One epoch's messages (read-only) with the selected one's text.
@@ -261,8 +350,54 @@ fn series<'a>(name: &'static str, data: &'a [(f64, f64)], style: Style, line: bo
 }
 
 /// A chart with labelled axes from 0.
-fn chart<'a>(datasets: Vec<Dataset<'a>>, x: (&str, f64), y: (String, f64)) -> Chart<'a> {
+/// One series of a chart: its name in the legend (empty: not listed), its points, and
+/// whether they are joined.
+struct Plot<'a> {
+    name: &'static str,
+    data: &'a [(f64, f64)],
+    style: Style,
+    line: bool,
+}
+
+impl<'a> Plot<'a> {
+    fn line(name: &'static str, data: &'a [(f64, f64)], style: Style) -> Plot<'a> {
+        Plot {
+            name,
+            data,
+            style,
+            line: true,
+        }
+    }
+
+    fn dots(name: &'static str, data: &'a [(f64, f64)], style: Style) -> Plot<'a> {
+        Plot {
+            name,
+            data,
+            style,
+            line: false,
+        }
+    }
+}
+
+/// The legend, as a line of text above the chart: never drawn over by the plot, never
+/// hidden when the chart is narrow (ratatui's own legend box is both).
+fn legend(plots: &[Plot]) -> Line<'static> {
+    let mut spans = Vec::new();
+    for plot in plots.iter().filter(|p| !p.name.is_empty()) {
+        if !spans.is_empty() {
+            spans.push(Span::raw("  "));
+        }
+        spans.push(Span::styled(if plot.line { "━━ " } else { "• " }, plot.style));
+        spans.push(Span::raw(plot.name));
+    }
+    Line::from(spans)
+}
+
+/// The chart of `plots` (its legend is [`legend`]'s line, not drawn in the plot).
+fn chart<'a>(plots: &[Plot<'a>], x: (&str, f64), y: (String, f64)) -> Chart<'a> {
+    let datasets: Vec<Dataset<'a>> = plots.iter().map(|p| series(p.name, p.data, p.style, p.line)).collect();
     Chart::new(datasets)
+        .legend_position(None)
         .x_axis(
             Axis::default()
                 .title(x.0.to_owned())
@@ -392,26 +527,27 @@ pub fn replay(frame: &mut Frame, area: Rect, app: &App) {
     };
     let t = app.theme();
     let s = ReplaySeries::of(session, replay, app.options().max_tokens);
-    let chart_area = chart_frame(
-        frame,
-        area,
-        app,
-        title,
-        replay_summary(app, session, replay),
-        Context::Replay,
-    );
-    let mut datasets = vec![
-        series("before compactor", &s.before, t.summarized, true),
-        series("sent", &s.sent, t.tail, true),
-        series("max_tokens", &s.budget, t.warning, true),
-        series("firing", &s.firings, t.boundary, false),
+    let mut plots = vec![
+        Plot::line("before compactor", &s.before, t.summarized),
+        Plot::line("sent", &s.sent, t.tail),
+        Plot::line("max_tokens", &s.budget, t.warning),
+        Plot::dots("firing", &s.firings, t.boundary),
     ];
     if !s.recorded.is_empty() {
-        datasets.push(series("recorded, less fitted overhead", &s.recorded, t.accent, false));
+        plots.push(Plot::dots("recorded, less fitted overhead", &s.recorded, t.accent));
     }
-    datasets.extend(s.real.chunks(2).map(|pair| series("", pair, t.orphan, true)));
+    // One segment per real compaction, named once in the legend.
+    plots.extend(s.real.chunks(2).enumerate().map(|(k, pair)| Plot {
+        name: if k == 0 { "real compaction" } else { "" },
+        data: pair,
+        style: t.orphan,
+        line: true,
+    }));
+    let mut summary = replay_summary(app, session, replay);
+    summary.push(legend(&plots));
+    let chart_area = chart_frame(frame, area, app, title, summary, Context::Replay);
     let y_title = format!("tokens ({})", session.counts.tokenizer.name());
-    frame.render_widget(chart(datasets, ("message", s.x_max), (y_title, s.y_max)), chart_area);
+    frame.render_widget(chart(&plots, ("message", s.x_max), (y_title, s.y_max)), chart_area);
 }
 
 /// The sweep chart's summary lines.
@@ -429,7 +565,7 @@ fn sweep_summary(app: &App, sweep: &Sweep) -> Vec<Line<'static>> {
     };
     vec![
         Line::raw(format!(
-            "{} budgets · current max_tokens {} (│) · knee ◆ {} · smallest safe: {} (never loops, keeps every instruction and {}% of facts)",
+            "{} budgets · current max_tokens {} (│) · knee • {} · smallest safe: {} (never loops, keeps every instruction and {}% of facts)",
             sweep.rows.len(),
             thousands(app.options().max_tokens),
             describe(&sweep.knee),
@@ -473,16 +609,18 @@ pub fn sweep(frame: &mut Frame, area: Rect, app: &App) {
         .map(|a| (a.max_tokens as f64, a.row.firings as f64))
         .into_iter()
         .collect();
-    let chart_area = chart_frame(frame, area, app, title, sweep_summary(app, sweep), Context::Sweep);
-    let datasets = vec![
-        series("firings", &firings, t.tail, true),
-        series("loops", &loops, t.warning, true),
-        series("instructions lost", &instructions, t.orphan, true),
-        series("current", &current, t.accent, true),
-        series("knee", &knee, t.boundary, false),
+    let plots = [
+        Plot::line("firings", &firings, t.tail),
+        Plot::line("loops", &loops, t.warning),
+        Plot::line("instructions lost", &instructions, t.orphan),
+        Plot::line("current", &current, t.accent),
+        Plot::dots("knee", &knee, t.boundary),
     ];
+    let mut summary = sweep_summary(app, sweep);
+    summary.push(legend(&plots));
+    let chart_area = chart_frame(frame, area, app, title, summary, Context::Sweep);
     frame.render_widget(
-        chart(datasets, ("max_tokens", x_max), ("count".to_owned(), y_max)),
+        chart(&plots, ("max_tokens", x_max), ("count".to_owned(), y_max)),
         chart_area,
     );
 }

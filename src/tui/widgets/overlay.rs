@@ -11,62 +11,23 @@ use ratatui::Frame;
 use super::gauge_cells;
 use crate::text::{fit, thousands, width};
 use crate::tui::app::{App, BreakdownView, PreviewView, Prompt, PromptKind};
-use crate::tui::keys::{self, hints, Context, HelpLine};
+use crate::tui::keys::{hints, Context};
 use crate::tui::layout::overlay_area;
+use crate::tui::wrap;
 
-fn centered(area: Rect, width: u16, height: u16) -> Rect {
+/// A box `height` rows high across the whole width, in the middle of `area`: a box
+/// narrower than the screen would leave pieces of the rows beneath on both sides of it.
+fn band(area: Rect, height: u16) -> Rect {
     let [row] = Layout::vertical([Constraint::Length(height.min(area.height))])
         .flex(Flex::Center)
         .areas(area);
-    let [cell] = Layout::horizontal([Constraint::Length(width.min(area.width))])
-        .flex(Flex::Center)
-        .areas(row);
-    cell
+    row
 }
 
 /// The footer line of an overlay: its context's hints.
 pub(super) fn hint_line(context: Context) -> String {
     let parts: Vec<String> = hints(context).map(|(k, h)| format!("{k} {h}")).collect();
     format!(" {} ", parts.join(" · "))
-}
-
-/// The help text (the key table's [`keys::help`] lines, styled).
-pub fn help_lines(app: &App) -> Vec<Line<'static>> {
-    let t = app.theme();
-    keys::help()
-        .into_iter()
-        .map(|line| match line {
-            HelpLine::Heading(text) => Line::styled(text, t.accent),
-            HelpLine::Key(label, text) => {
-                Line::from(vec![Span::styled(format!("  {label:<8} "), t.accent), Span::raw(text)])
-            }
-            HelpLine::Text(text) => Line::raw(format!("  {text}")),
-            HelpLine::Blank => Line::raw(""),
-            HelpLine::Legend(0) => Line::from(vec![
-                Span::raw("  "),
-                Span::styled("head", t.head),
-                Span::raw(" kept system prompt · "),
-                Span::styled("summarized", t.summarized),
-                Span::raw(" summarized away · "),
-                Span::styled("tail", t.tail),
-                Span::raw(" kept verbatim"),
-            ]),
-            HelpLine::Legend(1) => Line::from(vec![
-                Span::raw("  "),
-                Span::styled("┃", t.tool_pair),
-                Span::raw(" the selected message's tool group · "),
-                Span::styled("!", t.orphan),
-                Span::raw(" orphaned call or result · "),
-                Span::styled("✎", t.edited),
-                Span::raw(" rewritten by the deterministic pass"),
-            ]),
-            HelpLine::Legend(_) => Line::from(vec![
-                Span::raw("  "),
-                Span::styled("━━ tail starts here", t.boundary),
-                Span::raw(" where the compactor cuts, and why"),
-            ]),
-        })
-        .collect()
 }
 
 /// A bordered, scrolled list of lines over the whole overlay area.
@@ -79,7 +40,13 @@ pub(super) fn scrolled(
     scroll: usize,
 ) {
     let popup = overlay_area(area);
-    let visible: Vec<Line> = lines.into_iter().skip(scroll).collect();
+    // Wrapped at word boundaries; `scroll` counts the caller's lines, and never goes past
+    // the one that shows a full last page.
+    let width = usize::from(popup.width.saturating_sub(2));
+    let heights: Vec<usize> = lines.iter().map(|l| wrap::height(&l.to_string(), width)).collect();
+    let scroll = scroll.min(wrap::last_scroll(&heights, usize::from(popup.height.saturating_sub(2))));
+    let rest: Vec<Line<'static>> = lines.into_iter().skip(scroll).collect();
+    let visible = wrap::wrap_all(&rest, width);
     frame.render_widget(Clear, popup);
     frame.render_widget(
         Paragraph::new(visible).block(Block::bordered().title(title).title_bottom(bottom)),
@@ -90,7 +57,14 @@ pub(super) fn scrolled(
 /// The help overlay.
 pub fn help(frame: &mut Frame, area: Rect, app: &App, scroll: usize) {
     let title = Line::styled(" help ", app.theme().accent);
-    scrolled(frame, area, title, hint_line(Context::Help), help_lines(app), scroll);
+    scrolled(
+        frame,
+        area,
+        title,
+        hint_line(Context::Help),
+        crate::tui::help::lines(app.theme()),
+        scroll,
+    );
 }
 
 /// The preview of the compacted transcript.
@@ -212,7 +186,7 @@ pub fn prompt(frame: &mut Frame, area: Rect, app: &App, prompt: &Prompt) {
         PromptKind::Export => " export the compacted transcript to ",
         PromptKind::ContextWindow => " the model's context window, in tokens ",
     };
-    let popup = centered(area, 70, 4);
+    let popup = band(area, 4);
     let field = usize::from(popup.width.saturating_sub(3));
     let scroll = prompt.scroll(field);
     let shown: String = skip_cells(prompt.value(), scroll, field);
@@ -243,7 +217,8 @@ fn skip_cells(text: &str, skip: usize, cells: usize) -> String {
 
 /// A yes/no question.
 pub fn confirm(frame: &mut Frame, area: Rect, app: &App, question: &str) {
-    let popup = centered(area, (question.chars().count() as u16 + 6).clamp(30, 100), 4);
+    let rows = wrap::height(question, usize::from(area.width.saturating_sub(2)));
+    let popup = band(area, u16::try_from(rows).unwrap_or(u16::MAX).saturating_add(3));
     frame.render_widget(Clear, popup);
     let lines = vec![
         Line::raw(crate::text::visible(question, false).into_owned()),
@@ -259,7 +234,7 @@ pub fn confirm(frame: &mut Frame, area: Rect, app: &App, question: &str) {
 
 /// The box shown while work runs in the background.
 pub fn waiting(frame: &mut Frame, area: Rect, app: &App, text: &str) {
-    let popup = centered(area, 70, 3);
+    let popup = band(area, 3);
     frame.render_widget(Clear, popup);
     let block = Block::bordered().title(" working ");
     frame.render_widget(
@@ -299,8 +274,9 @@ pub fn pick_tokenizer(frame: &mut Frame, area: Rect, app: &App, selected: usize)
             }
         })
         .collect();
-    let width = lines.iter().map(Line::width).max().unwrap_or(40) as u16 + 4;
-    let popup = centered(area, width, lines.len() as u16 + 2);
+    // Each row wraps under its name when the screen is narrower than it.
+    let lines = wrap::wrap_all(&lines, usize::from(area.width.saturating_sub(2)));
+    let popup = band(area, u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2);
     frame.render_widget(Clear, popup);
     frame.render_widget(
         Paragraph::new(lines).block(
