@@ -21,6 +21,17 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A large count the short way a status line writes it: `950`, `38k`, `1.2M`.
+pub fn short_count(n: u64) -> String {
+    if n >= 1_000_000 {
+        format!("{:.1}M", n as f64 / 1_000_000.0)
+    } else if n >= 1_000 {
+        format!("{}k", (n + 500) / 1_000)
+    } else {
+        n.to_string()
+    }
+}
+
 /// A count with its noun, singular for one: `1 message`, `100,000 messages`.
 pub fn count_of(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })

@@ -64,6 +64,10 @@ struct OpenArgs {
     /// percent.
     #[arg(long, value_name = "PCT", default_value_t = ctxlens::replay::sweep::DEFAULT_FACT_FLOOR, value_parser = args::parse_percent)]
     fact_floor: f64,
+    /// Do not follow the file as it grows (by default a file being written is read again
+    /// on every change, and its context meter updated).
+    #[arg(long)]
+    no_follow: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -276,6 +280,7 @@ fn open(args: &OpenArgs) -> anyhow::Result<ExitCode> {
             summary_settings: args.summary.settings(),
             context_window: args.context_window.or(config_file::current().context_window),
             fact_floor: args.fact_floor,
+            follow: !args.no_follow,
             hint,
             ..ctxlens::tui::Config::default()
         };

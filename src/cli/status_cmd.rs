@@ -1,10 +1,7 @@
 //! `ctxlens status FILE|DIR`: one line for a status bar (tmux, an agent's status line):
 //! how full the context is and how far the next compaction is. A folder means its most
-//! recently written session. The context is the last size the provider recorded when the
-//! log records usage (else ctxlens' count plus the fitted or assumed system prompt and
-//! tools); the compaction is where the agent's own rule fires: a Claude Code log's
-//! logged auto-compact threshold, else Claude Code's default for the window; for other
-//! agents the window itself (no rule of theirs is known here).
+//! recently written session. The figures are the core's context meter
+//! ([`ctxlens::meter`]), which the TUI shows too while it follows a growing log.
 //!
 //! A status bar asks every few seconds, mostly while the session waits for its user: the
 //! answer for a file is kept in the user's cache folder
@@ -17,8 +14,9 @@ use std::process::ExitCode;
 
 use serde::{Deserialize, Serialize};
 
+use ctxlens::meter::Meter;
 use ctxlens::tokens::Counts;
-use ctxlens::transcript::{Container, Transcript};
+use ctxlens::transcript::Transcript;
 
 /// `ctxlens status`.
 #[derive(Debug, clap::Args)]
@@ -39,27 +37,14 @@ pub struct StatusArgs {
 
 const DEFAULT_TEMPLATE: &str = "{pct}% of {window} · compaction in {left} (≈{calls} calls)";
 
-/// What the line says, as numbers.
+/// What the line says: the file and its meter (`ctxlens::meter`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Status {
     /// Written in front by the JSON writer, with the schema.
     #[serde(skip)]
     file: String,
-    model: Option<String>,
-    /// Tokens in the context now.
-    tokens: u64,
-    /// Where it came from: `recorded` (the provider's last count) or `counted`.
-    tokens_from: String,
-    window: u64,
-    /// Where the next compaction fires.
-    threshold: u64,
-    /// Which rule gave the threshold.
-    threshold_from: String,
-    /// Tokens until it fires (0 when past it).
-    left: u64,
-    /// Model calls until it fires at the session's recent growth per call, when known.
-    calls: Option<u64>,
-    pct: u64,
+    #[serde(flatten)]
+    meter: Meter,
 }
 
 pub fn run(args: &StatusArgs) -> anyhow::Result<ExitCode> {
@@ -109,56 +94,9 @@ fn session_of(path: &Path) -> anyhow::Result<PathBuf> {
 
 fn status_of(transcript: &Transcript, tokenizer: ctxlens::tokens::Tokenizer, window: Option<u64>) -> Status {
     let counts = Counts::compute(transcript, tokenizer);
-    let model = transcript.model().map(str::to_owned);
-    let window = window
-        .or_else(|| model.as_deref().and_then(ctxlens::models::window_of).map(|w| w.tokens))
-        .unwrap_or(ctxlens::policy::claude_code::DEFAULT_WINDOW);
-    let recorded: Vec<u64> = transcript
-        .messages()
-        .iter()
-        .filter_map(|m| m.recorded().map(|r| r.context_tokens))
-        .filter(|&t| t > 0)
-        .collect();
-    let (tokens, tokens_from) = if let Some(&last) = recorded.last() {
-        (last, "recorded".to_owned())
-    } else {
-        let overhead = ctxlens::calibrate::calibrate(transcript, &counts)
-            .map_or(ctxlens::policy::claude_code::ASSUMED_OVERHEAD, |c| c.overhead);
-        (counts.total() + overhead, "counted".to_owned())
-    };
-    let (threshold, threshold_from) = if transcript.format().container == Container::ClaudeCode {
-        let whole = transcript.whole_session().ok();
-        match whole.as_ref().and_then(ctxlens::policy::claude_code::logged_threshold) {
-            Some(t) => (t, "claude-code (its logged auto-compaction)".to_owned()),
-            None => (
-                ctxlens::policy::claude_code::default_threshold(window, 64_000, None),
-                "claude-code (its default for the window)".to_owned(),
-            ),
-        }
-    } else {
-        (
-            window,
-            "the window (no compaction rule known for this agent)".to_owned(),
-        )
-    };
-    let left = threshold.saturating_sub(tokens);
-    // The recent growth per call: the last ten recorded calls, when they grew.
-    let recent = &recorded[recorded.len().saturating_sub(11)..];
-    let growth = match (recent.first(), recent.last()) {
-        (Some(&a), Some(&b)) if recent.len() > 1 && b > a => Some((b - a) / (recent.len() as u64 - 1)),
-        _ => None,
-    };
     Status {
         file: transcript.source().to_owned(),
-        model,
-        tokens,
-        tokens_from,
-        window,
-        threshold,
-        threshold_from,
-        left,
-        calls: growth.filter(|&g| g > 0).map(|g| left.div_ceil(g)),
-        pct: (tokens * 100).checked_div(window).unwrap_or(0),
+        meter: ctxlens::meter::meter(transcript, &counts, window),
     }
 }
 
@@ -223,20 +161,15 @@ impl Cache {
 
 /// `template` with the status's fields filled in.
 fn fill(template: &str, s: &Status) -> String {
-    let short = |n: u64| -> String {
-        if n >= 1_000 {
-            format!("{}k", (n + 500) / 1_000)
-        } else {
-            n.to_string()
-        }
-    };
+    let m = &s.meter;
+    let short = ctxlens::text::short_count;
     template
-        .replace("{pct}", &s.pct.to_string())
-        .replace("{tokens}", &short(s.tokens))
-        .replace("{window}", &short(s.window))
-        .replace("{threshold}", &short(s.threshold))
-        .replace("{left}", &short(s.left))
-        .replace("{calls}", &s.calls.map_or_else(|| "?".to_owned(), |c| c.to_string()))
-        .replace("{model}", s.model.as_deref().unwrap_or("?"))
+        .replace("{pct}", &m.pct.to_string())
+        .replace("{tokens}", &short(m.tokens))
+        .replace("{window}", &short(m.window))
+        .replace("{threshold}", &short(m.threshold))
+        .replace("{left}", &short(m.left))
+        .replace("{calls}", &m.calls.map_or_else(|| "?".to_owned(), |c| c.to_string()))
+        .replace("{model}", m.model.as_deref().unwrap_or("?"))
         .replace("{file}", &s.file)
 }

@@ -24,6 +24,8 @@ pub enum Event {
     Job(Box<Done>),
     /// A signal asked us to stop (its number).
     Terminate(i32),
+    /// The file being followed changed on disk (grew, shrank or was replaced).
+    FileChanged,
 }
 
 /// Reads terminal input forever with ctxlens' own parser ([`super::input`]): standard

@@ -15,6 +15,7 @@ pub mod action;
 pub mod app;
 pub mod browser;
 pub mod event;
+pub mod follow;
 pub mod help;
 pub mod input;
 pub mod jobs;
@@ -140,6 +141,7 @@ fn browse(screen: &mut Screen, browser: &mut browser::Browser, config: &Config) 
                     None => continue,
                 },
                 Event::Action(action) => action,
+                Event::FileChanged => continue, // a closed session's file
             };
             match browser.update(&action) {
                 Some(BrowserEffect::Quit) => return Ok(Exit::Quit),
@@ -183,6 +185,9 @@ fn run_session(screen: &mut Screen, transcript: Transcript, config: Config) -> s
         deferred,
     } = screen;
     let mut runner = Runner::new(events.clone(), |done| Event::Job(Box::new(done)));
+    let watching = app
+        .follow()
+        .map(|f| follow::spawn(f.path().to_path_buf(), f.state(), events.clone()));
     let size = guard.terminal.size()?;
     let mut pending: VecDeque<Effect> = first.into();
     pending.extend(app.act(Action::Resize(size.width, size.height)));
@@ -237,6 +242,7 @@ fn run_session(screen: &mut Screen, transcript: Transcript, config: Config) -> s
                     None => continue,
                 },
                 Event::Action(action) => Msg::Action(action),
+                Event::FileChanged => Msg::FileChanged,
                 Event::Job(done) => match *done {
                     Done::Panicked { message, .. } => break 'outer Exit::Crashed(message),
                     // The browser's scan, still running behind this session: kept for it.
@@ -253,6 +259,9 @@ fn run_session(screen: &mut Screen, transcript: Transcript, config: Config) -> s
     // Cancelled jobs stop (a summarizer command's process group is killed) before the
     // terminal is given back.
     runner.shut_down(Duration::from_secs(1));
+    if let Some(watching) = watching {
+        watching.stop();
+    }
     Ok(exit)
 }
 

@@ -2064,3 +2064,87 @@ fn the_browser_nests_a_sub_agent_under_its_parent_and_shows_live_and_log_tokens(
         assert!(row.contains(&ctxlens::text::thousands(other.live_tokens)), "{row}");
     }
 }
+
+/// A file followed while its agent writes it: each change is read again on a worker, new
+/// messages join the list (the selection at the end stays at the end), a half-written
+/// last line waits for its end, the meter moves, and a replaced file is read again with a
+/// notice.
+#[test]
+fn a_followed_file_grows_on_screen_and_its_meter_moves() {
+    use std::io::Write;
+    let log = std::fs::read_to_string(
+        common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl"),
+    )
+    .expect("log");
+    let lines: Vec<&str> = log.lines().collect();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("live.jsonl");
+    // The first epoch's first records.
+    std::fs::write(&path, lines[..40].join("\n") + "\n").expect("written");
+    let transcript = Transcript::read(&path, None).expect("loads");
+    let (mut app, effects) = App::new(
+        transcript,
+        Config {
+            input_path: Some(path.clone()),
+            ..config(None, None)
+        },
+    );
+    assert!(app.follow().is_some(), "a file is followed");
+    assert!(
+        started(&effects).contains(&JobKind::Reload),
+        "the first read makes the meter"
+    );
+    settle(&mut app, effects);
+    let meter = app.meter().expect("a meter").clone();
+    let first = app.transcript().messages().len();
+    app.act(Action::Bottom);
+    let append = |text: &str| {
+        let mut file = std::fs::OpenOptions::new().append(true).open(&path).expect("opens");
+        file.write_all(text.as_bytes()).expect("appended");
+    };
+    // More records: the list grows and the selection follows the end.
+    append(&(lines[40..70].join("\n") + "\n"));
+    let effects = app.update(Msg::FileChanged);
+    assert_eq!(started(&effects), vec![JobKind::Reload]);
+    settle(&mut app, effects);
+    let grown = app.transcript().messages().len();
+    assert!(grown > first, "{grown} > {first}");
+    assert_eq!(app.selected(), grown - 1, "at the end, it stays at the end");
+    assert_ne!(app.meter(), Some(&meter), "the meter moves");
+    let terminal = draw(&app, 160, 45);
+    assert!(row_containing(terminal.backend().buffer(), "● live").is_some());
+    // Half a line: nothing new until its end arrives.
+    let next = lines[70];
+    let (head, tail) = next.split_at(next.len() / 2);
+    append(head);
+    let effects = app.update(Msg::FileChanged);
+    settle(&mut app, effects);
+    assert_eq!(app.transcript().messages().len(), grown, "a half-written line waits");
+    append(&format!("{tail}\n"));
+    let effects = app.update(Msg::FileChanged);
+    settle(&mut app, effects);
+    assert!(app.transcript().messages().len() >= grown);
+    // The rest, through the real compaction: the live view is the new epoch, and the
+    // timeline shows both.
+    append(&(lines[71..].join("\n") + "\n"));
+    let effects = app.update(Msg::FileChanged);
+    settle(&mut app, effects);
+    let effects = app.act(Action::ToggleTimeline);
+    settle(&mut app, effects);
+    assert_eq!(
+        app.session().expect("built").history.epochs.len(),
+        2,
+        "the new epoch, and the old"
+    );
+    app.act(Action::Back);
+    // Replaced by a shorter file: read again, with a notice.
+    std::fs::write(&path, lines[..10].join("\n") + "\n").expect("replaced");
+    let effects = app.update(Msg::FileChanged);
+    settle(&mut app, effects);
+    assert!(app.transcript().messages().len() < grown);
+    assert!(
+        app.status().is_some_and(|s| s.text.contains("replaced")),
+        "{:?}",
+        app.status()
+    );
+}

@@ -362,3 +362,206 @@ fn every_overlay_opens_and_closes_at_80x24() {
     tmux.keys(&["q"]);
     tmux.wait_for("the exit", |s| s.contains("EXIT=0"));
 }
+
+/// The browser over 50,000 sessions answers keys while it is still scanning them: each
+/// `j` moves the highlight (the footer names the highlighted file) within 200 ms, timed
+/// from the key sent to the screen that shows it.
+#[test]
+fn the_browser_answers_keys_while_it_scans_50000_sessions() {
+    const SESSIONS: usize = 50_000;
+    let dir = tempfile::tempdir().expect("temp dir");
+    for k in 0..SESSIONS {
+        let (day, minute) = (1 + k % 28, k % 1440);
+        let log = format!(
+            concat!(
+                r#"{{"type":"user","uuid":"u{k}","parentUuid":null,"sessionId":"s{k}","timestamp":"2026-01-{day:02}T{h:02}:{m:02}:00Z","cwd":"/p/{p}","message":{{"role":"user","content":"question {k}"}}}}"#,
+                "\n",
+                r#"{{"type":"assistant","uuid":"a{k}","parentUuid":"u{k}","sessionId":"s{k}","timestamp":"2026-01-{day:02}T{h:02}:{m:02}:30Z","message":{{"id":"m{k}","role":"assistant","model":"claude-sonnet-4-5","content":[{{"type":"text","text":"answer {k}"}}],"usage":{{"input_tokens":{k},"output_tokens":3}}}}}}"#,
+                "\n"
+            ),
+            k = k,
+            day = day,
+            h = minute / 60,
+            m = minute % 60,
+            p = k % 97
+        );
+        std::fs::write(dir.path().join(format!("s{k:05}.jsonl")), log).expect("written");
+    }
+    let command = format!(
+        "{} {}; echo \"EXIT=$?\"; cat",
+        env!("CARGO_BIN_EXE_ctxlens"),
+        dir.path().display()
+    );
+    let Some(session) = Session::start("browser-50k", &command) else {
+        return;
+    };
+    session.wait_for("the first rows", |s| s.contains("loading") && s.contains("s0"));
+    let footer = |screen: &str| {
+        screen
+            .lines()
+            .rev()
+            .find(|l| l.contains(".jsonl"))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let mut answered = Vec::new();
+    let mut while_loading = 0;
+    for _ in 0..8 {
+        let before = footer(&session.screen());
+        let sent = Instant::now();
+        session.keys(&["j"]);
+        let screen = session.wait_for("the highlight to move", |s| footer(s) != before);
+        answered.push(sent.elapsed());
+        if screen.contains("loading") {
+            while_loading += 1;
+        }
+    }
+    eprintln!("keys answered in {answered:?} ({while_loading} of them while the scan was loading)");
+    assert!(while_loading >= 3, "the keys were pressed while it scanned");
+    let slowest = answered.iter().max().expect("timed");
+    assert!(
+        *slowest < Duration::from_millis(200),
+        "a key took {slowest:?}: {answered:?}"
+    );
+    session.wait_for("every session scanned", |s| !s.contains("loading"));
+    session.keys(&["q"]);
+    session.wait_for("the exit", |s| s.contains("EXIT=0"));
+}
+
+/// Following a Claude Code log while a writer appends its records one by one (one line
+/// in two halves, then the real compaction with its summary): each new message is on
+/// screen within 500 ms of its append, the context meter moves, and after the compaction
+/// the live view is the new epoch with the old one marked before it.
+#[test]
+fn a_growing_log_is_followed_live() {
+    use std::io::Write;
+    let source = common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let text = std::fs::read_to_string(&source).expect("log");
+    let lines: Vec<&str> = text.lines().collect();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("live.jsonl");
+    std::fs::write(&path, lines[..20].join("\n") + "\n").expect("written");
+    let command = format!(
+        "{} {}; echo \"EXIT=$?\"; cat",
+        env!("CARGO_BIN_EXE_ctxlens"),
+        path.display()
+    );
+    let Some(session) = Session::start("follow", &command) else {
+        return;
+    };
+    let messages_on_screen = |n: usize| format!("messages {} ·", ctxlens::text::thousands(n as u64));
+    let expected = || {
+        ctxlens::transcript::Transcript::read(&path, None)
+            .expect("loads")
+            .messages()
+            .len()
+    };
+    let first_meter = session
+        .wait_for("the meter", |s| s.contains("● live"))
+        .lines()
+        .find(|l| l.contains("● live"))
+        .expect("meter line")
+        .to_owned();
+    let append = |text: &str| {
+        let mut file = std::fs::OpenOptions::new().append(true).open(&path).expect("opens");
+        file.write_all(text.as_bytes()).expect("appended");
+        file.flush().expect("flushed");
+    };
+    let mut slowest = Duration::ZERO;
+    let half_at = 60;
+    for (k, line) in lines.iter().enumerate().skip(20) {
+        if k == half_at {
+            let (head, tail) = line.split_at(line.len() / 2);
+            let before = expected();
+            append(head);
+            std::thread::sleep(Duration::from_millis(300));
+            assert!(
+                session.screen().contains(&messages_on_screen(before)),
+                "half a line adds nothing"
+            );
+            append(&format!("{tail}\n"));
+        } else {
+            append(&format!("{line}\n"));
+        }
+        let sent = Instant::now();
+        let want = messages_on_screen(expected());
+        session.wait_for(&want, |s| s.contains(&want));
+        slowest = slowest.max(sent.elapsed());
+    }
+    eprintln!(
+        "slowest append shown after {slowest:?} ({} records appended)",
+        lines.len() - 20
+    );
+    assert!(
+        slowest < Duration::from_millis(500),
+        "an append took {slowest:?} to show"
+    );
+    let screen = session.screen();
+    let meter = screen.lines().find(|l| l.contains("● live")).expect("meter line");
+    assert_ne!(meter, first_meter, "the meter moved");
+    assert!(
+        screen.contains(&messages_on_screen(expected())),
+        "the live view is the new epoch"
+    );
+    session.keys(&["g"]);
+    session.wait_for("the old epoch marked before the new one", |s| {
+        s.contains("past compaction")
+    });
+    session.keys(&["q"]);
+    session.wait_for("the exit", |s| s.contains("EXIT=0"));
+}
+
+/// Following an unchanging file costs nothing while the user reads: over 10 s the
+/// process uses under 1% of one core (its CPU time from /proc, Linux only).
+#[test]
+fn following_an_idle_file_costs_under_one_percent_of_a_core() {
+    if !std::path::Path::new("/proc/self/stat").exists() {
+        eprintln!("skipped: no /proc to read CPU time from");
+        return;
+    }
+    let log = common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("idle.jsonl");
+    std::fs::copy(&log, &path).expect("copied");
+    let command = format!("{} {}; cat", env!("CARGO_BIN_EXE_ctxlens"), path.display());
+    let Some(session) = Session::start("idle", &command) else {
+        return;
+    };
+    session.wait_for("the meter", |s| s.contains("● live"));
+    let shell = Command::new("tmux")
+        .args(["list-panes", "-t", &session.name, "-F", "#{pane_pid}"])
+        .output()
+        .expect("pane pid");
+    let shell = String::from_utf8_lossy(&shell.stdout).trim().to_owned();
+    let child = Command::new("pgrep").args(["-P", &shell]).output().expect("pgrep");
+    let pid = String::from_utf8_lossy(&child.stdout)
+        .lines()
+        .next()
+        .expect("ctxlens runs under the pane's shell")
+        .trim()
+        .to_owned();
+    // utime + stime, in clock ticks (fields 14 and 15, after the command's parenthesis).
+    let cpu_ticks = || -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("stat");
+        let after = &stat[stat.rfind(')').expect("comm") + 2..];
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime")
+    };
+    let ticks_per_second: u64 = Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok())
+        .unwrap_or(100);
+    std::thread::sleep(Duration::from_secs(1)); // the first read's work is done
+    let (start, began) = (cpu_ticks(), Instant::now());
+    std::thread::sleep(Duration::from_secs(10));
+    let used = (cpu_ticks() - start) as f64 / ticks_per_second as f64;
+    let share = used / began.elapsed().as_secs_f64();
+    eprintln!(
+        "following an idle file: {used:.3} s of CPU in 10 s ({:.2}% of a core)",
+        share * 100.0
+    );
+    assert!(share < 0.01, "{:.2}% of a core", share * 100.0);
+    session.keys(&["q"]);
+}

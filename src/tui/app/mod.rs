@@ -5,6 +5,7 @@
 //! and tests read through the accessors below.
 
 mod lifetime;
+mod live;
 mod main_policy;
 mod navigation;
 mod prompts;
@@ -31,6 +32,7 @@ use crate::transcript::Transcript;
 pub use lifetime::{
     timeline_rows, CompactionView, ConfigView, EpochView, TimelineRow, TimelineView, SWEEP_FROM_DIVISOR,
 };
+pub use live::Follow;
 pub use navigation::Row;
 pub use prompts::{expand_home, Prompt, PromptKind};
 use slot::{InFlight, Slot};
@@ -58,6 +60,8 @@ pub struct Config {
     pub context_window: Option<u64>,
     /// The share of the facts (percent) a safe budget keeps in the sweep chart.
     pub fact_floor: f64,
+    /// Follow the input file as it grows (`--no-follow` turns it off).
+    pub follow: bool,
     /// A first line for the status bar (the demo says where the user's sessions are).
     pub hint: Option<String>,
     /// Colours.
@@ -78,6 +82,7 @@ impl Default for Config {
             summary_settings: summarize::Settings::default(),
             context_window: None,
             fact_floor: crate::replay::sweep::DEFAULT_FACT_FLOOR,
+            follow: true,
             hint: None,
             theme: Theme::from_env(),
             save_dir: PathBuf::from("."),
@@ -94,6 +99,8 @@ pub enum Msg {
     Job(Box<Done>),
     /// Time passed while work runs (animates the spinner).
     Tick,
+    /// The followed file changed on disk.
+    FileChanged,
 }
 
 /// What the event loop must do after an update.
@@ -298,6 +305,8 @@ pub struct App {
     calibration: Option<(Tokenizer, Option<crate::calibrate::Calibration>)>,
     context_window: Option<u64>,
     fact_floor: f64,
+    /// The input file, followed as its agent writes it.
+    follow: Option<Follow>,
     /// Another agent's policy the list and the detail follow instead of §7F (chosen with
     /// Enter in the compare view).
     main_policy: Option<MainPolicy>,
@@ -347,6 +356,12 @@ impl App {
         };
         let planned = crate::compact::plan_strategy(Strategy::Tail, &transcript, &estimate, &options);
         let estimate_gap = crate::tokens::media::provider_gap(&transcript, &estimate);
+        // A file (not standard input, not the demo) is followed as it grows.
+        let follow = config
+            .input_path
+            .as_ref()
+            .filter(|_| config.follow)
+            .and_then(|p| crate::follow::FileState::of(p).ok().map(|s| Follow::new(p.clone(), s)));
         let mut app = App {
             transcript,
             input_path: config.input_path,
@@ -376,6 +391,7 @@ impl App {
             // The window the user gave, else the one of the model the transcript names.
             context_window: config.context_window.or(model_window),
             fact_floor: config.fact_floor,
+            follow,
             main_policy: None,
             raw: false,
             session: Slot::new(),
@@ -395,7 +411,10 @@ impl App {
         };
         app.replan();
         app.status = config.hint.and_then(Status::info);
-        let effects = app.switch_tokenizer(config.tokenizer);
+        let mut effects = app.switch_tokenizer(config.tokenizer);
+        // The first read on a worker gives the context meter (and catches what was
+        // written since the file was opened).
+        effects.extend(app.file_changed());
         app.focus_on_cut();
         (app, effects)
     }
@@ -409,6 +428,7 @@ impl App {
                 self.tick = self.tick.wrapping_add(1);
                 Vec::new()
             }
+            Msg::FileChanged => self.file_changed(),
         };
         effects.extend(self.needed_jobs());
         effects.extend(self.needed_lifetime());
@@ -654,6 +674,7 @@ impl App {
                 Vec::new()
             }
             // The browser's rows: the browser takes them before a session sees them.
+            Done::Reloaded { state, result } => self.reloaded(state, result),
             Done::Scanned(_) | Done::ScanEnded => Vec::new(),
         }
     }

@@ -65,7 +65,7 @@ impl App {
 
     /// A budget the user never set is the default share of the total: after a tokenizer
     /// switch changes the total, it follows (so "(default: 60%)" stays true).
-    fn follow_default_budget(&mut self) {
+    pub(super) fn follow_default_budget(&mut self) {
         if self.default_max {
             self.settings.options.max_tokens = super::default_max_tokens(self.counts().total());
         }

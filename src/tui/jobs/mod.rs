@@ -284,6 +284,15 @@ pub enum Job {
         /// The session.
         session: Arc<Session>,
     },
+    /// Reading the followed file again after it changed on disk.
+    Reload {
+        /// The file.
+        path: PathBuf,
+        /// The tokenizer whose counts the view shows.
+        tokenizer: Tokenizer,
+        /// The context window the meter measures against (the user's, else the model's).
+        window: Option<u64>,
+    },
     /// The session browser's scan: one row per file, sent as each is read.
     Scan {
         /// The session files.
@@ -333,6 +342,8 @@ pub enum JobKind {
     Sweep,
     /// A comparison of policies.
     Compare,
+    /// Reading the followed file again.
+    Reload,
     /// The session browser's scan.
     Scan,
 }
@@ -354,6 +365,7 @@ impl Job {
             Job::Sweep { .. } => JobKind::Sweep,
             Job::Compare { .. } => JobKind::Compare,
             Job::Scan { .. } => JobKind::Scan,
+            Job::Reload { .. } => JobKind::Reload,
         }
     }
 }
@@ -461,6 +473,13 @@ pub enum Done {
         /// The panic's message.
         message: String,
     },
+    /// The followed file, read again.
+    Reloaded {
+        /// The file's state when it was read (what the next change is measured from).
+        state: Option<crate::follow::FileState>,
+        /// The transcript, its counts and its meter; or why it did not load.
+        result: Result<Box<Reloaded>, String>,
+    },
     /// The browser's scan read one file (progress: sent as each file is read).
     Scanned(Box<crate::tui::browser::Entry>),
     /// The browser's scan read every file.
@@ -474,6 +493,17 @@ pub enum Done {
         /// The rows, largest first.
         rows: Vec<crate::breakdown::Row>,
     },
+}
+
+/// The followed file as it is now.
+#[derive(Debug, Clone)]
+pub struct Reloaded {
+    /// The transcript.
+    pub transcript: Transcript,
+    /// Its counts by the tokenizer the view shows.
+    pub counts: Arc<Counts>,
+    /// How full its context is and how far its agent's next compaction is.
+    pub meter: crate::meter::Meter,
 }
 
 /// A built preview: the compacted document and how it was made.
@@ -581,23 +611,55 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
         }
         Job::Compare { key, session } => Done::Compared {
             key,
-            // Placeholder summaries, as the sweep: the view follows the session live.
-            result: crate::policy::compare::compare(
-                &session.whole,
-                &session.counts,
-                &crate::policy::all(),
-                key.window,
-                &[],
-                &crate::summarize::Placeholder,
-                cancel,
-            )
-            .map(Arc::new),
+            result: compare(key, &session, cancel),
         },
         Job::Scan { files, tokenizer } => {
             scan(&files, tokenizer, cancel, report);
             Done::ScanEnded
         }
+        Job::Reload {
+            path,
+            tokenizer,
+            window,
+        } => reload(&path, tokenizer, window),
     }
+}
+
+/// Every agent's policy over the session, with placeholder summaries as the sweep (the
+/// view follows the session live).
+fn compare(
+    key: CompareKey,
+    session: &Session,
+    cancel: &CancelToken,
+) -> crate::Result<Arc<Vec<crate::policy::compare::Compared>>> {
+    crate::policy::compare::compare(
+        &session.whole,
+        &session.counts,
+        &crate::policy::all(),
+        key.window,
+        &[],
+        &crate::summarize::Placeholder,
+        cancel,
+    )
+    .map(Arc::new)
+}
+
+/// The followed file read again, counted, and its meter.
+fn reload(path: &std::path::Path, tokenizer: Tokenizer, window: Option<u64>) -> Done {
+    // The state first: a write that lands while this reads is told again.
+    let state = crate::follow::FileState::of(path).ok();
+    let result = Transcript::read(path, None)
+        .map_err(|e| e.to_string())
+        .map(|transcript| {
+            let counts = Arc::new(Counts::compute(&transcript, tokenizer));
+            let meter = crate::meter::meter(&transcript, &counts, window);
+            Box::new(Reloaded {
+                transcript,
+                counts,
+                meter,
+            })
+        });
+    Done::Reloaded { state, result }
 }
 
 /// The browser's rows, read in parallel and reported one by one from this thread (the

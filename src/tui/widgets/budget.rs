@@ -23,8 +23,13 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         app.transcript().source(),
         app.transcript().format()
     );
-    let block = Block::bordered().title(Line::styled(title, t.accent));
     let width = usize::from(area.width.saturating_sub(2));
+    let mut block = Block::bordered().title(Line::styled(title, t.accent));
+    // A followed file's context meter sits on the frame's lower edge: always in view,
+    // whatever the three lines say.
+    if let Some(meter) = app.meter() {
+        block = block.title_bottom(fit(meter_parts(app, meter), width.saturating_sub(2)));
+    }
     let gauge_width = if width < 90 { GAUGE / 2 } else { GAUGE };
     let lines = vec![
         fit(max_line(app, gauge_width), width),
@@ -344,4 +349,41 @@ fn third_line(app: &App, width: usize) -> Vec<Part> {
     // Warnings are the line's point: cut at a word, with an ellipsis, when too long.
     let text = crate::text::cut_at_word(&text, width.saturating_sub(2));
     vec![(0, vec![Span::styled("⚠ ", t.warning), Span::styled(text, t.warning)])]
+}
+
+/// The context meter of a followed file: how full its context is and how far its agent's
+/// next compaction (the most important figures first when the line is narrow).
+fn meter_parts(app: &App, meter: &crate::meter::Meter) -> Vec<Part> {
+    let t = &app.theme();
+    let calls = meter
+        .calls
+        .map(|c| {
+            format!(
+                " · about {} at this session's recent rate",
+                crate::text::count_of(c, "call", "calls")
+            )
+        })
+        .unwrap_or_default();
+    let state = if meter.left == 0 {
+        format!("past its auto-compact point ({})", thousands(meter.threshold))
+    } else {
+        format!("auto-compact in ≈{} tokens", thousands(meter.left))
+    };
+    vec![
+        (0, vec![Span::styled(" ● live ", t.accent)]),
+        (
+            0,
+            vec![Span::raw(format!(
+                "{}% of {} · ",
+                meter.pct,
+                crate::text::short_count(meter.window)
+            ))],
+        ),
+        (
+            0,
+            vec![Span::styled(state, if meter.left == 0 { t.warning } else { t.dim })],
+        ),
+        (1, vec![Span::styled(calls, t.dim)]),
+        (2, vec![Span::styled(format!(" · {} ", meter.tokens_from), t.dim)]),
+    ]
 }
