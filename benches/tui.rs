@@ -114,5 +114,37 @@ fn browser(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, tui, browser);
+/// Following a growing Claude Code log: the work one change costs (the reload job: read,
+/// count, meter) after 100 records were appended, on a log of 10,000 and of 100,000
+/// messages. Today the job reads the whole file again, so this grows with the file.
+fn follow(c: &mut Criterion) {
+    let mut group = c.benchmark_group("follow");
+    group.sample_size(10);
+    for messages in [10_000, 100_000] {
+        let (_, text) = ctxlens::synth::session(0, messages, false, 7);
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("live.jsonl");
+        let lines: Vec<&str> = text.lines().collect();
+        let cut = lines.len() - 100;
+        std::fs::write(&path, lines[..cut].join("\n") + "\n").expect("written");
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, (lines[cut..].join("\n") + "\n").as_bytes()))
+            .expect("appended");
+        group.bench_function(format!("reload_after_100_appended/{messages}"), |b| {
+            b.iter(|| {
+                let job = Job::Reload {
+                    path: path.clone(),
+                    tokenizer: ctxlens::tokens::Tokenizer::Estimate,
+                    window: None,
+                };
+                black_box(jobs::run(job, &CancelToken::new(), &|_| {}))
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, tui, browser, follow);
 criterion_main!(benches);

@@ -41,6 +41,13 @@ pub struct Session {
     /// The last timestamp the log records, else the file's modification time (RFC 3339).
     #[serde(serialize_with = "empty_as_null")]
     pub last_activity: String,
+    /// When the file was last written (RFC 3339; `null` for standard input).
+    #[serde(serialize_with = "empty_as_null")]
+    pub modified: String,
+    /// The same, in seconds since the Unix epoch (0 when unknown): a session written in the
+    /// last minutes is one being written now.
+    #[serde(skip)]
+    pub modified_unix: u64,
     /// The session's id, when the log records one (Claude Code `sessionId`).
     pub session_id: Option<String>,
     /// For a sub-agent's log (Claude Code `isSidechain`): the id of the session that
@@ -243,6 +250,7 @@ pub fn scan_file(path: &Path, tokenizer: Tokenizer, options: Option<Options>) ->
         }
         None => (None, None),
     };
+    let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
     let recorded_peak = whole
         .messages
         .iter()
@@ -265,6 +273,10 @@ pub fn scan_file(path: &Path, tokenizer: Tokenizer, options: Option<Options>) ->
         live_tokens: counts.suffix(live_from),
         title: title_of(&whole),
         last_activity: last_activity_of(&whole, path),
+        modified: modified.map_or_else(String::new, rfc3339),
+        modified_unix: modified
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_secs()),
         session_id: first_field(&whole, "sessionId"),
         parent_session: parent_of(&whole),
         model,

@@ -64,6 +64,9 @@ struct OpenArgs {
     /// percent.
     #[arg(long, value_name = "PCT", default_value_t = ctxlens::replay::sweep::DEFAULT_FACT_FLOOR, value_parser = args::parse_percent)]
     fact_floor: f64,
+    /// With a folder: only the sessions being written now (changed in the last minutes).
+    #[arg(long)]
+    live: bool,
     /// Do not follow the file as it grows (by default a file being written is read again
     /// on every change, and its context meter updated).
     #[arg(long)]
@@ -285,7 +288,7 @@ fn open(args: &OpenArgs) -> anyhow::Result<ExitCode> {
             ..ctxlens::tui::Config::default()
         };
         let exit = match folder {
-            Some(dir) => ctxlens::tui::run_browser(vec![dir.clone()], &config)?,
+            Some(dir) => ctxlens::tui::run_browser(vec![dir.clone()], &config, args.live)?,
             None => ctxlens::tui::run(transcript, config)?,
         };
         ctxlens::export::remove_temporary_files();

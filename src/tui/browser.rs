@@ -132,6 +132,16 @@ fn closeness_per_mille(s: &Session) -> Option<u64> {
     Some(s.live_tokens.saturating_mul(1000) / threshold.max(1))
 }
 
+/// A session whose file changed this recently (seconds) is being written now.
+pub const LIVE_SECONDS: u64 = 300;
+
+/// Seconds since the Unix epoch, now.
+fn now_unix() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 /// A column's value: text (times, which sort as text) or a number.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum Value {
@@ -173,6 +183,12 @@ pub struct Browser {
     parents: std::collections::HashMap<String, (Value, String)>,
     /// Sub-agents whose parent has not arrived yet: the parent's session id → their paths.
     waiting: std::collections::HashMap<String, Vec<String>>,
+    /// The paths listed (a file scanned again replaces its row).
+    listed: std::collections::HashSet<String>,
+    /// Only sessions being written now (`ctxlens DIR --live`).
+    live_only: bool,
+    /// Now, in seconds since the epoch (what "being written now" is measured from).
+    now: u64,
     filter: String,
     typing: bool,
     selected: usize,
@@ -196,6 +212,9 @@ impl Browser {
             places: Vec::new(),
             parents: std::collections::HashMap::new(),
             waiting: std::collections::HashMap::new(),
+            listed: std::collections::HashSet::new(),
+            live_only: false,
+            now: now_unix(),
             filter: String::new(),
             typing: false,
             selected: 0,
@@ -213,12 +232,32 @@ impl Browser {
     /// of thousands of files costs a binary search and a move per row, never a pass over
     /// every row (which made the browser quadratic and deaf to keys while it scanned).
     pub fn add(&mut self, entry: Entry) {
+        // A file scanned again (a session being written) replaces its row.
+        if !self.listed.insert(entry.path().to_owned()) {
+            if let Some(k) = self.entries.iter().position(|e| e.path() == entry.path()) {
+                let selected_path = self.current().map(|e| e.path().to_owned());
+                self.entries.remove(k);
+                self.places.remove(k);
+                self.keep_selection(selected_path);
+            }
+        }
+        self.now = now_unix();
         // A session that may have sub-agents: remembered, and its sub-agents that came
         // first move under it (rare: a pass over the rows only then).
         let mut adopted = Vec::new();
         if let Entry::Session(s) = &entry {
             if let (None, Some(id)) = (&s.parent_session, &s.session_id) {
-                if !self.parents.contains_key(id) {
+                if self.parents.get(id).is_some_and(|(_, path)| *path == s.path) {
+                    // Scanned again: its sub-agents move with its new place.
+                    self.parents.insert(id.clone(), (self.sort.value(s), s.path.clone()));
+                    adopted = self
+                        .entries
+                        .iter()
+                        .filter_map(Entry::session)
+                        .filter(|c| c.parent_session.as_deref() == Some(id))
+                        .map(|c| c.path.clone())
+                        .collect();
+                } else if !self.parents.contains_key(id) {
                     self.parents.insert(id.clone(), (self.sort.value(s), s.path.clone()));
                     adopted = self.waiting.remove(id).unwrap_or_default();
                 }
@@ -317,7 +356,35 @@ impl Browser {
         let needle = self.filter.to_lowercase();
         (0..self.entries.len())
             .filter(|&i| needle.is_empty() || self.entries[i].matches(&needle))
+            .filter(|&i| !self.live_only || self.entries[i].session().is_some_and(|s| self.is_live(s)))
             .collect()
+    }
+
+    /// Shows only the sessions being written now (`ctxlens DIR --live`).
+    #[must_use]
+    pub fn live_only(mut self) -> Browser {
+        self.live_only = true;
+        self
+    }
+
+    /// Whether `s` is being written now: its file changed in the last [`LIVE_SECONDS`].
+    pub fn is_live(&self, s: &Session) -> bool {
+        s.modified_unix > 0 && self.now.saturating_sub(s.modified_unix) < LIVE_SECONDS
+    }
+
+    /// The sessions being written now (their files, to scan again).
+    pub fn live_paths(&self) -> Vec<PathBuf> {
+        self.entries
+            .iter()
+            .filter_map(Entry::session)
+            .filter(|s| self.is_live(s))
+            .map(|s| PathBuf::from(&s.path))
+            .collect()
+    }
+
+    /// Time passed: what counts as being written now moves with it.
+    pub fn tick(&mut self) {
+        self.now = now_unix();
     }
 
     fn current(&self) -> Option<&Entry> {
@@ -465,8 +532,18 @@ pub fn draw(frame: &mut Frame, browser: &Browser) {
     } else {
         String::new()
     };
+    let live = browser
+        .entries
+        .iter()
+        .filter(|e| e.session().is_some_and(|s| browser.is_live(s)))
+        .count();
+    let live = if live > 0 || browser.live_only {
+        format!(" · ● {} being written now", thousands(live as u64))
+    } else {
+        String::new()
+    };
     let summary = format!(
-        "{} sessions · {} compacted in the log · {} failed to load{loading}",
+        "{} sessions{live} · {} compacted in the log · {} failed to load{loading}",
         thousands(sessions as u64),
         thousands(compacted as u64),
         thousands((done - sessions) as u64)
@@ -580,12 +657,16 @@ fn draw_list(frame: &mut Frame, area: Rect, browser: &Browser) {
                 } else {
                     s.title.as_str()
                 };
+                let live = if browser.is_live(s) { "● " } else { "" };
                 columns.row([
-                    &crate::scan::short_time(if s.last_activity.is_empty() {
-                        &s.started
-                    } else {
-                        &s.last_activity
-                    }),
+                    &format!(
+                        "{live}{}",
+                        crate::scan::short_time(if s.last_activity.is_empty() {
+                            &s.started
+                        } else {
+                            &s.last_activity
+                        })
+                    ),
                     &format!("{nested}{}", visible(title, false)),
                     &short_model(s.model.as_deref().unwrap_or("–")),
                     &thousands(s.live_tokens),

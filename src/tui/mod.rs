@@ -91,14 +91,20 @@ pub fn run(transcript: Transcript, config: Config) -> std::io::Result<Exit> {
     Ok(exit)
 }
 
+/// How often the browser scans again the sessions being written now.
+const RESCAN_EVERY: Duration = Duration::from_secs(3);
+
 /// The session browser on the session files under `roots`: scanned in the background,
 /// Enter opens one in the usual view, leaving it comes back.
-pub fn run_browser(roots: Vec<std::path::PathBuf>, config: &Config) -> std::io::Result<Exit> {
+pub fn run_browser(roots: Vec<std::path::PathBuf>, config: &Config, live_only: bool) -> std::io::Result<Exit> {
     use browser::{Browser, Entry};
     let found = crate::scan::session_files(&roots);
     let files = found.files;
     let mut screen = Screen::open()?;
     let mut browser = Browser::new(roots, files.len() + found.skipped.len(), config.theme);
+    if live_only {
+        browser = browser.live_only();
+    }
     for skipped in found.skipped {
         browser.add(Entry::Failed(skipped.path.display().to_string(), skipped.reason));
     }
@@ -108,21 +114,42 @@ pub fn run_browser(roots: Vec<std::path::PathBuf>, config: &Config) -> std::io::
     scanner.start(Job::Scan {
         files: std::sync::Arc::new(files),
         tokenizer: config.tokenizer,
+        again: false,
     });
-    let exit = browse(&mut screen, &mut browser, config);
+    let exit = browse(&mut screen, &mut browser, &mut scanner, config);
     scanner.shut_down(Duration::from_secs(1));
     exit
 }
 
 /// The browser's loop, until the user quits or a signal arrives.
-fn browse(screen: &mut Screen, browser: &mut browser::Browser, config: &Config) -> std::io::Result<Exit> {
+fn browse(
+    screen: &mut Screen,
+    browser: &mut browser::Browser,
+    scanner: &mut Runner<Event>,
+    config: &Config,
+) -> std::io::Result<Exit> {
     use browser::Effect as BrowserEffect;
     let size = screen.guard.terminal.size()?;
     browser.update(&Action::Resize(size.width, size.height));
     loop {
         screen.guard.terminal.draw(|frame| browser::draw(frame, browser))?;
-        let Ok(first) = screen.inbox.recv() else {
-            return Ok(Exit::Quit);
+        // Sessions being written now are scanned again every few seconds (their rows
+        // update); with none, the loop sleeps until a key or a row arrives.
+        let first = match screen.inbox.recv_timeout(RESCAN_EVERY) {
+            Ok(event) => event,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                browser.tick();
+                let live = browser.live_paths();
+                if !live.is_empty() {
+                    scanner.start(Job::Scan {
+                        files: std::sync::Arc::new(live),
+                        tokenizer: config.tokenizer,
+                        again: true,
+                    });
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(Exit::Quit),
         };
         let mut open = None;
         for event in std::iter::once(first).chain(screen.inbox.try_iter()) {

@@ -1543,6 +1543,8 @@ fn browser_over_real_transcripts() -> ctxlens::tui::browser::Browser {
         let mut session = ctxlens::scan::scan_file(path, Tokenizer::Estimate, None).expect("a real transcript");
         // Paths relative to the data, so snapshots do not depend on the checkout.
         session.path = path.strip_prefix(&root).unwrap().display().to_string();
+        // A fresh checkout writes every file now: none is a session being written.
+        session.modified_unix = 0;
         // Files that record no start time are dated by their modification time, which a
         // fresh checkout sets: pinned here so the snapshot is the same everywhere.
         if !matches!(session.format.as_str(), "claude-code" | "codex") {
@@ -2147,4 +2149,49 @@ fn a_followed_file_grows_on_screen_and_its_meter_moves() {
         "{:?}",
         app.status()
     );
+}
+
+/// Sessions being written now are marked, counted in the header, shown alone with
+/// `--live`, and a session scanned again replaces its row instead of adding one.
+#[test]
+fn the_browser_marks_the_sessions_being_written_now() {
+    use ctxlens::tui::browser::{Browser, Entry};
+    let dir = common::data().join("real-transcripts/claude-code-jsonl");
+    let scan = |name: &str| ctxlens::scan::scan_file(&dir.join(name), Tokenizer::Estimate, None).expect("scans");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_secs();
+    let mut live = scan("codemie-autocompact-624a4a58.jsonl");
+    live.modified_unix = now - 10;
+    let mut old = scan("ccl-sample-37f83ec9.jsonl");
+    old.modified_unix = now - 86_400;
+    for live_only in [false, true] {
+        let mut browser = Browser::new(vec![dir.clone()], 2, Theme::colored());
+        if live_only {
+            browser = browser.live_only();
+        }
+        browser.update(&Action::Resize(160, 20));
+        browser.add(Entry::Session(Box::new(live.clone())));
+        browser.add(Entry::Session(Box::new(old.clone())));
+        assert_eq!(browser.live_paths(), vec![std::path::PathBuf::from(&live.path)]);
+        let shown: Vec<&str> = browser.shown_sessions().iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(shown.len(), if live_only { 1 } else { 2 }, "{shown:?}");
+        let terminal = draw_browser(&browser);
+        let buffer = terminal.backend().buffer();
+        assert!(row_containing(buffer, "● 1 being written now").is_some());
+        let row = line_of(
+            buffer,
+            row_containing(buffer, "/clear")
+                .or_else(|| row_containing(buffer, "ARCHITECTURE"))
+                .expect("the live row"),
+        );
+        assert!(row.contains("● "), "{row}");
+        // Scanned again (it grew): the row is replaced, not doubled.
+        let mut grown = live.clone();
+        grown.messages += 1;
+        browser.add(Entry::Session(Box::new(grown)));
+        assert_eq!(browser.progress().0, 2);
+        assert!(browser.shown_sessions().iter().any(|s| s.messages == live.messages + 1));
+    }
 }

@@ -299,6 +299,9 @@ pub enum Job {
         files: Arc<Vec<PathBuf>>,
         /// The tokenizer the rows count with.
         tokenizer: Tokenizer,
+        /// Scanning again the sessions being written now (a kind of its own, so it never
+        /// cancels the first scan).
+        again: bool,
     },
     /// Where the context goes.
     Breakdown {
@@ -346,6 +349,8 @@ pub enum JobKind {
     Reload,
     /// The session browser's scan.
     Scan,
+    /// The browser's sessions being written now, scanned again.
+    Rescan,
 }
 
 impl Job {
@@ -364,7 +369,8 @@ impl Job {
             Job::Replay { .. } => JobKind::Replay,
             Job::Sweep { .. } => JobKind::Sweep,
             Job::Compare { .. } => JobKind::Compare,
-            Job::Scan { .. } => JobKind::Scan,
+            Job::Scan { again: false, .. } => JobKind::Scan,
+            Job::Scan { again: true, .. } => JobKind::Rescan,
             Job::Reload { .. } => JobKind::Reload,
         }
     }
@@ -613,7 +619,7 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
             key,
             result: compare(key, &session, cancel),
         },
-        Job::Scan { files, tokenizer } => {
+        Job::Scan { files, tokenizer, .. } => {
             scan(&files, tokenizer, cancel, report);
             Done::ScanEnded
         }
