@@ -115,9 +115,12 @@ fn browser(c: &mut Criterion) {
 }
 
 /// Following a growing Claude Code log: the work one change costs (the reload job: read,
-/// count, meter) after 100 records were appended, on a log of 10,000 and of 100,000
-/// messages. Today the job reads the whole file again, so this grows with the file.
+/// count, meter) after 100 records were appended to a log of 10,000 and of 100,000
+/// messages, read on from the last read (what the TUI does) and read whole (what it does
+/// when the file was replaced). Reading on costs what was appended; reading whole, the
+/// file.
 fn follow(c: &mut Criterion) {
+    use std::sync::Arc;
     let mut group = c.benchmark_group("follow");
     group.sample_size(10);
     for messages in [10_000, 100_000] {
@@ -127,24 +130,87 @@ fn follow(c: &mut Criterion) {
         let lines: Vec<&str> = text.lines().collect();
         let cut = lines.len() - 100;
         std::fs::write(&path, lines[..cut].join("\n") + "\n").expect("written");
+        let before = Transcript::read(&path, None).expect("loads");
+        let counts = Arc::new(ctxlens::tokens::Counts::compute(
+            &before,
+            ctxlens::tokens::Tokenizer::Estimate,
+        ));
+        let state = ctxlens::follow::FileState::of(&path).expect("state");
+        let previous = Box::new(jobs::LastRead {
+            transcript: Arc::new(before),
+            counts,
+            state,
+        });
         std::fs::OpenOptions::new()
             .append(true)
             .open(&path)
             .and_then(|mut f| std::io::Write::write_all(&mut f, (lines[cut..].join("\n") + "\n").as_bytes()))
             .expect("appended");
-        group.bench_function(format!("reload_after_100_appended/{messages}"), |b| {
-            b.iter(|| {
-                let job = Job::Reload {
-                    path: path.clone(),
-                    tokenizer: ctxlens::tokens::Tokenizer::Estimate,
-                    window: None,
-                };
-                black_box(jobs::run(job, &CancelToken::new(), &|_| {}))
+        assert!(
+            previous
+                .transcript
+                .appended(&(lines[cut..].join("\n") + "\n"))
+                .is_some(),
+            "the appended records are read on, not read whole"
+        );
+        for (how, previous) in [("read_on", Some(previous)), ("read_whole", None)] {
+            group.bench_function(format!("100_appended/{how}/{messages}"), |b| {
+                b.iter(|| {
+                    let job = Job::Reload {
+                        path: path.clone(),
+                        previous: previous.clone(),
+                        tokenizer: ctxlens::tokens::Tokenizer::Estimate,
+                        window: None,
+                    };
+                    black_box(jobs::run(job, &CancelToken::new(), &|_| {}))
+                });
             });
+        }
+    }
+    group.finish();
+}
+
+/// The views a user waits for at 100,000 messages, from the key to every job it starts
+/// run (as the workers run them): `l` (summary, then the loss report), `S` (the whole
+/// session, its facts, then the sweep's answer grid) and `b` (the breakdown). Each runs
+/// on a fresh App, so nothing is reused from an earlier run.
+fn views(c: &mut Criterion) {
+    let text = openai_transcript(100_000);
+    let transcript = Transcript::parse("bench.json", text.into_bytes(), None).expect("valid");
+    let mut group = c.benchmark_group("views_100k");
+    group.sample_size(10);
+    for (name, key) in [
+        ("l_loss_report", Action::ToggleLoss),
+        ("S_sweep", Action::ToggleSweep),
+        ("b_breakdown", Action::ToggleBreakdown),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || {
+                    let config = Config {
+                        summarizer: Spec::Placeholder,
+                        ..Config::default()
+                    };
+                    let (mut app, _) = App::new(transcript.clone(), config);
+                    app.act(Action::Resize(200, 50));
+                    app
+                },
+                |mut app| {
+                    let mut queue: std::collections::VecDeque<Effect> = app.act(key.clone()).into();
+                    while let Some(effect) = queue.pop_front() {
+                        if let Effect::Start(job) = effect {
+                            let done = jobs::run(job, &CancelToken::new(), &|_| {});
+                            queue.extend(app.update(ctxlens::tui::app::Msg::Job(Box::new(done))));
+                        }
+                    }
+                    black_box(app.mode().clone())
+                },
+                criterion::BatchSize::LargeInput,
+            );
         });
     }
     group.finish();
 }
 
-criterion_group!(benches, tui, browser, follow);
+criterion_group!(benches, tui, browser, follow, views);
 criterion_main!(benches);

@@ -1,6 +1,6 @@
 """Drafts docs/schemas/<name>.json from ctxlens' own outputs on every shipped transcript:
 each document's top-level keys, their JSON types, and which are always there. Run once
-when a document is added (`python3 docs/schemas/make_schemas.py target/debug/ctxlens`),
+when a document is added (`python3 docs/schemas/make_schemas.py target/debug/ctxlens scan`),
 then read and edit the draft: the schema is the contract, python/tests/test_schemas.py
 holds every output to it."""
 
@@ -39,10 +39,12 @@ def transcripts():
     yield from sorted(p for p in (ROOT / "tests" / "data" / "real-transcripts").glob("*/*") if p.suffix in (".json", ".jsonl"))
 
 
-def main(bin_path):
+def main(bin_path, only=None):
     seen = {}
     for path in transcripts():
         for name, argv in json_outputs.commands(bin_path, path):
+            if only is not None and name != only:
+                continue
             doc = json_outputs.run(bin_path, argv)
             if doc is None:
                 continue
@@ -61,4 +63,6 @@ def main(bin_path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    # `make_schemas.py BIN [NAME]`: NAME drafts that document's schema only (the others,
+    # edited since, are left as they are).
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)

@@ -31,6 +31,7 @@ def commands(bin_path, path):
         ("compact-policy-plan", ["compact", p, "--policy", "langchain-trim", "--set", f"max_tokens={budget}", "--plan"]),
         ("compare", ["compare", p, "--json", "--summarizer", "placeholder"]),
         ("status", ["status", p, "--json"]),
+        ("scan", ["scan", p, "--json"]),
     ]
 
 

@@ -46,3 +46,17 @@ def test_a_document_that_breaks_its_schema_is_refused():
     del doc["total"]
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(doc, schema("stats"))
+
+
+def test_scan_rows_of_both_kinds_match_the_scan_schema(tmp_path):
+    """A scan streams one document per line: sessions, and files that did not load."""
+    import shutil
+    import subprocess
+
+    shutil.copy(TRANSCRIPTS[0], tmp_path / TRANSCRIPTS[0].name)
+    (tmp_path / "broken.json").write_text("[{", encoding="utf-8")
+    out = subprocess.run([BIN, "scan", str(tmp_path), "--json"], capture_output=True, check=True, text=True)
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert {"error" in row for row in rows} == {True, False}
+    for row in rows:
+        jsonschema.validate(row, schema("scan"))

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::args::BudgetArgs;
 use ctxlens::scan::{scan_file, session_files, Session, Skipped};
-use ctxlens::text::{fit, thousands};
+use ctxlens::text::{count_of, fit, thousands};
 use ctxlens::tokens::Tokenizer;
 
 /// `ctxlens scan`.
@@ -175,15 +175,15 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
         eprintln!();
     }
     let summary = format!(
-        "{} sessions scanned ({} failed to load{}): {} messages, {} tokens; {} compacted in the log{}",
-        thousands((done + failed) as u64),
+        "{} scanned ({} failed to load{}): {}, {} tokens; {} compacted in the log{}",
+        count_of((done + failed) as u64, "session", "sessions"),
         thousands(failed as u64),
         if unread.is_empty() {
             String::new()
         } else {
             format!(", {} paths skipped", thousands(unread.len() as u64))
         },
-        thousands(messages as u64),
+        count_of(messages as u64, "message", "messages"),
         thousands(tokens),
         thousands(compacted as u64),
         if options.is_some() {
@@ -214,7 +214,8 @@ fn opt(n: Option<impl ToString>) -> String {
 
 fn write_row(out: &mut impl Write, args: &ScanArgs, s: &Session) -> anyhow::Result<()> {
     if args.json {
-        serde_json::to_writer(&mut *out, s)?;
+        // Each row is a document of its own (JSON Lines): its schema and file first.
+        super::json_out::write(&mut *out, "scan", &s.path, s, false)?;
         writeln!(out)?;
     } else if args.csv {
         writeln!(
@@ -257,7 +258,13 @@ fn write_row(out: &mut impl Write, args: &ScanArgs, s: &Session) -> anyhow::Resu
 
 fn write_error(out: &mut impl Write, args: &ScanArgs, path: &str, error: &str) -> anyhow::Result<()> {
     if args.json {
-        serde_json::to_writer(&mut *out, &serde_json::json!({"path": path, "error": error}))?;
+        super::json_out::write(
+            &mut *out,
+            "scan",
+            path,
+            &serde_json::json!({"path": path, "error": error}),
+            false,
+        )?;
         writeln!(out)?;
     } else if args.csv {
         writeln!(out, "{},,,,,,,,,,,{}", csv_field(path), csv_field(error))?;

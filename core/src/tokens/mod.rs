@@ -219,6 +219,19 @@ impl Counts {
         Counts::from_per_message(self.tokenizer, per_message)
     }
 
+    /// The counts of `transcript`, whose first `kept` messages are the ones these counted
+    /// (a log read on from where it was read): only the others are counted.
+    #[must_use]
+    pub fn extended(&self, transcript: &Transcript, kept: usize) -> Counts {
+        let kept = kept.min(self.len());
+        let fresh: Vec<u64> = (kept..transcript.messages.len())
+            .into_par_iter()
+            .map(|i| count_request(transcript, self.tokenizer, &transcript.request(i)))
+            .collect();
+        let per_message = self.iter().take(kept).chain(fresh).collect();
+        Counts::from_per_message(self.tokenizer, per_message)
+    }
+
     /// Builds the cache from already-known per-message counts.
     pub fn from_per_message(tokenizer: Tokenizer, per_message: Vec<u64>) -> Counts {
         let mut prefix = per_message;

@@ -600,8 +600,15 @@ fn off_branch_notes(lines: &[Line], active: &HashSet<usize>, loaded: &mut Loaded
         let _ = i;
     }
     let end = loaded.messages.len();
+    loaded.notes.extend(off_branch_summary(sidechain, other, end));
+}
+
+/// The notes that count a log's records off its active conversation: sub-agent lines,
+/// and other branches (a compacted log's earlier epochs among them); after message `end`.
+pub(crate) fn off_branch_summary(sidechain: usize, other: usize, end: usize) -> Vec<Note> {
+    let mut notes = Vec::new();
     if sidechain > 0 {
-        loaded.notes.push(Note {
+        notes.push(Note {
             before: end,
             line: 0,
             kind: "sidechain".into(),
@@ -609,13 +616,23 @@ fn off_branch_notes(lines: &[Line], active: &HashSet<usize>, loaded: &mut Loaded
         });
     }
     if other > 0 {
-        loaded.notes.push(Note {
+        notes.push(Note {
             before: end,
             line: 0,
             kind: "other branches".into(),
             text: format!("{other} records off the active branch"),
         });
     }
+    notes
+}
+
+/// How many records an [`off_branch_summary`] note counts.
+pub(crate) fn off_branch_count(note: &Note) -> usize {
+    note.text
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
 }
 
 /// A Codex `compacted` record in the whole session: the summary the agent got becomes a

@@ -95,9 +95,10 @@ impl std::fmt::Display for Role {
     }
 }
 
-/// What only some messages have, boxed so a plain message stays small (a transcript of a
-/// million short messages is mostly these headers): its tool calls and results, the log
-/// records behind it, a rewritten JSON, recorded usage.
+/// What only some messages have, kept apart (and shared between copies of a message) so
+/// a plain message stays small (a transcript of a million short messages is mostly these
+/// headers): its tool calls and results, the log records behind it, a rewritten JSON,
+/// recorded usage.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Extra {
     /// Tool calls made by this message.
@@ -115,7 +116,7 @@ pub struct Extra {
     pub recorded: Option<Recorded>,
 }
 
-/// One message of a transcript: about 56 bytes, plus its boxed extras when it has any.
+/// One message of a transcript: about 56 bytes, plus its shared extras when it has any.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[allow(clippy::struct_excessive_bools)] // independent facts about one message, read by many
 pub struct Message {
@@ -137,8 +138,8 @@ pub struct Message {
     has_synthetic: bool,
     /// Keys beyond what its API request carries (see [`crate::transcript::request`]).
     pub(crate) shape: RequestShape,
-    /// Calls, results, records, rewritten JSON, usage: boxed, `None` when it has none.
-    extra: Option<Box<Extra>>,
+    /// Calls, results, records, rewritten JSON, usage: shared, `None` when it has none.
+    extra: Option<std::sync::Arc<Extra>>,
 }
 
 /// Token usage a log recorded for one model response.
@@ -292,6 +293,17 @@ struct Function<'a> {
 }
 
 impl Message {
+    /// The same message in a text `by` bytes longer in front (a log read on from where
+    /// an earlier read stopped): its span and its records' ranges moved by `by`.
+    pub(crate) fn shift(&mut self, by: usize) {
+        self.span = self.span.start + by..self.span.end + by;
+        if let Some(extra) = &mut self.extra {
+            for record in &mut std::sync::Arc::make_mut(extra).records {
+                *record = record.start + by..record.end + by;
+            }
+        }
+    }
+
     /// Byte range of the message's raw JSON text in [`super::Transcript::text`].
     pub fn span(&self) -> Range<usize> {
         self.span.clone()
@@ -386,7 +398,9 @@ impl Message {
 
     /// Its extras, made on first use.
     pub(crate) fn extra_mut(&mut self) -> &mut Extra {
-        self.extra.get_or_insert_with(Box::default)
+        // Shared between copies of a message (a log read on copies every message it
+        // keeps): a change makes this copy its own.
+        std::sync::Arc::make_mut(self.extra.get_or_insert_with(std::sync::Arc::default))
     }
 
     /// Sets the recorded usage (nothing is allocated for none).

@@ -1,6 +1,7 @@
 //! The transcript model: the input text kept exactly as read, one [`Message`] view per
 //! message pointing at its raw JSON, and the tool groups and boundaries computed once.
 
+mod append;
 mod dialects;
 mod forced;
 mod format;

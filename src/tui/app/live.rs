@@ -15,7 +15,7 @@ use crate::follow::{Change, FileState};
 use crate::meter::Meter;
 use crate::text::{count_of, thousands};
 use crate::tokens::Counts;
-use crate::tui::jobs::{Job, Reloaded};
+use crate::tui::jobs::{Job, LastRead, Reloaded};
 
 /// The file followed, and what its last read said.
 #[derive(Debug)]
@@ -70,6 +70,11 @@ impl App {
         };
         vec![Effect::Start(Job::Reload {
             path: follow.path.clone(),
+            previous: Some(Box::new(LastRead {
+                transcript: Arc::clone(&self.transcript),
+                counts: Arc::clone(&self.counts[&self.tokenizer]),
+                state: follow.state,
+            })),
             tokenizer: self.tokenizer,
             window: self.context_window,
         })]

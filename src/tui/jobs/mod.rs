@@ -288,6 +288,9 @@ pub enum Job {
     Reload {
         /// The file.
         path: PathBuf,
+        /// The last read, its counts and the file's state then: a file that only grew
+        /// is read on from where that read stopped.
+        previous: Option<Box<LastRead>>,
         /// The tokenizer whose counts the view shows.
         tokenizer: Tokenizer,
         /// The context window the meter measures against (the user's, else the model's).
@@ -501,6 +504,17 @@ pub enum Done {
     },
 }
 
+/// A followed file's last read: what a file that only grew is read on from.
+#[derive(Debug, Clone)]
+pub struct LastRead {
+    /// The transcript read.
+    pub transcript: Arc<Transcript>,
+    /// Its counts.
+    pub counts: Arc<Counts>,
+    /// The file's state when it was read.
+    pub state: crate::follow::FileState,
+}
+
 /// The followed file as it is now.
 #[derive(Debug, Clone)]
 pub struct Reloaded {
@@ -625,9 +639,10 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
         }
         Job::Reload {
             path,
+            previous,
             tokenizer,
             window,
-        } => reload(&path, tokenizer, window),
+        } => reload(&path, previous.as_deref(), tokenizer, window),
     }
 }
 
@@ -650,22 +665,50 @@ fn compare(
     .map(Arc::new)
 }
 
-/// The followed file read again, counted, and its meter.
-fn reload(path: &std::path::Path, tokenizer: Tokenizer, window: Option<u64>) -> Done {
+/// The followed file read again (on from the last read when it only grew, whole
+/// otherwise), counted, and its meter.
+fn reload(path: &std::path::Path, previous: Option<&LastRead>, tokenizer: Tokenizer, window: Option<u64>) -> Done {
     // The state first: a write that lands while this reads is told again.
     let state = crate::follow::FileState::of(path).ok();
-    let result = Transcript::read(path, None)
-        .map_err(|e| e.to_string())
-        .map(|transcript| {
-            let counts = Arc::new(Counts::compute(&transcript, tokenizer));
-            let meter = crate::meter::meter(&transcript, &counts, window);
-            Box::new(Reloaded {
-                transcript,
-                counts,
-                meter,
-            })
-        });
+    let on = previous
+        .zip(state)
+        .filter(|(last, now)| {
+            last.counts.tokenizer == tokenizer && last.state.change_to(now) == crate::follow::Change::Grew
+        })
+        .and_then(|(last, _)| read_on(path, &last.transcript, &last.counts));
+    let result = match on {
+        Some(read) => Ok(read),
+        None => Transcript::read(path, None)
+            .map_err(|e| e.to_string())
+            .map(|transcript| {
+                let counts = Arc::new(Counts::compute(&transcript, tokenizer));
+                (transcript, counts)
+            }),
+    }
+    .map(|(transcript, counts)| {
+        let meter = crate::meter::meter(&transcript, &counts, window);
+        Box::new(Reloaded {
+            transcript,
+            counts,
+            meter,
+        })
+    });
     Done::Reloaded { state, result }
+}
+
+/// `previous` read on with the complete lines written after it (a last line still being
+/// written waits); `None` when only a whole read will do.
+fn read_on(path: &std::path::Path, previous: &Transcript, counts: &Counts) -> Option<(Transcript, Arc<Counts>)> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).ok()?;
+    file.seek(SeekFrom::Start(previous.text().len() as u64)).ok()?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let appended = std::str::from_utf8(&bytes[..complete]).ok()?;
+    let (transcript, kept) = previous.appended(appended)?;
+    let counts = Arc::new(counts.extended(&transcript, kept));
+    Some((transcript, counts))
 }
 
 /// The browser's rows, read in parallel and reported one by one from this thread (the
