@@ -292,21 +292,24 @@ pub fn scan_file(path: &Path, tokenizer: Tokenizer, options: Option<Options>) ->
     })
 }
 
-/// The first value of a top-level `key` of the log's records, as text.
+/// The first value of a top-level `key` of the log's records (the first 50 looked at),
+/// as text.
 fn first_field(transcript: &Transcript, key: &str) -> Option<String> {
-    transcript.log_records.iter().take(50).find_map(|r| {
-        let value: serde_json::Value = serde_json::from_str(&transcript.text[r.range.clone()]).ok()?;
-        value
-            .get(key)
-            .or_else(|| value.get("payload").and_then(|p| p.get(key)))
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned)
-    })
+    field_in(transcript, transcript.log_records.iter().take(50), key)
 }
 
 /// The last value of a top-level `key` of the log's records (the last 50 looked at).
 fn last_field(transcript: &Transcript, key: &str) -> Option<String> {
-    transcript.log_records.iter().rev().take(50).find_map(|r| {
+    field_in(transcript, transcript.log_records.iter().rev().take(50), key)
+}
+
+/// The first of `records` with a top-level (or Codex `payload`) `key`: its value as text.
+fn field_in<'a>(
+    transcript: &Transcript,
+    mut records: impl Iterator<Item = &'a crate::transcript::LogRecord>,
+    key: &str,
+) -> Option<String> {
+    records.find_map(|r| {
         let value: serde_json::Value = serde_json::from_str(&transcript.text[r.range.clone()]).ok()?;
         value
             .get(key)

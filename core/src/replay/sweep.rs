@@ -345,6 +345,17 @@ fn knee(rows: &[Row], by_budget: &[usize]) -> Option<usize> {
 mod tests {
     use super::*;
 
+    /// A generated session of `messages` messages: its view, facts and total tokens.
+    fn session_of(messages: usize) -> (View, FactIndex, u64) {
+        let text = crate::synth::openai_transcript(messages);
+        let transcript = crate::transcript::Transcript::parse("t.json", text.into_bytes(), None).expect("loads");
+        let counts = crate::tokens::Counts::compute(&transcript, crate::tokens::Tokenizer::Estimate);
+        let total = counts.total();
+        let view = View::new(transcript, counts);
+        let facts = FactIndex::build(&view, crate::cancel::never()).expect("facts");
+        (view, facts, total)
+    }
+
     fn row(max_tokens: u64, firings: usize) -> Row {
         Row {
             max_tokens,
@@ -365,13 +376,7 @@ mod tests {
 
     #[test]
     fn progress_is_told_once_per_setting_up_to_all_of_them() {
-        use crate::tokens::{Counts, Tokenizer};
-        let text = crate::synth::openai_transcript(300);
-        let transcript = crate::transcript::Transcript::parse("t.json", text.into_bytes(), None).expect("loads");
-        let counts = Counts::compute(&transcript, Tokenizer::Estimate);
-        let total = counts.total();
-        let view = View::new(transcript, counts);
-        let facts = FactIndex::build(&view, crate::cancel::never()).expect("facts");
+        let (view, facts, total) = session_of(300);
         let range = Range {
             from: total / 8,
             to: total * 6 / 8,
@@ -410,13 +415,7 @@ mod tests {
 
     #[test]
     fn the_answers_do_not_depend_on_the_rows_shown() {
-        use crate::tokens::{Counts, Tokenizer};
-        let text = crate::synth::openai_transcript(400);
-        let transcript = crate::transcript::Transcript::parse("t.json", text.into_bytes(), None).expect("loads");
-        let counts = Counts::compute(&transcript, Tokenizer::Estimate);
-        let total = counts.total();
-        let view = View::new(transcript, counts);
-        let facts = FactIndex::build(&view, crate::cancel::never()).expect("facts");
+        let (view, facts, total) = session_of(400);
         let range = Range {
             from: total / 20,
             to: total,

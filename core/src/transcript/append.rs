@@ -195,12 +195,7 @@ impl Transcript {
         let mut text = String::with_capacity(self.text.len() + appended.len());
         text.push_str(&self.text);
         text.push_str(appended);
-        let boundaries = messages
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.boundary)
-            .map(|(i, _)| i)
-            .collect();
+        let boundaries = super::boundaries_of(&messages);
         Transcript {
             source: self.source.clone(),
             text: Arc::new(SourceText::from_string(text)),

@@ -37,6 +37,16 @@ pub use source_text::SourceText;
 
 const BOM: &str = "\u{feff}";
 
+/// The indices of the §7F boundaries (human turns) among `messages`, ascending.
+pub(crate) fn boundaries_of(messages: &[Message]) -> Vec<usize> {
+    messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.boundary)
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// A loaded transcript. Cloning is cheap (the text and the message views are shared), so
 /// a derived view ([`Transcript::with_overrides`]) costs only its changed messages.
 #[derive(Debug, Clone)]
@@ -243,12 +253,7 @@ impl Transcript {
             .map(|span| text[span].trim_matches('"').to_owned())
             .or(log_model);
         let groups = ToolGroups::compute(&messages);
-        let boundaries = messages
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.boundary)
-            .map(|(i, _)| i)
-            .collect();
+        let boundaries = boundaries_of(&messages);
         Ok(Transcript {
             source: source.to_owned(),
             format: Format {
