@@ -97,3 +97,166 @@ pub fn meter(transcript: &Transcript, counts: &Counts, window: Option<u64>) -> M
         pct: (tokens * 100).checked_div(window).unwrap_or(0),
     }
 }
+
+/// What brings a Claude Code log's [`Meter`] up to date with the lines written after it
+/// was made, without reading the log again (`ctxlens status` keeps it with its answer, so
+/// a status bar asking every few seconds of a session being written reads only what was
+/// written since).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeterState {
+    /// Bytes of the file read: its complete lines.
+    pub read_to: u64,
+    /// The context sizes the provider recorded for the last calls (at most
+    /// [`RECENT_CALLS`]), oldest first.
+    pub recent: Vec<u64>,
+    /// The `message.id` of the last call counted: a response written over several lines
+    /// is one call, measured by its last line.
+    pub last_id: Option<String>,
+}
+
+/// How many recorded calls the recent growth per call is measured over.
+pub const RECENT_CALLS: usize = 11;
+
+impl Meter {
+    /// The state to read on from: for a Claude Code log whose context size is recorded
+    /// (the meter then depends only on its recorded calls and its compactions).
+    pub fn state(&self, transcript: &Transcript) -> Option<MeterState> {
+        if transcript.format().container != Container::ClaudeCode || self.tokens_from != "recorded" {
+            return None;
+        }
+        let calls: Vec<&crate::transcript::Message> = transcript
+            .messages()
+            .iter()
+            .filter(|m| m.recorded().is_some_and(|r| r.context_tokens > 0))
+            .collect();
+        let recent = calls[calls.len().saturating_sub(RECENT_CALLS)..]
+            .iter()
+            .filter_map(|m| m.recorded().map(|r| r.context_tokens))
+            .collect();
+        let last_id = calls.last().and_then(|m| {
+            let record = m.records().last()?;
+            let value: serde_json::Value = serde_json::from_str(&transcript.text()[record.clone()]).ok()?;
+            value.pointer("/message/id")?.as_str().map(str::to_owned)
+        });
+        Some(MeterState {
+            read_to: transcript.text().rfind('\n').map_or(0, |i| i as u64 + 1),
+            recent,
+            last_id,
+        })
+    }
+
+    /// This meter with `appended` (complete lines written after `state.read_to`) read;
+    /// `None` when only a whole read can tell: a compaction, a new conversation root, or
+    /// another model among them.
+    pub fn read_on(&self, state: &MeterState, appended: &str) -> Option<(Meter, MeterState)> {
+        let mut next = state.clone();
+        next.read_to += appended.len() as u64;
+        for line in appended.lines().filter(|l| !l.trim().is_empty()) {
+            let record: serde_json::Value = serde_json::from_str(line).ok()?;
+            let field = |key: &str| record.get(key).and_then(serde_json::Value::as_str);
+            if record.get("isSidechain").and_then(serde_json::Value::as_bool) == Some(true) {
+                continue;
+            }
+            if field("subtype") == Some("compact_boundary")
+                || (field("uuid").is_some() && record.get("parentUuid").is_some_and(serde_json::Value::is_null))
+            {
+                return None;
+            }
+            if field("type") != Some("assistant")
+                || record.get("isMeta").and_then(serde_json::Value::as_bool) == Some(true)
+            {
+                continue;
+            }
+            let message = record.get("message")?;
+            if let Some(model) = message.get("model").and_then(serde_json::Value::as_str) {
+                if self.model.as_deref().is_some_and(|m| m != model) {
+                    return None;
+                }
+            }
+            let Some(usage) = message.get("usage") else {
+                continue;
+            };
+            let n = |k: &str| usage.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+            let context = n("input_tokens")
+                .saturating_add(n("cache_creation_input_tokens"))
+                .saturating_add(n("cache_read_input_tokens"));
+            let id = message.get("id").and_then(serde_json::Value::as_str).map(str::to_owned);
+            if id.is_some() && id == next.last_id {
+                // A further line of the same response: its last usage stands.
+                if context > 0 {
+                    if let Some(last) = next.recent.last_mut() {
+                        *last = context;
+                    }
+                }
+                continue;
+            }
+            if context > 0 {
+                next.recent.push(context);
+                next.last_id = id;
+            }
+        }
+        let excess = next.recent.len().saturating_sub(RECENT_CALLS);
+        next.recent.drain(..excess);
+        let tokens = next.recent.last().copied().unwrap_or(self.tokens);
+        let left = self.threshold.saturating_sub(tokens);
+        let growth = match (next.recent.first(), next.recent.last()) {
+            (Some(&a), Some(&b)) if next.recent.len() > 1 && b > a => Some((b - a) / (next.recent.len() as u64 - 1)),
+            _ => None,
+        };
+        let meter = Meter {
+            tokens,
+            left,
+            calls: growth.filter(|&g| g > 0).map(|g| left.div_ceil(g)),
+            pct: (tokens * 100).checked_div(self.window).unwrap_or(0),
+            ..self.clone()
+        };
+        Some((meter, next))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At many lines of real Claude Code logs: the meter of the first part brought up to
+    /// date with the rest equals the meter of the whole, whenever it answers.
+    #[test]
+    fn reading_on_gives_the_meter_of_the_whole() {
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/real-transcripts/claude-code-jsonl");
+        let (mut answered, mut tried) = (0, 0);
+        for name in [
+            "codemie-autocompact-624a4a58.jsonl",
+            "ccl-sample-37f83ec9.jsonl",
+            "worktrees-ef958aa1.jsonl",
+        ] {
+            let text = std::fs::read_to_string(root.join(name)).expect("shipped log");
+            let ends: Vec<usize> = text.match_indices('\n').map(|(i, _)| i + 1).collect();
+            let meter_of = |end: usize| {
+                let t = Transcript::parse(name, text.as_bytes()[..end].to_vec(), None).expect("loads");
+                let counts = Counts::compute(&t, crate::tokens::Tokenizer::Estimate);
+                let m = meter(&t, &counts, None);
+                let state = m.state(&t);
+                (m, state)
+            };
+            for (k, &cut) in ends.iter().enumerate().step_by(9) {
+                let Some(&end) = ends.get(k + 1 + k % 13) else {
+                    continue;
+                };
+                let (first, Some(state)) = meter_of(cut) else {
+                    continue;
+                };
+                tried += 1;
+                let Some((on, next)) = first.read_on(&state, &text[cut..end]) else {
+                    continue;
+                };
+                answered += 1;
+                let (whole, whole_state) = meter_of(end);
+                assert_eq!(on, whole, "{name} cut at {cut}, read to {end}");
+                assert_eq!(Some(next.recent), whole_state.map(|s| s.recent), "{name} cut at {cut}");
+            }
+        }
+        eprintln!("meter read on at {answered} of {tried} cuts");
+        assert!(answered * 10 > tried * 7, "read on at {answered} of {tried} cuts");
+    }
+}

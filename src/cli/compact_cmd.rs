@@ -1,4 +1,4 @@
-//! `ctxlens compact`: runs the one core ([`ctxlens::compact::run`]) and writes the
+//! `ctxlens compact`: runs the one core ([`ctxlens::compact::Compaction`]) and writes the
 //! compacted transcript (standard output or an atomic `-o`), the plan (`--plan`) or the
 //! loss report (`--report`).
 

@@ -3,18 +3,19 @@
 //! recently written session. The figures are the core's context meter
 //! ([`ctxlens::meter`]), which the TUI shows too while it follows a growing log.
 //!
-//! A status bar asks every few seconds, mostly while the session waits for its user: the
-//! answer for a file is kept in the user's cache folder
-//! (`$XDG_CACHE_HOME/ctxlens/status/`, else `~/.cache/ctxlens/status/`) with the file's
-//! size and modification time, and given again while both are unchanged (no read of the
-//! log at all). A file that changed is read again whole.
+//! A status bar asks every few seconds: the answer for a file is kept in the user's cache
+//! folder (`$XDG_CACHE_HOME/ctxlens/status/`, else `~/.cache/ctxlens/status/`) with the
+//! file's size, modification time and identity, and given again while they are unchanged
+//! (no read of the log at all). A Claude Code log that grew since is read on from where
+//! the kept answer stopped (its new lines only, `Meter::read_on`); anything else that
+//! changed is read again whole.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde::{Deserialize, Serialize};
 
-use ctxlens::meter::Meter;
+use ctxlens::meter::{Meter, MeterState};
 use ctxlens::tokens::Counts;
 use ctxlens::transcript::Transcript;
 
@@ -50,22 +51,30 @@ struct Status {
 pub fn run(args: &StatusArgs) -> anyhow::Result<ExitCode> {
     let file = session_of(&args.path)?;
     let cache = Cache::for_file(&file, args.context_window);
-    let status = if let Some(kept) = cache.as_ref().and_then(Cache::read) {
-        // The file's name as given this time (the cache is keyed by the file, not by
-        // how it was named).
-        Status {
+    let kept = cache.as_ref().and_then(Cache::read);
+    let status = match kept {
+        // Unchanged since the last call: the kept answer (the file's name as given this
+        // time; the cache is keyed by the file, not by how it was named).
+        Some(kept) if kept.same => Status {
             file: file.display().to_string(),
-            ..kept
+            ..kept.status
+        },
+        // Grown since: its new lines only, when the kept state can read on.
+        kept => {
+            let read_on = kept.and_then(|kept| read_on(&file, &kept));
+            let (status, state) = if let Some(done) = read_on {
+                done
+            } else {
+                let transcript = Transcript::read(&file, None)?;
+                // Counted with the estimate (fast): the provider's own count is the
+                // recorded one whenever the log has it.
+                status_of(&transcript, ctxlens::tokens::Tokenizer::Estimate, args.context_window)
+            };
+            if let Some(cache) = &cache {
+                cache.write(&status, state);
+            }
+            status
         }
-    } else {
-        let transcript = Transcript::read(&file, None)?;
-        // Counted with the estimate (fast): the provider's own count is the recorded one
-        // whenever the log has it.
-        let status = status_of(&transcript, ctxlens::tokens::Tokenizer::Estimate, args.context_window);
-        if let Some(cache) = &cache {
-            cache.write(&status);
-        }
-        status
     };
     if args.json {
         let mut out = std::io::stdout().lock();
@@ -92,12 +101,41 @@ fn session_of(path: &Path) -> anyhow::Result<PathBuf> {
         .ok_or_else(|| anyhow::anyhow!("no session files under {}", path.display()))
 }
 
-fn status_of(transcript: &Transcript, tokenizer: ctxlens::tokens::Tokenizer, window: Option<u64>) -> Status {
+fn status_of(
+    transcript: &Transcript,
+    tokenizer: ctxlens::tokens::Tokenizer,
+    window: Option<u64>,
+) -> (Status, Option<MeterState>) {
     let counts = Counts::compute(transcript, tokenizer);
-    Status {
+    let meter = ctxlens::meter::meter(transcript, &counts, window);
+    let state = meter.state(transcript);
+    let status = Status {
         file: transcript.source().to_owned(),
-        meter: ctxlens::meter::meter(transcript, &counts, window),
+        meter,
+    };
+    (status, state)
+}
+
+/// The kept answer brought up to date with the lines written since (a log that only grew:
+/// the same file, longer), or `None` when only a whole read will do.
+fn read_on(file: &Path, kept: &Kept) -> Option<(Status, Option<MeterState>)> {
+    use std::io::{Read, Seek, SeekFrom};
+    let state = kept.state.as_ref()?;
+    if ctxlens::follow::FileState::of(file).ok()?.identity != kept.identity {
+        return None;
     }
+    let mut f = std::fs::File::open(file).ok()?;
+    f.seek(SeekFrom::Start(state.read_to)).ok()?;
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes).ok()?;
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let appended = std::str::from_utf8(&bytes[..complete]).ok()?;
+    let (meter, next) = kept.status.meter.read_on(state, appended)?;
+    let status = Status {
+        file: file.display().to_string(),
+        meter,
+    };
+    Some((status, Some(next)))
 }
 
 /// Where the answer for one file is kept, and what the file was when it was made.
@@ -106,13 +144,27 @@ struct Cache {
     path: PathBuf,
     /// The session file's size, modification time and the `--context-window` asked.
     key: (u64, u128, Option<u64>),
+    /// The session file's identity (another file at the same path is read whole).
+    identity: Option<(u64, u64)>,
 }
 
 /// What a cache file holds.
 #[derive(Serialize, Deserialize)]
 struct Cached {
     key: (u64, u128, Option<u64>),
+    identity: Option<(u64, u64)>,
     status: Status,
+    /// What reads on from the answer (a Claude Code log with recorded usage).
+    state: Option<MeterState>,
+}
+
+/// A kept answer.
+struct Kept {
+    status: Status,
+    state: Option<MeterState>,
+    identity: Option<(u64, u64)>,
+    /// The file is as it was when the answer was made.
+    same: bool,
 }
 
 impl Cache {
@@ -136,21 +188,29 @@ impl Cache {
         Some(Cache {
             path: folder.join(format!("{:016x}.json", hasher.finish())),
             key: (meta.len(), modified, window),
+            identity: ctxlens::follow::FileState::of(file).ok().and_then(|s| s.identity),
         })
     }
 
-    /// The status kept for the file as it is now, if any.
-    fn read(&self) -> Option<Status> {
+    /// The answer kept for this file and window, if any, and whether the file is unchanged.
+    fn read(&self) -> Option<Kept> {
         let cached: Cached = serde_json::from_slice(&std::fs::read(&self.path).ok()?).ok()?;
-        (cached.key == self.key).then_some(cached.status)
+        (cached.key.2 == self.key.2).then(|| Kept {
+            same: cached.key == self.key && cached.identity == self.identity,
+            status: cached.status,
+            state: cached.state,
+            identity: cached.identity,
+        })
     }
 
-    /// Keeps `status` for the file as it is now; a cache that cannot be written is only
-    /// a slower next call.
-    fn write(&self, status: &Status) {
+    /// Keeps `status` (and what reads on from it) for the file as it is now; a cache that
+    /// cannot be written is only a slower next call.
+    fn write(&self, status: &Status, state: Option<MeterState>) {
         let cached = Cached {
             key: self.key,
+            identity: self.identity,
             status: status.clone(),
+            state,
         };
         if let (Some(folder), Ok(text)) = (self.path.parent(), serde_json::to_vec(&cached)) {
             let _ = std::fs::create_dir_all(folder);

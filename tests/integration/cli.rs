@@ -473,9 +473,59 @@ fn status_answers_from_its_cache_while_the_log_is_unchanged() {
     std::fs::write(&kept[0], entry.to_string()).expect("write");
     assert_eq!(status()["tokens"], 12_345);
     assert_eq!(status()["file"], first["file"]);
-    // ...and a log that grew is read again.
+    // ...and a log that grew is brought up to date.
     let mut text = std::fs::read_to_string(&log).expect("read");
     text.push('\n');
     std::fs::write(&log, text).expect("append");
     assert_eq!(status()["tokens"], first["tokens"]);
+}
+
+/// A status bar on a session being written: each call reads only the lines written since
+/// the last one (the kept state says where it stopped) and answers exactly what reading
+/// the whole log answers.
+#[test]
+fn status_reads_on_a_growing_log_and_agrees_with_a_whole_read() {
+    let cache = tempfile::tempdir().expect("cache dir");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("session.jsonl");
+    let source =
+        std::fs::read_to_string(common::data().join("real-transcripts/claude-code-jsonl/ccl-sample-37f83ec9.jsonl"))
+            .expect("log");
+    let lines: Vec<&str> = source.lines().collect();
+    let status = |cache: &std::path::Path| -> serde_json::Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+            .args(["status", log.to_str().expect("utf-8"), "--json"])
+            .env("XDG_CACHE_HOME", cache)
+            .output()
+            .expect("runs");
+        assert_exit(&out, 0);
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let kept_state = || -> serde_json::Value {
+        let entry = std::fs::read_dir(cache.path().join("ctxlens/status"))
+            .expect("kept")
+            .next()
+            .expect("an entry")
+            .expect("entry")
+            .path();
+        serde_json::from_slice::<serde_json::Value>(&std::fs::read(entry).expect("read")).expect("JSON")["state"]
+            .clone()
+    };
+    std::fs::write(&log, lines[..60].join("\n") + "\n").expect("written");
+    status(cache.path());
+    let mut written = 60;
+    for step in [7, 1, 25, 40, 3] {
+        let to = (written + step).min(lines.len());
+        let mut file = std::fs::OpenOptions::new().append(true).open(&log).expect("opens");
+        std::io::Write::write_all(&mut file, (lines[written..to].join("\n") + "\n").as_bytes()).expect("appended");
+        written = to;
+        let on = status(cache.path());
+        assert_eq!(
+            kept_state()["read_to"].as_u64(),
+            Some(std::fs::metadata(&log).expect("meta").len()),
+            "read on to the end"
+        );
+        let fresh = tempfile::tempdir().expect("fresh cache");
+        assert_eq!(on, status(fresh.path()), "after {written} lines");
+    }
 }

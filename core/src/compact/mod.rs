@@ -1,6 +1,6 @@
-//! Compaction: the §7F tail plan (pure, [`plan`]), the strategies and what they plan
+//! Compaction: the §7F tail plan (pure, [`plan()`]), the strategies and what they plan
 //! ([`plan_strategy`], [`Planned::section`]), a plan's figures without writing anything
-//! ([`figures`]), and [`Compaction`], the one way to compact for every front end.
+//! ([`figures()`]), and [`Compaction`], the one way to compact for every front end.
 
 pub mod deterministic;
 mod document;

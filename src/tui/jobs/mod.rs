@@ -174,7 +174,7 @@ pub struct RunSnapshot {
 }
 
 impl RunSnapshot {
-    /// Runs the one core, [`crate::compact::run`], with the snapshot's summary.
+    /// Runs the one core, [`crate::compact::Compaction`], with the snapshot's summary.
     pub fn run(
         &self,
         store: &mut dyn crate::compact::deterministic::ArtifactStore,
