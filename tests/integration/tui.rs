@@ -2195,3 +2195,42 @@ fn the_browser_marks_the_sessions_being_written_now() {
         assert!(browser.shown_sessions().iter().any(|s| s.messages == live.messages + 1));
     }
 }
+
+/// The sweep chart tells how far its replays are while they run, with the time left.
+#[test]
+fn the_sweep_tells_how_far_it_is_while_it_runs() {
+    let mut app = fixture_app();
+    let effects = app.act(Action::ToggleSweep);
+    let effects = deliver(&mut app, run_job(take_job(effects, JobKind::Session)));
+    let sweep = take_job(effects, JobKind::Sweep);
+    let told = std::cell::RefCell::new(Vec::new());
+    let done = jobs::run(sweep, &CancelToken::new(), &|d| told.borrow_mut().push(d));
+    let told = told.into_inner();
+    assert!(!told.is_empty(), "progress is told");
+    let mut last = 0;
+    for progress in told {
+        let Done::SweepProgress { done, of, .. } = progress else {
+            panic!("only progress is told before the end")
+        };
+        assert!(done > last && done <= of);
+        last = done;
+        deliver(
+            &mut app,
+            Done::SweepProgress {
+                done,
+                of,
+                elapsed: std::time::Duration::from_secs(2),
+            },
+        );
+        let terminal = draw(&app, 120, 36);
+        let words = format!("replayed {done} of {of} budgets");
+        assert!(row_containing(terminal.backend().buffer(), &words).is_some(), "{words}");
+    }
+    deliver(&mut app, done);
+    assert!(app.sweep().is_some());
+    let terminal = draw(&app, 120, 36);
+    assert!(
+        row_containing(terminal.backend().buffer(), "replayed").is_none(),
+        "gone once done"
+    );
+}

@@ -152,6 +152,14 @@ impl App {
         self.sweep.get(&key).map(AsRef::as_ref)
     }
 
+    /// How far the running sweep is, as words: `replayed 12 of 25 budgets · about 3 s
+    /// left` (nothing until the first budget is replayed).
+    pub fn sweep_progress(&self) -> Option<String> {
+        let (done, of, elapsed) = self.sweep_progress?;
+        let left = elapsed.as_secs_f64() / done.max(1) as f64 * of.saturating_sub(done) as f64;
+        Some(format!("replayed {done} of {of} budgets · about {left:.0} s left"))
+    }
+
     /// The last sweep made on this session (shown while the next one runs).
     pub fn latest_sweep(&self) -> Option<&Sweep> {
         let session = self.session_key();
@@ -256,6 +264,7 @@ impl App {
     }
 
     pub(super) fn swept(&mut self, key: SweepKey, result: crate::Result<Arc<Sweep>>) {
+        self.sweep_progress = None;
         if let Err(e) = self.sweep.finish(key, result) {
             self.status = Status::error(format!("sweep failed: {e}"));
         }

@@ -314,6 +314,8 @@ pub struct App {
     session: Slot<super::jobs::SessionKey, Arc<super::jobs::Session>>,
     replay: Slot<super::jobs::ReplayKey, Arc<crate::replay::Replay>>,
     sweep: Slot<super::jobs::SweepKey, Arc<crate::replay::sweep::Sweep>>,
+    /// How far the running sweep is: settings replayed, in all, and the time it took.
+    sweep_progress: Option<(usize, usize, std::time::Duration)>,
     compare: Slot<super::jobs::CompareKey, Arc<Vec<crate::policy::compare::Compared>>>,
     save_dir: PathBuf,
     selected: usize,
@@ -397,6 +399,7 @@ impl App {
             session: Slot::new(),
             replay: Slot::new(),
             sweep: Slot::new(),
+            sweep_progress: None,
             compare: Slot::new(),
             save_dir: config.save_dir.clone(),
             selected: 0,
@@ -675,6 +678,10 @@ impl App {
             }
             // The browser's rows: the browser takes them before a session sees them.
             Done::Reloaded { state, result } => self.reloaded(state, result),
+            Done::SweepProgress { done, of, elapsed } => {
+                self.sweep_progress = Some((done, of, elapsed));
+                Vec::new()
+            }
             Done::Scanned(_) | Done::ScanEnded => Vec::new(),
         }
     }

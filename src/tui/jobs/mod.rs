@@ -489,6 +489,15 @@ pub enum Done {
         /// The transcript, its counts and its meter; or why it did not load.
         result: Result<Box<Reloaded>, String>,
     },
+    /// The sweep replayed `done` of its `of` settings in `elapsed`.
+    SweepProgress {
+        /// Settings replayed.
+        done: usize,
+        /// Settings in all.
+        of: usize,
+        /// Time since the sweep began.
+        elapsed: std::time::Duration,
+    },
     /// The browser's scan read one file (progress: sent as each file is read).
     Scanned(Box<crate::tui::browser::Entry>),
     /// The browser's scan read every file.
@@ -626,7 +635,7 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
             result: replay(key, &session, cancel).map(Arc::new),
         },
         Job::Sweep { key, session } => {
-            let result = sweep(&key, &session, cancel).map(Arc::new);
+            let result = sweep(&key, &session, cancel, report).map(Arc::new);
             Done::Swept { key, result }
         }
         Job::Compare { key, session } => Done::Compared {
@@ -769,25 +778,51 @@ fn replay(key: ReplayKey, session: &Session, cancel: &CancelToken) -> crate::Res
 }
 
 /// The sweep of `key` (placeholder summaries).
-fn sweep(key: &SweepKey, session: &Session, cancel: &CancelToken) -> crate::Result<crate::replay::sweep::Sweep> {
+fn sweep(
+    key: &SweepKey,
+    session: &Session,
+    cancel: &CancelToken,
+    report: &dyn Fn(Done),
+) -> crate::Result<crate::replay::sweep::Sweep> {
     let facts = if let Some(facts) = session.facts.get() {
         facts
     } else {
         let built = crate::replay::lost::FactIndex::build(&session.view, cancel)?;
         session.facts.get_or_init(|| built)
     };
-    crate::replay::sweep::sweep(&crate::replay::sweep::Inputs {
-        view: &session.view,
-        facts,
-        settings: &key.settings(),
-        range: &key.range,
-        fact_floor: key.fact_floor_per_mille as f64 / 10.0,
-        summary_role: key.summary_role,
-        cuts_a_tail: key.cuts_a_tail,
-        summarizer: &crate::summarize::Placeholder,
-        keep: None,
-        cancel,
-        progress: None,
+    // The replays finish on the pool's threads; their progress is told from this one
+    // (the report is not shared between threads).
+    let (told, heard) = std::sync::mpsc::channel();
+    let started = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        // The progress closure (and so the channel) ends with the thread: the loop below
+        // then ends too.
+        let running = scope.spawn(move || {
+            let progress = move |done: usize, of: usize| {
+                let _ = told.send((done, of));
+            };
+            crate::replay::sweep::sweep(&crate::replay::sweep::Inputs {
+                view: &session.view,
+                facts,
+                settings: &key.settings(),
+                range: &key.range,
+                fact_floor: key.fact_floor_per_mille as f64 / 10.0,
+                summary_role: key.summary_role,
+                cuts_a_tail: key.cuts_a_tail,
+                summarizer: &crate::summarize::Placeholder,
+                keep: None,
+                cancel,
+                progress: Some(&progress),
+            })
+        });
+        for (done, of) in heard {
+            report(Done::SweepProgress {
+                done,
+                of,
+                elapsed: started.elapsed(),
+            });
+        }
+        running.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
 }
 

@@ -559,7 +559,8 @@ fn sweep_summary(app: &App, sweep: &Sweep) -> Vec<Line<'static>> {
         )
     };
     let updating = if app.sweep().is_none() {
-        format!(" · {} updating…", app.spinner())
+        let progress = app.sweep_progress().unwrap_or_else(|| "updating…".to_owned());
+        format!(" · {} {progress}", app.spinner())
     } else {
         String::new()
     };
@@ -588,7 +589,10 @@ pub fn sweep(frame: &mut Frame, area: Rect, app: &App) {
     }
     let title = "sweep: what each budget does over the session";
     let Some(sweep) = app.latest_sweep() else {
-        let waiting = vec![Line::raw(format!("{} replaying every budget…", app.spinner()))];
+        let progress = app
+            .sweep_progress()
+            .unwrap_or_else(|| "replaying every budget…".to_owned());
+        let waiting = vec![Line::raw(format!("{} {progress}", app.spinner()))];
         chart_frame(frame, area, app, title, waiting, Context::Sweep);
         return;
     };
