@@ -129,6 +129,10 @@ fn browse(
     config: &Config,
 ) -> std::io::Result<Exit> {
     use browser::Effect as BrowserEffect;
+    // What each session being written was when it was last scanned: only a file that
+    // changed since is scanned again (a large live log costs a whole scan).
+    let mut last_scans: std::collections::HashMap<std::path::PathBuf, crate::follow::FileState> =
+        std::collections::HashMap::new();
     let size = screen.guard.terminal.size()?;
     browser.update(&Action::Resize(size.width, size.height));
     loop {
@@ -139,7 +143,18 @@ fn browse(
             Ok(event) => event,
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 browser.tick();
-                let live = browser.live_paths();
+                let live: Vec<std::path::PathBuf> = browser
+                    .live_paths()
+                    .into_iter()
+                    .filter(|path| {
+                        let now = crate::follow::FileState::of(path).ok();
+                        let changed = now.is_some() && last_scans.get(path) != now.as_ref();
+                        if let Some(now) = now {
+                            last_scans.insert(path.clone(), now);
+                        }
+                        changed
+                    })
+                    .collect();
                 if !live.is_empty() {
                     scanner.start(Job::Scan {
                         files: std::sync::Arc::new(live),
