@@ -222,16 +222,9 @@ mod tests {
     /// date with the rest equals the meter of the whole, whenever it answers.
     #[test]
     fn reading_on_gives_the_meter_of_the_whole() {
-        let root =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/real-transcripts/claude-code-jsonl");
         let (mut answered, mut tried) = (0, 0);
-        for name in [
-            "codemie-autocompact-624a4a58.jsonl",
-            "ccl-sample-37f83ec9.jsonl",
-            "worktrees-ef958aa1.jsonl",
-        ] {
-            let text = std::fs::read_to_string(root.join(name)).expect("shipped log");
-            let ends: Vec<usize> = text.match_indices('\n').map(|(i, _)| i + 1).collect();
+        for (name, text) in crate::test_data::real_claude_code_logs() {
+            let ends = crate::test_data::line_ends(&text);
             let meter_of = |end: usize| {
                 let t = Transcript::parse(name, text.as_bytes()[..end].to_vec(), None).expect("loads");
                 let counts = Counts::compute(&t, crate::tokens::Tokenizer::Estimate);

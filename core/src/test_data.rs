@@ -20,3 +20,23 @@ pub(crate) fn shipped_transcripts() -> Vec<Transcript> {
     }
     transcripts
 }
+
+/// Three real Claude Code logs (a compacted one among them), by name and text: the
+/// growing-log tests cut them at many lines.
+pub(crate) fn real_claude_code_logs() -> Vec<(&'static str, String)> {
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/real-transcripts/claude-code-jsonl");
+    [
+        "codemie-autocompact-624a4a58.jsonl",
+        "ccl-sample-37f83ec9.jsonl",
+        "worktrees-ef958aa1.jsonl",
+    ]
+    .into_iter()
+    .map(|name| (name, std::fs::read_to_string(root.join(name)).expect("a shipped log")))
+    .collect()
+}
+
+/// Byte offsets just after each line of `text`: where a growing log may have been read to.
+pub(crate) fn line_ends(text: &str) -> Vec<usize> {
+    text.match_indices('\n').map(|(i, _)| i + 1).collect()
+}

@@ -231,17 +231,10 @@ mod tests {
     /// it answers for most lines.
     #[test]
     fn reading_on_equals_reading_whole_at_every_line() {
-        let root =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/real-transcripts/claude-code-jsonl");
         let mut answered = 0;
         let mut tried = 0;
-        for name in [
-            "codemie-autocompact-624a4a58.jsonl",
-            "ccl-sample-37f83ec9.jsonl",
-            "worktrees-ef958aa1.jsonl",
-        ] {
-            let text = std::fs::read_to_string(root.join(name)).expect("shipped log");
-            let ends: Vec<usize> = text.match_indices('\n').map(|(i, _)| i + 1).collect();
+        for (name, text) in crate::test_data::real_claude_code_logs() {
+            let ends = crate::test_data::line_ends(&text);
             for (k, &cut) in ends.iter().enumerate().step_by(4) {
                 let Some(&end) = ends.get(k + 1 + k % 7) else {
                     continue;
