@@ -21,6 +21,8 @@ def commands(bin_path, path):
         ("stats", ["stats", p, "--json"]),
         ("stats-by", ["stats", p, "--by", "kind", "--json"]),
         ("compact-plan", ["compact", p, "--max-tokens", budget, "--plan"]),
+        ("compact-plan", ["compact", p, "--max-tokens", budget, "--strategy", "deterministic", "--plan"]),
+        ("compact-plan", ["compact", p, "--max-tokens", budget, "--strategy", "deterministic,tail", "--plan"]),
         ("compact-report", ["compact", p, "--max-tokens", budget, "--report", "--json", "--summarizer", "extractive"]),
         ("check", ["check", p, "--json"]),
         ("history", ["history", p, "--json"]),
