@@ -86,6 +86,18 @@ impl Session {
     }
 }
 
+/// The bound a latency test holds: `tight` when `CTXLENS_TIMING=1` (`.ci/run` runs the
+/// latency tests again that way, one at a time on an otherwise idle machine, so the figure
+/// is the program's and not the other tests'), else a generous one that still catches a
+/// view that never updates.
+fn latency_bound(tight: Duration) -> Duration {
+    if std::env::var("CTXLENS_TIMING").is_ok_and(|v| v == "1") {
+        tight
+    } else {
+        Duration::from_secs(5)
+    }
+}
+
 impl Drop for Session {
     fn drop(&mut self) {
         let _ = Command::new("tmux").args(["kill-session", "-t", &self.name]).status();
@@ -419,9 +431,10 @@ fn the_browser_answers_keys_while_it_scans_50000_sessions() {
     eprintln!("keys answered in {answered:?} ({while_loading} of them while the scan was loading)");
     assert!(while_loading >= 3, "the keys were pressed while it scanned");
     let slowest = answered.iter().max().expect("timed");
+    let bound = latency_bound(Duration::from_millis(200));
     assert!(
-        *slowest < Duration::from_millis(200),
-        "a key took {slowest:?}: {answered:?}"
+        *slowest < bound,
+        "a key took {slowest:?} (bound {bound:?}): {answered:?}"
     );
     session.wait_for("every session scanned", |s| !s.contains("loading"));
     session.keys(&["q"]);
@@ -492,10 +505,8 @@ fn a_growing_log_is_followed_live() {
         "slowest append shown after {slowest:?} ({} records appended)",
         lines.len() - 20
     );
-    assert!(
-        slowest < Duration::from_millis(500),
-        "an append took {slowest:?} to show"
-    );
+    let bound = latency_bound(Duration::from_millis(500));
+    assert!(slowest < bound, "an append took {slowest:?} to show (bound {bound:?})");
     let screen = session.screen();
     let meter = screen.lines().find(|l| l.contains("● live")).expect("meter line");
     assert_ne!(meter, first_meter, "the meter moved");
