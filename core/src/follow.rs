@@ -69,6 +69,20 @@ impl FileState {
     }
 }
 
+/// The complete lines written to `path` after its first `from` bytes (a last line still
+/// being written is left for the next read); `None` when the file cannot be read there or
+/// is not UTF-8.
+pub fn lines_after(path: &Path, from: u64) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).ok()?;
+    file.seek(SeekFrom::Start(from)).ok()?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    bytes.truncate(complete);
+    String::from_utf8(bytes).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +111,14 @@ mod tests {
         std::fs::rename(&other, &path).expect("renamed");
         let after = FileState::of(&path).expect("state");
         assert_eq!(before.change_to(&after), Change::Replaced);
+    }
+
+    #[test]
+    fn only_complete_lines_after_the_offset_are_read() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("log.jsonl");
+        std::fs::write(&path, "{\"a\":1}\n{\"b\":2}\n{\"c\":").expect("written");
+        assert_eq!(lines_after(&path, 8).as_deref(), Some("{\"b\":2}\n"));
+        assert_eq!(lines_after(&path, 16).as_deref(), Some(""));
     }
 }

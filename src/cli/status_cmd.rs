@@ -119,18 +119,12 @@ fn status_of(
 /// The kept answer brought up to date with the lines written since (a log that only grew:
 /// the same file, longer), or `None` when only a whole read will do.
 fn read_on(file: &Path, kept: &Kept) -> Option<(Status, Option<MeterState>)> {
-    use std::io::{Read, Seek, SeekFrom};
     let state = kept.state.as_ref()?;
     if ctxlens::follow::FileState::of(file).ok()?.identity != kept.identity {
         return None;
     }
-    let mut f = std::fs::File::open(file).ok()?;
-    f.seek(SeekFrom::Start(state.read_to)).ok()?;
-    let mut bytes = Vec::new();
-    f.read_to_end(&mut bytes).ok()?;
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let appended = std::str::from_utf8(&bytes[..complete]).ok()?;
-    let (meter, next) = kept.status.meter.read_on(state, appended)?;
+    let appended = ctxlens::follow::lines_after(file, state.read_to)?;
+    let (meter, next) = kept.status.meter.read_on(state, &appended)?;
     let status = Status {
         file: file.display().to_string(),
         meter,

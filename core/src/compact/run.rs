@@ -83,40 +83,8 @@ impl<'a> Compaction<'a> {
     /// # Errors
     /// The summarizer's error, a store's write error, or [`crate::Error::Cancelled`].
     pub fn run(self) -> crate::Result<Outcome> {
-        let mut dry_run = super::deterministic::DryRun;
-        let Compaction {
-            transcript,
-            counts,
-            settings,
-            summarizer,
-            store,
-            cancel,
-            loss_report,
-            derived,
-        } = self;
-        run(Inputs {
-            transcript,
-            counts,
-            settings: &settings,
-            summarizer,
-            store: store.unwrap_or(&mut dry_run),
-            cancel,
-            loss_report,
-            derived,
-        })
+        run(self)
     }
-}
-
-/// What [`run`] needs.
-struct Inputs<'a> {
-    transcript: &'a Transcript,
-    counts: &'a Counts,
-    settings: &'a Settings,
-    summarizer: &'a dyn Summarizer,
-    store: &'a mut dyn ArtifactStore,
-    cancel: &'a CancelToken,
-    loss_report: bool,
-    derived: Option<&'a Derived>,
 }
 
 /// What a compaction produced.
@@ -155,9 +123,9 @@ impl Outcome {
     }
 }
 
-/// Runs `inputs.settings.strategy` on the transcript.
-fn run(inputs: Inputs) -> crate::Result<Outcome> {
-    let Inputs {
+/// Runs the compaction's strategy on its transcript.
+fn run(compaction: Compaction) -> crate::Result<Outcome> {
+    let Compaction {
         transcript,
         counts,
         settings,
@@ -166,7 +134,11 @@ fn run(inputs: Inputs) -> crate::Result<Outcome> {
         cancel,
         loss_report: with_loss,
         derived: made,
-    } = inputs;
+    } = compaction;
+    // Nothing stored unless a store was given: externalized outputs are only named.
+    let mut dry_run = super::deterministic::DryRun;
+    let store: &mut dyn ArtifactStore = store.unwrap_or(&mut dry_run);
+    let settings = &settings;
     let (compressed, view, view_counts) = if let Some(d) = made.filter(|_| settings.strategy.uses_deterministic_pass())
     {
         (Some(d.compressed.clone()), d.view.clone(), d.counts.clone())

@@ -97,20 +97,11 @@ impl Transcript {
             .zip(&links)
             .filter(|(r, l)| off(r.active, l))
             .count();
-        let before_off: usize = self
-            .notes
-            .iter()
-            .filter(|n| n.kind == "other branches")
-            .map(off_branch_count)
-            .sum();
-        let other = (before_off + reread_off).checked_sub(tail_off)?;
+        let counted =
+            |kind: &str| -> usize { self.notes.iter().filter(|n| n.kind == kind).map(off_branch_count).sum() };
+        let other = (counted("other branches") + reread_off).checked_sub(tail_off)?;
         // Sub-agent lines: none among the records read again (that answers `None` above).
-        let sidechain: usize = self
-            .notes
-            .iter()
-            .filter(|n| n.kind == "sidechain")
-            .map(off_branch_count)
-            .sum();
+        let sidechain = counted("sidechain");
         Some((self.joined(&from, appended, loaded, (sidechain, other)), from.message))
     }
 

@@ -708,14 +708,8 @@ fn reload(path: &std::path::Path, previous: Option<&LastRead>, tokenizer: Tokeni
 /// `previous` read on with the complete lines written after it (a last line still being
 /// written waits); `None` when only a whole read will do.
 fn read_on(path: &std::path::Path, previous: &Transcript, counts: &Counts) -> Option<(Transcript, Arc<Counts>)> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = std::fs::File::open(path).ok()?;
-    file.seek(SeekFrom::Start(previous.text().len() as u64)).ok()?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).ok()?;
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let appended = std::str::from_utf8(&bytes[..complete]).ok()?;
-    let (transcript, kept) = previous.appended(appended)?;
+    let appended = crate::follow::lines_after(path, previous.text().len() as u64)?;
+    let (transcript, kept) = previous.appended(&appended)?;
     let counts = Arc::new(counts.extended(&transcript, kept));
     Some((transcript, counts))
 }
