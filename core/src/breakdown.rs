@@ -208,7 +208,7 @@ fn raw_parts_of<'v>(
 ) -> Vec<(Kind, &'v Value)> {
     let name_of = |id: &str| tool_names.get(id).cloned().unwrap_or_else(|| "?".to_owned());
     let mut parts = Vec::new();
-    if dialect == Dialect::Responses {
+    if dialect.rules().is_item_list() {
         responses_parts(value, &name_of, &mut parts);
         return parts;
     }

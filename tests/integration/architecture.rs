@@ -2,7 +2,8 @@
 //! core (`core/`, the `ctxlens-core` crate) cannot import a front end: it is another
 //! crate, which the compiler keeps; what it could still do is depend on a front end's
 //! crate, which its manifest shows. Within a crate no two modules may import each other
-//! (directly or round a loop), and only `compact` decides what a strategy does. Read as
+//! (directly or round a loop), only `compact` decides what a strategy does and only a
+//! dialect's own module (`transcript/dialect/`) what a dialect does. Read as
 //! text: `crate::…` and `super::…` paths outside `#[cfg(test)]` blocks are the edges,
 //! brace groups (`use crate::{a, b::c}`) expanded.
 
@@ -297,6 +298,62 @@ fn only_compact_decides_what_a_strategy_does() {
         assert!(
             !code.contains("Strategy::*") && !code.contains("Strategy::{"),
             "`{name}` imports a strategy's variants"
+        );
+    }
+}
+
+/// Where `code` decides by a dialect: a match arm or `matches!` on a `Dialect::` variant,
+/// or a comparison with one. Naming a variant as a value (`Dialect::Responses.rules()`)
+/// is not deciding.
+fn dialect_decisions(code: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for line in code.lines() {
+        let mut rest = line;
+        while let Some(at) = rest.find("Dialect::") {
+            let before = rest[..at].trim_end();
+            let after_path = &rest[at + "Dialect::".len()..];
+            let name_end = after_path
+                .find(|c: char| !c.is_alphanumeric() && c != '_')
+                .unwrap_or(after_path.len());
+            let after = after_path[name_end..].trim_start();
+            let decides = before.ends_with("==")
+                || before.ends_with("!=")
+                || before.contains("matches!(")
+                || after.starts_with('|')
+                || after.contains("=>");
+            if decides && name_end > 0 {
+                found.push(line.trim().to_owned());
+                break;
+            }
+            rest = &after_path[name_end..];
+        }
+    }
+    found
+}
+
+#[test]
+fn dialect_decisions_are_seen() {
+    assert_eq!(dialect_decisions("Dialect::Gemini | Dialect::OpenAi => 1,").len(), 1);
+    assert_eq!(
+        dialect_decisions("(Dialect::OpenAi, Container::Jsonl) => \"x\",").len(),
+        1
+    );
+    assert_eq!(dialect_decisions("if dialect == Dialect::Responses {").len(), 1);
+    assert_eq!(dialect_decisions("matches!(d, Dialect::Gemini)").len(), 1);
+    assert!(dialect_decisions("FormatOverride::Gemini => Dialect::Gemini,").is_empty());
+    assert!(dialect_decisions("let (m, _) = Dialect::Responses.rules().view(raw)?;").is_empty());
+}
+
+#[test]
+fn only_a_dialects_own_module_decides_by_dialect() {
+    for (name, code) in &modules() {
+        if name == "transcript::dialect" || name.starts_with("transcript::dialect::") {
+            continue;
+        }
+        let decisions = dialect_decisions(code);
+        assert!(
+            decisions.is_empty(),
+            "`{name}` decides by dialect ({decisions:?}): ask the dialect's rules (transcript/dialect/) instead"
         );
     }
 }

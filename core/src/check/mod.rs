@@ -5,42 +5,8 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use crate::transcript::{Dialect, Transcript};
-
-/// Which provider's rules to check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Provider {
-    /// OpenAI chat completions.
-    OpenAi,
-    /// Anthropic Messages.
-    Anthropic,
-    /// Gemini `generateContent`.
-    Gemini,
-    /// OpenAI Responses.
-    Responses,
-}
-
-impl Provider {
-    /// The provider whose API a transcript's dialect targets.
-    pub fn for_dialect(dialect: Dialect) -> Provider {
-        match dialect {
-            Dialect::OpenAi | Dialect::OpenHands => Provider::OpenAi,
-            Dialect::Anthropic => Provider::Anthropic,
-            Dialect::Gemini => Provider::Gemini,
-            Dialect::Responses => Provider::Responses,
-        }
-    }
-
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Provider::OpenAi => "openai",
-            Provider::Anthropic => "anthropic",
-            Provider::Gemini => "gemini",
-            Provider::Responses => "responses",
-        }
-    }
-}
+pub use crate::transcript::Provider;
+use crate::transcript::Transcript;
 
 /// One way a transcript breaks a provider's rules.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -137,24 +137,9 @@ fn codex_item(text: &str) -> Value {
     json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]})
 }
 
-/// One inserted message of a plain message list.
+/// One inserted message of a plain message list, in its dialect's shape.
 fn list_message(dialect: Dialect, role: SummaryRole, text: &str) -> String {
-    let role_name = role.name();
-    match (dialect, role) {
-        (Dialect::OpenAi | Dialect::Anthropic, SummaryRole::System) | (Dialect::OpenAi, SummaryRole::User) => {
-            json!({"role": role_name, "content": text}).to_string()
-        }
-        (Dialect::Anthropic, SummaryRole::User) => {
-            json!({"role": "user", "content": [{"type": "text", "text": text}]}).to_string()
-        }
-        (Dialect::Gemini, _) => json!({"role": "user", "parts": [{"text": text}]}).to_string(),
-        (Dialect::Responses, _) => {
-            json!({"type": "message", "role": role_name, "content": [{"type": "input_text", "text": text}]}).to_string()
-        }
-        (Dialect::OpenHands, _) => {
-            json!({"source": "user", "action": "message", "message": text, "args": {"content": text}}).to_string()
-        }
-    }
+    dialect.rules().text_message(role.name(), text).to_string()
 }
 
 /// A uuid-shaped id derived from `seed` (stable: the same export writes the same ids).

@@ -267,7 +267,7 @@ pub fn warnings(
         if cut.tail_empty() {
             warnings.push(Warning::NoUserMessageLeft);
         }
-        if dialect == Dialect::Anthropic && role == super::SummaryRole::System && !is_log {
+        if dialect.rules().refuses_system_messages() && role == super::SummaryRole::System && !is_log {
             warnings.push(Warning::SystemInsideAnthropicMessages);
         }
     } else if planned.tail.is_none() && tokens_after > max_tokens {

@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use crate::tokens::{Counts, Tokenizer};
-use crate::transcript::{Dialect, Transcript};
+use crate::transcript::Transcript;
 
 /// A message's role as the frameworks type it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,9 +107,10 @@ pub fn chat_view_counted(transcript: &Transcript, counts: &Counts) -> Vec<ChatMe
             let json = transcript.request(index);
             let value: Value = serde_json::from_str(&json).unwrap_or(Value::Null);
             let role = transcript.messages[index].role.as_str().to_owned();
-            let mut message = match transcript.format.dialect {
-                Dialect::OpenAi | Dialect::Anthropic => from_chat_json(index, &role, &value, transcript, &json),
-                _ => from_roles(index, &role, transcript),
+            let mut message = if transcript.format.dialect.rules().is_chat() {
+                from_chat_json(index, &role, &value, transcript, &json)
+            } else {
+                from_roles(index, &role, transcript)
             };
             message.origin = Some(index);
             message.counted = counts.message(index);

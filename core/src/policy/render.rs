@@ -184,26 +184,5 @@ fn clear_arguments(value: &mut Value) {
 
 /// A new message with `role` and `text` in `dialect`'s shape.
 fn message(dialect: Dialect, role: &str, text: &str) -> String {
-    match dialect {
-        Dialect::OpenAi => json!({"role": role, "content": text}),
-        Dialect::Anthropic if role == "system" => json!({"role": "system", "content": text}),
-        Dialect::Anthropic => json!({"role": role, "content": [{"type": "text", "text": text}]}),
-        Dialect::Gemini => {
-            let role = if role == "assistant" { "model" } else { "user" };
-            json!({"role": role, "parts": [{"text": text}]})
-        }
-        Dialect::Responses => {
-            let kind = if role == "assistant" {
-                "output_text"
-            } else {
-                "input_text"
-            };
-            json!({"type": "message", "role": role, "content": [{"type": kind, "text": text}]})
-        }
-        Dialect::OpenHands => {
-            let source = if role == "assistant" { "agent" } else { "user" };
-            json!({"source": source, "action": "message", "message": text, "args": {"content": text}})
-        }
-    }
-    .to_string()
+    dialect.rules().text_message(role, text).to_string()
 }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::compact::Shape;
 use crate::tokens::Counts;
-use crate::transcript::{Dialect, Transcript};
+use crate::transcript::Transcript;
 
 /// The model view of a transcript with its costs.
 #[derive(Debug, Clone)]
@@ -53,15 +53,15 @@ impl View {
             .filter(|(_, &i)| transcript.messages[i].boundary)
             .map(|(p, _)| p)
             .collect();
-        let dialect = transcript.format.dialect;
+        let rules = transcript.format.dialect.rules();
         let output: Vec<bool> = positions
             .iter()
-            .map(|&i| is_model_output(dialect, &transcript.messages[i].role))
+            .map(|&i| rules.is_model_output(&transcript.messages[i].role))
             .collect();
         // A model call is answered by an assistant message; in the Responses item format
         // one answer is a run of items (reasoning, calls, message), so a run is one call.
         let calls = (1..positions.len())
-            .filter(|&p| output[p] && (dialect != Dialect::Responses || !output[p - 1]))
+            .filter(|&p| output[p] && !(rules.is_item_list() && output[p - 1]))
             .collect();
         View {
             transcript,
@@ -116,14 +116,6 @@ impl View {
         self.transcript.messages[self.positions[p]]
             .recorded()
             .map(|r| r.context_tokens)
-    }
-}
-
-/// Whether a message of `role` is model output (the answer of a call).
-fn is_model_output(dialect: Dialect, role: &str) -> bool {
-    match dialect {
-        Dialect::Responses => role == "assistant" || role == "reasoning" || role.ends_with("_call"),
-        _ => role == "assistant",
     }
 }
 

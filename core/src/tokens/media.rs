@@ -131,18 +131,18 @@ impl OpenAiImages {
 /// the rule's table names): "OpenAI's rule for gpt-4o-mini", "OpenAI's GPT-4o rule
 /// (model unknown: assumed)".
 pub fn provider_rule(transcript: &crate::transcript::Transcript) -> String {
-    use crate::transcript::Dialect;
+    use crate::transcript::Provider;
     let model = transcript.model.as_deref();
-    match transcript.format.dialect {
-        Dialect::OpenAi | Dialect::Responses | Dialect::OpenHands => match OpenAiImages::known(model) {
+    match transcript.format.dialect.provider() {
+        Provider::OpenAi | Provider::Responses => match OpenAiImages::known(model) {
             Some(_) => format!("OpenAI's rule for {}", model.unwrap_or_default()),
             None => "OpenAI's GPT-4o rule (model unknown: assumed; --model names it)".to_owned(),
         },
-        Dialect::Anthropic => match model.filter(|m| m.starts_with("claude-")) {
+        Provider::Anthropic => match model.filter(|m| m.starts_with("claude-")) {
             Some(m) => format!("Anthropic's rule for {m}"),
             None => "Anthropic's rule at 1568 px (model unknown: assumed; --model names it)".to_owned(),
         },
-        Dialect::Gemini => match (model.filter(|m| m.contains("gemini-")), transcript.media_resolution) {
+        Provider::Gemini => match (model.filter(|m| m.contains("gemini-")), transcript.media_resolution) {
             (Some(m), Some(level)) => format!("Gemini's rule at the request's {} ({m})", level.name()),
             (None, Some(level)) => format!(
                 "Gemini 2's rule at the request's {} (model unknown: assumed; --model names it)",

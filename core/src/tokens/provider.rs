@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use super::bpe::{message_tokens, BpeCounter, Walk};
 use super::media::{MediaResolution, OpenAiImages, Rules};
 use super::TokenCounter;
-use crate::transcript::Dialect;
+use crate::transcript::{Dialect, Provider};
 
 /// A provider's counter.
 #[derive(Debug, Clone, Copy)]
@@ -58,8 +58,8 @@ pub fn for_dialect(
     // Gemini 2 then 3, each with no level set and then each level.
     static GEMINI: OnceLock<Vec<ProviderCounter>> = OnceLock::new();
     static CLAUDE: OnceLock<[ProviderCounter; 2]> = OnceLock::new();
-    match dialect {
-        Dialect::OpenAi | Dialect::Responses | Dialect::OpenHands => {
+    match dialect.provider() {
+        Provider::OpenAi | Provider::Responses => {
             let openai = OPENAI.get_or_init(|| {
                 OpenAiImages::ALL.map(|family| ProviderCounter {
                     rules: Rules::OpenAi(family),
@@ -67,7 +67,7 @@ pub fn for_dialect(
             });
             &openai[OpenAiImages::of_model(model).index()]
         }
-        Dialect::Gemini => {
+        Provider::Gemini => {
             let levels = std::iter::once(None).chain(MediaResolution::ALL.map(Some));
             let gemini = GEMINI.get_or_init(|| {
                 [false, true]
@@ -83,7 +83,7 @@ pub fn for_dialect(
             let level = resolution.map_or(0, |r| 1 + r.index());
             &gemini[version * (1 + MediaResolution::ALL.len()) + level]
         }
-        Dialect::Anthropic => {
+        Provider::Anthropic => {
             let claude = CLAUDE.get_or_init(|| {
                 [
                     ProviderCounter {

@@ -12,23 +12,9 @@ use std::str::FromStr;
 
 use serde_json::value::RawValue;
 
+use super::dialect::Dialect;
 use super::structure::{array_elements, Scan};
 use crate::error::{LoadError, Position};
-
-/// Which provider's message dialect a transcript speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
-    /// OpenAI chat completions (`tool_calls`, `role:"tool"`).
-    OpenAi,
-    /// Anthropic Messages (`tool_use`/`tool_result` content blocks; also Claude Code).
-    Anthropic,
-    /// Gemini `contents` (`parts` with `functionCall`/`functionResponse`).
-    Gemini,
-    /// OpenAI Responses items (`message`, `function_call`, `function_call_output`…; also Codex).
-    Responses,
-    /// OpenHands events (actions and observations).
-    OpenHands,
-}
 
 /// How the message list sits in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,34 +53,18 @@ pub struct Format {
 impl Format {
     /// The short name used in `stats --json` and `--format`.
     pub fn name(&self) -> &'static str {
-        match (self.dialect, &self.container) {
-            (_, Container::ClaudeCode) => "claude-code",
-            (_, Container::Codex) => "codex",
-            (Dialect::OpenAi, Container::Jsonl) => "openai-jsonl",
-            (Dialect::Anthropic, Container::Jsonl) => "anthropic-jsonl",
-            (Dialect::OpenAi, _) => "openai",
-            (Dialect::Anthropic, _) => "anthropic",
-            (Dialect::Gemini, _) => "gemini",
-            (Dialect::Responses, _) => "responses",
-            (Dialect::OpenHands, _) => "openhands",
+        let rules = self.dialect.rules();
+        match &self.container {
+            Container::ClaudeCode => "claude-code",
+            Container::Codex => "codex",
+            Container::Jsonl => rules.jsonl_name(),
+            Container::Array | Container::Object { .. } => rules.name(),
         }
     }
-}
 
-impl Format {
     /// The `--format` that reads a document of this format back (for re-loading output).
     pub fn as_override(&self) -> FormatOverride {
-        match (self.dialect, &self.container) {
-            (_, Container::ClaudeCode) => FormatOverride::ClaudeCode,
-            (_, Container::Codex) => FormatOverride::Codex,
-            (Dialect::OpenAi, Container::Jsonl) => FormatOverride::OpenAiJsonl,
-            (Dialect::Anthropic, Container::Jsonl) => FormatOverride::AnthropicJsonl,
-            (Dialect::OpenAi, _) => FormatOverride::OpenAi,
-            (Dialect::Anthropic, _) => FormatOverride::Anthropic,
-            (Dialect::Gemini, _) => FormatOverride::Gemini,
-            (Dialect::Responses, _) => FormatOverride::Responses,
-            (Dialect::OpenHands, _) => FormatOverride::OpenHands,
-        }
+        self.name().parse().expect("every format's name is a `--format` value")
     }
 }
 
@@ -357,12 +327,9 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
         .get("system")
         .or_else(|| map.get("systemInstruction"))
         .map(|raw| span_of(text, raw.get()));
-    let dialect_hint = match key {
-        "contents" => Some(Dialect::Gemini),
-        "input" => Some(Dialect::Responses),
-        _ if map.contains_key("system") => Some(Dialect::Anthropic),
-        _ => None,
-    };
+    let dialect_hint = Dialect::ALL
+        .into_iter()
+        .find(|d| d.rules().announced_by_body(key, &map));
     let model = map
         .get("model")
         .filter(|raw| raw.get().starts_with('"'))

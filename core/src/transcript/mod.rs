@@ -2,7 +2,7 @@
 //! message pointing at its raw JSON, and the tool groups and boundaries computed once.
 
 mod append;
-mod dialects;
+mod dialect;
 mod forced;
 mod format;
 mod groups;
@@ -25,7 +25,8 @@ use serde_json::Value;
 use crate::error::{LoadError, Position};
 use structure::Scan;
 
-pub use format::{Container, Dialect, Format, FormatOverride};
+pub use dialect::{Dialect, Provider};
+pub use format::{Container, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
 pub use logs::{Conversation, LogRecord, Note, PastCompaction};
 pub use media_resolution::MediaResolution;
@@ -234,17 +235,8 @@ impl Transcript {
                 }
                 listed => listed?,
             };
-            if dialect == Dialect::OpenHands {
-                let raws: Vec<&str> = messages.iter().map(|m| &text[m.span.clone()]).collect();
-                dialects::link_openhands_causes(&mut messages, &raws);
-            }
-            if dialect == Dialect::Gemini {
-                let names: Vec<Vec<String>> = messages
-                    .iter()
-                    .map(|m| dialects::gemini_response_names(&text[m.span.clone()]))
-                    .collect();
-                dialects::pair_gemini_by_position(&mut messages, &names);
-            }
+            let raws: Vec<&str> = messages.iter().map(|m| &text[m.span.clone()]).collect();
+            dialect.rules().pair(&mut messages, &raws);
             (dialect, messages, Vec::new(), Vec::new(), None)
         };
         let system = split.system.map(|span| system_text(&text[span]));
@@ -302,12 +294,7 @@ impl Transcript {
     pub fn request(&self, index: usize) -> std::borrow::Cow<'_, str> {
         let raw = self.raw(index);
         let shape = self.messages[index].shape;
-        let exact = match self.format.dialect {
-            Dialect::OpenAi => !shape.beyond_openai,
-            Dialect::Anthropic | Dialect::Gemini => !shape.beyond_role_content,
-            Dialect::Responses => true,
-            Dialect::OpenHands => false,
-        };
+        let exact = self.format.dialect.rules().stored_is_sent(shape);
         if exact || self.count_mode == CountMode::Raw {
             return std::borrow::Cow::Borrowed(raw);
         }
@@ -347,14 +334,20 @@ impl Transcript {
     /// The view of any message JSON of this transcript's dialect (one a compaction
     /// inserts, say): its role, calls, results and whether it is a human turn.
     pub fn message_of(&self, json: &str) -> Option<Message> {
-        dialects::view(self.format.dialect, json, 0..json.len(), 0, PREVIEW_CHARS)
+        self.format
+            .dialect
+            .rules()
+            .view(json, 0..json.len(), 0, PREVIEW_CHARS)
             .ok()
             .map(|(m, _)| m)
     }
 
     /// The readable text of any message JSON of this transcript's dialect.
     pub fn readable_text_of_json(&self, json: &str) -> String {
-        dialects::view(self.format.dialect, json, 0..json.len(), 0, usize::MAX)
+        self.format
+            .dialect
+            .rules()
+            .view(json, 0..json.len(), 0, usize::MAX)
             .map_or_else(|_| json.to_owned(), |(_, text)| text.finish())
     }
 
@@ -396,15 +389,13 @@ impl Transcript {
     /// Made from the raw JSON on demand (the list draws a screenful at a time).
     pub fn preview(&self, index: usize, max_chars: usize) -> std::borrow::Cow<'_, str> {
         let raw = self.raw(index);
-        let fresh = dialects::view(
-            self.format.dialect,
-            raw,
-            0..raw.len(),
-            index,
-            PREVIEW_CHARS.max(max_chars),
-        )
-        .map(|(_, text)| text.preview())
-        .unwrap_or_default();
+        let fresh = self
+            .format
+            .dialect
+            .rules()
+            .view(raw, 0..raw.len(), index, PREVIEW_CHARS.max(max_chars))
+            .map(|(_, text)| text.preview())
+            .unwrap_or_default();
         std::borrow::Cow::Owned(Message::cut_preview(&fresh, max_chars).into_owned())
     }
 
@@ -445,18 +436,14 @@ impl Transcript {
     }
 }
 
-/// Parses every message's raw JSON (in parallel) into its view.
-/// The dialect and messages of a list of messages split into `split.spans`.
+/// The dialect and messages of a list of messages split into `split.spans`, each
+/// message's raw JSON parsed (in parallel) into its view. A list no item announces is
+/// chat, read by the reader both chat dialects share and told apart afterwards.
 fn parse_list(source: &str, text: &str, split: &format::Split) -> Result<(Dialect, Vec<Message>), LoadError> {
-    let sniffed = split.dialect_hint.or_else(|| sniff_dialect(text, &split.spans));
+    let sniffed = split.dialect_hint.or_else(|| dialect::sniff(text, &split.spans));
     let dialect = sniffed.unwrap_or(Dialect::OpenAi);
     let messages = parse_messages(source, text, &split.spans, dialect, split.depth_checked)?;
-    let dialect = sniffed.unwrap_or(if messages.iter().any(|m| m.anthropic_blocks) {
-        Dialect::Anthropic
-    } else {
-        Dialect::OpenAi
-    });
-    Ok((dialect, messages))
+    Ok((sniffed.unwrap_or_else(|| dialect::chat_dialect(&messages)), messages))
 }
 
 fn parse_messages(
@@ -511,7 +498,9 @@ fn parse_message(
             format!("message {index}: JSON nested deeper than {MAX_DEPTH} levels"),
         ));
     }
-    dialects::view(dialect, raw, span.clone(), index, 0)
+    dialect
+        .rules()
+        .view(raw, span.clone(), index, 0)
         .map(|(m, _)| m)
         .map_err(|e| {
             let at = span.start + Position::offset_of_serde(raw, e.line(), e.column());
@@ -521,29 +510,6 @@ fn parse_message(
                 format!("message {index}: {}", format::serde_reason(&e)),
             )
         })
-}
-
-/// The dialect the first items of a list announce: Gemini `parts`, OpenHands
-/// `source`+`action`/`observation`, Responses `function_call` items.
-fn sniff_dialect(text: &str, spans: &[Range<usize>]) -> Option<Dialect> {
-    for span in spans.iter().take(50) {
-        let Ok(keys) = serde_json::from_str::<BTreeMap<String, &serde_json::value::RawValue>>(&text[span.clone()])
-        else {
-            continue;
-        };
-        if keys.contains_key("parts") {
-            return Some(Dialect::Gemini);
-        }
-        if keys.contains_key("source") && (keys.contains_key("action") || keys.contains_key("observation")) {
-            return Some(Dialect::OpenHands);
-        }
-        if let Some(kind) = keys.get("type").map(|t| t.get().trim_matches('"')) {
-            if kind.ends_with("_call") || kind.ends_with("_call_output") || kind == "reasoning" {
-                return Some(Dialect::Responses);
-            }
-        }
-    }
-    None
 }
 
 /// The deepest nesting a message may have: `serde_json`'s own recursion limit, so every

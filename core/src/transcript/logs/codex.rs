@@ -1,0 +1,266 @@
+//! Codex rollouts: `response_item` payloads are the history, `compacted` records past
+//! compactions (with the replacement history the agent continued from), `token_count`
+//! events recorded usage; everything else is a note.
+
+use serde_json::Value;
+
+use super::{
+    lines, note_incomplete, one_line, text_of, value, Conversation, Line, Loaded, LogRecord, Note, PastCompaction,
+};
+use crate::error::LoadError;
+use crate::transcript::dialect::Dialect;
+use crate::transcript::format::{json_error, span_of};
+use crate::transcript::message::{self, Message, Recorded, PREVIEW_CHARS};
+
+/// A Codex `compacted` record in the whole session: the summary the agent got becomes a
+/// message marked as a past summary; the replacement history (kept user messages and the
+/// summary again) is the next epoch's start, not new conversation. Returns the message.
+fn whole_compaction(
+    source: &str,
+    text: &str,
+    line: &Line,
+    payload: &Value,
+    pre_tokens: Option<u64>,
+    loaded: &mut Loaded,
+) -> Result<usize, LoadError> {
+    let summary = payload.get("message").and_then(Value::as_str).unwrap_or_default();
+    let index = loaded.messages.len();
+    let mut m = user_text_message(source, text, line, summary, index)?;
+    m.past_summary = true;
+    m.boundary = false;
+    loaded.messages.push(m);
+    let kept = payload
+        .get("replacement_history")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|item| item.get("role").and_then(Value::as_str) == Some("user"))
+        .map(|item| message::readable_text(&item.to_string()))
+        .filter(|t| t.trim() != summary.trim())
+        .collect();
+    loaded.compactions.push(PastCompaction {
+        line: line.number,
+        at: index,
+        trigger: None,
+        pre_tokens,
+        summary_message: Some(index),
+        kept,
+    });
+    loaded.notes.push(Note {
+        before: index,
+        line: line.number,
+        kind: "past compaction".into(),
+        text: "compacted here".to_owned(),
+    });
+    Ok(index)
+}
+
+/// A Codex `compacted` record in the live view: with a replacement history, the model's
+/// history is now that history (what came before is an earlier epoch, no longer part of
+/// the live conversation). Returns the record's last message, if it made any.
+fn live_compaction(
+    source: &str,
+    text: &str,
+    line: &Line,
+    payload: &Value,
+    pre_tokens: Option<u64>,
+    loaded: &mut Loaded,
+) -> Result<Option<usize>, LoadError> {
+    let replacement = payload.get("replacement_history").and_then(Value::as_array);
+    let at = if replacement.is_some() {
+        0
+    } else {
+        loaded.messages.len()
+    };
+    loaded.compactions.clear();
+    loaded.compactions.push(PastCompaction {
+        line: line.number,
+        at,
+        trigger: None,
+        pre_tokens,
+        summary_message: None,
+        kept: Vec::new(),
+    });
+    let mut owner = None;
+    if let Some(items) = replacement {
+        for record in &mut loaded.records {
+            if record.message.is_some() {
+                record.message = None;
+                record.active = false;
+            }
+        }
+        loaded.messages.clear();
+        for item in items {
+            let json = item.to_string();
+            let index = loaded.messages.len();
+            let (mut m, _) = Dialect::Responses
+                .rules()
+                .view(&json, line.range.clone(), index, PREVIEW_CHARS)
+                .map_err(|e| json_error(source, text, line.range.start, &e))?;
+            m.extra_mut().records = vec![line.range.clone()];
+            m.set_synthetic(json);
+            loaded.messages.push(m);
+        }
+        owner = loaded.messages.len().checked_sub(1);
+    }
+    let note = match replacement {
+        Some(items) => format!("compacted here: history replaced by {} items", items.len()),
+        None => "compacted here".to_owned(),
+    };
+    loaded.notes.push(Note {
+        before: at,
+        line: line.number,
+        kind: "past compaction".into(),
+        text: note,
+    });
+    Ok(owner)
+}
+
+/// Whether the message just before holds `prompt` as a user message: Codex logs a
+/// prompt's `event_msg` right after the response item that carries it, so that item is
+/// the same prompt logged twice. Only the message just before, and only after the last
+/// compaction (`since`): a look further back could reach an earlier turn's prompt, and a
+/// compacted output — which keeps less of what came before — would then read the event
+/// differently (the round-trip fuzz target found both).
+fn history_holds_prompt(text: &str, messages: &[Message], since: usize, prompt: &str) -> bool {
+    messages.len() > since
+        && messages.last().is_some_and(|m| {
+            let raw = m.synthetic().unwrap_or(&text[m.span.clone()]);
+            m.role == "user" && message::readable_text(raw).trim() == prompt.trim()
+        })
+}
+
+/// A user prompt recorded only as a Codex event, as the message Codex sent: a human
+/// turn, marked as taken from an event. Returns its index.
+fn prompt_message(
+    source: &str,
+    text: &str,
+    line: &Line,
+    prompt: &str,
+    loaded: &mut Loaded,
+) -> Result<usize, LoadError> {
+    let index = loaded.messages.len();
+    let mut m = user_text_message(source, text, line, prompt, index)?;
+    m.from_event = true;
+    loaded.messages.push(m);
+    Ok(index)
+}
+
+/// A Responses user message holding `body` as its one text part, written for a record
+/// that is not itself a message (an event, a compaction): the JSON is synthesized (so
+/// it is what is counted and shown) and the record is what export writes back.
+fn user_text_message(source: &str, text: &str, line: &Line, body: &str, index: usize) -> Result<Message, LoadError> {
+    let json =
+        serde_json::json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": body}]})
+            .to_string();
+    let (mut m, _) = Dialect::Responses
+        .rules()
+        .view(&json, line.range.clone(), index, PREVIEW_CHARS)
+        .map_err(|e| json_error(source, text, line.range.start, &e))?;
+    m.extra_mut().records = vec![line.range.clone()];
+    m.set_synthetic(json);
+    Ok(m)
+}
+
+/// A Codex rollout: `response_item` payloads are the history; `compacted` records are
+/// past compactions; `token_count` events are recorded usage; the rest are notes.
+pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conversation) -> Result<Loaded, LoadError> {
+    let (lines, incomplete) = lines(source, text, start)?;
+    let mut loaded = Loaded {
+        messages: Vec::new(),
+        notes: Vec::new(),
+        records: Vec::new(),
+        model: None,
+        compactions: Vec::new(),
+    };
+    let mut last_recorded = None;
+    // A user prompt taken from an event, while no model output has followed it: a
+    // response item holding the same prompt replaces it.
+    let mut prompt_from_event: Option<(usize, String)> = None;
+    for line in &lines {
+        let kind = text_of(line.fields.get("type"));
+        let payload_raw = line.fields.get("payload");
+        let payload = value(payload_raw);
+        let mut owner = None;
+        match (kind.as_str(), payload_raw) {
+            ("response_item", Some(raw)) => {
+                let span = span_of(text, raw.get());
+                let (mut m, _) = Dialect::Responses
+                    .rules()
+                    .view(raw.get(), span, 0, PREVIEW_CHARS)
+                    .map_err(|e| json_error(source, text, line.range.start, &e))?;
+                if let Some((at, prompt)) = prompt_from_event.take() {
+                    let same = m.role == "user" && message::readable_text(raw.get()).trim() == prompt.trim();
+                    if same && at + 1 == loaded.messages.len() {
+                        loaded.messages.pop();
+                    } else if m.role == "user" {
+                        prompt_from_event = Some((at, prompt));
+                    }
+                }
+                let index = loaded.messages.len();
+                m.extra_mut().records = vec![line.range.clone()];
+                loaded.messages.push(m);
+                owner = Some(index);
+            }
+            ("event_msg", _) if payload.get("type").and_then(Value::as_str) == Some("user_message") => {
+                let prompt = payload.get("message").and_then(Value::as_str).unwrap_or_default();
+                let since = loaded.compactions.last().map_or(0, |c| c.at);
+                if !history_holds_prompt(text, &loaded.messages, since, prompt) {
+                    let index = prompt_message(source, text, line, prompt, &mut loaded)?;
+                    prompt_from_event = Some((index, prompt.to_owned()));
+                    owner = Some(index);
+                }
+            }
+            ("event_msg", _) if payload.get("type").and_then(Value::as_str) == Some("token_count") => {
+                let last = payload.pointer("/info/last_token_usage");
+                if let (Some(u), Some(m)) = (last, loaded.messages.last_mut()) {
+                    let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+                    m.set_recorded(Some(Recorded {
+                        context_tokens: n("input_tokens"),
+                        output_tokens: n("output_tokens"),
+                    }));
+                    last_recorded = Some(n("input_tokens"));
+                }
+            }
+            // A compaction rebuilds the history: an event prompt's index no longer names
+            // it (replacing "it" would drop the last replacement item instead).
+            ("compacted", _) if conversation == Conversation::Whole => {
+                prompt_from_event = None;
+                owner = Some(whole_compaction(
+                    source,
+                    text,
+                    line,
+                    &payload,
+                    last_recorded,
+                    &mut loaded,
+                )?);
+            }
+            ("compacted", _) => {
+                // A compaction ends the wait for a response item repeating the event
+                // prompt: one after it is a new turn's (and a compacted output, which
+                // leaves the compaction record out, must read the same).
+                prompt_from_event = None;
+                owner = live_compaction(source, text, line, &payload, last_recorded, &mut loaded)?;
+            }
+            _ => {
+                let sub = payload.get("type").and_then(Value::as_str).unwrap_or_default();
+                let what = one_line(&message::readable_text(payload_raw.map_or("", |r| r.get())), 80);
+                loaded.notes.push(Note {
+                    before: loaded.messages.len(),
+                    line: line.number,
+                    kind: format!("{kind} {sub}").trim().to_owned(),
+                    text: what,
+                });
+            }
+        }
+        loaded.records.push(LogRecord {
+            range: line.range.clone(),
+            message: owner,
+            active: true,
+            order: Some(loaded.records.len()),
+            earlier: None,
+        });
+    }
+    note_incomplete(&mut loaded, incomplete);
+    Ok(loaded)
+}

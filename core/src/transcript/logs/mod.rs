@@ -1,0 +1,169 @@
+//! Agent session logs, one JSON record per line: Claude Code sessions and Codex rollouts.
+//!
+//! Only some records are what the model saw. Those become messages (backed by their
+//! whole records, so export can write them back byte for byte); the rest (hooks,
+//! attachments, metadata, titles, sub-agent lines, UI events) become [`Note`]s: shown,
+//! never counted. Past compactions become notes too, and recorded usage is attached to
+//! the message it measured.
+
+mod claude_code;
+mod codex;
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use super::format::json_error;
+use super::message::Message;
+use crate::error::LoadError;
+
+pub(crate) use claude_code::{claude_code, off_branch_count, off_branch_summary};
+pub(crate) use codex::codex;
+
+/// A record that is not part of the model-visible transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// The message it comes before (`messages.len()` at the end).
+    pub before: usize,
+    /// 1-based line in the file.
+    pub line: usize,
+    /// What it is: `past compaction`, `hook`, `meta`, `title`, `sidechain`, …
+    pub kind: String,
+    /// One line about it.
+    pub text: String,
+}
+
+impl Note {
+    /// A past compaction (shown as a marker in the list).
+    pub fn is_past_compaction(&self) -> bool {
+        self.kind == "past compaction"
+    }
+}
+
+/// Which conversation of a session log to load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Conversation {
+    /// What the model sees now: the branch after the last compaction (the default).
+    #[default]
+    Live,
+    /// Every epoch joined: the conversations before each past compaction, the summaries
+    /// the agent got, and the live branch.
+    Whole,
+}
+
+/// A compaction the log records (Claude Code `compact_boundary`, Codex `compacted`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PastCompaction {
+    /// 1-based line of its record.
+    pub line: usize,
+    /// The first message after it (the next epoch's start).
+    pub at: usize,
+    /// What fired it (`auto`, `manual`), when recorded.
+    pub trigger: Option<String>,
+    /// The context's size right before it, as the client recorded it (Claude Code's
+    /// `preTokens`; for Codex the last recorded prompt before it).
+    pub pre_tokens: Option<u64>,
+    /// The message holding the summary the agent got, when it is in this view.
+    pub summary_message: Option<usize>,
+    /// The readable text of what the compaction kept besides the summary (Codex keeps
+    /// the user's recent messages in its replacement history; Claude Code keeps none).
+    pub kept: Vec<String>,
+}
+
+/// One line of a log, in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogRecord {
+    /// The line's bytes (without its newline).
+    pub range: Range<usize>,
+    /// The message it belongs to, when model-visible.
+    pub message: Option<usize>,
+    /// On the active conversation (always, for Codex).
+    pub active: bool,
+    /// Its place in the active conversation (the order the client reads it in, which a
+    /// Claude Code file need not be written in); `None` off it.
+    pub order: Option<usize>,
+    /// Off the active conversation but on an earlier epoch of it (reached back through
+    /// compaction boundaries): its place there, oldest first. A compacted Claude Code log
+    /// keeps these, as Claude Code does.
+    pub earlier: Option<usize>,
+}
+
+/// What loading a log produced.
+pub(crate) struct Loaded {
+    pub messages: Vec<Message>,
+    pub notes: Vec<Note>,
+    pub records: Vec<LogRecord>,
+    /// The model the session ran with (the last one a response names).
+    pub model: Option<String>,
+    /// The compactions the log records, in order (in the live view only the last).
+    pub compactions: Vec<PastCompaction>,
+}
+
+struct Line<'a> {
+    number: usize,
+    range: Range<usize>,
+    fields: BTreeMap<String, &'a RawValue>,
+}
+
+/// A log's records, one a line; a last line still being written (no newline yet, and
+/// its JSON cut short) is left out and named in `incomplete`, so a live log opens.
+fn lines<'a>(source: &str, text: &'a str, start: usize) -> Result<(Vec<Line<'a>>, Option<Note>), LoadError> {
+    let mut out = Vec::new();
+    let mut incomplete = None;
+    let mut at = start;
+    for (i, line) in text[start..].split_inclusive('\n').enumerate() {
+        let trimmed = line.trim();
+        if !trimmed.is_empty() {
+            let offset = at + (line.len() - line.trim_start().len());
+            let parsed: Result<BTreeMap<String, &RawValue>, _> =
+                serde_json::from_str(&text[offset..offset + trimmed.len()]);
+            let fields = match parsed {
+                Ok(fields) => fields,
+                Err(e) if e.is_eof() && !line.ends_with('\n') && at + line.len() == text.len() => {
+                    incomplete = Some(Note {
+                        before: usize::MAX,
+                        line: i + 1,
+                        kind: "incomplete".into(),
+                        text: "the last line is still being written: not read yet".to_owned(),
+                    });
+                    break;
+                }
+                Err(e) => return Err(json_error(source, text, offset, &e)),
+            };
+            out.push(Line {
+                number: i + 1,
+                range: offset..offset + trimmed.len(),
+                fields,
+            });
+        }
+        at += line.len();
+    }
+    Ok((out, incomplete))
+}
+
+/// Adds the note of an incomplete last line, after every message.
+fn note_incomplete(loaded: &mut Loaded, incomplete: Option<Note>) {
+    if let Some(mut note) = incomplete {
+        note.before = loaded.messages.len();
+        loaded.notes.push(note);
+    }
+}
+
+fn value(raw: Option<&&RawValue>) -> Value {
+    raw.and_then(|r| serde_json::from_str(r.get()).ok())
+        .unwrap_or(Value::Null)
+}
+
+fn text_of(raw: Option<&&RawValue>) -> String {
+    match value(raw) {
+        Value::String(s) => s,
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+fn one_line(text: &str, max: usize) -> String {
+    crate::text::one_line(text, max)
+}
