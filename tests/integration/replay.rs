@@ -584,3 +584,67 @@ fn real_session_logs() -> Vec<std::path::PathBuf> {
     logs.sort();
     logs
 }
+
+/// A sweep's rows count what the full loss report lists, and a session's fact index
+/// shared by many replays (its later-restatements found once) judges each replay as a
+/// fresh index would.
+#[test]
+fn shared_loss_counts_equal_a_fresh_full_judgement() {
+    use ctxlens::cancel::CancelToken;
+    use ctxlens::compact::{Options, SummaryRole};
+    use ctxlens::replay::lost::{lifetime_loss, lifetime_loss_counts, FactIndex};
+    use ctxlens::replay::{replay, view_for, Inputs};
+    use ctxlens::summarize::{Extractive, Placeholder, Summarizer};
+    use ctxlens::tokens::{Counts, Tokenizer};
+    use ctxlens::transcript::Transcript;
+
+    let cancel = CancelToken::new();
+    let mut judged_turns = 0;
+    for file in real_transcripts() {
+        let Ok(transcript) = Transcript::read(&file, None) else {
+            continue;
+        };
+        let whole = transcript.whole_session().expect("whole session");
+        let counts = Counts::compute(&whole, Tokenizer::Estimate);
+        let view = view_for(&whole, &counts, false, &cancel).expect("view");
+        let shared = FactIndex::build(&view, &cancel).expect("facts");
+        for divisor in [12, 5, 2] {
+            for summarizer in [&Placeholder as &dyn Summarizer, &Extractive { summary_tokens: 200 }] {
+                let outcome = replay(&Inputs {
+                    view: &view,
+                    options: Options {
+                        max_tokens: (view.total() / divisor).max(1),
+                        keep_tail: None,
+                        flush_to_memory: false,
+                    },
+                    summary_role: SummaryRole::User,
+                    cuts_a_tail: true,
+                    summarizer,
+                    cancel: &cancel,
+                })
+                .expect("replays");
+                let fresh = FactIndex::build(&view, &cancel).expect("facts");
+                let full = lifetime_loss(&fresh, &outcome);
+                let counted = lifetime_loss_counts(&shared, &outcome);
+                let shown = file.display();
+                assert_eq!(counted.facts_lost, full.lost.len(), "{shown} at 1/{divisor}");
+                assert_eq!(
+                    counted.instructions_lost,
+                    full.instructions_lost.len(),
+                    "{shown} at 1/{divisor}"
+                );
+                assert_eq!(
+                    counted.survival_percent,
+                    full.survival_percent(),
+                    "{shown} at 1/{divisor}"
+                );
+                assert_eq!(lifetime_loss(&shared, &outcome), full, "{shown} at 1/{divisor}");
+                judged_turns += full.turns.len();
+            }
+        }
+    }
+    assert!(
+        judged_turns > 100,
+        "the real transcripts have human turns to judge ({judged_turns})"
+    );
+}

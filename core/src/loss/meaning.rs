@@ -182,51 +182,50 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// How many of a turn's words each sentence shares: counted in place for a short text
-/// (the summary), else listed and counted after a sort (at most [`POSTINGS_READ`]
-/// entries: cheaper than a map that grows).
-enum SharedCounts {
-    Dense(Vec<u32>, Vec<usize>),
-    Sparse(rustc_hash::FxHashMap<usize, usize>),
+/// How many of a turn's words each sentence shares, counted in place in a per-thread
+/// array as long as the text has sentences (kept between searches and cleared after each
+/// by the entries it touched: a search costs what it reads, not the text's size).
+struct SharedCounts {
+    counts: Vec<u32>,
+    touched: Vec<usize>,
+}
+
+thread_local! {
+    static SHARED_COUNTS: std::cell::RefCell<SharedCounts> = const {
+        std::cell::RefCell::new(SharedCounts { counts: Vec::new(), touched: Vec::new() })
+    };
 }
 
 impl SharedCounts {
-    /// Counts for a text of `units` sentences.
-    fn new(units: usize) -> SharedCounts {
-        if units <= DENSE_UNITS {
-            SharedCounts::Dense(vec![0; units], Vec::new())
-        } else {
-            SharedCounts::Sparse(rustc_hash::FxHashMap::with_capacity_and_hasher(
-                POSTINGS_READ,
-                rustc_hash::FxBuildHasher,
-            ))
-        }
+    /// Runs `count` with this thread's counts, ready for a text of `units` sentences,
+    /// and leaves them cleared.
+    fn with<R>(units: usize, count: impl FnOnce(&mut SharedCounts) -> R) -> R {
+        SHARED_COUNTS.with_borrow_mut(|shared| {
+            if shared.counts.len() < units {
+                shared.counts.resize(units, 0);
+            }
+            let out = count(shared);
+            for &k in &shared.touched {
+                shared.counts[k] = 0;
+            }
+            shared.touched.clear();
+            out
+        })
     }
 
     /// One more word shared by sentence `k`.
     fn add(&mut self, k: usize) {
-        match self {
-            SharedCounts::Dense(counts, touched) => {
-                if counts[k] == 0 {
-                    touched.push(k);
-                }
-                counts[k] += 1;
-            }
-            SharedCounts::Sparse(map) => *map.entry(k).or_default() += 1,
+        if self.counts[k] == 0 {
+            self.touched.push(k);
         }
+        self.counts[k] += 1;
     }
 
     /// Each sentence sharing a word, with how many.
-    fn into_counts(self) -> Box<dyn Iterator<Item = (usize, usize)>> {
-        match self {
-            SharedCounts::Dense(counts, touched) => Box::new(touched.into_iter().map(move |k| (k, counts[k] as usize))),
-            SharedCounts::Sparse(map) => Box::new(map.into_iter()),
-        }
+    fn counts(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.touched.iter().map(|&k| (k, self.counts[k] as usize))
     }
 }
-
-/// The most sentences whose shared words are counted in a plain array.
-const DENSE_UNITS: usize = 4096;
 
 /// A turn as it is sought: its content words, and those of each clause of substance (two
 /// words or more).
@@ -287,6 +286,10 @@ pub struct Sentences {
     by_initial: HashMap<u8, Vec<u32>>,
     /// For each word number, the sentences holding the word, in order.
     postings: Vec<Vec<usize>>,
+    /// For each word number, the numbers of the words close enough to it (sorted), found
+    /// the first time the word is sought: a text searched for many turns (a session's
+    /// own turns) is asked for the same words again and again.
+    close: Vec<std::sync::OnceLock<Box<[u32]>>>,
 }
 
 /// A turn's (or a clause's) distinct content words, sorted, each with the numbers of the
@@ -369,6 +372,7 @@ impl Sentences {
             words: Vec::new(),
             by_initial: HashMap::default(),
             postings: Vec::new(),
+            close: Vec::new(),
         };
         let numbers: Vec<Vec<u32>> = cuts
             .iter()
@@ -383,6 +387,7 @@ impl Sentences {
         for (unit, numbers, line) in runs.into_iter().flatten() {
             sentences.push_unit(unit, numbers, line);
         }
+        sentences.close = sentences.words.iter().map(|_| std::sync::OnceLock::new()).collect();
         sentences
     }
 
@@ -438,8 +443,19 @@ impl Sentences {
     /// of five letters or more the words [`close_enough`] to it.
     fn push_found_as(&self, w: &str, out: &mut Vec<u32>) {
         if w.len() >= 5 {
-            let close = self.by_initial.get(&w.as_bytes()[0]).into_iter().flatten();
-            out.extend(close.copied().filter(|&id| close_enough(w, &self.words[id as usize])));
+            let scan = || -> Box<[u32]> {
+                let close = self.by_initial.get(&w.as_bytes()[0]).into_iter().flatten();
+                let mut ids: Vec<u32> = close
+                    .copied()
+                    .filter(|&id| close_enough(w, &self.words[id as usize]))
+                    .collect();
+                ids.sort_unstable();
+                ids.into()
+            };
+            match self.vocabulary.get(w) {
+                Some(&id) => out.extend_from_slice(self.close[id as usize].get_or_init(scan)),
+                None => out.extend_from_slice(&scan()),
+            }
         } else {
             out.extend(self.vocabulary.get(w).copied());
         }
@@ -480,20 +496,21 @@ impl Sentences {
             .map(|id| self.postings[id as usize].as_slice())
             .collect();
         lists.sort_by_key(|l| l.len());
-        let mut shared = SharedCounts::new(self.units.len());
-        let mut read = 0;
-        for list in lists {
-            if read >= POSTINGS_READ {
-                break;
+        let mut candidates: Vec<(usize, usize)> = SharedCounts::with(self.units.len(), |shared| {
+            let mut read = 0;
+            for list in lists {
+                if read >= POSTINGS_READ {
+                    break;
+                }
+                // Even the rarest word's list is read only up to the bound.
+                let take = list.len().min(POSTINGS_READ - read);
+                read += take;
+                for &k in &list[..take] {
+                    shared.add(k);
+                }
             }
-            // Even the rarest word's list is read only up to the bound.
-            let take = list.len().min(POSTINGS_READ - read);
-            read += take;
-            for &k in &list[..take] {
-                shared.add(k);
-            }
-        }
-        let mut candidates: Vec<(usize, usize)> = shared.into_counts().filter(|&(k, _)| keep(k)).collect();
+            shared.counts().filter(|&(k, _)| keep(k)).collect()
+        });
         let by_shared = |a: &(usize, usize), b: &(usize, usize)| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
         if candidates.len() > CANDIDATES {
             candidates.select_nth_unstable_by(CANDIDATES, by_shared);
@@ -548,7 +565,10 @@ impl Sentences {
     /// said again later: only sentences of later messages).
     pub fn restates_turn_where(&self, turn: &TurnWords, from: impl Fn(Option<usize>) -> bool) -> Option<Evidence> {
         let words = turn.words();
-        if words.is_empty() {
+        // Candidates are the sentences sharing a word exactly: with none, no sentence
+        // can restate the turn, and the words need not be sorted and matched by form
+        // (most turns against a short summary).
+        if !words.iter().any(|w| self.vocabulary.contains_key(*w)) {
             return None;
         }
         let sought = self.sought(&words);

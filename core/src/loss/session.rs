@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 
-use super::meaning::{Sentences, TurnWords};
+use super::meaning::{Evidence, Sentences, TurnWords};
 use super::{restated, turns, Turn, TurnStatus};
 
 /// One distinct turn text, cut once.
@@ -32,6 +32,9 @@ pub struct SessionTurns {
     /// Every turn's words as sentences, made the first time a lost turn is looked for
     /// later in the session.
     said: OnceLock<Sentences>,
+    /// For each turn, the later turn that says it again, looked for once: it does not
+    /// depend on the summaries, so every replay of a sweep shares it.
+    said_again: Vec<OnceLock<Option<Evidence>>>,
 }
 
 impl std::fmt::Debug for SessionTurns {
@@ -74,6 +77,7 @@ impl SessionTurns {
             })
             .collect();
         SessionTurns {
+            said_again: turns.iter().map(|_| OnceLock::new()).collect(),
             turns,
             distinct,
             said: OnceLock::new(),
@@ -103,49 +107,76 @@ impl SessionTurns {
     /// Each turn judged: `summarized(position)` says whether the compactor summarized it
     /// away; `summaries` are every summary it wrote.
     pub fn judge(&self, summaries: &[&str], summarized: impl Fn(usize) -> bool + Sync) -> Vec<Turn> {
+        self.judged(
+            summaries,
+            summarized,
+            |_| true,
+            |p, d, status, evidence| Turn {
+                message: p,
+                kind: d.kind,
+                text: d.text.clone(),
+                status,
+                evidence: evidence.cloned(),
+                values: d.values.clone(),
+            },
+        )
+    }
+
+    /// How many instructions [`SessionTurns::judge`] finds lost, without writing out
+    /// every turn (a sweep needs only the count, for each of its replays).
+    pub fn instructions_lost(&self, summaries: &[&str], summarized: impl Fn(usize) -> bool + Sync) -> usize {
+        let instruction = |d: &Distinct| d.kind == turns::TurnKind::Instruction;
+        self.judged(summaries, summarized, instruction, |_, d, status, _| {
+            instruction(d) && status == TurnStatus::Lost
+        })
+        .into_iter()
+        .filter(|&lost| lost)
+        .count()
+    }
+
+    /// Each turn's status and evidence, given to `make` with the turn's position and text;
+    /// a turn `wanted` refuses is given as kept, unjudged.
+    fn judged<T: Send>(
+        &self,
+        summaries: &[&str],
+        summarized: impl Fn(usize) -> bool + Sync,
+        wanted: impl Fn(&Distinct) -> bool + Sync,
+        make: impl Fn(usize, &Distinct, TurnStatus, Option<&Evidence>) -> T + Sync,
+    ) -> Vec<T> {
         let sentences = Sentences::new(summaries.iter().map(|s| (None, *s)));
         let mut needed = vec![false; self.distinct.len()];
         for &(p, id) in &self.turns {
-            needed[id] |= summarized(p);
+            needed[id] |= summarized(p) && wanted(&self.distinct[id]);
         }
-        let in_summary: Vec<Option<super::meaning::Evidence>> = self
+        let in_summary: Vec<Option<Evidence>> = self
             .distinct
             .par_iter()
             .zip(needed)
             .map(|(d, needed)| needed.then(|| restated(&sentences, &d.words, &d.values)).flatten())
             .collect();
-        let judged: Vec<Turn> = self
-            .turns
+        self.turns
             .par_iter()
-            .map(|&(p, id)| {
+            .zip(&self.said_again)
+            .map(|(&(p, id), said_again)| {
                 let d = &self.distinct[id];
-                let (status, evidence) = if !summarized(p) {
-                    (TurnStatus::Kept, None)
+                if !summarized(p) || !wanted(d) {
+                    make(p, d, TurnStatus::Kept, None)
                 } else if let Some(e) = &in_summary[id] {
-                    (TurnStatus::InSummary, Some(e.clone()))
+                    make(p, d, TurnStatus::InSummary, Some(e))
                 } else if let Some(e) = (d.kind != turns::TurnKind::Chatter)
-                    .then(|| self.said_after(p, &d.words))
+                    .then(|| said_again.get_or_init(|| self.said_after(p, &d.words)).as_ref())
                     .flatten()
                 {
-                    (TurnStatus::RepeatedLater, Some(e))
+                    make(p, d, TurnStatus::RepeatedLater, Some(e))
                 } else {
-                    (TurnStatus::Lost, None)
-                };
-                Turn {
-                    message: p,
-                    kind: d.kind,
-                    text: d.text.clone(),
-                    status,
-                    evidence,
-                    values: d.values.clone(),
+                    make(p, d, TurnStatus::Lost, None)
                 }
             })
-            .collect();
-        judged
+            .collect()
     }
 
     /// The evidence that a human turn after position `p` says `words` again.
-    fn said_after(&self, p: usize, words: &TurnWords) -> Option<super::meaning::Evidence> {
+    fn said_after(&self, p: usize, words: &TurnWords) -> Option<Evidence> {
         let said = self.said.get_or_init(|| {
             Sentences::new(
                 self.turns

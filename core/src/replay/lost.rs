@@ -123,32 +123,91 @@ pub struct LifetimeLoss {
 impl LifetimeLoss {
     /// Facts that survive, in percent (100 with none).
     pub fn survival_percent(&self) -> f64 {
-        if self.facts == 0 {
-            return 100.0;
-        }
-        ((self.facts - self.lost.len()) as f64 * 1000.0 / self.facts as f64).round() / 10.0
+        survival_percent(self.facts, self.lost.len())
     }
+}
+
+/// How much a whole replay lost, counted: what a sweep's row needs of
+/// [`lifetime_loss`] (the same judgement, without listing what was lost).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LossCounts {
+    /// Facts that survive, in percent (100 with none).
+    pub survival_percent: f64,
+    /// Facts lost.
+    pub facts_lost: usize,
+    /// User instructions lost.
+    pub instructions_lost: usize,
+}
+
+/// Where a replay's losses are judged: the facts its summaries hold, and which positions
+/// it summarized away.
+struct Judged {
+    /// Whether each fact is in some summary.
+    in_summaries: Vec<bool>,
+    /// The first position of the final context's verbatim tail.
+    final_start: usize,
+    /// The head (position 0) is kept though it is not in that tail.
+    head_kept: bool,
+}
+
+impl Judged {
+    fn of(index: &FactIndex, replay: &Replay) -> Judged {
+        let mut in_summaries = vec![false; index.facts.len()];
+        for firing in &replay.firings {
+            index.finder.mark(&firing.summary, &mut in_summaries);
+        }
+        Judged {
+            in_summaries,
+            final_start: replay.final_stretch.start,
+            head_kept: replay.keeps(0) && !replay.final_stretch.contains(&0),
+        }
+    }
+
+    /// Whether fact `id` was lost.
+    fn fact_lost(&self, index: &FactIndex, id: usize) -> bool {
+        index.last_seen[id] < self.final_start && !(self.head_kept && index.at_start[id]) && !self.in_summaries[id]
+    }
+
+    /// Whether the turn at `p` was summarized away.
+    fn summarized(&self, p: usize) -> bool {
+        p < self.final_start && !(self.head_kept && p == 0)
+    }
+}
+
+/// [`lifetime_loss`]'s figures alone.
+pub fn lifetime_loss_counts(index: &FactIndex, replay: &Replay) -> LossCounts {
+    let judged = Judged::of(index, replay);
+    let facts_lost = (0..index.facts.len()).filter(|&id| judged.fact_lost(index, id)).count();
+    let summaries: Vec<&str> = replay.firings.iter().map(|f| f.summary.as_str()).collect();
+    let facts = index.facts.len();
+    LossCounts {
+        survival_percent: survival_percent(facts, facts_lost),
+        facts_lost,
+        instructions_lost: index.turns.instructions_lost(&summaries, |p| judged.summarized(p)),
+    }
+}
+
+/// The share of `facts` that survive when `lost` are lost, in percent to one decimal
+/// (100 with none).
+fn survival_percent(facts: usize, lost: usize) -> f64 {
+    if facts == 0 {
+        return 100.0;
+    }
+    ((facts - lost) as f64 * 1000.0 / facts as f64).round() / 10.0
 }
 
 /// What `replay` lost over the session indexed by `index`.
 pub fn lifetime_loss(index: &FactIndex, replay: &Replay) -> LifetimeLoss {
-    let final_start = replay.final_stretch.start;
-    let head_kept = replay.keeps(0) && !replay.final_stretch.contains(&0);
-    let mut in_summaries = vec![false; index.facts.len()];
-    for firing in &replay.firings {
-        index.finder.mark(&firing.summary, &mut in_summaries);
-    }
+    let judged = Judged::of(index, replay);
     let lost = index
         .facts
         .iter()
         .enumerate()
-        .filter(|&(id, _)| index.last_seen[id] < final_start && !(head_kept && index.at_start[id]) && !in_summaries[id])
+        .filter(|&(id, _)| judged.fact_lost(index, id))
         .map(|(_, f)| f.clone())
         .collect();
     let summaries: Vec<&str> = replay.firings.iter().map(|f| f.summary.as_str()).collect();
-    let turns = index
-        .turns
-        .judge(&summaries, |p| p < final_start && !(head_kept && p == 0));
+    let turns = index.turns.judge(&summaries, |p| judged.summarized(p));
     let instructions_lost = turns
         .iter()
         .filter(|t| t.kind == turns::TurnKind::Instruction && t.status == TurnStatus::Lost)

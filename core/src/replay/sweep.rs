@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::lost::{lifetime_loss, FactIndex};
+use super::lost::{lifetime_loss_counts, FactIndex};
 use super::{replay, Inputs as ReplayInputs, View};
 use crate::cancel::CancelToken;
 use crate::compact::{Options, SummaryRole};
@@ -204,7 +204,7 @@ fn row(inputs: &Inputs, options: &Options) -> crate::Result<Row> {
         summarizer: inputs.summarizer,
         cancel: inputs.cancel,
     })?;
-    let loss = lifetime_loss(inputs.facts, &outcome);
+    let loss = lifetime_loss_counts(inputs.facts, &outcome);
     Ok(Row {
         max_tokens: options.max_tokens,
         keep_tail: options.effective_keep_tail(),
@@ -215,9 +215,9 @@ fn row(inputs: &Inputs, options: &Options) -> crate::Result<Row> {
         first_firing: outcome.first_firing().map(|f| f.at),
         final_tokens: outcome.final_tokens,
         summary_input_tokens: outcome.summary_input_tokens,
-        fact_survival_percent: loss.survival_percent(),
-        facts_lost: loss.lost.len(),
-        instructions_lost: loss.instructions_lost.len(),
+        fact_survival_percent: loss.survival_percent,
+        facts_lost: loss.facts_lost,
+        instructions_lost: loss.instructions_lost,
         keeps: inputs.keep.map(|p| outcome.keeps(p)),
     })
 }
