@@ -236,6 +236,36 @@ pub struct TurnWords {
     spans: Vec<std::ops::Range<usize>>,
     /// Each clause of substance, as a range of the words.
     clauses: Vec<std::ops::Range<usize>>,
+    /// Each distinct word's slot in a [`WordBits`] set.
+    bits: Vec<u16>,
+}
+
+/// A set of words as 2^16 bits, each word one bit by its hash: a text's vocabulary, in
+/// which a turn's words are looked for before any string is compared (no word of the
+/// turn's bit in the set: no word in the text).
+struct WordBits(Box<[u64]>);
+
+impl WordBits {
+    fn of<'a>(words: impl IntoIterator<Item = &'a str>) -> WordBits {
+        let mut bits = vec![0u64; 1 << 10].into_boxed_slice();
+        for word in words {
+            let bit = word_bit(word);
+            bits[usize::from(bit >> 6)] |= 1 << (bit & 63);
+        }
+        WordBits(bits)
+    }
+
+    fn may_hold(&self, bit: u16) -> bool {
+        self.0[usize::from(bit >> 6)] & (1 << (bit & 63)) != 0
+    }
+}
+
+/// A word's slot in a [`WordBits`] set (the hash's high bits, the best mixed).
+fn word_bit(word: &str) -> u16 {
+    use std::hash::Hasher;
+    let mut hasher = rustc_hash::FxHasher::default();
+    hasher.write(word.as_bytes());
+    (hasher.finish() >> 48) as u16
 }
 
 impl TurnWords {
@@ -256,7 +286,15 @@ impl TurnWords {
                 clauses.push(start..spans.len());
             }
         }
-        TurnWords { buffer, spans, clauses }
+        let mut bits: Vec<u16> = spans.iter().map(|s| word_bit(&buffer[s.clone()])).collect();
+        bits.sort_unstable();
+        bits.dedup();
+        TurnWords {
+            buffer,
+            spans,
+            clauses,
+            bits,
+        }
     }
 
     /// The turn's content words.
@@ -290,6 +328,8 @@ pub struct Sentences {
     /// the first time the word is sought: a text searched for many turns (a session's
     /// own turns) is asked for the same words again and again.
     close: Vec<std::sync::OnceLock<Box<[u32]>>>,
+    /// The vocabulary as bits, made the first time a turn is sought.
+    word_bits: std::sync::OnceLock<WordBits>,
 }
 
 /// A turn's (or a clause's) distinct content words, sorted, each with the numbers of the
@@ -373,6 +413,7 @@ impl Sentences {
             by_initial: HashMap::default(),
             postings: Vec::new(),
             close: Vec::new(),
+            word_bits: std::sync::OnceLock::new(),
         };
         let numbers: Vec<Vec<u32>> = cuts
             .iter()
@@ -486,8 +527,9 @@ impl Sentences {
     }
 
     /// The sentence that best restates `words` (a turn's content words), with how much of
-    /// them it holds and its position: the best of the sentences `keep` accepts.
-    fn best_where(&self, words: &Sought<'_>, keep: impl Fn(usize) -> bool) -> Option<(usize, Evidence)> {
+    /// them it holds and its position: the best of the sentences `keep` accepts, which
+    /// accepts none before `first`.
+    fn best_where(&self, words: &Sought<'_>, first: usize, keep: impl Fn(usize) -> bool) -> Option<(usize, Evidence)> {
         // Candidates: the sentences sharing the most words exactly, read from the rarest
         // words' lists first; a word so common that reading its list would pass the
         // bound picks no candidates (it still counts in each candidate's coverage).
@@ -505,7 +547,9 @@ impl Sentences {
                 // Even the rarest word's list is read only up to the bound.
                 let take = list.len().min(POSTINGS_READ - read);
                 read += take;
-                for &k in &list[..take] {
+                // Lists are in sentence order: the ones before `first` are only skipped.
+                let read_part = &list[..take];
+                for &k in &read_part[read_part.partition_point(|&k| k < first)..] {
                     shared.add(k);
                 }
             }
@@ -561,18 +605,43 @@ impl Sentences {
         self.restates_turn_where(turn, |_| true)
     }
 
-    /// [`Sentences::restates_turn`] by the sentences whose message `from` accepts (a turn
-    /// said again later: only sentences of later messages).
+    /// [`Sentences::restates_turn`] by the sentences whose message `from` accepts.
     pub fn restates_turn_where(&self, turn: &TurnWords, from: impl Fn(Option<usize>) -> bool) -> Option<Evidence> {
-        let words = turn.words();
+        self.restates_turn_from(turn, 0, from)
+    }
+
+    /// [`Sentences::restates_turn`] by the sentences of messages after `message` (a turn
+    /// said again later), for texts given in message order: those sentences are the
+    /// last ones, so the words' lists are read from the first of them (the same
+    /// candidates, without counting the earlier sentences only to drop them).
+    pub fn restates_turn_after(&self, turn: &TurnWords, message: usize) -> Option<Evidence> {
+        debug_assert!(self.units.is_sorted_by_key(|u| u.message), "texts in message order");
+        let first = self.units.partition_point(|u| u.message.is_none_or(|m| m <= message));
+        self.restates_turn_from(turn, first, |m| m.is_some_and(|m| m > message))
+    }
+
+    /// [`Sentences::restates_turn_where`] where no sentence before `first` is accepted.
+    fn restates_turn_from(
+        &self,
+        turn: &TurnWords,
+        first: usize,
+        from: impl Fn(Option<usize>) -> bool,
+    ) -> Option<Evidence> {
         // Candidates are the sentences sharing a word exactly: with none, no sentence
         // can restate the turn, and the words need not be sorted and matched by form
-        // (most turns against a short summary).
+        // (most turns against a short summary). The bits rule most turns out at once.
+        let bits = self
+            .word_bits
+            .get_or_init(|| WordBits::of(self.words.iter().map(String::as_str)));
+        if !turn.bits.iter().any(|&bit| bits.may_hold(bit)) {
+            return None;
+        }
+        let words = turn.words();
         if !words.iter().any(|w| self.vocabulary.contains_key(*w)) {
             return None;
         }
         let sought = self.sought(&words);
-        let (at, best) = self.best_where(&sought, |k| from(self.units[k].message))?;
+        let (at, best) = self.best_where(&sought, first, |k| from(self.units[k].message))?;
         let needed = if words.len() <= 2 { 1.0 } else { RESTATED };
         if best.coverage < needed {
             return None;

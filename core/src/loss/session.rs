@@ -184,6 +184,6 @@ impl SessionTurns {
                     .map(|&(p, id)| (Some(p), self.distinct[id].text.as_str())),
             )
         });
-        said.restates_turn_where(words, |message| message.is_some_and(|m| m > p))
+        said.restates_turn_after(words, p)
     }
 }

@@ -37,8 +37,9 @@ pub trait Summarizer: Send + Sync {
     /// The summary of `older`; stops with [`Error::Cancelled`] once `cancel` is set.
     fn summarize(&self, older: &[Older], cancel: &CancelToken) -> crate::Result<String>;
 
-    /// Whether it reads the messages' text (the placeholder only counts them, so the
-    /// text of 100k messages need not be built for it).
+    /// Whether it reads the messages (their JSON and text). One that does not (the
+    /// placeholder only counts them) is given each message's index, role and whether it
+    /// is a human turn, so 100k messages need not be read for it.
     fn needs_text(&self) -> bool {
         true
     }

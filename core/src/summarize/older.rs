@@ -12,7 +12,8 @@ pub struct Older<'a> {
     pub index: usize,
     /// Its role.
     pub role: &'a str,
-    /// Its raw JSON.
+    /// Its raw JSON (empty when the summarizer does not read the messages: reaching each
+    /// message's bytes in a large file costs a cache miss, and a sweep makes millions).
     pub raw: &'a str,
     /// Its readable text (empty when the summarizer does not read text).
     pub text: String,
@@ -22,8 +23,8 @@ pub struct Older<'a> {
     pub calls: Vec<(String, String)>,
 }
 
-/// The messages `range` of `transcript`, ready for a summarizer; their text and calls
-/// only `with_text`.
+/// The messages `range` of `transcript`, ready for a summarizer; their JSON, text and
+/// calls only `with_text`.
 pub fn older_messages(transcript: &Transcript, range: std::ops::Range<usize>, with_text: bool) -> Vec<Older<'_>> {
     use rayon::prelude::*;
     // Building the text parses each message: in parallel when there is any to build.
@@ -40,11 +41,11 @@ pub fn older_messages(transcript: &Transcript, range: std::ops::Range<usize>, wi
 /// Message `index` of `transcript`, ready for a summarizer.
 pub fn older_message(transcript: &Transcript, index: usize, with_text: bool) -> Older<'_> {
     let m = &transcript.messages[index];
-    let raw = transcript.raw(index);
-    let (text, calls) = if with_text {
-        (transcript.readable_text(index), call_arguments(raw, m))
+    let (raw, text, calls) = if with_text {
+        let raw = transcript.raw(index);
+        (raw, transcript.readable_text(index), call_arguments(raw, m))
     } else {
-        (String::new(), Vec::new())
+        ("", String::new(), Vec::new())
     };
     Older {
         index,
