@@ -1,6 +1,7 @@
 //! Where the TUI's `S` spends its time at 100,000 messages: the whole session, its model
 //! view, the fact index, then the sweep's answer grid with placeholder summaries.
-//! `cargo run --release --example sweep_phases [MESSAGES]`.
+//! `cargo run --release --example sweep_phases [MESSAGES] [TAIL_PER_MILLE]` (the TUI's
+//! sweep keeps the tail's share of the budget the user set; none: the default tail).
 
 use std::time::Instant;
 
@@ -17,6 +18,9 @@ fn main() {
     let messages: usize = std::env::args()
         .nth(1)
         .map_or(100_000, |n| n.parse().expect("a number"));
+    let tail = std::env::args()
+        .nth(2)
+        .map_or(TailRule::Default, |m| TailRule::PerMille(m.parse().expect("a number")));
     let transcript = Transcript::parse("synth.json", openai_transcript(messages).into_bytes(), None).expect("valid");
     let counts = Counts::compute(&transcript, Tokenizer::Estimate);
     let cancel = CancelToken::new();
@@ -30,7 +34,7 @@ fn main() {
     let range = Range {
         from: view.total() / 20,
         to: view.total(),
-        tails: vec![TailRule::Default],
+        tails: vec![tail],
         flush_to_memory: false,
     };
     let settings = range.answer_grid();

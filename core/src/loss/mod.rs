@@ -19,7 +19,7 @@ use std::fmt;
 
 use rayon::prelude::*;
 
-pub use facts::{extract_facts, Fact, FactKind};
+pub use facts::{extract_facts, fact_spans, Fact, FactKind};
 pub use finder::Finder;
 pub use instructions::{first_line, instruction_words, is_noise};
 

@@ -175,15 +175,26 @@ impl SessionTurns {
             .collect()
     }
 
-    /// The evidence that a human turn after position `p` says `words` again.
-    fn said_after(&self, p: usize, words: &TurnWords) -> Option<Evidence> {
-        let said = self.said.get_or_init(|| {
+    /// Every turn's words as sentences, made the first time they are needed.
+    fn said(&self) -> &Sentences {
+        self.said.get_or_init(|| {
             Sentences::new(
                 self.turns
                     .iter()
                     .map(|&(p, id)| (Some(p), self.distinct[id].text.as_str())),
             )
-        });
-        said.restates_turn_after(words, p)
+        })
+    }
+
+    /// Makes the turns' sentences now, with every thread free to help: made inside
+    /// parallel replays, the first replay to need them would make them while the other
+    /// threads wait for it.
+    pub fn prepare_for_many(&self) {
+        self.said();
+    }
+
+    /// The evidence that a human turn after position `p` says `words` again.
+    fn said_after(&self, p: usize, words: &TurnWords) -> Option<Evidence> {
+        self.said().restates_turn_after(words, p)
     }
 }

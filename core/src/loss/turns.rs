@@ -46,13 +46,16 @@ impl TurnKind {
 /// command record, its output, an interruption marker, a caveat).
 pub fn user_words(text: &str) -> Option<String> {
     let mut rest = text.to_owned();
-    // A slash command's arguments are the user's request.
-    if let Some(args) = inner(&rest, "command-args") {
-        let args = args.trim().to_owned();
-        return (!args.is_empty()).then_some(args);
-    }
-    for tag in CLIENT_BLOCKS {
-        rest = without_block(&rest, tag);
+    // Client blocks are tags: a text without `<` has none (most turns of a long session).
+    if rest.contains('<') {
+        // A slash command's arguments are the user's request.
+        if let Some(args) = inner(&rest, "command-args") {
+            let args = args.trim().to_owned();
+            return (!args.is_empty()).then_some(args);
+        }
+        for tag in CLIENT_BLOCKS {
+            rest = without_block(&rest, tag);
+        }
     }
     let kept: Vec<&str> = rest
         .lines()

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use super::{Replay, View};
 use crate::cancel::CancelToken;
 use crate::loss::session::SessionTurns;
-use crate::loss::{extract_facts, first_line, turns, Fact, Finder, Turn, TurnStatus};
+use crate::loss::{fact_spans, first_line, turns, Fact, FactKind, Finder, Turn, TurnStatus};
 
 /// The facts and human turns of a session, indexed.
 #[derive(Debug)]
@@ -47,7 +47,7 @@ impl FactIndex {
             })
             .collect();
         cancel.check()?;
-        let per_position: Vec<Vec<Fact>> = texts
+        let per_position: Vec<Vec<(std::ops::Range<usize>, FactKind)>> = texts
             .par_iter()
             .enumerate()
             .map(|(p, text)| {
@@ -55,14 +55,24 @@ impl FactIndex {
                 let prose = m.tool_calls().is_empty()
                     && m.tool_results().is_empty()
                     && matches!(m.role.as_str(), "user" | "assistant");
-                extract_facts(p, text, prose)
+                fact_spans(text, prose)
             })
             .collect();
-        let mut seen = std::collections::HashSet::new();
+        // Facts repeat across a session: only the first sighting of each is copied.
+        let mut seen = rustc_hash::FxHashSet::default();
         let facts: Vec<Fact> = per_position
-            .into_iter()
-            .flatten()
-            .filter(|f| seen.insert(f.text.clone()))
+            .iter()
+            .enumerate()
+            .flat_map(|(p, spans)| {
+                let text = texts[p].as_str();
+                spans.iter().map(move |(range, kind)| (p, &text[range.clone()], *kind))
+            })
+            .filter(|&(_, text, _)| seen.insert(text))
+            .map(|(p, text, kind)| Fact {
+                text: text.to_owned(),
+                kind,
+                message: p,
+            })
             .collect();
         let texts_of_facts: Vec<&str> = facts.iter().map(|f| f.text.as_str()).collect();
         let finder = Finder::new(&texts_of_facts);
@@ -76,6 +86,7 @@ impl FactIndex {
             }
         }
         let said: Vec<(usize, String)> = (0..view.len())
+            .into_par_iter()
             .filter(|&p| view.is_boundary(p))
             .filter_map(|p| Some((p, turns::user_words(&texts[p])?)))
             .collect();
@@ -101,6 +112,12 @@ impl FactIndex {
     /// Number of human turns.
     pub fn instructions(&self) -> usize {
         self.turns.len()
+    }
+
+    /// Readies what every replay's judgement shares, before many replays run in parallel
+    /// (see [`SessionTurns::prepare_for_many`]).
+    pub fn prepare_for_many(&self) {
+        self.turns.prepare_for_many();
     }
 }
 

@@ -238,6 +238,9 @@ pub fn sweep(inputs: &Inputs) -> crate::Result<Sweep> {
             unique.push(*options);
         }
     }
+    if unique.len() > 1 {
+        inputs.facts.prepare_for_many();
+    }
     let done = std::sync::atomic::AtomicUsize::new(0);
     let replayed: Vec<Row> = unique
         .par_iter()
