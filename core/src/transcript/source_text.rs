@@ -9,10 +9,21 @@
 use std::fmt;
 use std::ops::{Deref, Range};
 
-/// Bytes read, and the window of them that is the text.
-struct Held {
-    bytes: Vec<u8>,
-    window: Range<usize>,
+/// Bytes read and the window of them that is the text, or a text already checked (a
+/// `String`: text read on from an earlier read, joined to it).
+enum Held {
+    Read { bytes: Vec<u8>, window: Range<usize> },
+    Checked(String),
+}
+
+impl Held {
+    /// The text, checked unless it is a `String`.
+    fn text(&self) -> Result<&str, simdutf8::basic::Utf8Error> {
+        match self {
+            Held::Read { bytes, window } => simdutf8::basic::from_utf8(&bytes[window.clone()]),
+            Held::Checked(text) => Ok(text.as_str()),
+        }
+    }
 }
 
 type Str<'a> = &'a str;
@@ -30,10 +41,10 @@ impl SourceText {
     /// The text in `bytes[window]`, or the bytes back when it is not UTF-8 (the caller
     /// then names the first bad byte, which the fast check does not say).
     pub(super) fn from_window(bytes: Vec<u8>, window: Range<usize>) -> Result<SourceText, Vec<u8>> {
-        SourceText::try_new_or_recover(Held { bytes, window }, |held| {
-            simdutf8::basic::from_utf8(&held.bytes[held.window.clone()])
+        SourceText::try_new_or_recover(Held::Read { bytes, window }, Held::text).map_err(|(held, _)| match held {
+            Held::Read { bytes, .. } => bytes,
+            Held::Checked(text) => text.into_bytes(),
         })
-        .map_err(|(held, _)| held.bytes)
     }
 
     /// The text that is all of `bytes`, or the bytes back when it is not UTF-8.
@@ -42,10 +53,10 @@ impl SourceText {
         SourceText::from_window(bytes, window)
     }
 
-    /// Text already known to be UTF-8 (checked again: it costs little and needs no
-    /// `unsafe`).
+    /// Text already known to be UTF-8 (a `String` is: it is not checked again, which
+    /// for a followed log would read the whole file at every append).
     pub fn from_string(text: String) -> SourceText {
-        SourceText::from_bytes(text.into_bytes()).expect("a String is UTF-8")
+        SourceText::try_new(Held::Checked(text), Held::text).expect("a String is UTF-8")
     }
 
     /// The text.
