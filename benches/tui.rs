@@ -173,22 +173,25 @@ fn follow(c: &mut Criterion) {
 /// The views a user waits for at 100,000 messages, from the key to every job it starts
 /// run (as the workers run them): `l` (summary, then the loss report), `S` (the whole
 /// session, its facts, then the sweep's answer grid) and `b` (the breakdown). Each runs
-/// on a fresh App, so nothing is reused from an earlier run.
+/// on a fresh App, so nothing is reused from an earlier run. `l` runs with the TUI's
+/// default summarizer (extractive) and with placeholder summaries; the sweep always
+/// replays with placeholder summaries and the breakdown summarizes nothing.
 fn views(c: &mut Criterion) {
     let text = openai_transcript(100_000);
     let transcript = Transcript::parse("bench.json", text.into_bytes(), None).expect("valid");
     let mut group = c.benchmark_group("views_100k");
     group.sample_size(10);
-    for (name, key) in [
-        ("l_loss_report", Action::ToggleLoss),
-        ("S_sweep", Action::ToggleSweep),
-        ("b_breakdown", Action::ToggleBreakdown),
+    for (name, key, summarizer) in [
+        ("l_loss_report/extractive", Action::ToggleLoss, Spec::Extractive),
+        ("l_loss_report/placeholder", Action::ToggleLoss, Spec::Placeholder),
+        ("S_sweep", Action::ToggleSweep, Spec::Extractive),
+        ("b_breakdown", Action::ToggleBreakdown, Spec::Extractive),
     ] {
         group.bench_function(name, |b| {
             b.iter_batched(
                 || {
                     let config = Config {
-                        summarizer: Spec::Placeholder,
+                        summarizer: summarizer.clone(),
                         ..Config::default()
                     };
                     let (mut app, _) = App::new(transcript.clone(), config);

@@ -370,12 +370,18 @@ pub enum By {
 /// The breakdown of `transcript` counted with `counts`, sections from `planned`
 /// (everything counts as tail without one), rows sorted by tokens, largest first.
 pub fn breakdown(transcript: &Transcript, counts: &Counts, planned: Option<&Planned>, by: By) -> Vec<Row> {
+    use rayon::prelude::*;
     let names = tool_names(transcript);
+    // Each message is read on its own (in parallel); the rows are added up in order.
+    let parts: Vec<Vec<(Kind, u64)>> = (0..transcript.messages.len())
+        .into_par_iter()
+        .map(|index| message_parts(transcript, counts, index, &names))
+        .collect();
     let mut rows: BTreeMap<Kind, Row> = BTreeMap::new();
-    for index in 0..transcript.messages.len() {
+    for (index, parts) in parts.into_iter().enumerate() {
         let section = planned.map_or(Section::Tail, |p| p.section(index));
         let mut seen: Vec<Kind> = Vec::new();
-        for (kind, tokens) in message_parts(transcript, counts, index, &names) {
+        for (kind, tokens) in parts {
             let kind = match by {
                 By::Kind => kind.grouped(),
                 By::Tool if kind.tool().is_some() => kind,

@@ -52,6 +52,7 @@ pub mod loss;
 pub mod meter;
 pub mod models;
 pub mod policy;
+pub mod progress;
 pub mod replay;
 pub mod scan;
 pub mod summarize;

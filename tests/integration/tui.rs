@@ -2209,14 +2209,21 @@ fn the_sweep_tells_how_far_it_is_while_it_runs() {
     assert!(!told.is_empty(), "progress is told");
     let mut last = 0;
     for progress in told {
-        let Done::SweepProgress { done, of, .. } = progress else {
-            panic!("only progress is told before the end")
+        let Done::Progressed {
+            kind: JobKind::Sweep,
+            done,
+            of,
+            ..
+        } = progress
+        else {
+            panic!("only the sweep's progress is told before the end")
         };
         assert!(done > last && done <= of);
         last = done;
         deliver(
             &mut app,
-            Done::SweepProgress {
+            Done::Progressed {
+                kind: JobKind::Sweep,
                 done,
                 of,
                 elapsed: std::time::Duration::from_secs(2),
@@ -2231,6 +2238,63 @@ fn the_sweep_tells_how_far_it_is_while_it_runs() {
     let terminal = draw(&app, 120, 36);
     assert!(
         row_containing(terminal.backend().buffer(), "replayed").is_none(),
+        "gone once done"
+    );
+}
+
+/// `l` with the extractive summarizer waits for a summary, then for the report: each
+/// waiting box tells how many messages are read, of how many, and the time left.
+#[test]
+fn the_summary_and_the_loss_report_tell_how_far_they_are() {
+    let config = Config {
+        summarizer: Spec::Extractive,
+        ..config(Some(2000), Some(800))
+    };
+    let mut app = open(fixture(), config, (120, 36));
+    let mut effects = app.act(Action::ToggleLoss);
+    for kind in [JobKind::Summary, JobKind::Loss] {
+        let job = take_job(effects, kind);
+        let told = std::cell::RefCell::new(Vec::new());
+        let done = jobs::run(job, &CancelToken::new(), &|d| told.borrow_mut().push(d));
+        let told = told.into_inner();
+        assert!(!told.is_empty(), "{kind:?} tells its progress");
+        let mut last = 0;
+        for progress in told {
+            let Done::Progressed {
+                kind: told_kind,
+                done,
+                of,
+                ..
+            } = progress
+            else {
+                panic!("only progress is told before the end")
+            };
+            assert_eq!(told_kind, kind);
+            assert!(done > last && done <= of, "{done} of {of} after {last}");
+            last = done;
+            deliver(
+                &mut app,
+                Done::Progressed {
+                    kind,
+                    done,
+                    of,
+                    elapsed: std::time::Duration::from_millis(300),
+                },
+            );
+            let terminal = draw(&app, 120, 36);
+            let words = format!("read {done} of {of} messages");
+            assert!(
+                row_containing(terminal.backend().buffer(), &words).is_some(),
+                "{kind:?}: {words}"
+            );
+            assert!(row_containing(terminal.backend().buffer(), "s left").is_some());
+        }
+        effects = deliver(&mut app, done);
+    }
+    assert!(matches!(app.mode(), Mode::Loss { .. }), "the report is shown");
+    let terminal = draw(&app, 120, 36);
+    assert!(
+        row_containing(terminal.backend().buffer(), "s left").is_none(),
         "gone once done"
     );
 }

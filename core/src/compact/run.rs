@@ -10,8 +10,9 @@ use super::plan::Plan;
 use super::render::render;
 use super::strategy::{derive, plan_strategy, Derived, Planned, Settings, Warning};
 use crate::cancel::CancelToken;
-use crate::loss::{loss_report, loss_report_read, LossReport};
-use crate::summarize::{older_messages, Summarizer};
+use crate::loss::{loss_report_telling, LossReport};
+use crate::progress::{Progress, SILENT};
+use crate::summarize::{older_messages_telling, Summarizer};
 use crate::tokens::Counts;
 use crate::transcript::Transcript;
 
@@ -28,6 +29,7 @@ pub struct Compaction<'a> {
     cancel: &'a CancelToken,
     loss_report: bool,
     derived: Option<&'a Derived>,
+    progress: &'a Progress<'a>,
 }
 
 impl<'a> Compaction<'a> {
@@ -44,6 +46,7 @@ impl<'a> Compaction<'a> {
             cancel: crate::cancel::never(),
             loss_report: false,
             derived: None,
+            progress: &SILENT,
         }
     }
 
@@ -62,6 +65,13 @@ impl<'a> Compaction<'a> {
     /// Stops early when `cancel` is cancelled.
     pub fn cancel(mut self, cancel: &'a CancelToken) -> Compaction<'a> {
         self.cancel = cancel;
+        self
+    }
+
+    /// Tells `progress` of the messages it reads for the summary and the loss report
+    /// (what takes long on a large transcript).
+    pub fn progress(mut self, progress: &'a Progress<'a>) -> Compaction<'a> {
+        self.progress = progress;
         self
     }
 
@@ -134,6 +144,7 @@ fn run(compaction: Compaction) -> crate::Result<Outcome> {
         cancel,
         loss_report: with_loss,
         derived: made,
+        progress,
     } = compaction;
     // Nothing stored unless a store was given: externalized outputs are only named.
     let mut dry_run = super::deterministic::DryRun;
@@ -163,7 +174,7 @@ fn run(compaction: Compaction) -> crate::Result<Outcome> {
             // With a report and a summarizer that reads the messages, each message is
             // read once for both.
             let (summary, texts) = if with_loss && summarizer.needs_text() {
-                let older = older_messages(&view, summarized.clone(), true);
+                let older = older_messages_telling(&view, summarized.clone(), true, progress);
                 let summary = summarizer.summarize(&older, cancel)?;
                 (summary, Some(older.into_iter().map(|o| o.text).collect()))
             } else {
@@ -178,10 +189,7 @@ fn run(compaction: Compaction) -> crate::Result<Outcome> {
                 settings.summary_role,
                 &summary,
             );
-            let loss = with_loss.then(|| match texts {
-                Some(texts) => loss_report_read(&view, summarized, &summary, texts),
-                None => loss_report(&view, summarized, &summary),
-            });
+            let loss = with_loss.then(|| loss_report_telling(&view, summarized, &summary, texts, progress));
             (
                 rendered.document,
                 Some(summary),

@@ -19,6 +19,8 @@ use std::fmt;
 
 use rayon::prelude::*;
 
+use crate::progress::{Progress, SILENT};
+
 pub use facts::{extract_facts, fact_spans, Fact, FactKind};
 pub use finder::Finder;
 pub use instructions::{first_line, instruction_words, is_noise};
@@ -137,7 +139,21 @@ pub fn loss_report_read(
     assert_eq!(texts.len(), summarized.len(), "one text per summarized message");
     let len = transcript.messages.len();
     let kept = [0..summarized.start, summarized.end..len];
-    report(transcript, summarized, summary, &kept, Some(texts))
+    report(transcript, summarized, summary, &kept, Some(texts), &SILENT)
+}
+
+/// [`loss_report`] (or [`loss_report_read`] with `texts`), telling `progress` of each
+/// message it reads.
+pub(crate) fn loss_report_telling(
+    transcript: &Transcript,
+    summarized: std::ops::Range<usize>,
+    summary: &str,
+    texts: Option<Vec<String>>,
+    progress: &Progress,
+) -> LossReport {
+    let len = transcript.messages.len();
+    let kept = [0..summarized.start, summarized.end..len];
+    report(transcript, summarized, summary, &kept, texts, progress)
 }
 
 /// What one summarized message holds: its text, its facts (ranges of the text), and its
@@ -177,6 +193,7 @@ fn facts_and_instructions(
     transcript: &Transcript,
     summarized: std::ops::Range<usize>,
     texts: Option<Vec<String>>,
+    progress: &Progress,
 ) -> (Vec<Fact>, Vec<(usize, String)>) {
     let stretches: Vec<Taken> = match texts {
         Some(texts) => texts
@@ -184,6 +201,7 @@ fn facts_and_instructions(
             .zip(summarized)
             .fold(Taken::default, |mut taken, (text, index)| {
                 taken.take(held(transcript, index, text));
+                progress.step(1);
                 taken
             })
             .collect(),
@@ -191,6 +209,7 @@ fn facts_and_instructions(
             .into_par_iter()
             .fold(Taken::default, |mut taken, index| {
                 taken.take(held(transcript, index, transcript.readable_text(index)));
+                progress.step(1);
                 taken
             })
             .collect(),
@@ -245,7 +264,7 @@ pub fn loss_report_kept(
     summary: &str,
     kept: &[std::ops::Range<usize>],
 ) -> LossReport {
-    report(transcript, summarized, summary, kept, None)
+    report(transcript, summarized, summary, kept, None, &SILENT)
 }
 
 /// [`loss_report_kept`], with the summarized messages' texts when they are read already.
@@ -255,14 +274,17 @@ fn report(
     summary: &str,
     kept: &[std::ops::Range<usize>],
     texts: Option<Vec<String>>,
+    progress: &Progress,
 ) -> LossReport {
     let (head_end, split) = (summarized.start, summarized.end);
-    let (facts, instructions) = facts_and_instructions(transcript, summarized, texts);
     let kept_indices: Vec<usize> = kept.iter().flat_map(Clone::clone).collect();
+    // Each summarized message is read once, and the kept ones at most once.
+    progress.expect(summarized.len() + kept_indices.len());
+    let (facts, instructions) = facts_and_instructions(transcript, summarized, texts, progress);
     // The facts and the turns are judged side by side: each has stretches where one
     // thread works alone (merging, numbering words), which the other fills.
     let (facts, turns) = rayon::join(
-        || facts_survival(transcript, facts, summary, &kept_indices),
+        || facts_survival(transcript, facts, summary, &kept_indices, progress),
         || judge_turns(transcript, &instructions, summary, &kept_indices),
     );
     // A fact a user supplied that survives in another form (a path from another root,
@@ -315,23 +337,32 @@ fn report(
 /// searched in one pass over each text with its spaces collapsed; the kept messages are
 /// read a stretch at a time, nearest first, until every fact the summary lacks is found
 /// (a long kept tail is not read to its end for a few facts).
-fn facts_survival(transcript: &Transcript, facts: Vec<Fact>, summary: &str, kept: &[usize]) -> Vec<(Fact, Survival)> {
+fn facts_survival(
+    transcript: &Transcript,
+    facts: Vec<Fact>,
+    summary: &str,
+    kept: &[usize],
+    progress: &Progress,
+) -> Vec<(Fact, Survival)> {
     let patterns: Vec<String> = facts.iter().map(|f| collapse_spaces(&f.text)).collect();
     let finder = Finder::new(&patterns);
     let mut in_summary = vec![false; patterns.len()];
     finder.mark(&collapse_spaces(summary), &mut in_summary);
     let mut in_kept = vec![false; patterns.len()];
     let mut missing = in_summary.iter().filter(|&&found| !found).count();
+    let mut read = 0;
     for stretch in kept.chunks(KEPT_STRETCH) {
         if missing == 0 {
             break;
         }
+        read += stretch.len();
         let found = stretch
             .par_iter()
             .fold(
                 || vec![false; patterns.len()],
                 |mut found, &i| {
                     finder.mark(&collapse_spaces(&transcript.readable_text(i)), &mut found);
+                    progress.step(1);
                     found
                 },
             )
@@ -348,6 +379,8 @@ fn facts_survival(transcript: &Transcript, facts: Vec<Fact>, summary: &str, kept
             }
         }
     }
+    // The kept messages never read (every fact was found before them) are done too.
+    progress.step(kept.len() - read);
     facts
         .into_iter()
         .enumerate()

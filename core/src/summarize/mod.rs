@@ -21,7 +21,7 @@ use std::time::Duration;
 
 pub use command::{kill_running_commands, Command};
 pub use extractive::Extractive;
-pub use older::{older_message, older_messages, Older};
+pub use older::{older_message, older_messages, older_messages_telling, Older};
 
 use crate::cancel::CancelToken;
 use crate::Error;

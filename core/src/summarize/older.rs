@@ -26,12 +26,27 @@ pub struct Older<'a> {
 /// The messages `range` of `transcript`, ready for a summarizer; their JSON, text and
 /// calls only `with_text`.
 pub fn older_messages(transcript: &Transcript, range: std::ops::Range<usize>, with_text: bool) -> Vec<Older<'_>> {
+    older_messages_telling(transcript, range, with_text, &crate::progress::SILENT)
+}
+
+/// [`older_messages`], telling `progress` of each message whose text it builds.
+pub fn older_messages_telling<'t>(
+    transcript: &'t Transcript,
+    range: std::ops::Range<usize>,
+    with_text: bool,
+    progress: &crate::progress::Progress,
+) -> Vec<Older<'t>> {
     use rayon::prelude::*;
     // Building the text parses each message: in parallel when there is any to build.
     if with_text {
+        progress.expect(range.len());
         range
             .into_par_iter()
-            .map(|index| older_message(transcript, index, with_text))
+            .map(|index| {
+                let older = older_message(transcript, index, with_text);
+                progress.step(1);
+                older
+            })
             .collect()
     } else {
         range.map(|index| older_message(transcript, index, with_text)).collect()

@@ -156,8 +156,10 @@ impl App {
     /// left` (nothing until the first budget is replayed).
     pub fn sweep_progress(&self) -> Option<String> {
         let (done, of, elapsed) = self.sweep_progress?;
-        let left = elapsed.as_secs_f64() / done.max(1) as f64 * of.saturating_sub(done) as f64;
-        Some(format!("replayed {done} of {of} budgets · about {left:.0} s left"))
+        Some(format!(
+            "replayed {done} of {of} budgets · {}",
+            super::time_left(done, of, elapsed)
+        ))
     }
 
     /// The last sweep made on this session (shown while the next one runs).

@@ -316,6 +316,9 @@ pub struct App {
     sweep: Slot<super::jobs::SweepKey, Arc<crate::replay::sweep::Sweep>>,
     /// How far the running sweep is: settings replayed, in all, and the time it took.
     sweep_progress: Option<(usize, usize, std::time::Duration)>,
+    /// How far the job the waiting box waits for is (a summary, a loss report): messages
+    /// read, in all, and the time it took.
+    waiting_progress: Option<(usize, usize, std::time::Duration)>,
     compare: Slot<super::jobs::CompareKey, Arc<Vec<crate::policy::compare::Compared>>>,
     save_dir: PathBuf,
     selected: usize,
@@ -400,6 +403,7 @@ impl App {
             replay: Slot::new(),
             sweep: Slot::new(),
             sweep_progress: None,
+            waiting_progress: None,
             compare: Slot::new(),
             save_dir: config.save_dir.clone(),
             selected: 0,
@@ -631,7 +635,10 @@ impl App {
                 self.derived_ready(key, result);
                 Vec::new()
             }
-            Done::Summarized { key, result } => self.summarized(key, result),
+            Done::Summarized { key, result } => {
+                self.waiting_progress = None;
+                self.summarized(key, result)
+            }
             Done::Edited { key, result } => {
                 self.edited(&key, result);
                 Vec::new()
@@ -641,6 +648,7 @@ impl App {
                 Vec::new()
             }
             Done::Lost { key, result } => {
+                self.waiting_progress = None;
                 self.reported(&key, result);
                 Vec::new()
             }
@@ -678,8 +686,19 @@ impl App {
             }
             // The browser's rows: the browser takes them before a session sees them.
             Done::Reloaded { state, result } => self.reloaded(state, result),
-            Done::SweepProgress { done, of, elapsed } => {
-                self.sweep_progress = Some((done, of, elapsed));
+            Done::Progressed {
+                kind,
+                done,
+                of,
+                elapsed,
+            } => {
+                match kind {
+                    JobKind::Sweep => self.sweep_progress = Some((done, of, elapsed)),
+                    JobKind::Summary | JobKind::Loss if matches!(self.mode, Mode::Waiting(_)) => {
+                        self.waiting_progress = Some((done, of, elapsed));
+                    }
+                    _ => {}
+                }
                 Vec::new()
             }
             Done::Scanned(_) | Done::ScanEnded => Vec::new(),
@@ -903,9 +922,32 @@ impl App {
             || self.lifetime_busy()
     }
 
+    /// How far the job the waiting box waits for is, as words: `read 45,000 of 100,000
+    /// messages · about 0.4 s left` (nothing until it has told).
+    pub fn waiting_progress(&self) -> Option<String> {
+        let (done, of, elapsed) = self.waiting_progress?;
+        Some(format!(
+            "read {} of {} · {}",
+            crate::text::thousands(done as u64),
+            crate::text::count_of(of as u64, "message", "messages"),
+            time_left(done, of, elapsed)
+        ))
+    }
+
     /// The spinner frame for the current tick.
     pub fn spinner(&self) -> char {
         const FRAMES: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
         FRAMES[(self.tick % 10) as usize]
+    }
+}
+
+/// The time `of - done` more steps take at the rate `done` took `elapsed`, in words:
+/// `about 0.4 s left`, `about 12 s left`.
+pub(crate) fn time_left(done: usize, of: usize, elapsed: std::time::Duration) -> String {
+    let left = elapsed.as_secs_f64() / done.max(1) as f64 * of.saturating_sub(done) as f64;
+    if left < 10.0 {
+        format!("about {left:.1} s left")
+    } else {
+        format!("about {left:.0} s left")
     }
 }

@@ -98,6 +98,7 @@ impl App {
             return effects;
         }
         if self.summarizing.as_ref() != Some(&key) {
+            self.waiting_progress = None;
             self.mode = Mode::Waiting(format!(
                 " summarizing {} messages with {}… (Esc cancels) ",
                 thousands(key.range().len() as u64),
@@ -147,6 +148,7 @@ impl App {
             AfterSummary::Loss => {
                 let snapshot = self.run_snapshot();
                 self.reporting.restart(snapshot.key.clone());
+                self.waiting_progress = None;
                 self.mode = Mode::Waiting(" making the loss report… (Esc cancels) ".to_owned());
                 vec![Effect::Start(Job::Loss(snapshot))]
             }
@@ -179,6 +181,7 @@ impl App {
         self.summarizing = None;
         self.previewing.cancel();
         self.reporting.cancel();
+        self.waiting_progress = None;
         self.mode = Mode::Normal;
         self.status = Status::info("cancelled");
         vec![

@@ -182,6 +182,18 @@ impl RunSnapshot {
         with_loss: bool,
         cancel: &CancelToken,
     ) -> crate::Result<Outcome> {
+        self.run_telling(store, reuse_derived, with_loss, cancel, &crate::progress::SILENT)
+    }
+
+    /// [`RunSnapshot::run`], telling `progress` of the messages it reads.
+    pub fn run_telling(
+        &self,
+        store: &mut dyn crate::compact::deterministic::ArtifactStore,
+        reuse_derived: bool,
+        with_loss: bool,
+        cancel: &CancelToken,
+        progress: &crate::progress::Progress,
+    ) -> crate::Result<Outcome> {
         let summary = self.key.summary.as_ref().map_or_else(
             || Fixed {
                 text: String::new(),
@@ -195,7 +207,8 @@ impl RunSnapshot {
         let mut compaction = Compaction::new(&self.transcript, &self.counts, self.key.settings)
             .summarizer(&summary)
             .store(store)
-            .cancel(cancel);
+            .cancel(cancel)
+            .progress(progress);
         if with_loss {
             compaction = compaction.with_loss_report();
         }
@@ -489,13 +502,16 @@ pub enum Done {
         /// The transcript, its counts and its meter; or why it did not load.
         result: Result<Box<Reloaded>, String>,
     },
-    /// The sweep replayed `done` of its `of` settings in `elapsed`.
-    SweepProgress {
-        /// Settings replayed.
+    /// A job of `kind` took `done` of its `of` steps in `elapsed` (settings replayed for
+    /// a sweep, messages read for a summary or a loss report).
+    Progressed {
+        /// The job's kind.
+        kind: JobKind,
+        /// Steps taken.
         done: usize,
-        /// Settings in all.
+        /// Steps in all.
         of: usize,
-        /// Time since the sweep began.
+        /// Time since the job began.
         elapsed: std::time::Duration,
     },
     /// The browser's scan read one file (progress: sent as each file is read).
@@ -581,19 +597,19 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
             .map(Arc::new);
             Done::Derived { key, result }
         }
-        Job::Summary { key, view } => {
-            let result = crate::summarizers::build(&key.summarizer.0, &key.summarizer.1)
-                .and_then(|summarizer| summarizer.summarize_range(&view, key.range(), cancel));
-            Done::Summarized { key, result }
-        }
+        Job::Summary { key, view } => Done::Summarized {
+            result: summary(&key, &view, cancel, report),
+            key,
+        },
         Job::Preview(snapshot) => Done::Previewed {
             result: preview(&snapshot, cancel),
             key: snapshot.key,
         },
         Job::Loss(snapshot) => {
-            let result = snapshot
-                .run(&mut DryRun, true, true, cancel)
-                .map(|outcome| outcome.loss);
+            let result = telling(JobKind::Loss, report, |tell| {
+                snapshot.run_telling(&mut DryRun, true, true, cancel, &crate::progress::Progress::new(tell))
+            })
+            .map(|outcome| outcome.loss);
             Done::Lost {
                 key: snapshot.key,
                 result,
@@ -784,33 +800,61 @@ fn sweep(
         let built = crate::replay::lost::FactIndex::build(&session.view, cancel)?;
         session.facts.get_or_init(|| built)
     };
-    // The replays finish on the pool's threads; their progress is told from this one
-    // (the report is not shared between threads).
+    telling(JobKind::Sweep, report, |tell| {
+        crate::replay::sweep::sweep(&crate::replay::sweep::Inputs {
+            view: &session.view,
+            facts,
+            settings: &key.settings(),
+            range: &key.range,
+            fact_floor: key.fact_floor_per_mille as f64 / 10.0,
+            summary_role: key.summary_role,
+            cuts_a_tail: key.cuts_a_tail,
+            summarizer: &crate::summarize::Placeholder,
+            keep: None,
+            cancel,
+            progress: Some(tell),
+        })
+    })
+}
+
+/// The summary of `key`'s messages of `view`; reading them is what takes long, so a
+/// summarizer that reads them is told about as it goes.
+fn summary(key: &SummaryKey, view: &Transcript, cancel: &CancelToken, report: &dyn Fn(Done)) -> crate::Result<String> {
+    let summarizer = crate::summarizers::build(&key.summarizer.0, &key.summarizer.1)?;
+    if !summarizer.needs_text() {
+        return summarizer.summarize_range(view, key.range(), cancel);
+    }
+    telling(JobKind::Summary, report, |tell| {
+        let progress = crate::progress::Progress::new(tell);
+        let older = crate::summarize::older_messages_telling(view, key.range(), true, &progress);
+        summarizer.summarize(&older, cancel)
+    })
+}
+
+/// Runs `work` on a thread of its own, given a `tell` that reaches `report` from any
+/// thread as [`Done::Progressed`] of `kind`, steps only ever growing (the report itself
+/// is this thread's only: what the pool's threads tell goes through a channel).
+fn telling<T: Send>(kind: JobKind, report: &dyn Fn(Done), work: impl FnOnce(crate::progress::Tell) -> T + Send) -> T {
     let (told, heard) = std::sync::mpsc::channel();
     let started = std::time::Instant::now();
     std::thread::scope(|scope| {
-        // The progress closure (and so the channel) ends with the thread: the loop below
-        // then ends too.
+        // The tell (and so the channel) ends with the thread: the loop below then ends too.
         let running = scope.spawn(move || {
-            let progress = move |done: usize, of: usize| {
+            let tell = move |done: usize, of: usize| {
                 let _ = told.send((done, of));
             };
-            crate::replay::sweep::sweep(&crate::replay::sweep::Inputs {
-                view: &session.view,
-                facts,
-                settings: &key.settings(),
-                range: &key.range,
-                fact_floor: key.fact_floor_per_mille as f64 / 10.0,
-                summary_role: key.summary_role,
-                cuts_a_tail: key.cuts_a_tail,
-                summarizer: &crate::summarize::Placeholder,
-                keep: None,
-                cancel,
-                progress: Some(&progress),
-            })
+            work(&tell)
         });
+        // Threads tell in the order they send, not the order they took their steps: a
+        // figure below one already told is old news.
+        let mut told = 0;
         for (done, of) in heard {
-            report(Done::SweepProgress {
+            if done <= told {
+                continue;
+            }
+            told = done;
+            report(Done::Progressed {
+                kind,
                 done,
                 of,
                 elapsed: started.elapsed(),

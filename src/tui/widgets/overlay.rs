@@ -234,13 +234,13 @@ pub fn confirm(frame: &mut Frame, area: Rect, app: &App, question: &str) {
 
 /// The box shown while work runs in the background.
 pub fn waiting(frame: &mut Frame, area: Rect, app: &App, text: &str) {
-    let popup = band(area, 3);
+    let mut lines = vec![Line::styled(format!("{}{text}", app.spinner()), app.theme().warning)];
+    // How far it is, once the job has told (a summary or report of many messages).
+    lines.extend(app.waiting_progress().map(|p| Line::raw(format!("  {p}"))));
+    let popup = band(area, u16::try_from(lines.len()).unwrap_or(1).saturating_add(2));
     frame.render_widget(Clear, popup);
     let block = Block::bordered().title(" working ");
-    frame.render_widget(
-        Paragraph::new(Line::styled(format!("{}{text}", app.spinner()), app.theme().warning)).block(block),
-        popup,
-    );
+    frame.render_widget(Paragraph::new(lines).block(block), popup);
 }
 
 /// The tokenizer picker: every tokenizer, what it counts, and whether its counts are
