@@ -36,6 +36,50 @@ pub(crate) fn real_claude_code_logs() -> Vec<(&'static str, String)> {
     .collect()
 }
 
+/// Codex rollouts: the real one shipped, the Codex reproducers (compactions, prompts
+/// from events), and the real one with a `token_count` event after each call's output
+/// (Codex writes one after every model response; the shipped log has none).
+pub(crate) fn real_codex_logs() -> Vec<(&'static str, String)> {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data");
+    let real =
+        std::fs::read_to_string(data.join("real-transcripts/codex-rollout/codemie-codex-desktop-019e1695.jsonl"))
+            .expect("the shipped rollout");
+    let mut counted = String::new();
+    for (k, line) in real.lines().enumerate() {
+        counted.push_str(line);
+        counted.push('\n');
+        if line.contains("\"function_call_output\"") {
+            let usage = serde_json::json!({"timestamp": "2026-01-01T00:00:00Z", "type": "event_msg", "payload": {
+                "type": "token_count",
+                "info": {"last_token_usage": {"input_tokens": 1_000 + k * 37, "output_tokens": 20 + k}}
+            }});
+            counted.push_str(&usage.to_string());
+            counted.push('\n');
+        }
+    }
+    let mut logs = vec![
+        ("codemie-codex-desktop", real),
+        ("codemie-codex-desktop with usage", counted),
+    ];
+    let reproducers = std::fs::read_dir(data.join("reproducers")).expect("the reproducers");
+    let mut names: Vec<std::path::PathBuf> = reproducers
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("codex-")))
+        .collect();
+    names.sort();
+    for path in names {
+        let name: &'static str = Box::leak(
+            path.file_name()
+                .expect("a file")
+                .to_string_lossy()
+                .into_owned()
+                .into_boxed_str(),
+        );
+        logs.push((name, std::fs::read_to_string(&path).expect("a reproducer")));
+    }
+    logs
+}
+
 /// Byte offsets just after each line of `text`: where a growing log may have been read to.
 pub(crate) fn line_ends(text: &str) -> Vec<usize> {
     text.match_indices('\n').map(|(i, _)| i + 1).collect()

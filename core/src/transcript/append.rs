@@ -6,15 +6,17 @@
 //! (a test checks exactly that, at every line of real logs): a Claude Code log whose new
 //! records hang off the live conversation's last record (or off each other), with no new
 //! conversation root, compaction or sub-agent branch among them, and no response split
-//! across the two reads. Anything else answers `None`, and the caller reads the file
-//! whole.
+//! across the two reads; a Codex rollout whose new records hold no compaction and no user
+//! prompt taken from an event (whether the history already holds it depends on every
+//! message since the last compaction). Anything else answers `None`, and the caller reads
+//! the file whole.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::logs::{claude_code, off_branch_count, off_branch_summary, Conversation, LogRecord};
+use super::logs::{claude_code, codex, off_branch_count, off_branch_summary, Conversation, LogRecord};
 use super::{Container, SourceText, ToolGroups, Transcript};
 
 /// The links of one Claude Code record.
@@ -35,7 +37,7 @@ impl Transcript {
     /// (their counts still hold); `None` when only a whole read can say what the file now
     /// holds (see the module's docs).
     pub fn appended(&self, appended: &str) -> Option<(Transcript, usize)> {
-        let clean = self.format.container == Container::ClaudeCode
+        let clean = self.format.container.is_log()
             && self.conversation == Conversation::Live
             && self.overrides.is_empty()
             && self.text.ends_with('\n')
@@ -47,6 +49,56 @@ impl Transcript {
         if appended.trim().is_empty() {
             return Some((self.clone(), self.messages.len()));
         }
+        match self.format.container {
+            Container::ClaudeCode => self.claude_code_appended(appended),
+            Container::Codex => self.codex_appended(appended),
+            _ => None,
+        }
+    }
+
+    /// A Codex rollout read on: the last message is read again (a `token_count` after it
+    /// records its usage), with everything appended.
+    fn codex_appended(&self, appended: &str) -> Option<(Transcript, usize)> {
+        /// The kinds of one rollout record.
+        #[derive(Deserialize)]
+        struct Kinds {
+            #[serde(rename = "type")]
+            kind: Option<String>,
+            payload: Option<PayloadKind>,
+        }
+        #[derive(Deserialize)]
+        struct PayloadKind {
+            #[serde(rename = "type")]
+            kind: Option<String>,
+        }
+        for line in appended.lines().filter(|l| !l.trim().is_empty()) {
+            let record: Kinds = serde_json::from_str(line).ok()?;
+            let payload = record.payload.and_then(|p| p.kind);
+            match (record.kind.as_deref(), payload.as_deref()) {
+                (Some("compacted"), _) | (Some("event_msg"), Some("user_message")) => return None,
+                _ => {}
+            }
+        }
+        // A prompt rebuilt from an event may yet be replaced by a response item repeating
+        // it: only a whole read says.
+        let last = self.messages.last().filter(|m| !m.from_event)?;
+        let from = Reread {
+            message: self.messages.len() - 1,
+            byte: last.records().iter().map(|r| r.start).min()?,
+        };
+        let tail = &self.text[from.byte..];
+        let mut reread = String::with_capacity(tail.len() + appended.len());
+        reread.push_str(tail);
+        reread.push_str(appended);
+        let loaded = codex(&self.source, &reread, 0, Conversation::Live).ok()?;
+        if !loaded.compactions.is_empty() || loaded.notes.iter().any(|n| n.kind == "incomplete") {
+            return None;
+        }
+        Some((self.joined(&from, appended, loaded, (0, 0)), from.message))
+    }
+
+    /// A Claude Code log read on (see the module's docs).
+    fn claude_code_appended(&self, appended: &str) -> Option<(Transcript, usize)> {
         let from = self.reread_from();
         let anchor = self.anchor_before(from.byte)?;
         // Every new record hangs off the conversation read so far or off another new
@@ -219,16 +271,32 @@ struct Reread {
 mod tests {
     use super::*;
 
-    /// At every line of a real log: the first part read whole, the rest read on with
-    /// `appended`, equals the whole file read whole (when `appended` answers at all), and
-    /// it answers for most lines.
+    /// At every line of a real Claude Code log: the first part read whole, the rest read
+    /// on with `appended`, equals the whole file read whole (when `appended` answers at
+    /// all), and it answers for most lines.
     #[test]
     fn reading_on_equals_reading_whole_at_every_line() {
+        let (answered, tried) = read_on_at_every_line(crate::test_data::real_claude_code_logs(), 4);
+        assert!(answered * 10 > tried * 7, "read on at {answered} of {tried} cuts");
+    }
+
+    /// The same for Codex rollouts (the real one, the reproducers, and the real one with
+    /// a `token_count` after each call's output, as Codex writes them): it answers at most
+    /// lines, and reads whole where a prompt from an event or a compaction comes.
+    #[test]
+    fn a_codex_rollout_read_on_equals_reading_it_whole() {
+        let (answered, tried) = read_on_at_every_line(crate::test_data::real_codex_logs(), 1);
+        assert!(answered * 10 > tried * 6, "read on at {answered} of {tried} cuts");
+    }
+
+    /// Cuts each log at every `step`-th line, reads the rest on, and compares with a whole
+    /// read; how many cuts were read on, of how many tried.
+    fn read_on_at_every_line(logs: Vec<(&'static str, String)>, step: usize) -> (usize, usize) {
         let mut answered = 0;
         let mut tried = 0;
-        for (name, text) in crate::test_data::real_claude_code_logs() {
+        for (name, text) in logs {
             let ends = crate::test_data::line_ends(&text);
-            for (k, &cut) in ends.iter().enumerate().step_by(4) {
+            for (k, &cut) in ends.iter().enumerate().step_by(step) {
                 let Some(&end) = ends.get(k + 1 + k % 7) else {
                     continue;
                 };
@@ -277,6 +345,6 @@ mod tests {
             }
         }
         eprintln!("read on at {answered} of {tried} cuts");
-        assert!(answered * 10 > tried * 7, "read on at {answered} of {tried} cuts");
+        (answered, tried)
     }
 }
