@@ -40,6 +40,7 @@ fn run(view: &View, options: Options, summarizer: &dyn Summarizer) -> usize {
         cuts_a_tail: true,
         summarizer,
         cancel: never(),
+        progress: None,
     })
     .expect("replays")
     .firings

@@ -244,6 +244,7 @@ pub fn scan_file(path: &Path, tokenizer: Tokenizer, options: Option<Options>) ->
                 cuts_a_tail: true,
                 summarizer: &Placeholder,
                 cancel: crate::cancel::never(),
+                progress: None,
             })
             .map_err(|e| LoadError::whole(&path.display().to_string(), e.to_string()))?;
             (Some(outcome.firings.len()), Some(outcome.loops))

@@ -42,6 +42,7 @@ fuzz_target!(|data: &[u8]| {
                 cuts_a_tail: true,
                 summarizer: &ctxlens::summarize::Placeholder,
                 cancel: ctxlens::cancel::never(),
+                progress: None,
             })
             .expect("the placeholder never fails");
         }

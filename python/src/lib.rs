@@ -221,6 +221,7 @@ impl Transcript {
                 cuts_a_tail: true,
                 summarizer: &Placeholder,
                 cancel: ::ctxlens::cancel::never(),
+                progress: None,
             })
             .map_err(|e| e.to_string())?;
             Ok(json!({

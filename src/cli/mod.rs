@@ -12,6 +12,7 @@ mod history_cmd;
 mod json_out;
 mod policy_cmd;
 mod policy_sweep;
+mod progress_line;
 mod replay_cmd;
 mod scan_cmd;
 mod stats_cmd;

@@ -320,6 +320,12 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
             .collect::<anyhow::Result<_>>()?
     };
     let prepared = super::replay_cmd::prepare(&args.file, &args.input, &args.make)?;
+    let line = super::progress_line::ProgressLine::on_terminal("replayed", "policies");
+    let tell = |done: usize, of: usize| {
+        if let Some(line) = &line {
+            line.tell(done, of);
+        }
+    };
     let rows = ctxlens::policy::compare::compare(
         &prepared.whole,
         &prepared.counts,
@@ -328,7 +334,9 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
         &args.set,
         prepared.summarizer.as_ref(),
         ctxlens::cancel::never(),
+        Some(&tell),
     )?;
+    drop(line);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let doc = CompareDoc {

@@ -92,6 +92,12 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         let emit = super::emit::settings(&prepared.whole, &prepared.counts, &settings, &prepared.spec, &args.emit);
         return super::emit::print(kind, &emit);
     }
+    let line = super::progress_line::ProgressLine::on_terminal("replayed", "messages");
+    let tell = |done: usize, of: usize| {
+        if let Some(line) = &line {
+            line.tell(done, of);
+        }
+    };
     let outcome = replay(&Inputs {
         view: &prepared.view,
         options: settings.options,
@@ -99,7 +105,9 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         cuts_a_tail: settings.strategy.cuts_a_tail(),
         summarizer: prepared.summarizer.as_ref(),
         cancel: ctxlens::cancel::never(),
+        progress: Some(&tell),
     })?;
+    drop(line);
     let facts = FactIndex::build(&prepared.view, ctxlens::cancel::never())?;
     let loss = lifetime_loss(&facts, &outcome);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

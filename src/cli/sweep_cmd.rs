@@ -198,13 +198,12 @@ fn swept(
     range: &Range,
 ) -> anyhow::Result<(Sweep, FactIndex)> {
     let facts = FactIndex::build(&prepared.view, ctxlens::cancel::never())?;
-    let started = std::time::Instant::now();
+    let line = super::progress_line::ProgressLine::on_terminal("replayed", "settings");
     let show = |done: usize, of: usize| {
-        let spent = started.elapsed().as_secs_f64();
-        let left = spent / done as f64 * (of - done) as f64;
-        eprint!("\rreplayed {done}/{of} settings · about {left:.0} s left   ");
+        if let Some(line) = &line {
+            line.tell(done, of);
+        }
     };
-    let on_terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let outcome = sweep(&Inputs {
         view: &prepared.view,
         facts: &facts,
@@ -216,11 +215,9 @@ fn swept(
         summarizer: prepared.summarizer.as_ref(),
         keep: args.keep,
         cancel: ctxlens::cancel::never(),
-        progress: on_terminal.then_some(&show as &(dyn Fn(usize, usize) + Sync)),
+        progress: line.is_some().then_some(&show as &(dyn Fn(usize, usize) + Sync)),
     })?;
-    if on_terminal {
-        eprint!("\r{:60}\r", "");
-    }
+    drop(line);
     Ok((outcome, facts))
 }
 

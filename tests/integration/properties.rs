@@ -247,6 +247,7 @@ proptest! {
             cuts_a_tail: true,
             summarizer: &Placeholder,
             cancel: ctxlens::cancel::never(),
+            progress: None,
         }).expect("placeholder never fails");
         let (firings, final_tokens, final_messages) = reference_replay(&t, tokenizer, options, role);
         let got: Vec<_> = fast.firings.iter().map(|f| (f.at, f.tokens_before, f.tokens_after, f.summarized, f.fallback, f.tail_empty)).collect();

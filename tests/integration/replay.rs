@@ -621,6 +621,7 @@ fn shared_loss_counts_equal_a_fresh_full_judgement() {
                     cuts_a_tail: true,
                     summarizer,
                     cancel: &cancel,
+                    progress: None,
                 })
                 .expect("replays");
                 let fresh = FactIndex::build(&view, &cancel).expect("facts");

@@ -68,7 +68,11 @@ pub fn settings_for(policy: &dyn Policy, window: u64, set: &[String]) -> Result<
     Ok(settings)
 }
 
-/// Replays `policies` over `whole` (every epoch, with its counts) in parallel.
+/// Replays `policies` over `whole` (every epoch, with its counts) in parallel; `progress`
+/// is told `(replayed, of)` as each policy's replay ends.
+// The inputs are the session, the policies, their settings as asked and how to run: a
+// struct for them would only rename these.
+#[allow(clippy::too_many_arguments)]
 pub fn compare(
     whole: &Transcript,
     counts: &Counts,
@@ -77,7 +81,9 @@ pub fn compare(
     set: &[String],
     summarizer: &dyn Summarizer,
     cancel: &CancelToken,
+    progress: Option<crate::progress::Tell>,
 ) -> crate::Result<Vec<Compared>> {
+    let replayed_so_far = std::sync::atomic::AtomicUsize::new(0);
     let settings: Vec<PolicySettings> = policies
         .iter()
         .map(|p| settings_for(*p, window, set))
@@ -101,6 +107,10 @@ pub fn compare(
                 turns: &turns,
                 cancel,
             })?;
+            if let Some(tell) = progress {
+                let done = replayed_so_far.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                tell(done, policies.len());
+            }
             Ok(Compared {
                 settings: settings.pairs(),
                 replayed,

@@ -41,6 +41,9 @@ pub struct Inputs<'a> {
     pub summarizer: &'a dyn Summarizer,
     /// Stops the replay early.
     pub cancel: &'a CancelToken,
+    /// Told `(position, of)` as the replay goes through the session (every few thousand
+    /// messages).
+    pub progress: Option<crate::progress::Tell<'a>>,
 }
 
 /// One firing of the compactor.
@@ -154,6 +157,9 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replay> {
     for p in 0..view.len() {
         if p % 4096 == 0 {
             inputs.cancel.check()?;
+            if let Some(tell) = inputs.progress.filter(|_| p > 0) {
+                tell(p, view.len());
+            }
         }
         if next_call.next_if_eq(&p).is_some() && !context.is_empty() {
             let plan = plan_shape(&context, &options);

@@ -203,6 +203,7 @@ fn row(inputs: &Inputs, options: &Options) -> crate::Result<Row> {
         cuts_a_tail: inputs.cuts_a_tail,
         summarizer: inputs.summarizer,
         cancel: inputs.cancel,
+        progress: None,
     })?;
     let loss = lifetime_loss_counts(inputs.facts, &outcome);
     Ok(Row {

@@ -686,6 +686,7 @@ fn compare(
         &[],
         &crate::summarize::Placeholder,
         cancel,
+        None,
     )
     .map(Arc::new)
 }
@@ -784,6 +785,7 @@ fn replay(key: ReplayKey, session: &Session, cancel: &CancelToken) -> crate::Res
         cuts_a_tail: key.cuts_a_tail,
         summarizer: &crate::summarize::Placeholder,
         cancel,
+        progress: None,
     })
 }
 
