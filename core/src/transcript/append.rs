@@ -86,14 +86,7 @@ impl Transcript {
             message: self.messages.len() - 1,
             byte: last.records().iter().map(|r| r.start).min()?,
         };
-        let tail = &self.text[from.byte..];
-        let mut reread = String::with_capacity(tail.len() + appended.len());
-        reread.push_str(tail);
-        reread.push_str(appended);
-        let loaded = codex(&self.source, &reread, 0, Conversation::Live).ok()?;
-        if !loaded.compactions.is_empty() || loaded.notes.iter().any(|n| n.kind == "incomplete") {
-            return None;
-        }
+        let loaded = self.read_again(&from, appended, codex)?;
         Some((self.joined(&from, appended, loaded, (0, 0)), from.message))
     }
 
@@ -126,13 +119,7 @@ impl Transcript {
         {
             return None;
         }
-        let mut reread = String::with_capacity(tail.len() + appended.len());
-        reread.push_str(tail);
-        reread.push_str(appended);
-        let loaded = claude_code(&self.source, &reread, 0, Conversation::Live).ok()?;
-        if !loaded.compactions.is_empty() || loaded.notes.iter().any(|n| n.kind == "incomplete") {
-            return None;
-        }
+        let loaded = self.read_again(&from, appended, claude_code)?;
         // Records off the active conversation are counted in one note: the count read
         // before, less those read again, plus those off it in what was read again.
         let off = |active: bool, l: &Links| !active && l.uuid.is_some();
@@ -155,6 +142,18 @@ impl Transcript {
         // Sub-agent lines: none among the records read again (that answers `None` above).
         let sidechain = counted("sidechain");
         Some((self.joined(&from, appended, loaded, (sidechain, other)), from.message))
+    }
+
+    /// The text from `from` on with `appended`, loaded by `load` as a log of its own;
+    /// `None` when it holds a compaction or a line cut short (a whole read says then).
+    fn read_again(&self, from: &Reread, appended: &str, load: LoadLog) -> Option<super::logs::Loaded> {
+        let tail = &self.text[from.byte..];
+        let mut reread = String::with_capacity(tail.len() + appended.len());
+        reread.push_str(tail);
+        reread.push_str(appended);
+        let loaded = load(&self.source, &reread, 0, Conversation::Live).ok()?;
+        let whole = loaded.compactions.is_empty() && !loaded.notes.iter().any(|n| n.kind == "incomplete");
+        whole.then_some(loaded)
     }
 
     /// Where reading on starts: the response still being built (its lines, and its
@@ -260,6 +259,9 @@ impl Transcript {
         }
     }
 }
+
+/// A log's loader (`source`, text, where the records start, which conversation).
+type LoadLog = fn(&str, &str, usize, Conversation) -> Result<super::logs::Loaded, crate::error::LoadError>;
 
 /// Where reading on starts: the first message read again, and its first byte.
 struct Reread {

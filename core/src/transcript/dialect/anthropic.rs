@@ -2,14 +2,13 @@
 //! content blocks; the system prompt travels beside the messages, never among them.
 
 use std::collections::BTreeMap;
-use std::ops::Range;
 
 use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
 use super::request_entries::keep_keys;
 use super::{DialectRules, Provider};
-use crate::transcript::message::{self, Message, RequestShape, TextBuilder};
+use crate::transcript::message::RequestShape;
 
 /// Anthropic Messages.
 pub(super) struct Anthropic;
@@ -29,16 +28,6 @@ impl DialectRules for Anthropic {
 
     fn provider(&self) -> Provider {
         Provider::Anthropic
-    }
-
-    fn view(
-        &self,
-        raw: &str,
-        span: Range<usize>,
-        index: usize,
-        limit: usize,
-    ) -> Result<(Message, TextBuilder), serde_json::Error> {
-        message::read(raw, span, index, limit)
     }
 
     fn stored_is_sent(&self, shape: RequestShape) -> bool {

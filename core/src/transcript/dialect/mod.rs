@@ -96,14 +96,17 @@ pub(crate) trait DialectRules: Sync {
         false
     }
 
-    /// The view and up to `limit` characters of readable text of message `index`.
+    /// The view and up to `limit` characters of readable text of message `index`: by
+    /// default the chat reader OpenAI and Anthropic share.
     fn view(
         &self,
         raw: &str,
         span: Range<usize>,
         index: usize,
         limit: usize,
-    ) -> Result<(Message, TextBuilder), serde_json::Error>;
+    ) -> Result<(Message, TextBuilder), serde_json::Error> {
+        super::message::read(raw, span, index, limit)
+    }
 
     /// Links between messages that the messages alone do not carry (ids given by
     /// position, results tied to their cause), once a whole list is read; `raws` are the

@@ -3,13 +3,12 @@
 //! list is told apart only after parsing, by its content blocks).
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use serde_json::{json, Value};
 
 use super::request_entries::{entries, object};
 use super::{DialectRules, Provider};
-use crate::transcript::message::{self, Message, RequestShape, TextBuilder, OPENAI_MESSAGE_KEYS};
+use crate::transcript::message::{RequestShape, OPENAI_MESSAGE_KEYS};
 
 /// Roles the OpenAI chat API takes; a message with any other role (mini-swe-agent's
 /// `exit`) is never part of a request.
@@ -29,16 +28,6 @@ impl DialectRules for OpenAi {
 
     fn provider(&self) -> Provider {
         Provider::OpenAi
-    }
-
-    fn view(
-        &self,
-        raw: &str,
-        span: Range<usize>,
-        index: usize,
-        limit: usize,
-    ) -> Result<(Message, TextBuilder), serde_json::Error> {
-        message::read(raw, span, index, limit)
     }
 
     fn stored_is_sent(&self, shape: RequestShape) -> bool {
