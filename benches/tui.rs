@@ -181,17 +181,24 @@ fn views(c: &mut Criterion) {
     let transcript = Transcript::parse("bench.json", text.into_bytes(), None).expect("valid");
     let mut group = c.benchmark_group("views_100k");
     group.sample_size(10);
-    for (name, key, summarizer) in [
-        ("l_loss_report/extractive", Action::ToggleLoss, Spec::Extractive),
-        ("l_loss_report/placeholder", Action::ToggleLoss, Spec::Placeholder),
-        ("S_sweep", Action::ToggleSweep, Spec::Extractive),
-        ("b_breakdown", Action::ToggleBreakdown, Spec::Extractive),
+    // The sweep keeps the share of the budget the user's tail is; a small and a large one
+    // beside the default (half the budget).
+    let budget = 2_000_000;
+    for (name, key, summarizer, keep_tail) in [
+        ("l_loss_report/extractive", Action::ToggleLoss, Spec::Extractive, None),
+        ("l_loss_report/placeholder", Action::ToggleLoss, Spec::Placeholder, None),
+        ("S_sweep", Action::ToggleSweep, Spec::Extractive, None),
+        ("S_sweep/tail_2pct", Action::ToggleSweep, Spec::Extractive, Some(budget / 50)),
+        ("S_sweep/tail_90pct", Action::ToggleSweep, Spec::Extractive, Some(budget * 9 / 10)),
+        ("b_breakdown", Action::ToggleBreakdown, Spec::Extractive, None),
     ] {
         group.bench_function(name, |b| {
             b.iter_batched(
                 || {
                     let config = Config {
                         summarizer: summarizer.clone(),
+                        max_tokens: keep_tail.map(|_| budget),
+                        keep_tail,
                         ..Config::default()
                     };
                     let (mut app, _) = App::new(transcript.clone(), config);
