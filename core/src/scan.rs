@@ -232,8 +232,71 @@ pub fn default_session_dirs() -> Vec<PathBuf> {
 /// Summarizes the session in `path`; with `options`, replays it too (placeholder-sized
 /// summaries: the firings and loops, not the summaries, are what a scan reports).
 pub fn scan_file(path: &Path, tokenizer: Tokenizer, options: Option<Options>) -> Result<Session, LoadError> {
+    scan_read(path, tokenizer, options).map(|read| read.session)
+}
+
+/// A session's row with what it was made from, so the next scan of the file, once it has
+/// grown, reads only what was appended ([`rescan_grown`]).
+#[derive(Debug, Clone)]
+pub struct ScanRead {
+    /// The row.
+    pub session: Session,
+    /// The whole session as read.
+    pub whole: std::sync::Arc<Transcript>,
+    /// Its counts.
+    pub counts: std::sync::Arc<Counts>,
+    /// The file's state when it was read.
+    pub state: crate::follow::FileState,
+}
+
+/// [`scan_file`], keeping what the row was made from.
+pub fn scan_read(path: &Path, tokenizer: Tokenizer, options: Option<Options>) -> Result<ScanRead, LoadError> {
+    // The state first: a write that lands while this reads is seen by the next look.
+    let state =
+        crate::follow::FileState::of(path).map_err(|e| LoadError::whole(&path.display().to_string(), e.to_string()))?;
     let whole = Transcript::read_whole(path)?;
     let counts = Counts::compute(&whole, tokenizer);
+    let session = session_of(path, &whole, &counts, options)?;
+    Ok(ScanRead {
+        session,
+        whole: std::sync::Arc::new(whole),
+        counts: std::sync::Arc::new(counts),
+        state,
+    })
+}
+
+/// The row of a session log that only grew since `previous` was read: the appended
+/// records read on (see [`Transcript::appended`]); `None` when the file did not only
+/// grow or only a whole read can say what it holds now.
+pub fn rescan_grown(path: &Path, previous: &ScanRead, options: Option<Options>) -> Option<ScanRead> {
+    let state = crate::follow::FileState::of(path).ok()?;
+    if previous.state.change_to(&state) != crate::follow::Change::Grew {
+        return None;
+    }
+    let appended = crate::follow::lines_after(path, previous.whole.text().len() as u64)?;
+    let (whole, kept) = previous.whole.appended(&appended)?;
+    let counts = previous.counts.extended(&whole, kept);
+    let session = session_of(path, &whole, &counts, options).ok()?;
+    // What was read ends at the last complete line: a line still being written is
+    // read, whole, by the next look.
+    Some(ScanRead {
+        session,
+        whole: std::sync::Arc::new(whole),
+        counts: std::sync::Arc::new(counts),
+        state: crate::follow::FileState {
+            len: previous.whole.text().len() as u64 + appended.len() as u64,
+            ..state
+        },
+    })
+}
+
+/// The row of the session `whole` (read from `path`, counted by `counts`).
+fn session_of(
+    path: &Path,
+    whole: &Transcript,
+    counts: &Counts,
+    options: Option<Options>,
+) -> Result<Session, LoadError> {
     let (firings, loops) = match options {
         Some(options) => {
             let view = View::new(whole.clone(), counts.clone());
@@ -266,27 +329,27 @@ pub fn scan_file(path: &Path, tokenizer: Tokenizer, options: Option<Options>) ->
         .map_or(0, |c| c.summary_message.map_or(c.at, |s| s.min(c.at)));
     Ok(Session {
         path: path.display().to_string(),
-        project: project_of(&whole, path),
-        started: started_of(&whole, path),
+        project: project_of(whole, path),
+        started: started_of(whole, path),
         format: whole.format.name().to_owned(),
         messages: whole.messages.len(),
         tokens: counts.total(),
         live_tokens: counts.suffix(live_from),
-        title: title_of(&whole),
-        last_activity: last_activity_of(&whole, path),
+        title: title_of(whole),
+        last_activity: last_activity_of(whole, path),
         modified: modified.map_or_else(String::new, rfc3339),
         modified_unix: modified
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
             .map_or(0, |d| d.as_secs()),
-        session_id: first_field(&whole, "sessionId"),
-        parent_session: parent_of(&whole),
+        session_id: first_field(whole, "sessionId"),
+        parent_session: parent_of(whole),
         model,
         peak_percent_of_window: recorded_peak
             .zip(window)
             .map(|(peak, w)| (peak as f64 * 1000.0 / w.tokens as f64).round() / 10.0),
         recorded_peak,
         compactions: whole.compactions.len(),
-        autocompact_at: crate::policy::claude_code::logged_threshold(&whole),
+        autocompact_at: crate::policy::claude_code::logged_threshold(whole),
         orphans: whole.groups.orphans.len(),
         firings,
         loops,

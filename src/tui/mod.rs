@@ -115,6 +115,7 @@ pub fn run_browser(roots: Vec<std::path::PathBuf>, config: &Config, live_only: b
         files: std::sync::Arc::new(files),
         tokenizer: config.tokenizer,
         again: false,
+        reads: None,
     });
     let exit = browse(&mut screen, &mut browser, &mut scanner, config);
     scanner.shut_down(Duration::from_secs(1));
@@ -133,6 +134,8 @@ fn browse(
     // changed since is scanned again (a large live log costs a whole scan).
     let mut last_scans: std::collections::HashMap<std::path::PathBuf, crate::follow::FileState> =
         std::collections::HashMap::new();
+    // And what that scan read, so a file that only grew is read on from there.
+    let reads = jobs::ScanReads::default();
     let size = screen.guard.terminal.size()?;
     browser.update(&Action::Resize(size.width, size.height));
     loop {
@@ -155,11 +158,17 @@ fn browse(
                         changed
                     })
                     .collect();
+                if let Ok(mut reads) = reads.lock() {
+                    // A session no longer being written keeps no read in memory.
+                    let being_written = browser.live_paths();
+                    reads.retain(|path, _| being_written.contains(path));
+                }
                 if !live.is_empty() {
                     scanner.start(Job::Scan {
                         files: std::sync::Arc::new(live),
                         tokenizer: config.tokenizer,
                         again: true,
+                        reads: Some(std::sync::Arc::clone(&reads)),
                     });
                 }
                 continue;

@@ -141,3 +141,47 @@ fn rows_come_in_path_order_every_run_and_standard_input_has_no_start() {
     let row: Value = serde_json::from_str(stdout(&out).trim()).expect("a row");
     assert_eq!(row["started"], Value::Null, "{row}");
 }
+
+/// A session being written, scanned again as it grows (what the browser does for a live
+/// row): reading on from the last scan gives the row a whole scan of the file gives, at
+/// every step of real Claude Code and Codex logs.
+#[test]
+fn a_grown_session_is_rescanned_from_where_it_stopped() {
+    use ctxlens::scan::{rescan_grown, scan_file, scan_read};
+    use ctxlens::tokens::Tokenizer;
+    let logs = [
+        "real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl",
+        "real-transcripts/claude-code-jsonl/worktrees-ef958aa1.jsonl",
+        "real-transcripts/codex-rollout/codemie-codex-desktop-019e1695.jsonl",
+    ];
+    let dir = tempfile::tempdir().expect("a temp folder");
+    let mut read_on = 0;
+    let mut steps = 0;
+    for log in logs {
+        let text = std::fs::read_to_string(data().join(log)).expect("shipped");
+        let lines: Vec<&str> = text.lines().collect();
+        let path = dir.path().join(std::path::Path::new(log).file_name().expect("a name"));
+        let first = lines.len() / 3;
+        std::fs::write(&path, lines[..first].join("\n") + "\n").expect("written");
+        let mut last = scan_read(&path, Tokenizer::Estimate, None).expect("scans");
+        let mut at = first;
+        while at < lines.len() {
+            let to = (at + 1 + at % 5).min(lines.len());
+            let mut file = std::fs::OpenOptions::new().append(true).open(&path).expect("opens");
+            std::io::Write::write_all(&mut file, (lines[at..to].join("\n") + "\n").as_bytes()).expect("appended");
+            drop(file);
+            at = to;
+            steps += 1;
+            let whole = scan_file(&path, Tokenizer::Estimate, None).expect("scans");
+            last = match rescan_grown(&path, &last, None) {
+                Some(on) => {
+                    read_on += 1;
+                    assert_eq!(on.session, whole, "{log} read on to line {at}");
+                    on
+                }
+                None => scan_read(&path, Tokenizer::Estimate, None).expect("scans"),
+            };
+        }
+    }
+    assert!(read_on * 10 > steps * 6, "read on at {read_on} of {steps} steps");
+}

@@ -38,7 +38,6 @@ impl Transcript {
     /// holds (see the module's docs).
     pub fn appended(&self, appended: &str) -> Option<(Transcript, usize)> {
         let clean = self.format.container.is_log()
-            && self.conversation == Conversation::Live
             && self.overrides.is_empty()
             && self.text.ends_with('\n')
             && appended.ends_with('\n')
@@ -151,7 +150,7 @@ impl Transcript {
         let mut reread = String::with_capacity(tail.len() + appended.len());
         reread.push_str(tail);
         reread.push_str(appended);
-        let loaded = load(&self.source, &reread, 0, Conversation::Live).ok()?;
+        let loaded = load(&self.source, &reread, 0, self.conversation).ok()?;
         let whole = loaded.compactions.is_empty() && !loaded.notes.iter().any(|n| n.kind == "incomplete");
         whole.then_some(loaded)
     }
@@ -278,8 +277,13 @@ mod tests {
     /// all), and it answers for most lines.
     #[test]
     fn reading_on_equals_reading_whole_at_every_line() {
-        let (answered, tried) = read_on_at_every_line(crate::test_data::real_claude_code_logs(), 4);
-        assert!(answered * 10 > tried * 7, "read on at {answered} of {tried} cuts");
+        for conversation in [Conversation::Live, Conversation::Whole] {
+            let (answered, tried) = read_on_at_every_line(crate::test_data::real_claude_code_logs(), 4, conversation);
+            assert!(
+                answered * 10 > tried * 7,
+                "{conversation:?}: read on at {answered} of {tried} cuts"
+            );
+        }
     }
 
     /// The same for Codex rollouts (the real one, the reproducers, and the real one with
@@ -287,13 +291,22 @@ mod tests {
     /// lines, and reads whole where a prompt from an event or a compaction comes.
     #[test]
     fn a_codex_rollout_read_on_equals_reading_it_whole() {
-        let (answered, tried) = read_on_at_every_line(crate::test_data::real_codex_logs(), 1);
-        assert!(answered * 10 > tried * 6, "read on at {answered} of {tried} cuts");
+        for conversation in [Conversation::Live, Conversation::Whole] {
+            let (answered, tried) = read_on_at_every_line(crate::test_data::real_codex_logs(), 1, conversation);
+            assert!(
+                answered * 10 > tried * 6,
+                "{conversation:?}: read on at {answered} of {tried} cuts"
+            );
+        }
     }
 
     /// Cuts each log at every `step`-th line, reads the rest on, and compares with a whole
     /// read; how many cuts were read on, of how many tried.
-    fn read_on_at_every_line(logs: Vec<(&'static str, String)>, step: usize) -> (usize, usize) {
+    fn read_on_at_every_line(
+        logs: Vec<(&'static str, String)>,
+        step: usize,
+        conversation: Conversation,
+    ) -> (usize, usize) {
         let mut answered = 0;
         let mut tried = 0;
         for (name, text) in logs {
@@ -303,7 +316,11 @@ mod tests {
                     continue;
                 };
                 tried += 1;
-                let first = Transcript::parse(name, text.as_bytes()[..cut].to_vec(), None).expect("a prefix loads");
+                let load = |end: usize| {
+                    Transcript::parse_conversation(name, text.as_bytes()[..end].to_vec(), None, conversation)
+                        .expect("a prefix loads")
+                };
+                let first = load(cut);
                 let Some((on, kept)) = first.appended(&text[cut..end]) else {
                     continue;
                 };
@@ -313,7 +330,7 @@ mod tests {
                     "the messages kept are unchanged"
                 );
                 answered += 1;
-                let whole = Transcript::parse(name, text.as_bytes()[..end].to_vec(), None).expect("loads");
+                let whole = load(end);
                 assert_eq!(on.text.as_str(), whole.text.as_str());
                 if let Some(k) = (0..on.messages.len().max(whole.messages.len()))
                     .find(|&k| on.messages.get(k) != whole.messages.get(k))

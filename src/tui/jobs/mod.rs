@@ -318,6 +318,9 @@ pub enum Job {
         /// Scanning again the sessions being written now (a kind of its own, so it never
         /// cancels the first scan).
         again: bool,
+        /// What each file was when last scanned again: a file that only grew is read on
+        /// from there, and its entry is updated (the first scan keeps nothing).
+        reads: Option<ScanReads>,
     },
     /// Where the context goes.
     Breakdown {
@@ -391,6 +394,9 @@ impl Job {
         }
     }
 }
+
+/// The last scan of each session being written, shared by the browser and its rescans.
+pub type ScanReads = Arc<std::sync::Mutex<std::collections::HashMap<PathBuf, crate::scan::ScanRead>>>;
 
 /// A finished (or progressing) job, naming the inputs it was made from.
 #[derive(Debug)]
@@ -605,16 +611,10 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
             result: preview(&snapshot, cancel),
             key: snapshot.key,
         },
-        Job::Loss(snapshot) => {
-            let result = telling(JobKind::Loss, report, |tell| {
-                snapshot.run_telling(&mut DryRun, true, true, cancel, &crate::progress::Progress::new(tell))
-            })
-            .map(|outcome| outcome.loss);
-            Done::Lost {
-                key: snapshot.key,
-                result,
-            }
-        }
+        Job::Loss(snapshot) => Done::Lost {
+            result: loss_report(&snapshot, cancel, report),
+            key: snapshot.key,
+        },
         Job::Export {
             snapshot,
             path,
@@ -658,8 +658,13 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
             key,
             result: compare(key, &session, cancel),
         },
-        Job::Scan { files, tokenizer, .. } => {
-            scan(&files, tokenizer, cancel, report);
+        Job::Scan {
+            files,
+            tokenizer,
+            reads,
+            ..
+        } => {
+            scan(&files, tokenizer, reads.as_ref(), cancel, report);
             Done::ScanEnded
         }
         Job::Reload {
@@ -733,7 +738,13 @@ fn read_on(path: &std::path::Path, previous: &Transcript, counts: &Counts) -> Op
 
 /// The browser's rows, read in parallel and reported one by one from this thread (the
 /// report is not shared between threads); it stops at the next file once cancelled.
-fn scan(files: &[PathBuf], tokenizer: Tokenizer, cancel: &CancelToken, report: &dyn Fn(Done)) {
+fn scan(
+    files: &[PathBuf],
+    tokenizer: Tokenizer,
+    reads: Option<&ScanReads>,
+    cancel: &CancelToken,
+    report: &dyn Fn(Done),
+) {
     use crate::tui::browser::Entry;
     use rayon::prelude::*;
     let (rows, read) = std::sync::mpsc::channel();
@@ -743,7 +754,11 @@ fn scan(files: &[PathBuf], tokenizer: Tokenizer, cancel: &CancelToken, report: &
                 if cancel.is_cancelled() {
                     return;
                 }
-                let entry = match crate::scan::scan_file(path, tokenizer, None) {
+                let row = match reads {
+                    Some(reads) => rescan(path, tokenizer, reads),
+                    None => crate::scan::scan_file(path, tokenizer, None),
+                };
+                let entry = match row {
                     Ok(session) => Entry::Session(Box::new(session)),
                     Err(e) => Entry::Failed(path.display().to_string(), e.to_string()),
                 };
@@ -754,6 +769,28 @@ fn scan(files: &[PathBuf], tokenizer: Tokenizer, cancel: &CancelToken, report: &
             report(Done::Scanned(Box::new(entry)));
         }
     });
+}
+
+/// The row of a session being written: read on from its last scan when the file only
+/// grew, else read whole; either way kept for the next look.
+fn rescan(
+    path: &std::path::Path,
+    tokenizer: Tokenizer,
+    reads: &ScanReads,
+) -> Result<crate::scan::Session, crate::error::LoadError> {
+    let last = reads.lock().ok().and_then(|reads| reads.get(path).cloned());
+    let read = match last
+        .filter(|last| last.counts.tokenizer == tokenizer)
+        .and_then(|last| crate::scan::rescan_grown(path, &last, None))
+    {
+        Some(read) => read,
+        None => crate::scan::scan_read(path, tokenizer, None)?,
+    };
+    let session = read.session.clone();
+    if let Ok(mut reads) = reads.lock() {
+        reads.insert(path.to_path_buf(), read);
+    }
+    Ok(session)
 }
 
 /// The preview: the compacted document, and its messages as readable text.
@@ -831,6 +868,18 @@ fn summary(key: &SummaryKey, view: &Transcript, cancel: &CancelToken, report: &d
         let older = crate::summarize::older_messages_telling(view, key.range(), true, &progress);
         summarizer.summarize(&older, cancel)
     })
+}
+
+/// The loss report of `snapshot`'s compaction, told as its messages are read.
+fn loss_report(
+    snapshot: &RunSnapshot,
+    cancel: &CancelToken,
+    report: &dyn Fn(Done),
+) -> crate::Result<Option<crate::loss::LossReport>> {
+    telling(JobKind::Loss, report, |tell| {
+        snapshot.run_telling(&mut DryRun, true, true, cancel, &crate::progress::Progress::new(tell))
+    })
+    .map(|outcome| outcome.loss)
 }
 
 /// Runs `work` on a thread of its own, given a `tell` that reaches `report` from any
