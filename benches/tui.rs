@@ -153,6 +153,25 @@ fn follow(c: &mut Criterion) {
                 .is_some(),
             "the appended records are read on, not read whole"
         );
+        // The browser's row of a session being written: scanned again from the last scan.
+        let scanned = {
+            std::fs::write(&path, lines[..cut].join("\n") + "\n").expect("written");
+            let scanned = ctxlens::scan::scan_read(&path, ctxlens::tokens::Tokenizer::Estimate, None).expect("scans");
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .and_then(|mut f| std::io::Write::write_all(&mut f, (lines[cut..].join("\n") + "\n").as_bytes()))
+                .expect("appended");
+            scanned
+        };
+        group.bench_function(format!("100_appended/rescan_row/{messages}"), |b| {
+            b.iter(|| black_box(ctxlens::scan::rescan_grown(&path, &scanned, None).expect("read on")));
+        });
+        group.bench_function(format!("100_appended/scan_row_whole/{messages}"), |b| {
+            b.iter(|| {
+                black_box(ctxlens::scan::scan_file(&path, ctxlens::tokens::Tokenizer::Estimate, None).expect("scans"))
+            });
+        });
         for (how, previous) in [("read_on", Some(previous)), ("read_whole", None)] {
             group.bench_function(format!("100_appended/{how}/{messages}"), |b| {
                 b.iter(|| {
@@ -188,8 +207,18 @@ fn views(c: &mut Criterion) {
         ("l_loss_report/extractive", Action::ToggleLoss, Spec::Extractive, None),
         ("l_loss_report/placeholder", Action::ToggleLoss, Spec::Placeholder, None),
         ("S_sweep", Action::ToggleSweep, Spec::Extractive, None),
-        ("S_sweep/tail_2pct", Action::ToggleSweep, Spec::Extractive, Some(budget / 50)),
-        ("S_sweep/tail_90pct", Action::ToggleSweep, Spec::Extractive, Some(budget * 9 / 10)),
+        (
+            "S_sweep/tail_2pct",
+            Action::ToggleSweep,
+            Spec::Extractive,
+            Some(budget / 50),
+        ),
+        (
+            "S_sweep/tail_90pct",
+            Action::ToggleSweep,
+            Spec::Extractive,
+            Some(budget * 9 / 10),
+        ),
         ("b_breakdown", Action::ToggleBreakdown, Spec::Extractive, None),
     ] {
         group.bench_function(name, |b| {
