@@ -98,8 +98,8 @@ pub fn meter(transcript: &Transcript, counts: &Counts, window: Option<u64>) -> M
     }
 }
 
-/// What brings a Claude Code log's [`Meter`] up to date with the lines written after it
-/// was made, without reading the log again (`ctxlens status` keeps it with its answer, so
+/// What brings a Claude Code log's or a Codex rollout's [`Meter`] up to date with the
+/// lines written after it was made, without reading the log again (`ctxlens status` keeps it with its answer, so
 /// a status bar asking every few seconds of a session being written reads only what was
 /// written since).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,6 +112,13 @@ pub struct MeterState {
     /// The `message.id` of the last call counted: a response written over several lines
     /// is one call, measured by its last line.
     pub last_id: Option<String>,
+    /// A Codex rollout's last message's recorded context, when a `token_count` measured
+    /// it (another `token_count` before the next message measures it again).
+    #[serde(default)]
+    pub last_measured: Option<u64>,
+    /// The log is a Codex rollout (else a Claude Code log).
+    #[serde(default)]
+    pub codex: bool,
 }
 
 /// How many recorded calls the recent growth per call is measured over.
@@ -121,7 +128,8 @@ impl Meter {
     /// The state to read on from: for a Claude Code log whose context size is recorded
     /// (the meter then depends only on its recorded calls and its compactions).
     pub fn state(&self, transcript: &Transcript) -> Option<MeterState> {
-        if transcript.format().container != Container::ClaudeCode || self.tokens_from != "recorded" {
+        let container = &transcript.format().container;
+        if !matches!(container, Container::ClaudeCode | Container::Codex) || self.tokens_from != "recorded" {
             return None;
         }
         let calls: Vec<&crate::transcript::Message> = transcript
@@ -138,10 +146,18 @@ impl Meter {
             let value: serde_json::Value = serde_json::from_str(&transcript.text()[record.clone()]).ok()?;
             value.pointer("/message/id")?.as_str().map(str::to_owned)
         });
+        let last_measured = (*container == Container::Codex)
+            .then(|| {
+                let last = transcript.messages().last()?;
+                last.recorded().map(|r| r.context_tokens)
+            })
+            .flatten();
         Some(MeterState {
             read_to: transcript.text().rfind('\n').map_or(0, |i| i as u64 + 1),
             recent,
             last_id,
+            last_measured,
+            codex: *container == Container::Codex,
         })
     }
 
@@ -151,50 +167,16 @@ impl Meter {
     pub fn read_on(&self, state: &MeterState, appended: &str) -> Option<(Meter, MeterState)> {
         let mut next = state.clone();
         next.read_to += appended.len() as u64;
-        for line in appended.lines().filter(|l| !l.trim().is_empty()) {
-            let record: serde_json::Value = serde_json::from_str(line).ok()?;
-            let field = |key: &str| record.get(key).and_then(serde_json::Value::as_str);
-            if record.get("isSidechain").and_then(serde_json::Value::as_bool) == Some(true) {
-                continue;
-            }
-            if field("subtype") == Some("compact_boundary")
-                || (field("uuid").is_some() && record.get("parentUuid").is_some_and(serde_json::Value::is_null))
-            {
-                return None;
-            }
-            if field("type") != Some("assistant")
-                || record.get("isMeta").and_then(serde_json::Value::as_bool) == Some(true)
-            {
-                continue;
-            }
-            let message = record.get("message")?;
-            if let Some(model) = message.get("model").and_then(serde_json::Value::as_str) {
-                if self.model.as_deref().is_some_and(|m| m != model) {
-                    return None;
-                }
-            }
-            let Some(usage) = message.get("usage") else {
-                continue;
-            };
-            let n = |k: &str| usage.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
-            let context = n("input_tokens")
-                .saturating_add(n("cache_creation_input_tokens"))
-                .saturating_add(n("cache_read_input_tokens"));
-            let id = message.get("id").and_then(serde_json::Value::as_str).map(str::to_owned);
-            if id.is_some() && id == next.last_id {
-                // A further line of the same response: its last usage stands.
-                if context > 0 {
-                    if let Some(last) = next.recent.last_mut() {
-                        *last = context;
-                    }
-                }
-                continue;
-            }
-            if context > 0 {
-                next.recent.push(context);
-                next.last_id = id;
-            }
+        if state.codex {
+            codex_calls(&mut next, appended)?;
+        } else {
+            claude_code_calls(self, &mut next, appended)?;
         }
+        Some((self.with_recent(&mut next), next))
+    }
+
+    /// This meter with the recorded calls of `state` (the last [`RECENT_CALLS`] kept).
+    fn with_recent(&self, next: &mut MeterState) -> Meter {
         let excess = next.recent.len().saturating_sub(RECENT_CALLS);
         next.recent.drain(..excess);
         let tokens = next.recent.last().copied().unwrap_or(self.tokens);
@@ -203,15 +185,98 @@ impl Meter {
             (Some(&a), Some(&b)) if next.recent.len() > 1 && b > a => Some((b - a) / (next.recent.len() as u64 - 1)),
             _ => None,
         };
-        let meter = Meter {
+        Meter {
             tokens,
             left,
             calls: growth.filter(|&g| g > 0).map(|g| left.div_ceil(g)),
             pct: (tokens * 100).checked_div(self.window).unwrap_or(0),
             ..self.clone()
-        };
-        Some((meter, next))
+        }
     }
+}
+
+/// The calls a Claude Code log's `appended` lines record, added to `next`; `None` when
+/// only a whole read can tell (a compaction, a new root, another model).
+fn claude_code_calls(meter: &Meter, next: &mut MeterState, appended: &str) -> Option<()> {
+    for line in appended.lines().filter(|l| !l.trim().is_empty()) {
+        let record: serde_json::Value = serde_json::from_str(line).ok()?;
+        let field = |key: &str| record.get(key).and_then(serde_json::Value::as_str);
+        if record.get("isSidechain").and_then(serde_json::Value::as_bool) == Some(true) {
+            continue;
+        }
+        if field("subtype") == Some("compact_boundary")
+            || (field("uuid").is_some() && record.get("parentUuid").is_some_and(serde_json::Value::is_null))
+        {
+            return None;
+        }
+        if field("type") != Some("assistant") || record.get("isMeta").and_then(serde_json::Value::as_bool) == Some(true)
+        {
+            continue;
+        }
+        let message = record.get("message")?;
+        if let Some(model) = message.get("model").and_then(serde_json::Value::as_str) {
+            if meter.model.as_deref().is_some_and(|m| m != model) {
+                return None;
+            }
+        }
+        let Some(usage) = message.get("usage") else {
+            continue;
+        };
+        let n = |k: &str| usage.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+        let context = n("input_tokens")
+            .saturating_add(n("cache_creation_input_tokens"))
+            .saturating_add(n("cache_read_input_tokens"));
+        let id = message.get("id").and_then(serde_json::Value::as_str).map(str::to_owned);
+        if id.is_some() && id == next.last_id {
+            // A further line of the same response: its last usage stands.
+            if context > 0 {
+                if let Some(last) = next.recent.last_mut() {
+                    *last = context;
+                }
+            }
+            continue;
+        }
+        if context > 0 {
+            next.recent.push(context);
+            next.last_id = id;
+        }
+    }
+    Some(())
+}
+
+/// The calls a Codex rollout's `appended` lines record, added to `next`: a `token_count`
+/// measures the last message (again, when no message came since); `None` when only a
+/// whole read can tell (a compaction, a prompt rebuilt from an event, a measure that
+/// drops back to nothing).
+fn codex_calls(next: &mut MeterState, appended: &str) -> Option<()> {
+    for line in appended.lines().filter(|l| !l.trim().is_empty()) {
+        let record: serde_json::Value = serde_json::from_str(line).ok()?;
+        let kind = record.get("type").and_then(serde_json::Value::as_str);
+        let payload_kind = record.pointer("/payload/type").and_then(serde_json::Value::as_str);
+        match (kind, payload_kind) {
+            (Some("compacted"), _) | (Some("event_msg"), Some("user_message")) => return None,
+            (Some("response_item"), _) => next.last_measured = None,
+            (Some("event_msg"), Some("token_count")) => {
+                let Some(usage) = record.pointer("/payload/info/last_token_usage") else {
+                    continue;
+                };
+                let context = usage
+                    .get("input_tokens")
+                    .and_then(serde_json::Value::as_u64)
+                    .unwrap_or(0);
+                match next.last_measured {
+                    // The same message measured again: its last measure stands.
+                    Some(before) if before > 0 && context > 0 => *next.recent.last_mut()? = context,
+                    Some(before) if before > 0 => return None,
+                    _ if context > 0 => next.recent.push(context),
+                    _ => {}
+                }
+                next.last_measured = Some(context);
+            }
+            _ => {}
+        }
+    }
+    Some(())
 }
 
 #[cfg(test)]
@@ -222,8 +287,25 @@ mod tests {
     /// date with the rest equals the meter of the whole, whenever it answers.
     #[test]
     fn reading_on_gives_the_meter_of_the_whole() {
+        let (answered, tried) = read_on_at_many_lines(crate::test_data::real_claude_code_logs(), 9);
+        assert!(answered * 10 > tried * 7, "read on at {answered} of {tried} cuts");
+    }
+
+    /// The same for Codex rollouts (with `token_count` events, as Codex writes them).
+    #[test]
+    fn reading_a_codex_rollout_on_gives_the_meter_of_the_whole() {
+        let (answered, tried) = read_on_at_many_lines(crate::test_data::real_codex_logs(), 1);
+        assert!(
+            tried > 50 && answered * 10 > tried * 6,
+            "read on at {answered} of {tried} cuts"
+        );
+    }
+
+    /// Cuts each log at every `step`-th line and compares the meter read on with the
+    /// meter of a whole read; how many cuts were read on, of how many tried.
+    fn read_on_at_many_lines(logs: Vec<(&'static str, String)>, step: usize) -> (usize, usize) {
         let (mut answered, mut tried) = (0, 0);
-        for (name, text) in crate::test_data::real_claude_code_logs() {
+        for (name, text) in logs {
             let ends = crate::test_data::line_ends(&text);
             let meter_of = |end: usize| {
                 let t = Transcript::parse(name, text.as_bytes()[..end].to_vec(), None).expect("loads");
@@ -232,7 +314,7 @@ mod tests {
                 let state = m.state(&t);
                 (m, state)
             };
-            for (k, &cut) in ends.iter().enumerate().step_by(9) {
+            for (k, &cut) in ends.iter().enumerate().step_by(step) {
                 let Some(&end) = ends.get(k + 1 + k % 13) else {
                     continue;
                 };
@@ -246,10 +328,12 @@ mod tests {
                 answered += 1;
                 let (whole, whole_state) = meter_of(end);
                 assert_eq!(on, whole, "{name} cut at {cut}, read to {end}");
-                assert_eq!(Some(next.recent), whole_state.map(|s| s.recent), "{name} cut at {cut}");
+                let whole_state = whole_state.expect("a whole read has a state where its part had one");
+                assert_eq!(next.recent, whole_state.recent, "{name} cut at {cut}");
+                assert_eq!(next.last_measured, whole_state.last_measured, "{name} cut at {cut}");
             }
         }
         eprintln!("meter read on at {answered} of {tried} cuts");
-        assert!(answered * 10 > tried * 7, "read on at {answered} of {tried} cuts");
+        (answered, tried)
     }
 }

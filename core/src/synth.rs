@@ -193,3 +193,23 @@ pub fn session(format: usize, messages: usize, compacted: bool, seed: u64) -> (&
         ),
     }
 }
+
+/// A Codex rollout with a `token_count` event after each call's output, as Codex writes
+/// one after every model response (the shipped real rollout has none): the usage a
+/// growing-log test reads on.
+pub fn codex_with_usage(rollout: &str) -> String {
+    let mut counted = String::with_capacity(rollout.len() * 2);
+    for (k, line) in rollout.lines().enumerate() {
+        counted.push_str(line);
+        counted.push('\n');
+        if line.contains("\"function_call_output\"") {
+            let usage = json!({"timestamp": "2026-01-01T00:00:00Z", "type": "event_msg", "payload": {
+                "type": "token_count",
+                "info": {"last_token_usage": {"input_tokens": 1_000 + k * 37, "output_tokens": 20 + k}}
+            }});
+            counted.push_str(&usage.to_string());
+            counted.push('\n');
+        }
+    }
+    counted
+}

@@ -44,19 +44,7 @@ pub(crate) fn real_codex_logs() -> Vec<(&'static str, String)> {
     let real =
         std::fs::read_to_string(data.join("real-transcripts/codex-rollout/codemie-codex-desktop-019e1695.jsonl"))
             .expect("the shipped rollout");
-    let mut counted = String::new();
-    for (k, line) in real.lines().enumerate() {
-        counted.push_str(line);
-        counted.push('\n');
-        if line.contains("\"function_call_output\"") {
-            let usage = serde_json::json!({"timestamp": "2026-01-01T00:00:00Z", "type": "event_msg", "payload": {
-                "type": "token_count",
-                "info": {"last_token_usage": {"input_tokens": 1_000 + k * 37, "output_tokens": 20 + k}}
-            }});
-            counted.push_str(&usage.to_string());
-            counted.push('\n');
-        }
-    }
+    let counted = crate::synth::codex_with_usage(&real);
     let mut logs = vec![
         ("codemie-codex-desktop", real),
         ("codemie-codex-desktop with usage", counted),

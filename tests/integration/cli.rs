@@ -485,12 +485,23 @@ fn status_answers_from_its_cache_while_the_log_is_unchanged() {
 /// the whole log answers.
 #[test]
 fn status_reads_on_a_growing_log_and_agrees_with_a_whole_read() {
+    let claude_code =
+        std::fs::read_to_string(common::data().join("real-transcripts/claude-code-jsonl/ccl-sample-37f83ec9.jsonl"))
+            .expect("log");
+    status_reads_on(&claude_code, 60);
+    let codex = std::fs::read_to_string(
+        common::data().join("real-transcripts/codex-rollout/codemie-codex-desktop-019e1695.jsonl"),
+    )
+    .expect("rollout");
+    status_reads_on(&ctxlens::synth::codex_with_usage(&codex), 40);
+}
+
+/// `source` written `first` lines at first, then in steps: each `status` reads on and
+/// answers what a fresh cache's whole read answers.
+fn status_reads_on(source: &str, first: usize) {
     let cache = tempfile::tempdir().expect("cache dir");
     let dir = tempfile::tempdir().expect("temp dir");
     let log = dir.path().join("session.jsonl");
-    let source =
-        std::fs::read_to_string(common::data().join("real-transcripts/claude-code-jsonl/ccl-sample-37f83ec9.jsonl"))
-            .expect("log");
     let lines: Vec<&str> = source.lines().collect();
     let status = |cache: &std::path::Path| -> serde_json::Value {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_ctxlens"))
@@ -511,9 +522,9 @@ fn status_reads_on_a_growing_log_and_agrees_with_a_whole_read() {
         serde_json::from_slice::<serde_json::Value>(&std::fs::read(entry).expect("read")).expect("JSON")["state"]
             .clone()
     };
-    std::fs::write(&log, lines[..60].join("\n") + "\n").expect("written");
+    std::fs::write(&log, lines[..first].join("\n") + "\n").expect("written");
     status(cache.path());
-    let mut written = 60;
+    let mut written = first;
     for step in [7, 1, 25, 40, 3] {
         let to = (written + step).min(lines.len());
         let mut file = std::fs::OpenOptions::new().append(true).open(&log).expect("opens");
