@@ -114,76 +114,185 @@ fn browser(c: &mut Criterion) {
     group.finish();
 }
 
-/// Following a growing Claude Code log: the work one change costs (the reload job: read,
-/// count, meter) after 100 records were appended to a log of 10,000 and of 100,000
-/// messages, read on from the last read (what the TUI does) and read whole (what it does
-/// when the file was replaced). Reading on costs what was appended; reading whole, the
-/// file.
+/// Runs every job the effects start, and those their results start, as the workers
+/// would.
+fn settle(app: &mut App, effects: Vec<Effect>) {
+    let mut queue: std::collections::VecDeque<Effect> = effects.into();
+    while let Some(effect) = queue.pop_front() {
+        if let Effect::Start(job) = effect {
+            let done = jobs::run(job, &CancelToken::new(), &|_| {});
+            queue.extend(app.update(ctxlens::tui::app::Msg::Job(Box::new(done))));
+        }
+    }
+}
+
+/// A generated Claude Code log, as lines, and a path in `dir` holding all but its last
+/// `appended` lines (at least `messages` messages).
+fn growing_log(dir: &std::path::Path, messages: usize, appended: usize) -> (Vec<String>, std::path::PathBuf) {
+    let (_, text) = ctxlens::synth::session(0, messages + appended, false, 7);
+    let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let path = dir.join(format!("live-{messages}-{appended}.jsonl"));
+    std::fs::write(&path, lines[..lines.len() - appended].join("\n") + "\n").expect("written");
+    (lines, path)
+}
+
+/// `lines` written after the log at `path`.
+fn append_lines(path: &std::path::Path, lines: &[String]) {
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, (lines.join("\n") + "\n").as_bytes()))
+        .expect("appended");
+}
+
+/// The view's transcript and counts of all but the last `appended` of `lines`, nothing
+/// else holding them, already grown once (the first growth after a whole read makes
+/// what the next ones keep: the groups' call index, the text's growable buffer): what the
+/// measured growth puts its records in.
+fn grown_once(lines: &[String], appended: usize) -> (Transcript, ctxlens::tokens::Counts) {
+    use ctxlens::tokens::{Counts, Tokenizer};
+    let before = lines.len() - appended;
+    let text = lines[..before - 1].join("\n") + "\n";
+    let mut transcript = Transcript::parse("live.jsonl", text.into_bytes(), None).expect("loads");
+    let mut counts = Counts::compute(&transcript, Tokenizer::Estimate);
+    let on = transcript
+        .read_on(&format!("{}\n", lines[before - 1]))
+        .expect("reads on");
+    let fresh = Counts::of_read_on(&on, &transcript, Tokenizer::Estimate);
+    let kept = transcript.apply(on).expect("read from it");
+    counts.extend_with(kept, &fresh);
+    (transcript, counts)
+}
+
+/// The whole update as the view lives it (see [`follow`]): an App opened on the log and
+/// grown once, then the change, the worker's read on, the records put in place, the plan.
+fn app_update(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    lines: &[String],
+    path: &std::path::Path,
+    messages: usize,
+    appended: usize,
+) {
+    group.bench_function(format!("{appended}_appended/app_update/{messages}"), |b| {
+        b.iter_batched(
+            || {
+                // Opened on all but the last line before those appended, which
+                // then arrives (the first growth, see `grown_once`).
+                let before = lines.len() - appended;
+                std::fs::write(path, lines[..before - 1].join("\n") + "\n").expect("written");
+                let config = Config {
+                    input_path: Some(path.to_path_buf()),
+                    summarizer: Spec::Placeholder,
+                    ..Config::default()
+                };
+                let (mut app, effects) = App::new(Transcript::read(path, None).expect("loads"), config);
+                settle(&mut app, effects);
+                app.act(Action::Resize(200, 50));
+                append_lines(path, &lines[before - 1..before]);
+                let effects = app.update(ctxlens::tui::app::Msg::FileChanged);
+                settle(&mut app, effects);
+                append_lines(path, &lines[before..]);
+                app
+            },
+            |mut app| {
+                let effects = app.update(ctxlens::tui::app::Msg::FileChanged);
+                settle(&mut app, effects);
+                assert!(app.follow().is_some_and(|f| f.grown() == 2), "read on");
+                black_box(app)
+            },
+            criterion::BatchSize::LargeInput,
+        );
+    });
+}
+
+/// Following a growing Claude Code log: what one change costs after 100 and after 10,000
+/// records were appended to a log of 10,000 and of 100,000 messages. `read_on_job` is
+/// the worker's part (read the lines appended and the response read again, count their
+/// messages, fit the recorded usage); `grow_in_place` the view's (put them in place in a
+/// transcript and counts nothing else holds, meter); `app_update` the whole update as the
+/// view lives it, from the change to the new plan. All three cost what was appended, not
+/// the log, but for the fit (over every call, on the worker) and the plan (as any budget
+/// key re-plans): `read_whole` (the file read, counted and measured again) is what they
+/// replace. The
+/// browser's row of a session being written: `rescan_row` (read on) against
+/// `scan_row_whole`.
 fn follow(c: &mut Criterion) {
+    use ctxlens::tokens::{Counts, Tokenizer};
     use std::sync::Arc;
     let mut group = c.benchmark_group("follow");
     group.sample_size(10);
+    let dir = tempfile::tempdir().expect("temp dir");
     for messages in [10_000, 100_000] {
-        let (_, text) = ctxlens::synth::session(0, messages, false, 7);
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("live.jsonl");
-        let lines: Vec<&str> = text.lines().collect();
-        let cut = lines.len() - 100;
-        std::fs::write(&path, lines[..cut].join("\n") + "\n").expect("written");
-        let before = Transcript::read(&path, None).expect("loads");
-        let counts = Arc::new(ctxlens::tokens::Counts::compute(
-            &before,
-            ctxlens::tokens::Tokenizer::Estimate,
-        ));
-        let state = ctxlens::follow::FileState::of(&path).expect("state");
-        let previous = Box::new(jobs::LastRead {
-            transcript: Arc::new(before),
-            counts,
-            state,
-        });
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .and_then(|mut f| std::io::Write::write_all(&mut f, (lines[cut..].join("\n") + "\n").as_bytes()))
-            .expect("appended");
-        assert!(
-            previous
-                .transcript
-                .appended(&(lines[cut..].join("\n") + "\n"))
-                .is_some(),
-            "the appended records are read on, not read whole"
-        );
-        // The browser's row of a session being written: scanned again from the last scan.
-        let scanned = {
-            std::fs::write(&path, lines[..cut].join("\n") + "\n").expect("written");
-            let scanned = ctxlens::scan::scan_read(&path, ctxlens::tokens::Tokenizer::Estimate, None).expect("scans");
-            std::fs::OpenOptions::new()
-                .append(true)
-                .open(&path)
-                .and_then(|mut f| std::io::Write::write_all(&mut f, (lines[cut..].join("\n") + "\n").as_bytes()))
-                .expect("appended");
-            scanned
-        };
-        group.bench_function(format!("100_appended/rescan_row/{messages}"), |b| {
-            b.iter(|| black_box(ctxlens::scan::rescan_grown(&path, &scanned, None).expect("read on")));
-        });
-        group.bench_function(format!("100_appended/scan_row_whole/{messages}"), |b| {
-            b.iter(|| {
-                black_box(ctxlens::scan::scan_file(&path, ctxlens::tokens::Tokenizer::Estimate, None).expect("scans"))
+        for appended in [100, 10_000] {
+            let (lines, path) = growing_log(dir.path(), messages, appended);
+            let before = Transcript::read(&path, None).expect("loads");
+            let counts = Arc::new(Counts::compute(&before, Tokenizer::Estimate));
+            let state = ctxlens::follow::FileState::of(&path).expect("state");
+            let fit = ctxlens::calibrate::calibrate(&before, &counts).map(Arc::new);
+            let previous = Box::new(jobs::LastRead {
+                transcript: Arc::new(before),
+                counts,
+                state,
+                fit: jobs::Fit::Made(fit),
             });
-        });
-        for (how, previous) in [("read_on", Some(previous)), ("read_whole", None)] {
-            group.bench_function(format!("100_appended/{how}/{messages}"), |b| {
-                b.iter(|| {
-                    let job = Job::Reload {
-                        path: path.clone(),
-                        previous: previous.clone(),
-                        tokenizer: ctxlens::tokens::Tokenizer::Estimate,
-                        window: None,
-                    };
-                    black_box(jobs::run(job, &CancelToken::new(), &|_| {}))
+            append_lines(&path, &lines[lines.len() - appended..]);
+            let reload = |previous: Option<Box<jobs::LastRead>>| Job::Reload {
+                path: path.clone(),
+                previous,
+                tokenizer: Tokenizer::Estimate,
+                window: None,
+            };
+            let job = reload(Some(previous.clone()));
+            let read_on = |job: Job| match jobs::run(job, &CancelToken::new(), &|_| {}) {
+                jobs::Done::Reloaded {
+                    result: Ok(reloaded), ..
+                } => match *reloaded {
+                    jobs::Reloaded::On { on, counts, .. } => (on, counts),
+                    jobs::Reloaded::Whole { .. } => panic!("the appended records are read on, not read whole"),
+                },
+                _ => panic!("the log reloads"),
+            };
+            read_on(job.clone());
+            group.bench_function(format!("{appended}_appended/read_on_job/{messages}"), |b| {
+                b.iter(|| black_box(read_on(job.clone())));
+            });
+            let meter = ctxlens::meter::meter(&previous.transcript, &previous.counts, None);
+            group.bench_function(format!("{appended}_appended/grow_in_place/{messages}"), |b| {
+                let rest = lines[lines.len() - appended..].join("\n") + "\n";
+                b.iter_batched(
+                    || {
+                        let (transcript, counts) = grown_once(&lines, appended);
+                        let on = transcript.read_on(&rest).expect("reads on");
+                        let fresh = Counts::of_read_on(&on, &transcript, Tokenizer::Estimate);
+                        (transcript, counts, on, fresh)
+                    },
+                    |(mut transcript, mut counts, on, fresh)| {
+                        let kept = transcript.apply(on).expect("read from it");
+                        counts.extend_with(kept, &fresh);
+                        let meter = ctxlens::meter::meter_read_on(&transcript, &counts, &meter);
+                        black_box((transcript, counts, meter))
+                    },
+                    criterion::BatchSize::LargeInput,
+                );
+            });
+            app_update(&mut group, &lines, &path, messages, appended);
+            if appended == 100 {
+                group.bench_function(format!("{appended}_appended/read_whole/{messages}"), |b| {
+                    let job = reload(None);
+                    b.iter(|| black_box(jobs::run(job.clone(), &CancelToken::new(), &|_| {})));
                 });
-            });
+                // The browser's row of a session being written: scanned again from the
+                // last scan.
+                std::fs::write(&path, lines[..lines.len() - appended].join("\n") + "\n").expect("written");
+                let scanned = ctxlens::scan::scan_read(&path, Tokenizer::Estimate, None).expect("scans");
+                append_lines(&path, &lines[lines.len() - appended..]);
+                group.bench_function(format!("{appended}_appended/rescan_row/{messages}"), |b| {
+                    b.iter(|| black_box(ctxlens::scan::rescan_grown(&path, &scanned, None).expect("read on")));
+                });
+                group.bench_function(format!("{appended}_appended/scan_row_whole/{messages}"), |b| {
+                    b.iter(|| black_box(ctxlens::scan::scan_file(&path, Tokenizer::Estimate, None).expect("scans")));
+                });
+            }
         }
     }
     group.finish();

@@ -64,6 +64,37 @@ pub fn calibrate(transcript: &Transcript, counts: &Counts) -> Option<Calibration
     fitted(&recorded_calls(transcript, counts))
 }
 
+/// The fit of a transcript read on (`on`) from `base`, whose fit was `earlier` (`None`:
+/// it recorded no usage) and whose counts are `counts`; `fresh` counts the messages read.
+/// The calls before the messages read again keep their points, those read add theirs:
+/// what [`calibrate`] gives for the grown transcript, made by a worker from what it read
+/// (the fit itself is over every call, so it costs the calls, not the file).
+pub fn calibrate_read_on(
+    earlier: Option<&Calibration>,
+    base: &Transcript,
+    counts: &Counts,
+    on: &crate::transcript::ReadOn,
+    fresh: &[u64],
+) -> Option<Calibration> {
+    let kept = on.kept();
+    let mut points: Vec<(usize, u64, u64)> = earlier.map_or_else(Vec::new, |fit| {
+        fit.calls
+            .iter()
+            .take_while(|call| call.index < kept)
+            .map(|call| (call.index, call.counted, call.recorded))
+            .collect()
+    });
+    let read = on.messages_alone(base);
+    let mut counted = kept.checked_sub(1).map_or(0, |k| counts.cumulative(k));
+    for (j, message) in read.messages.iter().enumerate() {
+        if let Some(recorded) = message.recorded().map(|r| r.context_tokens).filter(|&t| t > 0) {
+            points.push((kept + j, counted, recorded));
+        }
+        counted = counted.saturating_add(fresh.get(j).copied().unwrap_or(0));
+    }
+    fitted(&points)
+}
+
 /// The calibration of (index, counted, recorded) points.
 fn fitted(points: &[(usize, u64, u64)]) -> Option<Calibration> {
     let (overhead, ratio) = fit(points)?;

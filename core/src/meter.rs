@@ -42,20 +42,22 @@ pub fn meter(transcript: &Transcript, counts: &Counts, window: Option<u64>) -> M
     let window = window
         .or_else(|| model.as_deref().and_then(crate::models::window_of).map(|w| w.tokens))
         .unwrap_or(crate::policy::claude_code::DEFAULT_WINDOW);
-    let recorded: Vec<u64> = transcript
-        .messages()
-        .iter()
-        .filter_map(|m| m.recorded().map(|r| r.context_tokens))
-        .filter(|&t| t > 0)
-        .collect();
-    let (tokens, tokens_from) = if let Some(&last) = recorded.last() {
-        (last, "recorded".to_owned())
-    } else {
-        let overhead = crate::calibrate::calibrate(transcript, counts)
-            .map_or(crate::policy::claude_code::ASSUMED_OVERHEAD, |c| c.overhead);
-        (counts.total() + overhead, "counted".to_owned())
-    };
-    let (threshold, threshold_from) = if transcript.format().container == Container::ClaudeCode {
+    let threshold = threshold_of(transcript, window);
+    measured(transcript, counts, window, threshold)
+}
+
+/// The meter of `transcript` read on from the read `earlier` measured: the window and
+/// the threshold still hold (reading on adds no compaction and names no other model),
+/// so only the context and its growth are measured again, from the last calls.
+pub fn meter_read_on(transcript: &Transcript, counts: &Counts, earlier: &Meter) -> Meter {
+    let threshold = (earlier.threshold, earlier.threshold_from.clone());
+    measured(transcript, counts, earlier.window, threshold)
+}
+
+/// Where the agent's next compaction fires in `transcript` for `window`, and which rule
+/// says so.
+fn threshold_of(transcript: &Transcript, window: u64) -> (u64, String) {
+    if transcript.format().container == Container::ClaudeCode {
         // The live epoch holds the compaction that began it; only when that one was not
         // automatic can an earlier automatic one be further back (read the whole log then).
         let logged = crate::policy::claude_code::logged_threshold(transcript).or_else(|| {
@@ -77,6 +79,30 @@ pub fn meter(transcript: &Transcript, counts: &Counts, window: Option<u64>) -> M
             window,
             "the window (no compaction rule known for this agent)".to_owned(),
         )
+    }
+}
+
+/// The meter's figures with the window and threshold known.
+fn measured(transcript: &Transcript, counts: &Counts, window: u64, threshold: (u64, String)) -> Meter {
+    let model = transcript.model().map(str::to_owned);
+    let (threshold, threshold_from) = threshold;
+    // The last eleven recorded, read from the end: a followed log's meter costs what the
+    // last calls wrote, not the whole session.
+    let mut recorded: Vec<u64> = transcript
+        .messages()
+        .iter()
+        .rev()
+        .filter_map(|m| m.recorded().map(|r| r.context_tokens))
+        .filter(|&t| t > 0)
+        .take(11)
+        .collect();
+    recorded.reverse();
+    let (tokens, tokens_from) = if let Some(&last) = recorded.last() {
+        (last, "recorded".to_owned())
+    } else {
+        let overhead = crate::calibrate::calibrate(transcript, counts)
+            .map_or(crate::policy::claude_code::ASSUMED_OVERHEAD, |c| c.overhead);
+        (counts.total() + overhead, "counted".to_owned())
     };
     let left = threshold.saturating_sub(tokens);
     // The recent growth per call: the last ten recorded calls, when they grew.

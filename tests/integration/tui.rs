@@ -2151,6 +2151,62 @@ fn a_followed_file_grows_on_screen_and_its_meter_moves() {
     );
 }
 
+/// A file followed a few records at a time (the transcript and its counts grown in place
+/// as the worker reads on) is at every step what reading it whole gives: its messages,
+/// their counts and its meter.
+#[test]
+fn a_file_followed_record_by_record_is_at_each_step_the_file_read_whole() {
+    use std::io::Write;
+    let log = std::fs::read_to_string(
+        common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl"),
+    )
+    .expect("log");
+    let lines: Vec<&str> = log.lines().collect();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("live.jsonl");
+    std::fs::write(&path, lines[..20].join("\n") + "\n").expect("written");
+    let (mut app, effects) = App::new(
+        Transcript::read(&path, None).expect("loads"),
+        Config {
+            input_path: Some(path.clone()),
+            ..config(None, None)
+        },
+    );
+    settle(&mut app, effects);
+    let (mut at, mut steps) = (20, 0);
+    while at < lines.len() {
+        let next = (at + 1 + at % 3).min(lines.len());
+        let mut file = std::fs::OpenOptions::new().append(true).open(&path).expect("opens");
+        file.write_all((lines[at..next].join("\n") + "\n").as_bytes())
+            .expect("appended");
+        let effects = app.update(Msg::FileChanged);
+        settle(&mut app, effects);
+        let whole = Transcript::read(&path, None).expect("loads");
+        let counts = ctxlens::tokens::Counts::compute(&whole, app.tokenizer());
+        assert_eq!(app.transcript().messages(), whole.messages(), "at line {next}");
+        assert!(app.counts().iter().eq(counts.iter()), "at line {next}: counts");
+        assert_eq!(
+            app.meter(),
+            Some(&ctxlens::meter::meter(&whole, &counts, None)),
+            "at line {next}"
+        );
+        assert_eq!(
+            app.provider_gap(),
+            ctxlens::tokens::media::provider_gap(&whole, &counts),
+            "at line {next}"
+        );
+        assert_eq!(
+            app.calibration(),
+            ctxlens::calibrate::calibrate(&whole, &counts).as_ref(),
+            "at line {next}"
+        );
+        at = next;
+        steps += 1;
+    }
+    let grown = app.follow().expect("followed").grown();
+    assert!(grown * 2 > steps, "grown in place at {grown} of {steps} steps");
+}
+
 /// Sessions being written now are marked, counted in the header, shown alone with
 /// `--live`, and a session scanned again replaces its row instead of adding one.
 #[test]

@@ -508,23 +508,76 @@ pub const GAP_WARNING_PERCENT: u64 = 20;
 /// by more than [`GAP_WARNING_PERCENT`] (`None` when they are close, or `counts` is
 /// already the provider's).
 pub fn provider_gap(transcript: &crate::transcript::Transcript, counts: &crate::tokens::Counts) -> Option<ProviderGap> {
-    use rayon::prelude::*;
-    if counts.tokenizer == crate::tokens::Tokenizer::Provider {
-        return None;
+    HeavySums::of(transcript, counts, 0..transcript.messages.len()).gap(counts)
+}
+
+/// What the messages mostly made of binary data add up to, by the chosen counter and by
+/// the provider's rules: what a [`ProviderGap`] is judged from. Sums of messages, so a
+/// followed log's are kept by taking away those read again and adding those read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HeavySums {
+    /// Their tokens by the chosen counter.
+    counted: u64,
+    /// Their tokens by the provider's rules.
+    provider: u64,
+    /// How many there are.
+    messages: usize,
+}
+
+impl HeavySums {
+    /// The sums over `messages` of `transcript` counted with `counts` (none when `counts`
+    /// are already the provider's: there is no gap to judge).
+    pub fn of(
+        transcript: &crate::transcript::Transcript,
+        counts: &crate::tokens::Counts,
+        messages: std::ops::Range<usize>,
+    ) -> HeavySums {
+        use rayon::prelude::*;
+        if counts.tokenizer == crate::tokens::Tokenizer::Provider {
+            return HeavySums::default();
+        }
+        messages
+            .into_par_iter()
+            .filter_map(|i| binary_heavy(transcript, i).map(|h| (counts.message(i), h.provider_tokens)))
+            .map(|(counted, provider)| HeavySums {
+                counted,
+                provider,
+                messages: 1,
+            })
+            .reduce(HeavySums::default, HeavySums::plus)
     }
-    let heavy: Vec<(u64, u64)> = (0..transcript.messages.len())
-        .into_par_iter()
-        .filter_map(|i| binary_heavy(transcript, i).map(|h| (counts.message(i), h.provider_tokens)))
-        .collect();
-    let counted_heavy: u64 = heavy.iter().map(|(c, _)| c).sum();
-    let provider_heavy: u64 = heavy.iter().map(|(_, p)| p).sum();
-    let counted = counts.total();
-    let provider = counted.saturating_sub(counted_heavy) + provider_heavy;
-    (counted.abs_diff(provider) * 100 > provider * GAP_WARNING_PERCENT).then_some(ProviderGap {
-        counted,
-        provider,
-        messages: heavy.len(),
-    })
+
+    /// These sums and `other`'s.
+    #[must_use]
+    pub fn plus(self, other: HeavySums) -> HeavySums {
+        HeavySums {
+            counted: self.counted + other.counted,
+            provider: self.provider + other.provider,
+            messages: self.messages + other.messages,
+        }
+    }
+
+    /// These sums without `part`'s (sums of some of the same messages).
+    #[must_use]
+    pub fn minus(self, part: HeavySums) -> HeavySums {
+        HeavySums {
+            counted: self.counted.saturating_sub(part.counted),
+            provider: self.provider.saturating_sub(part.provider),
+            messages: self.messages.saturating_sub(part.messages),
+        }
+    }
+
+    /// The gap these sums make in the total of `counts` (the counts they were summed
+    /// from), when it is worth a warning (see [`provider_gap`]).
+    pub fn gap(&self, counts: &crate::tokens::Counts) -> Option<ProviderGap> {
+        let counted = counts.total();
+        let provider = counted.saturating_sub(self.counted) + self.provider;
+        (counted.abs_diff(provider) * 100 > provider * GAP_WARNING_PERCENT).then_some(ProviderGap {
+            counted,
+            provider,
+            messages: self.messages,
+        })
+    }
 }
 
 /// Every media part in a message value, in order.

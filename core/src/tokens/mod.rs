@@ -223,13 +223,45 @@ impl Counts {
     /// (a log read on from where it was read): only the others are counted.
     #[must_use]
     pub fn extended(&self, transcript: &Transcript, kept: usize) -> Counts {
+        let mut counts = self.clone();
+        counts.extend(transcript, kept);
+        counts
+    }
+
+    /// [`Counts::extended`] in place: the counts after the first `kept` messages are
+    /// dropped and `transcript`'s messages from there on counted. When these counts are
+    /// not shared that costs the messages counted, not all of them.
+    pub fn extend(&mut self, transcript: &Transcript, kept: usize) {
         let kept = kept.min(self.len());
         let fresh: Vec<u64> = (kept..transcript.messages.len())
             .into_par_iter()
             .map(|i| count_request(transcript, self.tokenizer, &transcript.request(i)))
             .collect();
-        let per_message = self.iter().take(kept).chain(fresh).collect();
-        Counts::from_per_message(self.tokenizer, per_message)
+        self.extend_with(kept, &fresh);
+    }
+
+    /// The counts of the messages `on` read (those after its kept ones), counted apart
+    /// from `base`, the transcript it was read on from (so a worker counts them while
+    /// `base` is on screen): for [`Counts::extend_with`] once `on` is applied.
+    pub fn of_read_on(on: &crate::transcript::ReadOn, base: &Transcript, tokenizer: Tokenizer) -> Vec<u64> {
+        let alone = on.messages_alone(base);
+        (0..alone.messages.len())
+            .into_par_iter()
+            .map(|i| count_request(&alone, tokenizer, &alone.request(i)))
+            .collect()
+    }
+
+    /// The counts of the first `kept` messages, then `fresh` (those of the messages after
+    /// them): in place when these counts are not shared, at the cost of `fresh`.
+    pub fn extend_with(&mut self, kept: usize, fresh: &[u64]) {
+        let kept = kept.min(self.len());
+        let prefix = std::sync::Arc::make_mut(&mut self.prefix);
+        prefix.truncate(kept + 1);
+        let mut running = prefix[kept];
+        for &count in fresh {
+            running = running.saturating_add(count);
+            prefix.push(running);
+        }
     }
 
     /// Builds the cache from already-known per-message counts.

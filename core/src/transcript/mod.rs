@@ -25,6 +25,7 @@ use serde_json::Value;
 use crate::error::{LoadError, Position};
 use structure::Scan;
 
+pub use append::ReadOn;
 pub use dialect::{Dialect, Provider};
 pub use format::{Container, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
@@ -86,6 +87,8 @@ pub struct Transcript {
     /// The media resolution a Gemini request sets for all its parts
     /// (`generationConfig.mediaResolution`): how its images and PDF pages are billed.
     pub(crate) media_resolution: Option<MediaResolution>,
+    /// How far the read goes, for reading on (made the first time it reads on).
+    extent: std::sync::OnceLock<append::Extent>,
 }
 
 impl Transcript {
@@ -265,6 +268,7 @@ impl Transcript {
             count_mode: CountMode::default(),
             model,
             media_resolution: split.media_resolution,
+            extent: std::sync::OnceLock::new(),
         })
     }
 

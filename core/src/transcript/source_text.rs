@@ -59,6 +59,23 @@ impl SourceText {
         SourceText::try_new(Held::Checked(text), Held::text).expect("a String is UTF-8")
     }
 
+    /// `more` after the text. Held as a `String` from then on (the bytes read are
+    /// checked to be UTF-8 once more, the first time), which grows by doubling: a text
+    /// that grows by what a followed log appends costs what was appended.
+    pub(super) fn push_str(&mut self, more: &str) {
+        let this = std::mem::replace(self, SourceText::from_string(String::new()));
+        let mut text = match this.into_owner() {
+            Held::Checked(text) => text,
+            Held::Read { mut bytes, window } => {
+                bytes.truncate(window.end);
+                bytes.drain(..window.start);
+                String::from_utf8(bytes).expect("the window was checked to be UTF-8 when read")
+            }
+        };
+        text.push_str(more);
+        *self = SourceText::from_string(text);
+    }
+
     /// The text.
     pub fn as_str(&self) -> &str {
         self.borrow_dependent()
@@ -95,6 +112,15 @@ mod tests {
     fn a_window_of_the_bytes_is_the_text() {
         let text = SourceText::from_window(b"..{\"a\": \"\xc3\xa9\"}..".to_vec(), 2..13).expect("UTF-8");
         assert_eq!(&*text, "{\"a\": \"é\"}");
+    }
+
+    #[test]
+    fn text_pushed_goes_after_the_window_read_and_after_text_pushed_before() {
+        let mut text = SourceText::from_window(b"..{\"a\": 1}\n..".to_vec(), 2..11).expect("UTF-8");
+        text.push_str("{\"b\": \"\u{e9}\"}\n");
+        assert_eq!(&*text, "{\"a\": 1}\n{\"b\": \"\u{e9}\"}\n");
+        text.push_str("{}\n");
+        assert_eq!(&*text, "{\"a\": 1}\n{\"b\": \"\u{e9}\"}\n{}\n");
     }
 
     #[test]

@@ -26,6 +26,7 @@ use super::search::Search;
 use super::theme::Theme;
 use crate::compact::{Derived, Options, Planned, Settings, Strategy, Warning};
 use crate::summarize::{self, Spec};
+use crate::tokens::media::HeavySums;
 use crate::tokens::{Counts, Tokenizer};
 use crate::transcript::Transcript;
 
@@ -280,9 +281,10 @@ pub struct App {
     input_path: Option<PathBuf>,
     theme: Theme,
     counts: BTreeMap<Tokenizer, Arc<Counts>>,
-    /// For each counter counted with, how far it is from what the provider bills (worth a
-    /// warning only when more than 20%).
-    gaps: BTreeMap<Tokenizer, Option<crate::tokens::media::ProviderGap>>,
+    /// For each counter counted with, what the messages mostly made of binary data add up
+    /// to by it and by the provider's rules: how far it is from what the provider bills
+    /// (worth a warning only when more than 20%).
+    heavy: BTreeMap<Tokenizer, HeavySums>,
     tokenizer: Tokenizer,
     counting: Option<Counting>,
     settings: Settings,
@@ -302,7 +304,7 @@ pub struct App {
     searching: Option<String>,
     breaking_down: InFlight<super::jobs::BreakdownKey>,
     filter: Option<ListFilter>,
-    calibration: Option<(Tokenizer, Option<crate::calibrate::Calibration>)>,
+    calibration: Option<(Tokenizer, Option<Arc<crate::calibrate::Calibration>>)>,
     context_window: Option<u64>,
     fact_floor: f64,
     /// The input file, followed as its agent writes it.
@@ -360,7 +362,7 @@ impl App {
             flush_to_memory: config.flush_to_memory,
         };
         let planned = crate::compact::plan_strategy(Strategy::Tail, &transcript, &estimate, &options);
-        let estimate_gap = crate::tokens::media::provider_gap(&transcript, &estimate);
+        let estimate_heavy = HeavySums::of(&transcript, &estimate, 0..transcript.messages().len());
         // A file (not standard input, not the demo) is followed as it grows.
         let follow = config
             .input_path
@@ -372,7 +374,7 @@ impl App {
             input_path: config.input_path,
             theme: config.theme,
             counts: BTreeMap::from([(Tokenizer::Estimate, estimate)]),
-            gaps: BTreeMap::from([(Tokenizer::Estimate, estimate_gap)]),
+            heavy: BTreeMap::from([(Tokenizer::Estimate, estimate_heavy)]),
             tokenizer: Tokenizer::Estimate,
             counting: None,
             settings: Settings::tail(options),
@@ -750,7 +752,7 @@ impl App {
 
     /// How far the current counter is from what the provider bills, when far.
     pub fn provider_gap(&self) -> Option<crate::tokens::media::ProviderGap> {
-        self.gaps.get(&self.tokenizer).copied().flatten()
+        self.heavy.get(&self.tokenizer)?.gap(self.counts())
     }
 
     /// Counts by `tokenizer`, when already computed.
@@ -901,7 +903,7 @@ impl App {
         self.calibration
             .as_ref()
             .filter(|(t, _)| *t == self.tokenizer)
-            .and_then(|(_, c)| c.as_ref())
+            .and_then(|(_, c)| c.as_deref())
     }
 
     /// Messages are shown as raw JSON (else as readable text).

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::{App, Counting, Effect, Status};
 use crate::compact::{Derived, Strategy};
 use crate::text::thousands;
+use crate::tokens::media::HeavySums;
 use crate::tokens::{Counts, Tokenizer};
 use crate::tui::action::{next_tokenizer, Action};
 use crate::tui::jobs::{DeriveKey, Job, JobKind};
@@ -129,8 +130,8 @@ impl App {
         match result {
             Ok(counts) => {
                 // Cached even when no longer wanted: switching back is then instant.
-                let gap = crate::tokens::media::provider_gap(&self.transcript, &counts);
-                self.gaps.insert(tokenizer, gap);
+                let heavy = HeavySums::of(&self.transcript, &counts, 0..self.transcript.messages().len());
+                self.heavy.insert(tokenizer, heavy);
                 self.counts.insert(tokenizer, counts);
                 if wanted {
                     self.counting = None;
@@ -207,7 +208,7 @@ impl App {
     pub(super) fn replan(&mut self) {
         if self.calibration.as_ref().map(|(t, _)| *t) != Some(self.tokenizer) {
             // Once per tokenizer: the fit reads every message with recorded usage.
-            let fit = crate::calibrate::calibrate(&self.transcript, self.counts());
+            let fit = crate::calibrate::calibrate(&self.transcript, self.counts()).map(Arc::new);
             self.calibration = Some((self.tokenizer, fit));
         }
         let (view, counts) = match self.deterministic() {

@@ -544,17 +544,44 @@ pub struct LastRead {
     pub counts: Arc<Counts>,
     /// The file's state when it was read.
     pub state: crate::follow::FileState,
+    /// The fit of its recorded usage with `counts`: a read on fits its own from it.
+    pub fit: Fit,
+}
+
+/// The fit of a read's recorded usage with its counts, as far as it is known.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fit {
+    /// Not made.
+    Unknown,
+    /// Made: `None` when the log records no usage.
+    Made(Option<Arc<crate::calibrate::Calibration>>),
 }
 
 /// The followed file as it is now.
-#[derive(Debug, Clone)]
-pub struct Reloaded {
-    /// The transcript.
-    pub transcript: Transcript,
-    /// Its counts by the tokenizer the view shows.
-    pub counts: Arc<Counts>,
-    /// How full its context is and how far its agent's next compaction is.
-    pub meter: crate::meter::Meter,
+#[derive(Debug)]
+pub enum Reloaded {
+    /// Read whole (it was replaced, or only a whole read can say what it holds now).
+    Whole {
+        /// The transcript.
+        transcript: Transcript,
+        /// Its counts by the tokenizer the view shows.
+        counts: Arc<Counts>,
+        /// How full its context is and how far its agent's next compaction is.
+        meter: crate::meter::Meter,
+    },
+    /// Read on from the last read: what it read, for the view to put in place in its
+    /// transcript (which then grows where it is, at the cost of what was read).
+    On {
+        /// The records read again and appended.
+        on: crate::transcript::ReadOn,
+        /// The tokenizer `counts` counted with.
+        tokenizer: Tokenizer,
+        /// The counts of the messages read (those after the ones kept).
+        counts: Vec<u64>,
+        /// The fit of the grown transcript's recorded usage (made when the last read's
+        /// was known).
+        fit: Fit,
+    },
 }
 
 /// A built preview: the compacted document and how it was made.
@@ -672,7 +699,7 @@ pub fn run(job: Job, cancel: &CancelToken, report: &dyn Fn(Done)) -> Done {
             previous,
             tokenizer,
             window,
-        } => reload(&path, previous.as_deref(), tokenizer, window),
+        } => reload(&path, previous, tokenizer, window),
     }
 }
 
@@ -697,8 +724,10 @@ fn compare(
 }
 
 /// The followed file read again (on from the last read when it only grew, whole
-/// otherwise), counted, and its meter.
-fn reload(path: &std::path::Path, previous: Option<&LastRead>, tokenizer: Tokenizer, window: Option<u64>) -> Done {
+/// otherwise), counted, and (read whole) its meter. The last read is dropped before this
+/// answers: the view's transcript is then the only holder of its parts, and grows in
+/// place.
+fn reload(path: &std::path::Path, previous: Option<Box<LastRead>>, tokenizer: Tokenizer, window: Option<u64>) -> Done {
     // The state first: a write that lands while this reads is told again.
     let state = crate::follow::FileState::of(path).ok();
     let on = previous
@@ -706,34 +735,46 @@ fn reload(path: &std::path::Path, previous: Option<&LastRead>, tokenizer: Tokeni
         .filter(|(last, now)| {
             last.counts.tokenizer == tokenizer && last.state.change_to(now) == crate::follow::Change::Grew
         })
-        .and_then(|(last, _)| read_on(path, &last.transcript, &last.counts));
+        .and_then(|(last, _)| read_on(path, &last, tokenizer));
     let result = match on {
-        Some(read) => Ok(read),
+        Some(on) => Ok(on),
         None => Transcript::read(path, None)
             .map_err(|e| e.to_string())
             .map(|transcript| {
                 let counts = Arc::new(Counts::compute(&transcript, tokenizer));
-                (transcript, counts)
+                let meter = crate::meter::meter(&transcript, &counts, window);
+                Reloaded::Whole {
+                    transcript,
+                    counts,
+                    meter,
+                }
             }),
+    };
+    Done::Reloaded {
+        state,
+        result: result.map(Box::new),
     }
-    .map(|(transcript, counts)| {
-        let meter = crate::meter::meter(&transcript, &counts, window);
-        Box::new(Reloaded {
-            transcript,
-            counts,
-            meter,
-        })
-    });
-    Done::Reloaded { state, result }
 }
 
-/// `previous` read on with the complete lines written after it (a last line still being
-/// written waits); `None` when only a whole read will do.
-fn read_on(path: &std::path::Path, previous: &Transcript, counts: &Counts) -> Option<(Transcript, Arc<Counts>)> {
+/// The complete lines written after the last read (a last line still being written
+/// waits), read on, counted and fitted; `None` when only a whole read will do.
+fn read_on(path: &std::path::Path, last: &LastRead, tokenizer: Tokenizer) -> Option<Reloaded> {
+    let previous = &last.transcript;
     let appended = crate::follow::lines_after(path, previous.text().len() as u64)?;
-    let (transcript, kept) = previous.appended(&appended)?;
-    let counts = Arc::new(counts.extended(&transcript, kept));
-    Some((transcript, counts))
+    let on = previous.read_on(&appended)?;
+    let counts = Counts::of_read_on(&on, previous, tokenizer);
+    let fit = match &last.fit {
+        Fit::Made(fit) => Fit::Made(
+            crate::calibrate::calibrate_read_on(fit.as_deref(), previous, &last.counts, &on, &counts).map(Arc::new),
+        ),
+        Fit::Unknown => Fit::Unknown,
+    };
+    Some(Reloaded::On {
+        on,
+        tokenizer,
+        counts,
+        fit,
+    })
 }
 
 /// The browser's rows, read in parallel and reported one by one from this thread (the

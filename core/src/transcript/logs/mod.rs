@@ -91,6 +91,7 @@ pub struct LogRecord {
 }
 
 /// What loading a log produced.
+#[derive(Debug)]
 pub(crate) struct Loaded {
     pub messages: Vec<Message>,
     pub notes: Vec<Note>,

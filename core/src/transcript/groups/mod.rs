@@ -1,4 +1,5 @@
-//! Tool groups and orphans, computed once at load.
+//! Tool groups and orphans, computed once at load (and grown with a followed log, see
+//! `grow.rs`).
 //!
 //! A tool group is an assistant message that calls tools plus every message holding a
 //! result for one of those calls (parallel calls included). An orphan is a call no
@@ -9,6 +10,8 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::message::{legacy_call_id, Message};
+
+mod grow;
 
 /// One assistant call message and the messages that answer it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,7 +72,7 @@ impl Orphan {
 }
 
 /// All groups and orphans of a transcript.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct ToolGroups {
     /// Groups in the order of their call messages.
     pub groups: Vec<ToolGroup>,
@@ -78,7 +81,20 @@ pub struct ToolGroups {
     group_of: Vec<u32>,
     /// Calls without results and results without calls.
     pub orphans: Vec<Orphan>,
+    /// Call id → the messages making a call with it, ascending: what a result read later
+    /// pairs with. Made on the first growth only (a transcript read once never needs it).
+    calls: Option<grow::CallIndex>,
 }
+
+/// Equal when they pair the same messages (the index kept for growing is not compared:
+/// a list grown and the same list computed whole are equal).
+impl PartialEq for ToolGroups {
+    fn eq(&self, other: &ToolGroups) -> bool {
+        self.groups == other.groups && self.group_of == other.group_of && self.orphans == other.orphans
+    }
+}
+
+impl Eq for ToolGroups {}
 
 /// `group_of` of a message in no group.
 const NO_GROUP: u32 = u32::MAX;
@@ -103,6 +119,7 @@ impl ToolGroups {
             groups: Vec::new(),
             group_of: vec![NO_GROUP; messages.len()],
             orphans: Vec::new(),
+            calls: None,
         };
         // call id → message index of the most recent call with that id.
         let mut open: HashMap<&str, usize> = HashMap::default();
@@ -133,15 +150,7 @@ impl ToolGroups {
         open: &HashMap<&'a str, usize>,
         answered: &mut HashSet<(usize, &'a str)>,
     ) {
-        let mut ids: Vec<&str> = message.tool_results().iter().map(String::as_str).collect();
-        // A legacy `role:"function"` answers the function_call right before it.
-        if message.role == "function" && index > 0 {
-            let legacy_id = legacy_call_id(index - 1);
-            if let Some(call) = messages[index - 1].tool_calls().iter().find(|c| c.id == legacy_id) {
-                ids.push(call.id.as_str());
-            }
-        }
-        for id in ids {
+        for id in answered_ids(message, index.checked_sub(1).map(|i| (i, &messages[i]))) {
             match open.get(id) {
                 Some(&call) => {
                     answered.insert((call, id));
@@ -181,6 +190,22 @@ impl ToolGroups {
     pub fn orphans_of(&self, index: usize) -> impl Iterator<Item = &Orphan> {
         self.orphans.iter().filter(move |o| o.message == index)
     }
+}
+
+/// The call ids `message` answers: its results', and for a legacy `role:"function"`
+/// message the `function_call` of the message right before it (`previous`, with its
+/// index).
+fn answered_ids<'a>(message: &'a Message, previous: Option<(usize, &'a Message)>) -> Vec<&'a str> {
+    let mut ids: Vec<&str> = message.tool_results().iter().map(String::as_str).collect();
+    if message.role == "function" {
+        if let Some((at, previous)) = previous {
+            let legacy_id = legacy_call_id(at);
+            if let Some(call) = previous.tool_calls().iter().find(|c| c.id == legacy_id) {
+                ids.push(call.id.as_str());
+            }
+        }
+    }
+    ids
 }
 
 #[cfg(test)]
