@@ -272,29 +272,66 @@ impl TurnWords {
     /// Cuts `text` into clauses and words once. The clauses are cut where words end
     /// anyway, so the turn's words are its clauses' words together.
     pub fn of(text: &str) -> TurnWords {
+        TurnWords::with_sentences(text).0
+    }
+
+    /// [`TurnWords::of`], and the text cut into sentences for a [`Sentences`] in the same
+    /// pass: a session's turns are both sought and searched (a turn said again later),
+    /// and cutting them into words twice was a tenth of a sweep. A sentence's words are
+    /// its clauses' words (clauses are cut where words end anyway).
+    pub(crate) fn with_sentences(text: &str) -> (TurnWords, CutText) {
         let mut buffer = String::with_capacity(text.len());
         let mut spans = Vec::with_capacity(text.len() / 6);
         let mut clauses = Vec::new();
-        for clause in split_clauses(text) {
-            let start = spans.len();
-            each_content_word(clause, |w| {
-                let at = buffer.len();
-                buffer.push_str(w);
-                spans.push(at..buffer.len());
-            });
-            if spans.len() - start >= 2 {
-                clauses.push(start..spans.len());
+        // First the words (the clauses' and the sentences' spans of them), then each
+        // sentence's distinct words numbered, keyed by the words kept in `buffer`.
+        let mut cut_at: Vec<(usize, std::ops::Range<usize>, std::ops::Range<usize>)> = Vec::new();
+        let base = text.as_ptr() as usize;
+        for (number, line) in text.lines().enumerate() {
+            for sentence in split_sentences(line) {
+                let first = spans.len();
+                for clause in sentence.split(", ").filter(|c| !c.trim().is_empty()) {
+                    let start = spans.len();
+                    each_content_word(clause, |w| {
+                        let at = buffer.len();
+                        buffer.push_str(w);
+                        spans.push(at..buffer.len());
+                    });
+                    if spans.len() - start >= 2 {
+                        clauses.push(start..spans.len());
+                    }
+                }
+                let start = sentence.as_ptr() as usize - base;
+                cut_at.push((number, start..start + sentence.len(), first..spans.len()));
             }
+        }
+        let mut cut = CutText {
+            sentences: Vec::with_capacity(cut_at.len()),
+            words: DistinctWords::default(),
+        };
+        let mut local: HashMap<&str, u32> = HashMap::default();
+        for (line, bytes, words_at) in cut_at {
+            let mut words: Vec<u32> = spans[words_at]
+                .iter()
+                .map(|span| {
+                    let word = &buffer[span.clone()];
+                    *local.entry(word).or_insert_with(|| cut.words.push(word))
+                })
+                .collect();
+            words.sort_unstable();
+            words.dedup();
+            cut.sentences.push(CutSentence { line, bytes, words });
         }
         let mut bits: Vec<u16> = spans.iter().map(|s| word_bit(&buffer[s.clone()])).collect();
         bits.sort_unstable();
         bits.dedup();
-        TurnWords {
+        let words = TurnWords {
             buffer,
             spans,
             clauses,
             bits,
-        }
+        };
+        (words, cut)
     }
 
     /// The turn's content words.
@@ -403,6 +440,13 @@ impl Sentences {
             .par_iter()
             .map(|(_, text)| cut_sentences(text, &keep_line))
             .collect();
+        Sentences::of_cut(&texts, &cuts.iter().collect::<Vec<_>>())
+    }
+
+    /// The sentences of `texts`, already cut (`cuts[t]` is text `t` cut): only giving
+    /// their words numbers across all texts, and the runs, are left to do.
+    pub(crate) fn of_cut(texts: &[(Option<usize>, &str)], cuts: &[&CutText]) -> Sentences {
+        use rayon::prelude::*;
         let mut sentences = Sentences {
             texts: texts.iter().map(|(_, text)| (*text).to_owned()).collect(),
             units: Vec::new(),
@@ -417,7 +461,11 @@ impl Sentences {
         };
         let numbers: Vec<Vec<u32>> = cuts
             .iter()
-            .map(|cut| cut.words.iter().map(|w| sentences.number(w)).collect())
+            .map(|cut| {
+                let mut numbers = Vec::with_capacity(cut.words.len());
+                numbers.extend(cut.words.iter().map(|w| sentences.number(w)));
+                numbers
+            })
             .collect();
         let runs: Vec<Vec<(Unit, Vec<u32>, usize)>> = cuts
             .par_iter()
@@ -761,7 +809,7 @@ fn contains_token(text: &str, token: &str) -> bool {
 fn cut_sentences(text: &str, keep_line: &impl Fn(&str) -> bool) -> CutText {
     let mut cut = CutText {
         sentences: Vec::new(),
-        words: Vec::new(),
+        words: DistinctWords::default(),
     };
     let mut local: HashMap<String, u32> = HashMap::default();
     let base = text.as_ptr() as usize;
@@ -773,9 +821,8 @@ fn cut_sentences(text: &str, keep_line: &impl Fn(&str) -> bool) -> CutText {
                 let id = if let Some(&id) = local.get(w) {
                     id
                 } else {
-                    let id = u32::try_from(cut.words.len()).expect("fewer than 2^32 words in one text");
+                    let id = cut.words.push(w);
                     local.insert(w.to_owned(), id);
-                    cut.words.push(w.to_owned());
                     id
                 };
                 words.push(id);
@@ -835,10 +882,39 @@ fn runs_of(
 }
 
 /// One text cut into sentences: their places and their content words.
-struct CutText {
+pub(crate) struct CutText {
     sentences: Vec<CutSentence>,
     /// The text's distinct content words; a sentence names them by index.
-    words: Vec<String>,
+    words: DistinctWords,
+}
+
+/// Distinct words, numbered in the order they came, kept one after another in one
+/// buffer (a session's turns keep theirs: a `String` each was most of cutting them).
+#[derive(Default)]
+struct DistinctWords {
+    buffer: String,
+    /// Where each word ends in `buffer`.
+    ends: Vec<usize>,
+}
+
+impl DistinctWords {
+    /// Adds `word` (not yet among them); its number.
+    fn push(&mut self, word: &str) -> u32 {
+        self.buffer.push_str(word);
+        self.ends.push(self.buffer.len());
+        u32::try_from(self.ends.len() - 1).expect("fewer than 2^32 words in one text")
+    }
+
+    /// How many.
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// The words, by number.
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(start, &end)| &self.buffer[start..end])
+    }
 }
 
 /// One sentence of a [`CutText`].
@@ -871,15 +947,6 @@ fn split_sentences(text: &str) -> Vec<&str> {
         }
     }
     out.into_iter().filter(|s| !s.trim().is_empty()).collect()
-}
-
-/// A turn's clauses: its sentences, cut again at commas before a new thought.
-fn split_clauses(text: &str) -> Vec<&str> {
-    split_sentences(text)
-        .into_iter()
-        .flat_map(|s| s.split(", "))
-        .filter(|s| !s.trim().is_empty())
-        .collect()
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 
-use super::meaning::{Evidence, Sentences, TurnWords};
+use super::meaning::{CutText, Evidence, Sentences, TurnWords};
 use super::{restated, turns, Turn, TurnStatus};
 
 /// One distinct turn text, cut once.
@@ -21,6 +21,8 @@ struct Distinct {
     kind: turns::TurnKind,
     values: Vec<String>,
     words: TurnWords,
+    /// Its sentences, cut with its words (for the turns' sentences).
+    sentences: CutText,
 }
 
 /// The human turns of a session.
@@ -64,6 +66,7 @@ impl SessionTurns {
             .into_par_iter()
             .map(|text| {
                 let kind = turns::classify(text);
+                let (words, sentences) = TurnWords::with_sentences(text);
                 Distinct {
                     text: text.to_owned(),
                     kind,
@@ -72,7 +75,8 @@ impl SessionTurns {
                     } else {
                         Vec::new()
                     },
-                    words: TurnWords::of(text),
+                    words,
+                    sentences,
                 }
             })
             .collect();
@@ -178,11 +182,13 @@ impl SessionTurns {
     /// Every turn's words as sentences, made the first time they are needed.
     fn said(&self) -> &Sentences {
         self.said.get_or_init(|| {
-            Sentences::new(
-                self.turns
-                    .iter()
-                    .map(|&(p, id)| (Some(p), self.distinct[id].text.as_str())),
-            )
+            let texts: Vec<(Option<usize>, &str)> = self
+                .turns
+                .iter()
+                .map(|&(p, id)| (Some(p), self.distinct[id].text.as_str()))
+                .collect();
+            let cuts: Vec<&CutText> = self.turns.iter().map(|&(_, id)| &self.distinct[id].sentences).collect();
+            Sentences::of_cut(&texts, &cuts)
         })
     }
 
