@@ -2067,6 +2067,28 @@ fn the_browser_nests_a_sub_agent_under_its_parent_and_shows_live_and_log_tokens(
     }
 }
 
+/// A real Claude Code log (through a real compaction) as lines, its first `head` lines
+/// written to a file in a temporary folder, and an App following that file (with the
+/// effects it starts with).
+fn following_a_real_log(head: usize) -> (Vec<String>, tempfile::TempDir, std::path::PathBuf, App, Vec<Effect>) {
+    let log = std::fs::read_to_string(
+        common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl"),
+    )
+    .expect("log");
+    let lines: Vec<String> = log.lines().map(str::to_owned).collect();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("live.jsonl");
+    std::fs::write(&path, lines[..head].join("\n") + "\n").expect("written");
+    let (app, effects) = App::new(
+        Transcript::read(&path, None).expect("loads"),
+        Config {
+            input_path: Some(path.clone()),
+            ..config(None, None)
+        },
+    );
+    (lines, dir, path, app, effects)
+}
+
 /// A file followed while its agent writes it: each change is read again on a worker, new
 /// messages join the list (the selection at the end stays at the end), a half-written
 /// last line waits for its end, the meter moves, and a replaced file is read again with a
@@ -2074,23 +2096,8 @@ fn the_browser_nests_a_sub_agent_under_its_parent_and_shows_live_and_log_tokens(
 #[test]
 fn a_followed_file_grows_on_screen_and_its_meter_moves() {
     use std::io::Write;
-    let log = std::fs::read_to_string(
-        common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl"),
-    )
-    .expect("log");
-    let lines: Vec<&str> = log.lines().collect();
-    let dir = tempfile::tempdir().expect("temp dir");
-    let path = dir.path().join("live.jsonl");
     // The first epoch's first records.
-    std::fs::write(&path, lines[..40].join("\n") + "\n").expect("written");
-    let transcript = Transcript::read(&path, None).expect("loads");
-    let (mut app, effects) = App::new(
-        transcript,
-        Config {
-            input_path: Some(path.clone()),
-            ..config(None, None)
-        },
-    );
+    let (lines, _dir, path, mut app, effects) = following_a_real_log(40);
     assert!(app.follow().is_some(), "a file is followed");
     assert!(
         started(&effects).contains(&JobKind::Reload),
@@ -2116,7 +2123,7 @@ fn a_followed_file_grows_on_screen_and_its_meter_moves() {
     let terminal = draw(&app, 160, 45);
     assert!(row_containing(terminal.backend().buffer(), "● live").is_some());
     // Half a line: nothing new until its end arrives.
-    let next = lines[70];
+    let next = &lines[70];
     let (head, tail) = next.split_at(next.len() / 2);
     append(head);
     let effects = app.update(Msg::FileChanged);
@@ -2157,21 +2164,7 @@ fn a_followed_file_grows_on_screen_and_its_meter_moves() {
 #[test]
 fn a_file_followed_record_by_record_is_at_each_step_the_file_read_whole() {
     use std::io::Write;
-    let log = std::fs::read_to_string(
-        common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl"),
-    )
-    .expect("log");
-    let lines: Vec<&str> = log.lines().collect();
-    let dir = tempfile::tempdir().expect("temp dir");
-    let path = dir.path().join("live.jsonl");
-    std::fs::write(&path, lines[..20].join("\n") + "\n").expect("written");
-    let (mut app, effects) = App::new(
-        Transcript::read(&path, None).expect("loads"),
-        Config {
-            input_path: Some(path.clone()),
-            ..config(None, None)
-        },
-    );
+    let (lines, _dir, path, mut app, effects) = following_a_real_log(20);
     settle(&mut app, effects);
     let (mut at, mut steps) = (20, 0);
     while at < lines.len() {

@@ -5,7 +5,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::{answered_ids, Orphan, OrphanKind, ToolGroup, ToolGroups, NO_GROUP};
+use super::{answered_ids, Orphan, OrphanKind, ToolGroups, NO_GROUP};
 use crate::transcript::Message;
 
 /// Call id → the messages making a call with it, ascending.
@@ -136,21 +136,10 @@ impl ToolGroups {
                 } else {
                     answered.insert((call, id));
                 }
-                let group = self.group_of(call).expect("a call message always has a group");
-                if !self.groups[group].results.contains(&at) {
-                    self.groups[group].results.push(at);
-                }
-                if self.group_of(at).is_none() {
-                    self.set_group(at, group);
-                }
+                self.join(call, at);
             }
             if !message.tool_calls().is_empty() {
-                let group = self.groups.len();
-                self.set_group(at, group);
-                self.groups.push(ToolGroup {
-                    call: at,
-                    results: Vec::new(),
-                });
+                self.open_group(at);
                 for call in message.tool_calls() {
                     index.entry(call.id.clone()).or_default().push(at);
                 }

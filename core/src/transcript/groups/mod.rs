@@ -113,6 +113,28 @@ impl ToolGroups {
         self.group_of[index] = u32::try_from(group).unwrap_or(NO_GROUP);
     }
 
+    /// A new group for call message `call` (the last so far).
+    fn open_group(&mut self, call: usize) {
+        let group = self.groups.len();
+        self.set_group(call, group);
+        self.groups.push(ToolGroup {
+            call,
+            results: Vec::new(),
+        });
+    }
+
+    /// Message `result` answers a call of message `call`: it joins that group (and
+    /// belongs to the first group it joins).
+    fn join(&mut self, call: usize, result: usize) {
+        let group = self.group_of(call).expect("a call message always has a group");
+        if !self.groups[group].results.contains(&result) {
+            self.groups[group].results.push(result);
+        }
+        if self.group_of(result).is_none() {
+            self.set_group(result, group);
+        }
+    }
+
     /// Pairs calls and results by id (legacy `function_call` by adjacency).
     pub fn compute(messages: &[Message]) -> ToolGroups {
         let mut out = ToolGroups {
@@ -127,12 +149,7 @@ impl ToolGroups {
         for (index, message) in messages.iter().enumerate() {
             out.attach_results(index, message, messages, &open, &mut answered);
             if !message.tool_calls().is_empty() {
-                let group = out.groups.len();
-                out.set_group(index, group);
-                out.groups.push(ToolGroup {
-                    call: index,
-                    results: Vec::new(),
-                });
+                out.open_group(index);
                 for call in message.tool_calls() {
                     open.insert(call.id.as_str(), index);
                 }
@@ -154,13 +171,7 @@ impl ToolGroups {
             match open.get(id) {
                 Some(&call) => {
                     answered.insert((call, id));
-                    let group = self.group_of(call).expect("a call message always has a group");
-                    if !self.groups[group].results.contains(&index) {
-                        self.groups[group].results.push(index);
-                    }
-                    if self.group_of(index).is_none() {
-                        self.set_group(index, group);
-                    }
+                    self.join(call, index);
                 }
                 None => self.orphans.push(Orphan {
                     message: index,
