@@ -2158,6 +2158,22 @@ fn a_followed_file_grows_on_screen_and_its_meter_moves() {
     );
 }
 
+/// Opening a followed file reads it once: the first look at it, with nothing written
+/// since, makes only the meter, from the read that opened it.
+#[test]
+fn opening_a_followed_file_makes_its_meter_without_reading_it_again() {
+    let (_lines, _dir, _path, mut app, effects) = following_a_real_log(40);
+    let done = run_job(take_job(effects, JobKind::Reload));
+    assert!(
+        matches!(&done, Done::Reloaded { result: Ok(r), .. } if matches!(**r, jobs::Reloaded::Unchanged { .. })),
+        "{done:?}"
+    );
+    deliver(&mut app, done);
+    let meter = ctxlens::meter::meter(app.transcript(), app.counts(), None);
+    assert_eq!(app.meter(), Some(&meter));
+    assert_eq!(app.follow().expect("followed").grown(), 0);
+}
+
 /// A file followed a few records at a time (the transcript and its counts grown in place
 /// as the worker reads on) is at every step what reading it whole gives: its messages,
 /// their counts and its meter.

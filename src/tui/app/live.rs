@@ -140,6 +140,11 @@ impl App {
                 }
                 self.install(transcript, counts);
             }
+            Reloaded::Unchanged { meter } => {
+                follow.meter = Some(meter);
+                follow.reloads += 1;
+                return Vec::new();
+            }
             Reloaded::On {
                 on,
                 tokenizer,

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use crate::cancel::CancelToken;
 use crate::compact::deterministic::{DirStore, DryRun};
 use crate::compact::{derive, Compaction, Derived, DeterministicOptions, Outcome, Settings, Strategy};
+use crate::follow::Change;
 use crate::loss::LossReport;
 use crate::summarize::{self, Fixed, Spec};
 use crate::tokens::{Counts, Tokenizer};
@@ -582,6 +583,12 @@ pub enum Reloaded {
         /// was known).
         fit: Fit,
     },
+    /// The file is as the last read left it (the read that opened it, say): only its
+    /// meter, made from that read.
+    Unchanged {
+        /// How full its context is and how far its agent's next compaction is.
+        meter: crate::meter::Meter,
+    },
 }
 
 /// A built preview: the compacted document and how it was made.
@@ -730,11 +737,20 @@ fn compare(
 fn reload(path: &std::path::Path, previous: Option<Box<LastRead>>, tokenizer: Tokenizer, window: Option<u64>) -> Done {
     // The state first: a write that lands while this reads is told again.
     let state = crate::follow::FileState::of(path).ok();
+    let unchanged = previous.as_ref().is_some_and(|last| {
+        last.counts.tokenizer == tokenizer && state.is_some_and(|now| last.state.change_to(&now) == Change::Same)
+    });
+    if let (true, Some(last)) = (unchanged, &previous) {
+        // The last read is dropped as this returns, before the view gets the answer.
+        let meter = crate::meter::meter(&last.transcript, &last.counts, window);
+        return Done::Reloaded {
+            state,
+            result: Ok(Box::new(Reloaded::Unchanged { meter })),
+        };
+    }
     let on = previous
         .zip(state)
-        .filter(|(last, now)| {
-            last.counts.tokenizer == tokenizer && last.state.change_to(now) == crate::follow::Change::Grew
-        })
+        .filter(|(last, now)| last.counts.tokenizer == tokenizer && last.state.change_to(now) == Change::Grew)
         .and_then(|(last, _)| read_on(path, &last, tokenizer));
     let result = match on {
         Some(on) => Ok(on),
