@@ -71,7 +71,12 @@ impl Session {
     /// Polls the screen until `ready` holds (the app redraws asynchronously), or fails
     /// after a generous deadline showing the last screen.
     fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        self.wait_for_within(Duration::from_secs(20), what, ready)
+    }
+
+    /// [`Session::wait_for`] with another deadline.
+    fn wait_for_within(&self, deadline: Duration, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + deadline;
         loop {
             let screen = self.screen();
             if ready(&screen) {
@@ -436,7 +441,12 @@ fn the_browser_answers_keys_while_it_scans_50000_sessions() {
         *slowest < bound,
         "a key took {slowest:?} (bound {bound:?}): {answered:?}"
     );
-    session.wait_for("every session scanned", |s| !s.contains("loading"));
+    // How long the whole scan takes is not what this test holds (the `browser` benchmark
+    // times it): inside the parallel `cargo test` it shares the two cores with every other
+    // test, and one CI run saw it pass 20 s at 49,505 of 50,000.
+    session.wait_for_within(Duration::from_secs(90), "every session scanned", |s| {
+        !s.contains("loading")
+    });
     session.keys(&["q"]);
     session.wait_for("the exit", |s| s.contains("EXIT=0"));
 }
