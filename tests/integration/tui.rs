@@ -2261,30 +2261,44 @@ fn the_browser_marks_the_sessions_being_written_now() {
     }
 }
 
+/// Runs a job of `kind` as a worker would and keeps what it tells on the way: its
+/// answer, and each `(done, of)` it told, which must be progress of that kind only, at
+/// least once, always further and never past the whole.
+fn run_telling(job: Job, kind: JobKind) -> (Done, Vec<(usize, usize)>) {
+    let told = std::cell::RefCell::new(Vec::new());
+    let done = jobs::run(job, &CancelToken::new(), &|d| told.borrow_mut().push(d));
+    let mut last = 0;
+    let steps: Vec<(usize, usize)> = told
+        .into_inner()
+        .into_iter()
+        .map(|progress| {
+            let Done::Progressed {
+                kind: told_kind,
+                done,
+                of,
+                ..
+            } = progress
+            else {
+                panic!("only progress is told before the end")
+            };
+            assert_eq!(told_kind, kind);
+            assert!(done > last && done <= of, "{done} of {of} after {last}");
+            last = done;
+            (done, of)
+        })
+        .collect();
+    assert!(!steps.is_empty(), "{kind:?} tells its progress");
+    (done, steps)
+}
+
 /// The sweep chart tells how far its replays are while they run, with the time left.
 #[test]
 fn the_sweep_tells_how_far_it_is_while_it_runs() {
     let mut app = fixture_app();
     let effects = app.act(Action::ToggleSweep);
     let effects = deliver(&mut app, run_job(take_job(effects, JobKind::Session)));
-    let sweep = take_job(effects, JobKind::Sweep);
-    let told = std::cell::RefCell::new(Vec::new());
-    let done = jobs::run(sweep, &CancelToken::new(), &|d| told.borrow_mut().push(d));
-    let told = told.into_inner();
-    assert!(!told.is_empty(), "progress is told");
-    let mut last = 0;
-    for progress in told {
-        let Done::Progressed {
-            kind: JobKind::Sweep,
-            done,
-            of,
-            ..
-        } = progress
-        else {
-            panic!("only the sweep's progress is told before the end")
-        };
-        assert!(done > last && done <= of);
-        last = done;
+    let (done, told) = run_telling(take_job(effects, JobKind::Sweep), JobKind::Sweep);
+    for (done, of) in told {
         deliver(
             &mut app,
             Done::Progressed {
@@ -2318,25 +2332,8 @@ fn the_summary_and_the_loss_report_tell_how_far_they_are() {
     let mut app = open(fixture(), config, (120, 36));
     let mut effects = app.act(Action::ToggleLoss);
     for kind in [JobKind::Summary, JobKind::Loss] {
-        let job = take_job(effects, kind);
-        let told = std::cell::RefCell::new(Vec::new());
-        let done = jobs::run(job, &CancelToken::new(), &|d| told.borrow_mut().push(d));
-        let told = told.into_inner();
-        assert!(!told.is_empty(), "{kind:?} tells its progress");
-        let mut last = 0;
-        for progress in told {
-            let Done::Progressed {
-                kind: told_kind,
-                done,
-                of,
-                ..
-            } = progress
-            else {
-                panic!("only progress is told before the end")
-            };
-            assert_eq!(told_kind, kind);
-            assert!(done > last && done <= of, "{done} of {of} after {last}");
-            last = done;
+        let (done, told) = run_telling(take_job(effects, kind), kind);
+        for (done, of) in told {
             deliver(
                 &mut app,
                 Done::Progressed {
