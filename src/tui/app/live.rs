@@ -132,12 +132,10 @@ impl App {
                 counts,
                 meter,
             } => {
+                // (The file as opened, unchanged, answers `Unchanged`: a whole read is
+                // always of a file that changed.)
                 follow.meter = Some(meter);
                 follow.reloads += 1;
-                if follow.reloads == 1 && !replaced && transcript.messages().len() == before {
-                    // The meter of the file as opened: nothing else changed.
-                    return Vec::new();
-                }
                 self.install(transcript, counts);
             }
             Reloaded::Unchanged { meter } => {
