@@ -51,7 +51,7 @@ pub fn recorded_calls(transcript: &Transcript, counts: &Counts) -> Vec<(usize, u
         .iter()
         .enumerate()
         .filter_map(|(i, m)| {
-            let recorded = m.recorded()?.context_tokens;
+            let recorded = m.recorded()?.context_tokens();
             let counted = if i == 0 { 0 } else { counts.cumulative(i - 1) };
             (recorded > 0).then_some((i, counted, recorded))
         })
@@ -87,7 +87,7 @@ pub fn calibrate_read_on(
     let read = on.messages_alone(base);
     let mut counted = kept.checked_sub(1).map_or(0, |k| counts.cumulative(k));
     for (j, message) in read.messages.iter().enumerate() {
-        if let Some(recorded) = message.recorded().map(|r| r.context_tokens).filter(|&t| t > 0) {
+        if let Some(recorded) = message.recorded().map(|r| r.context_tokens()).filter(|&t| t > 0) {
             points.push((kept + j, counted, recorded));
         }
         counted = counted.saturating_add(fresh.get(j).copied().unwrap_or(0));
@@ -149,7 +149,7 @@ pub fn calibrate_epochs(whole: &Transcript, counts: &Counts) -> Vec<EpochFit> {
             let points: Vec<(usize, u64, u64)> = messages
                 .clone()
                 .filter_map(|i| {
-                    let recorded = whole.messages[i].recorded()?.context_tokens;
+                    let recorded = whole.messages[i].recorded()?.context_tokens();
                     (recorded > 0).then(|| (i, counts.range(messages.start, i), recorded))
                 })
                 .collect();

@@ -113,7 +113,7 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
             tokens: counts.range(messages.start, messages.end),
             recorded_peak: messages
                 .clone()
-                .filter_map(|i| whole.messages[i].recorded().map(|r| r.context_tokens))
+                .filter_map(|i| whole.messages[i].recorded().map(|r| r.context_tokens()))
                 .max(),
             human_turns: messages.clone().filter(|&i| whole.messages[i].boundary).count(),
             messages,
@@ -154,7 +154,7 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
                         let last = ended
                             .clone()
                             .rev()
-                            .find_map(|i| whole.messages[i].recorded().map(|r| r.context_tokens))?;
+                            .find_map(|i| whole.messages[i].recorded().map(|r| r.context_tokens()))?;
                         Some((last.min(pre), pre))
                     }),
                 counted_before: counts.range(ended.start, ended.end),

@@ -92,7 +92,7 @@ fn measured(transcript: &Transcript, counts: &Counts, window: u64, threshold: (u
         .messages()
         .iter()
         .rev()
-        .filter_map(|m| m.recorded().map(|r| r.context_tokens))
+        .filter_map(|m| m.recorded().map(|r| r.context_tokens()))
         .filter(|&t| t > 0)
         .take(11)
         .collect();
@@ -161,11 +161,11 @@ impl Meter {
         let calls: Vec<&crate::transcript::Message> = transcript
             .messages()
             .iter()
-            .filter(|m| m.recorded().is_some_and(|r| r.context_tokens > 0))
+            .filter(|m| m.recorded().is_some_and(|r| r.context_tokens() > 0))
             .collect();
         let recent = calls[calls.len().saturating_sub(RECENT_CALLS)..]
             .iter()
-            .filter_map(|m| m.recorded().map(|r| r.context_tokens))
+            .filter_map(|m| m.recorded().map(|r| r.context_tokens()))
             .collect();
         let last_id = calls.last().and_then(|m| {
             let record = m.records().last()?;
@@ -175,7 +175,7 @@ impl Meter {
         let last_measured = (*container == Container::Codex)
             .then(|| {
                 let last = transcript.messages().last()?;
-                last.recorded().map(|r| r.context_tokens)
+                last.recorded().map(|r| r.context_tokens())
             })
             .flatten();
         Some(MeterState {

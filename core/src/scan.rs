@@ -318,7 +318,7 @@ fn session_of(
     let recorded_peak = whole
         .messages
         .iter()
-        .filter_map(|m| m.recorded().map(|r| r.context_tokens))
+        .filter_map(|m| m.recorded().map(|r| r.context_tokens()))
         .max();
     let model = whole.model.clone();
     let window = model.as_deref().and_then(crate::models::window_of);

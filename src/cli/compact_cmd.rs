@@ -13,6 +13,7 @@ use ctxlens::compact::deterministic::{ArtifactStore, DirStore, DryRun, Refuse};
 use ctxlens::compact::write_document;
 use ctxlens::compact::{artifacts_dir_for, Compaction, DeterministicOptions, Outcome, Settings};
 use ctxlens::export::check_output;
+use ctxlens::policy::Engine;
 use ctxlens::summarize::Spec;
 use ctxlens::text::thousands;
 use ctxlens::tokens::Counts;
@@ -159,11 +160,15 @@ fn policy_summary(
 pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
     // llm4s is the deterministic strategy: without --plan it writes what that strategy
     // writes (its artifacts stored beside -o), with the policy's --set values.
-    let llm4s = match args.policy.chosen() {
-        Some("llm4s") if !args.plan => Some(ctxlens::policy::llm4s::Llm4sSettings::parse(
-            &args.policy.settings("llm4s", &args.budget)?,
-        )?),
-        Some(name) => return run_policy(args, name),
+    let chosen = match args.policy.chosen() {
+        Some(name) => Some((name, ctxlens::policy::by_name(name).map_err(anyhow::Error::msg)?)),
+        None => None,
+    };
+    let llm4s = match chosen {
+        Some((name, policy)) if policy.engine() == Engine::DeterministicStrategy && !args.plan => Some(
+            ctxlens::policy::llm4s::Llm4sSettings::parse(&args.policy.settings(name, &args.budget)?)?,
+        ),
+        Some((name, _)) => return run_policy(args, name),
         None => None,
     };
     let Some(max_tokens) = llm4s.map(|s| s.options.max_tokens).or(args.budget.max_tokens()) else {

@@ -14,7 +14,7 @@ use super::args::{BudgetArgs, InputArgs, MakeArgs};
 use ctxlens::calibrate::calibrate_epochs;
 use ctxlens::policy::compare::Compared;
 use ctxlens::policy::replay::{replay, Inputs, Replayed};
-use ctxlens::policy::{self, Policy, PolicySettings};
+use ctxlens::policy::{self, Engine, Policy, PolicySettings};
 use ctxlens::text::thousands;
 
 /// `--policy NAME` and `--set KEY=VALUE`.
@@ -37,17 +37,17 @@ impl PolicyArgs {
     /// The policy asked for, unless it is the §7F compactor the other options already
     /// describe (`--policy toolnexus` with no `--set`).
     pub fn chosen(&self) -> Option<&str> {
-        self.policy
-            .as_deref()
-            .filter(|&n| n != "toolnexus" || !self.set.is_empty())
+        self.policy.as_deref().filter(|&n| {
+            !self.set.is_empty() || ctxlens::policy::by_name(n).map_or(true, |p| p.engine() != Engine::TailCompactor)
+        })
     }
 
-    /// The `--set` values, with `--max-tokens`/`--keep-tail` as the shorthand of the two
-    /// policies ctxlens itself runs (toolnexus, llm4s); a `--set` value wins.
+    /// The `--set` values, with `--max-tokens`/`--keep-tail` as the shorthand of the
+    /// policies ctxlens itself runs ([`Engine::takes_budget_shorthand`]); a `--set` value wins.
     pub fn settings(&self, name: &str, budget: &BudgetArgs) -> anyhow::Result<PolicySettings> {
         let given = PolicySettings::parse(self.set.iter().map(String::as_str))?;
         let mut settings = PolicySettings::default();
-        if name == "toolnexus" || name == "llm4s" {
+        if ctxlens::policy::by_name(name).is_ok_and(|p| p.engine().takes_budget_shorthand()) {
             if let Some(max) = budget.max_tokens() {
                 settings = settings.with("max_tokens", max);
             }

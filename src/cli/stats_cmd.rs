@@ -217,7 +217,7 @@ pub fn stats_doc<'a>(transcript: &'a Transcript, counts: &'a Counts) -> StatsDoc
             .iter()
             .rev()
             .find_map(ctxlens::transcript::Message::recorded)
-            .map(|r| r.context_tokens),
+            .map(|r| r.context_tokens()),
         calibration: calibration_doc(transcript, counts),
     }
 }
@@ -297,9 +297,10 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
         if let Some(r) = recorded_vs_estimate(transcript, counts, i) {
             writeln!(
                 out,
-                "{:>6}  ┄ recorded prompt {} vs estimate {} of the messages before: {:+.1}%",
+                "{:>6}  ┄ recorded prompt {} ({}) vs estimate {} of the messages before: {:+.1}%",
                 "",
                 thousands(r.context_tokens),
+                ctxlens::tokens::usage_split(&r.usage),
                 thousands(r.estimate),
                 r.error_percent
             )?;

@@ -13,6 +13,7 @@ use anyhow::bail;
 use super::args::{EmitArgs, InputArgs, MakeArgs};
 use super::replay_cmd::{prepare, Prepared};
 use ctxlens::compact::{DeterministicOptions, Options, Settings};
+use ctxlens::policy::Engine;
 use ctxlens::replay::lost::FactIndex;
 use ctxlens::replay::sweep::{sweep, Answer, Inputs, Range, Sweep, TailRule, ANSWER_STEPS, DEFAULT_FACT_FLOOR};
 use ctxlens::text::thousands;
@@ -139,18 +140,16 @@ impl SweepArgs {
         let Some(name) = self.policy.policy.as_deref() else {
             return Ok(None);
         };
-        let vary = match (&self.vary, name) {
+        let policy = ctxlens::policy::by_name(name).map_err(anyhow::Error::msg)?;
+        let vary = match (&self.vary, policy.engine()) {
             (Some(vary), _) => vary.clone(),
-            (None, "toolnexus") if self.policy.set.is_empty() => return Ok(None),
-            (None, "toolnexus" | "llm4s") => Vary {
+            (None, Engine::TailCompactor) if self.policy.set.is_empty() => return Ok(None),
+            (None, engine) if engine.takes_budget_shorthand() => Vary {
                 key: "max_tokens".to_owned(),
                 values: self.budgets().iter().map(u64::to_string).collect(),
             },
             (None, _) => {
-                let keys = ctxlens::policy::by_name(name)
-                    .map_err(anyhow::Error::msg)?
-                    .keys()
-                    .join(", ");
+                let keys = policy.keys().join(", ");
                 bail!("sweep --policy {name} needs --vary KEY=VALUES, KEY one of: {keys}");
             }
         };

@@ -357,3 +357,70 @@ fn only_a_dialects_own_module_decides_by_dialect() {
         );
     }
 }
+
+/// Every Rust source under `dir`, with its path (tests included: a test spelling a
+/// policy's name is fine, but not code that decides by it).
+fn sources_under(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("source");
+                let code = text.split("#[cfg(test)]").next().unwrap_or_default().to_owned();
+                out.push((path, code));
+            }
+        }
+    }
+    out
+}
+
+/// A policy's identity is its module: its name appears as a string literal only there
+/// (and in the registry, `policy::all`, which names types, not strings). Two other
+/// concepts share some of the words and are allowed their own files: the input formats
+/// (`--format claude-code`, `transcript/format.rs`) and the agents' configuration files
+/// (`--emit-config codex`, `agent_config.rs`).
+#[test]
+fn a_policys_name_is_written_only_in_its_module() {
+    let top = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let names: Vec<&str> = ctxlens::policy::all().iter().map(|p| p.name()).collect();
+    assert_eq!(names.len(), 15, "the registry lists every policy");
+    let other_concepts = [
+        top.join("core/src/transcript/format.rs"),
+        top.join("core/src/agent_config.rs"),
+    ];
+    let mut found = Vec::new();
+    for dir in ["core/src", "src", "python/src"] {
+        for (path, code) in sources_under(&top.join(dir)) {
+            if path.starts_with(top.join("core/src/policy")) || other_concepts.contains(&path) {
+                continue;
+            }
+            for name in &names {
+                if code.contains(&format!("\"{name}\"")) {
+                    found.push(format!(
+                        "{} spells \"{name}\"",
+                        path.strip_prefix(top).expect("inside").display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "decide by the policy's trait, not its name: {found:?}"
+    );
+    // Inside the policy folder: only in the `fn name` of its own module.
+    for (path, code) in sources_under(&top.join("core/src/policy")) {
+        for name in &names {
+            let spelled = code.matches(&format!("\"{name}\"")).count();
+            assert!(
+                spelled <= 1 || path.ends_with("settings.rs"),
+                "{} spells \"{name}\" {spelled} times",
+                path.display()
+            );
+        }
+    }
+}

@@ -63,7 +63,7 @@ fn claude_code_follows_the_active_branch_and_merges_split_responses() {
     );
     assert!(t.raw(1).contains("Looking.") && t.raw(1).contains("make test"));
     assert_eq!(
-        response.recorded().expect("usage").context_tokens,
+        response.recorded().expect("usage").context_tokens(),
         100,
         "input + cache creation + cache read"
     );
@@ -171,9 +171,76 @@ fn codex_history_usage_and_compactions() {
     );
     assert_eq!(t.groups().groups.len(), 2);
     assert!(t.groups().orphans.is_empty());
-    assert_eq!(t.messages()[4].recorded().expect("token_count").context_tokens, 500);
+    assert_eq!(t.messages()[4].recorded().expect("token_count").context_tokens(), 500);
     assert!(t.notes().iter().any(|n| n.is_past_compaction() && n.before == 5));
     assert!(check(&t, Provider::Responses).is_empty());
+}
+
+/// The usage record keeps the split each log records: Anthropic's cache writes by
+/// lifetime (or all as 5-minute writes when the log has no split) and reads; Codex's
+/// cached input as a read out of its `input_tokens`, its reasoning inside the output.
+#[test]
+fn recorded_usage_keeps_each_logs_cache_split() {
+    let line = |id: &str, parent: &str, usage: serde_json::Value| json!({"type": "assistant", "uuid": id, "parentUuid": parent, "message": {"id": format!("msg_{id}"), "role": "assistant", "content": [{"type": "text", "text": "ok"}], "usage": usage}});
+    let t = load(jsonl(&[
+        json!({"type": "user", "uuid": "u1", "parentUuid": null, "message": {"role": "user", "content": "hi"}}),
+        line(
+            "a1",
+            "u1",
+            json!({"input_tokens": 3, "cache_creation_input_tokens": 1500, "cache_read_input_tokens": 20000, "cache_creation": {"ephemeral_5m_input_tokens": 500, "ephemeral_1h_input_tokens": 1000}, "output_tokens": 7}),
+        ),
+        json!({"type": "user", "uuid": "u2", "parentUuid": "a1", "message": {"role": "user", "content": "again"}}),
+        line(
+            "a2",
+            "u2",
+            json!({"input_tokens": 4, "cache_creation_input_tokens": 900, "cache_read_input_tokens": 100, "output_tokens": 2}),
+        ),
+    ]));
+    let split = t.messages()[1].recorded().expect("usage");
+    assert_eq!(
+        (
+            split.input_tokens,
+            split.cache_write_5m_tokens,
+            split.cache_write_1h_tokens,
+            split.cache_read_tokens,
+            split.output_tokens
+        ),
+        (3, 500, 1000, 20000, 7)
+    );
+    assert_eq!(split.context_tokens(), 21503);
+    let unsplit = t.messages()[3].recorded().expect("usage");
+    assert_eq!(
+        (
+            unsplit.cache_write_5m_tokens,
+            unsplit.cache_write_1h_tokens,
+            unsplit.cache_read_tokens
+        ),
+        (900, 0, 100),
+        "no lifetime split: the API's default 5-minute write"
+    );
+
+    let codex = load(jsonl(&[
+        json!({"timestamp": "t0", "type": "session_meta", "payload": {"id": "s", "cwd": "/repo"}}),
+        json!({"timestamp": "t1", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}}),
+        json!({"timestamp": "t2", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "hello"}]}}),
+        json!({"timestamp": "t3", "type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 5000, "cached_input_tokens": 4096, "output_tokens": 300, "reasoning_output_tokens": 256, "total_tokens": 5300}}}}),
+    ]));
+    let u = codex.messages()[1].recorded().expect("token_count");
+    assert_eq!(
+        (
+            u.input_tokens,
+            u.cache_read_tokens,
+            u.cache_write_tokens(),
+            u.output_tokens,
+            u.reasoning_tokens
+        ),
+        (904, 4096, 0, 300, 256)
+    );
+    assert_eq!(
+        u.context_tokens(),
+        5000,
+        "OpenAI's input_tokens already holds the cached part"
+    );
 }
 
 #[test]
@@ -323,11 +390,19 @@ fn stats_show_recorded_usage_and_notes() {
     assert_exit(&out, 0);
     let text = stdout(&out);
     assert!(text.contains("┄ title: Fix the build"), "{text}");
-    assert!(text.contains("┄ recorded prompt 100 vs estimate"), "{text}");
+    assert!(
+        text.contains("┄ recorded prompt 100 (input 10 · cache write 20 · cache read 70) vs estimate"),
+        "{text}"
+    );
     let json: Value =
         serde_json::from_slice(&ctxlens_stdin(&["stats", "-", "--json"], &claude_session()).stdout).expect("json");
     assert_eq!(json["format"], "claude-code");
     assert_eq!(json["messages"][1]["recorded"]["context_tokens"], 100);
+    assert_eq!(
+        json["messages"][1]["recorded"]["cache_read_tokens"], 70,
+        "the split beside the sum"
+    );
+    assert_eq!(json["messages"][1]["recorded"]["cache_write_5m_tokens"], 20);
     assert_eq!(json["recorded_last"], 100);
     assert_eq!(json["notes"][0]["kind"], "title");
 }

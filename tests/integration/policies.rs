@@ -848,6 +848,15 @@ impl ctxlens::policy::Policy for PlannedEveryCall {
     fn name(&self) -> &'static str {
         self.0.name()
     }
+    fn defaults(&self, window: u64) -> Vec<(&'static str, String)> {
+        self.0.defaults(window)
+    }
+    fn engine(&self) -> ctxlens::policy::Engine {
+        self.0.engine()
+    }
+    fn settings_from_log(&self, whole: &ctxlens::transcript::Transcript) -> Vec<(&'static str, String)> {
+        self.0.settings_from_log(whole)
+    }
     fn keys(&self) -> &'static [&'static str] {
         self.0.keys()
     }

@@ -704,7 +704,7 @@ fn screen_claude_code_log_with_a_past_compaction_and_recorded_usage() {
         "┄┄ past compaction: compacted here (auto): 155,979 tokens before"
     )
     .is_some());
-    assert!(row_containing(buffer, "recorded prompt 36,541 vs estimate 3,418").is_some());
+    assert!(row_containing(buffer, "recorded prompt 36,541 (input 10 · cache write").is_some());
     insta::assert_snapshot!("claude_code_log", terminal.backend());
 }
 

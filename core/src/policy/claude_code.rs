@@ -130,6 +130,17 @@ impl Policy for ClaudeCode {
         "claude-code"
     }
 
+    fn defaults(&self, window: u64) -> Vec<(&'static str, String)> {
+        vec![("context_window", window.to_string())]
+    }
+
+    fn settings_from_log(&self, whole: &Transcript) -> Vec<(&'static str, String)> {
+        logged_threshold(whole)
+            .map(|pre| ("threshold", pre.to_string()))
+            .into_iter()
+            .collect()
+    }
+
     fn keys(&self) -> &'static [&'static str] {
         &[
             "threshold",

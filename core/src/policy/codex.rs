@@ -46,6 +46,10 @@ impl Policy for Codex {
         "codex"
     }
 
+    fn defaults(&self, window: u64) -> Vec<(&'static str, String)> {
+        vec![("context_window", window.to_string())]
+    }
+
     fn keys(&self) -> &'static [&'static str] {
         &["auto_compact_token_limit", "context_window", "user_message_budget"]
     }

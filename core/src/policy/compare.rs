@@ -1,6 +1,6 @@
 //! Every policy replayed over one session, side by side: what `ctxlens compare` prints
 //! and the TUI's compare view shows. A policy the user gives no settings runs as its
-//! agent does by default for the model's window ([`default_settings`]); the frameworks
+//! agent does by default for the model's window ([`Policy::defaults`]); the frameworks
 //! without a default get a stated assumption.
 
 use rayon::prelude::*;
@@ -23,34 +23,11 @@ pub struct Compared {
     pub replayed: Replayed,
 }
 
-/// Each policy's settings when the user gives none: what the agent does by default for
-/// a model with `window` tokens, or — for the frameworks without a default — a stated
-/// assumption (documented in `docs/policies.md`).
-pub fn default_settings(name: &str, window: u64) -> Vec<(&'static str, String)> {
-    let w = window.to_string();
-    match name {
-        // The two compactors ctxlens runs itself have no agent default: 80% of the window.
-        "toolnexus" | "llm4s" => vec![("max_tokens", (window * 8 / 10).to_string())],
-        "claude-code" | "codex" => vec![("context_window", w)],
-        "opencode" => vec![("context", w)],
-        "langchain-summarization" => vec![("trigger", "fraction:0.8".to_owned()), ("max_input_tokens", w)],
-        "langchain-trim" => vec![
-            ("max_tokens", w),
-            ("start_on", "human".to_owned()),
-            ("include_system", "true".to_owned()),
-        ],
-        "semantic-kernel-truncation" | "semantic-kernel-summarization" => {
-            vec![("target_count", "50".to_owned()), ("threshold_count", "10".to_owned())]
-        }
-        _ => Vec::new(),
-    }
-}
-
 /// A policy's settings in a comparison: its defaults for the window, then `set`
 /// (`NAME.KEY=VALUE` for this policy, a bare `KEY=VALUE` for every policy that has it).
 pub fn settings_for(policy: &dyn Policy, window: u64, set: &[String]) -> Result<PolicySettings, String> {
     let mut settings = PolicySettings::default();
-    for (k, v) in default_settings(policy.name(), window) {
+    for (k, v) in policy.defaults(window) {
         settings = settings.with(k, v);
     }
     for pair in set {
@@ -117,4 +94,71 @@ pub fn compare(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{PolicyPlan, Section, SettingError};
+
+    /// A sixteenth policy, written only here: it drops all but its last `keep` messages.
+    /// Nothing outside this module names it, and compare runs it with its own defaults.
+    struct KeepLast;
+
+    impl Policy for KeepLast {
+        fn name(&self) -> &'static str {
+            "test-keep-last"
+        }
+
+        fn defaults(&self, window: u64) -> Vec<(&'static str, String)> {
+            vec![("keep", (window / 1000).to_string())]
+        }
+
+        fn keys(&self) -> &'static [&'static str] {
+            &["keep"]
+        }
+
+        fn plan_chat(
+            &self,
+            chat: &[crate::policy::ChatMessage],
+            settings: &PolicySettings,
+        ) -> Result<PolicyPlan, SettingError> {
+            let keep = settings.number("keep")?.unwrap_or(0) as usize;
+            let mut plan = PolicyPlan::unchanged(self.name(), "messages", chat.len());
+            let cut = chat.len().saturating_sub(keep);
+            for row in &mut plan.messages[..cut] {
+                row.section = Section::Dropped;
+            }
+            plan.compacted = cut > 0;
+            Ok(plan)
+        }
+    }
+
+    static KEEP_LAST: KeepLast = KeepLast;
+
+    #[test]
+    fn a_policy_added_in_its_own_module_runs_with_its_defaults() {
+        let defaults = settings_for(&KEEP_LAST, 3_000, &[]).expect("settings");
+        assert_eq!(defaults.number("keep"), Ok(Some(3)), "its own default for the window");
+        let set = settings_for(&KEEP_LAST, 3_000, &["test-keep-last.keep=2".to_owned()]).expect("settings");
+        assert_eq!(set.number("keep"), Ok(Some(2)), "`NAME.KEY=VALUE` reaches it");
+
+        let text = r#"[{"role":"user","content":"one"},{"role":"assistant","content":"two"},{"role":"user","content":"three"},{"role":"assistant","content":"four"},{"role":"user","content":"five"}]"#;
+        let whole = Transcript::parse("five.json", text.as_bytes().to_vec(), None).expect("a transcript");
+        let counts = Counts::compute(&whole, crate::tokens::Tokenizer::Estimate);
+        let rows = compare(
+            &whole,
+            &counts,
+            &[&KEEP_LAST],
+            3_000,
+            &[],
+            &crate::summarize::Placeholder,
+            crate::cancel::never(),
+            None,
+        )
+        .expect("a comparison");
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].replayed.policy, "test-keep-last");
+        assert_eq!(rows[0].settings, vec![("keep".to_owned(), "3".to_owned())]);
+    }
 }

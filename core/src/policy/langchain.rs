@@ -238,6 +238,14 @@ impl Policy for Trim {
         "langchain-trim"
     }
 
+    fn defaults(&self, window: u64) -> Vec<(&'static str, String)> {
+        vec![
+            ("max_tokens", window.to_string()),
+            ("start_on", "human".to_owned()),
+            ("include_system", "true".to_owned()),
+        ]
+    }
+
     fn keys(&self) -> &'static [&'static str] {
         &[
             "max_tokens",
@@ -460,6 +468,13 @@ impl Policy for Summarization {
         "langchain-summarization"
     }
 
+    fn defaults(&self, window: u64) -> Vec<(&'static str, String)> {
+        vec![
+            ("trigger", "fraction:0.8".to_owned()),
+            ("max_input_tokens", window.to_string()),
+        ]
+    }
+
     fn keys(&self) -> &'static [&'static str] {
         &["trigger", "keep", "trim_tokens_to_summarize", "max_input_tokens"]
     }
@@ -577,6 +592,11 @@ const PLACEHOLDER: &str = "[cleared]";
 impl Policy for ClearToolUses {
     fn name(&self) -> &'static str {
         "anthropic-clear-tool-uses"
+    }
+
+    fn defaults(&self, _window: u64) -> Vec<(&'static str, String)> {
+        // Its own defaults hold whatever the window (see docs/policies.md).
+        Vec::new()
     }
 
     fn keys(&self) -> &'static [&'static str] {

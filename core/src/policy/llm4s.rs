@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use super::chat::{chat_view, ChatMessage, Kind};
 use super::running::Running;
 use super::toolnexus::Toolnexus;
-use super::{Edit, InPlace, Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use super::{Edit, Engine, InPlace, Policy, PolicyPlan, PolicySettings, Section, SettingError};
 use crate::compact::deterministic::{self, compact_tool_output, DryRun};
 use crate::compact::{DeterministicOptions, Options, Strategy};
 use crate::tokens::{compact_length, Counts, Tokenizer};
@@ -77,6 +77,15 @@ struct Edited {
 impl Policy for Llm4s {
     fn name(&self) -> &'static str {
         "llm4s"
+    }
+
+    fn defaults(&self, window: u64) -> Vec<(&'static str, String)> {
+        // No agent default: 80% of the window, as for the §7F compactor.
+        vec![("max_tokens", (window * 8 / 10).to_string())]
+    }
+
+    fn engine(&self) -> Engine {
+        Engine::DeterministicStrategy
     }
 
     fn keys(&self) -> &'static [&'static str] {
@@ -190,10 +199,10 @@ fn finish(
             .with("max_tokens", parsed.options.max_tokens)
             .with_optional("keep_tail", settings.number("keep_tail")?);
         let mut plan = Toolnexus.plan_chat(&shrunk, &tail_settings)?;
-        plan.policy = "llm4s";
+        plan.policy = Llm4s.name();
         plan
     } else {
-        let mut plan = PolicyPlan::unchanged("llm4s", "estimate", chat.len());
+        let mut plan = PolicyPlan::unchanged(Llm4s.name(), "estimate", chat.len());
         let after = before - edited.counted.keys().map(|&i| chat[i].counted).sum::<u64>()
             + edited.counted.values().sum::<u64>();
         plan.tokens_after = Some(after);

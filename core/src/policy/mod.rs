@@ -216,10 +216,45 @@ impl PolicyPlan {
     }
 }
 
+/// What runs a policy, where that changes how the front ends treat it. Asked of the
+/// policy, never decided by its name, so a new policy is its module and its registry line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// ctxlens' own §7F tail compactor: with no `--set` it is the plan the budget options
+    /// (`--max-tokens`, `--keep-tail`) already describe.
+    TailCompactor,
+    /// ctxlens' deterministic strategy: the budget options are its shorthand too, and
+    /// `compact` writes what the strategy writes (not only a plan).
+    DeterministicStrategy,
+    /// Another agent's compactor, replayed from its settings alone.
+    Agent,
+}
+
+impl Engine {
+    /// `--max-tokens` / `--keep-tail` are this policy's `max_tokens` / `keep_tail`.
+    pub fn takes_budget_shorthand(self) -> bool {
+        matches!(self, Engine::TailCompactor | Engine::DeterministicStrategy)
+    }
+}
+
 /// One agent's compactor.
 pub trait Policy: Sync {
     /// Its name on the command line.
     fn name(&self) -> &'static str;
+    /// Its settings when the user gives none, for a model with `window` tokens: what the
+    /// agent does by default, or — for the frameworks without one — the assumption
+    /// `docs/policies.md` states. Required, so that no policy runs with none by omission.
+    fn defaults(&self, window: u64) -> Vec<(&'static str, String)>;
+    /// What runs it (see [`Engine`]).
+    fn engine(&self) -> Engine {
+        Engine::Agent
+    }
+    /// Settings the session's own log shows the agent used (Claude Code's `preTokens`
+    /// threshold), taken by a replay where the user set none.
+    fn settings_from_log(&self, whole: &Transcript) -> Vec<(&'static str, String)> {
+        let _ = whole;
+        Vec::new()
+    }
     /// The `--set` keys it takes, as the agent spells them.
     fn keys(&self) -> &'static [&'static str];
     /// What it would do with the messages `chat` (rows numbered by position).

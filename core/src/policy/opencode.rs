@@ -47,6 +47,11 @@ impl Policy for Prune {
         "opencode-prune"
     }
 
+    fn defaults(&self, _window: u64) -> Vec<(&'static str, String)> {
+        // Its own defaults hold whatever the window (see docs/policies.md).
+        Vec::new()
+    }
+
     fn keys(&self) -> &'static [&'static str] {
         &["protect", "minimum"]
     }
@@ -241,6 +246,10 @@ fn estimated(m: &ChatMessage) -> u64 {
 impl Policy for Overflow {
     fn name(&self) -> &'static str {
         "opencode"
+    }
+
+    fn defaults(&self, window: u64) -> Vec<(&'static str, String)> {
+        vec![("context", window.to_string())]
     }
 
     fn keys(&self) -> &'static [&'static str] {

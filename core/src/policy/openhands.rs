@@ -39,6 +39,11 @@ impl Policy for Recent {
         "openhands-recent"
     }
 
+    fn defaults(&self, _window: u64) -> Vec<(&'static str, String)> {
+        // Its own defaults hold whatever the window (see docs/policies.md).
+        Vec::new()
+    }
+
     fn keys(&self) -> &'static [&'static str] {
         &["keep_first", "max_events"]
     }
@@ -99,6 +104,11 @@ pub struct Mask;
 impl Policy for Mask {
     fn name(&self) -> &'static str {
         "openhands-mask"
+    }
+
+    fn defaults(&self, _window: u64) -> Vec<(&'static str, String)> {
+        // Its own defaults hold whatever the window (see docs/policies.md).
+        Vec::new()
     }
 
     fn keys(&self) -> &'static [&'static str] {
@@ -216,6 +226,11 @@ impl Policy for Amortized {
         "openhands-amortized"
     }
 
+    fn defaults(&self, _window: u64) -> Vec<(&'static str, String)> {
+        // Its own defaults hold whatever the window (see docs/policies.md).
+        Vec::new()
+    }
+
     fn keys(&self) -> &'static [&'static str] {
         &["max_size", "keep_first"]
     }
@@ -240,6 +255,11 @@ impl Llm {
 impl Policy for Llm {
     fn name(&self) -> &'static str {
         "openhands-llm"
+    }
+
+    fn defaults(&self, _window: u64) -> Vec<(&'static str, String)> {
+        // Its own defaults hold whatever the window (see docs/policies.md).
+        Vec::new()
     }
 
     fn keys(&self) -> &'static [&'static str] {

@@ -234,10 +234,10 @@ fn settings_for(inputs: &Inputs, sent: &[ChatMessage], at: usize, real: Option<(
                 settings = settings.with("overhead", fit.overhead).with("ratio", fit.ratio);
             }
         }
-        // Claude Code's own log shows the threshold its version used.
-        if inputs.policy.name() == "claude-code" && settings.text("threshold").is_none() {
-            if let Some(pre) = super::claude_code::logged_threshold(inputs.whole) {
-                settings = settings.with("threshold", pre);
+        // The agent's own log may show a setting its version used (Claude Code's threshold).
+        for (key, value) in inputs.policy.settings_from_log(inputs.whole) {
+            if settings.text(key).is_none() {
+                settings = settings.with(key, value);
             }
         }
     }
@@ -632,7 +632,7 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
             out.model_calls += 1;
             let recorded = inputs.whole.messages[at]
                 .recorded()
-                .map(|r| r.context_tokens)
+                .map(|r| r.context_tokens())
                 .filter(|&r| r > 0);
             let counted = running.total_counted();
             let real = recorded.filter(|_| real_lineage).map(|r| (r, counted));

@@ -76,6 +76,10 @@ impl Policy for Truncation {
         "semantic-kernel-truncation"
     }
 
+    fn defaults(&self, _window: u64) -> Vec<(&'static str, String)> {
+        vec![("target_count", "50".to_owned()), ("threshold_count", "10".to_owned())]
+    }
+
     fn keys(&self) -> &'static [&'static str] {
         &["target_count", "threshold_count", "variant"]
     }
@@ -114,6 +118,10 @@ pub struct Summarization;
 impl Policy for Summarization {
     fn name(&self) -> &'static str {
         "semantic-kernel-summarization"
+    }
+
+    fn defaults(&self, _window: u64) -> Vec<(&'static str, String)> {
+        vec![("target_count", "50".to_owned()), ("threshold_count", "10".to_owned())]
     }
 
     fn keys(&self) -> &'static [&'static str] {

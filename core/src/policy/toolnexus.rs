@@ -5,7 +5,7 @@
 
 use super::chat::{ChatMessage, Kind};
 use super::running::Running;
-use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use super::{Engine, Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
 use crate::compact::{plan_shape, Options, Section as PlanSection, Shape};
 
 /// A chat slice as the §7F planner sees it: prefix sums of the counted tokens and the
@@ -77,6 +77,15 @@ impl Toolnexus {
 impl Policy for Toolnexus {
     fn name(&self) -> &'static str {
         "toolnexus"
+    }
+
+    fn defaults(&self, window: u64) -> Vec<(&'static str, String)> {
+        // ctxlens' own compactor has no agent default: 80% of the window.
+        vec![("max_tokens", (window * 8 / 10).to_string())]
+    }
+
+    fn engine(&self) -> Engine {
+        Engine::TailCompactor
     }
 
     fn keys(&self) -> &'static [&'static str] {

@@ -115,7 +115,7 @@ impl View {
     pub fn recorded(&self, p: usize) -> Option<u64> {
         self.transcript.messages[self.positions[p]]
             .recorded()
-            .map(|r| r.context_tokens)
+            .map(|r| r.context_tokens())
     }
 }
 

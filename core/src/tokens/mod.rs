@@ -327,10 +327,11 @@ impl Counts {
 /// Usage a log recorded for a response, beside ctxlens's estimate of the same prompt.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct RecordedRow {
-    /// Prompt tokens the provider recorded for this response.
+    /// Prompt tokens the provider recorded for this response (the split's sum).
     pub context_tokens: u64,
-    /// Output tokens it recorded.
-    pub output_tokens: u64,
+    /// The usage as the log recorded it: input, cache writes and reads, output.
+    #[serde(flatten)]
+    pub usage: crate::transcript::Recorded,
     /// The estimate of the messages before this one (what ctxlens can see of the prompt;
     /// a log never holds the system prompt or tool definitions).
     pub estimate: u64,
@@ -341,19 +342,41 @@ pub struct RecordedRow {
 /// The recorded usage of message `i`, when the log has it, beside the estimate of the
 /// messages before it.
 pub fn recorded_vs_estimate(transcript: &Transcript, counts: &Counts, i: usize) -> Option<RecordedRow> {
-    let r = transcript.messages[i].recorded()?;
+    let usage = transcript.messages[i].recorded()?;
+    let context_tokens = usage.context_tokens();
     let estimate = if i == 0 { 0 } else { counts.cumulative(i - 1) };
-    let error_percent = if r.context_tokens == 0 {
+    let error_percent = if context_tokens == 0 {
         0.0
     } else {
-        ((estimate as f64 - r.context_tokens as f64) / r.context_tokens as f64 * 1000.0).round() / 10.0
+        ((estimate as f64 - context_tokens as f64) / context_tokens as f64 * 1000.0).round() / 10.0
     };
     Some(RecordedRow {
-        context_tokens: r.context_tokens,
-        output_tokens: r.output_tokens,
+        context_tokens,
+        usage,
         estimate,
         error_percent,
     })
+}
+
+/// A recorded prompt's split in words: `input 1,204 · cache write 3,100 · cache read
+/// 40,122`, the parts that are zero left out (`input 0` when all are).
+pub fn usage_split(usage: &crate::transcript::Recorded) -> String {
+    let parts = [
+        ("input", usage.input_tokens),
+        ("cache write", usage.cache_write_5m_tokens),
+        ("cache write 1h", usage.cache_write_1h_tokens),
+        ("cache read", usage.cache_read_tokens),
+    ];
+    let said: Vec<String> = parts
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(what, n)| format!("{what} {}", crate::text::thousands(*n)))
+        .collect();
+    if said.is_empty() {
+        "input 0".to_owned()
+    } else {
+        said.join(" · ")
+    }
 }
 
 #[cfg(test)]

@@ -142,13 +142,49 @@ pub struct Message {
     extra: Option<std::sync::Arc<Extra>>,
 }
 
-/// Token usage a log recorded for one model response.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Token usage a log recorded for one model response, split as the provider bills it:
+/// the prompt's uncached input, what it wrote to the cache (by lifetime) and what it read
+/// from it, and the output. Costs (a cache write is dearer than input, a read far
+/// cheaper) and predictions stand on the split; [`Recorded::context_tokens`] is the
+/// whole prompt.
+///
+/// How each log's fields map (saturating: a log is input, and a forged `u64::MAX` must
+/// not wrap):
+/// - Claude Code (Anthropic `usage`): `input_tokens` → `input_tokens`;
+///   `cache_creation.ephemeral_5m_input_tokens` / `ephemeral_1h_input_tokens` → the two
+///   writes (without that split, all of `cache_creation_input_tokens` is a 5-minute write,
+///   the API's default lifetime); `cache_read_input_tokens` → `cache_read_tokens`.
+/// - Codex (`token_count` `last_token_usage`, OpenAI's convention): `input_tokens` includes
+///   `cached_input_tokens`, so the uncached input is the difference and the cached part a
+///   read; `reasoning_output_tokens` is part of `output_tokens`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Recorded {
-    /// Prompt tokens the provider counted: input + cache creation + cache read.
-    pub context_tokens: u64,
-    /// Output tokens of the response.
+    /// Prompt tokens billed as plain input (neither written to nor read from a cache).
+    pub input_tokens: u64,
+    /// Prompt tokens written to the cache with a 5-minute lifetime.
+    pub cache_write_5m_tokens: u64,
+    /// Prompt tokens written to the cache with a 1-hour lifetime.
+    pub cache_write_1h_tokens: u64,
+    /// Prompt tokens read from the cache.
+    pub cache_read_tokens: u64,
+    /// Output tokens of the response (reasoning included).
     pub output_tokens: u64,
+    /// Of the output, the reasoning tokens, where the log says.
+    pub reasoning_tokens: u64,
+}
+
+impl Recorded {
+    /// The whole prompt the provider counted: input, cache writes and cache reads.
+    pub fn context_tokens(&self) -> u64 {
+        self.input_tokens
+            .saturating_add(self.cache_write_tokens())
+            .saturating_add(self.cache_read_tokens)
+    }
+
+    /// Prompt tokens written to the cache, whatever their lifetime.
+    pub fn cache_write_tokens(&self) -> u64 {
+        self.cache_write_5m_tokens.saturating_add(self.cache_write_1h_tokens)
+    }
 }
 
 /// Block types that only the Anthropic Messages API uses.

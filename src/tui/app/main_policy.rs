@@ -72,7 +72,7 @@ impl App {
             return;
         };
         self.mode = Mode::Normal;
-        if chosen.name() == "toolnexus" {
+        if chosen.engine() == policy::Engine::TailCompactor {
             self.main_policy = None;
             self.status = Status::info("the list follows the §7F plan again (the budget keys tune it)");
             return;

@@ -138,8 +138,9 @@ fn facts(app: &App) -> Vec<Line<'static>> {
         lines.push(Line::from(vec![
             Span::styled("recorded ", t.dim),
             Span::raw(format!(
-                "prompt {} vs estimate {} of the messages before: {:+.1}% (logs hold no system prompt or tools)",
+                "prompt {} ({}) vs estimate {} of the messages before: {:+.1}% (logs hold no system prompt or tools)",
                 thousands(r.context_tokens),
+                crate::tokens::usage_split(&r.usage),
                 thousands(r.estimate),
                 r.error_percent
             )),

@@ -374,16 +374,25 @@ fn merge_into(text: &str, message: &mut Message, next: &Value, record: Range<usi
     message.set_recorded(recorded);
 }
 
-/// Anthropic usage: the prompt the response was produced from, cache included.
+/// Anthropic usage: the prompt the response was produced from, split as it was billed
+/// (see [`Recorded`] for the mapping).
 fn usage(message: &Value) -> Option<Recorded> {
     let u = message.get("usage")?;
     let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let written = n("cache_creation_input_tokens");
+    let split = u.get("cache_creation");
+    let by_ttl = |k: &str| split.and_then(|s| s.get(k)).and_then(Value::as_u64);
+    let (five_minutes, one_hour) = match (by_ttl("ephemeral_5m_input_tokens"), by_ttl("ephemeral_1h_input_tokens")) {
+        (None, None) => (written, 0),
+        (five, hour) => (five.unwrap_or(0), hour.unwrap_or(0)),
+    };
     Some(Recorded {
-        // Saturating: a log is input, and a forged field at u64::MAX must not wrap.
-        context_tokens: n("input_tokens")
-            .saturating_add(n("cache_creation_input_tokens"))
-            .saturating_add(n("cache_read_input_tokens")),
+        input_tokens: n("input_tokens"),
+        cache_write_5m_tokens: five_minutes,
+        cache_write_1h_tokens: one_hour,
+        cache_read_tokens: n("cache_read_input_tokens"),
         output_tokens: n("output_tokens"),
+        reasoning_tokens: 0,
     })
 }
 

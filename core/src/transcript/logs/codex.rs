@@ -215,9 +215,13 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                 let last = payload.pointer("/info/last_token_usage");
                 if let (Some(u), Some(m)) = (last, loaded.messages.last_mut()) {
                     let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+                    let cached = n("cached_input_tokens");
                     m.set_recorded(Some(Recorded {
-                        context_tokens: n("input_tokens"),
+                        input_tokens: n("input_tokens").saturating_sub(cached),
+                        cache_read_tokens: cached,
                         output_tokens: n("output_tokens"),
+                        reasoning_tokens: n("reasoning_output_tokens"),
+                        ..Recorded::default()
                     }));
                     last_recorded = Some(n("input_tokens"));
                 }
