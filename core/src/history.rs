@@ -43,6 +43,10 @@ pub struct Compaction {
     pub trigger: Option<String>,
     /// The context's size before it, as recorded.
     pub pre_tokens: Option<u64>,
+    /// The last prompt the provider recorded before it (the request that did not set it
+    /// off), when the log records usage: the lower end of where an automatic threshold
+    /// lies, and the only figure a log without `preTokens` (Claude Code 1.0.x) gives.
+    pub last_recorded_before: Option<u64>,
     /// For an `auto` compaction with its size recorded: the threshold the client used
     /// lies between the last request recorded before it (which did not trigger it) and
     /// that size (which did).
@@ -136,6 +140,10 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
             kept_text.push('\n');
             let mut loss = loss_report_kept(whole, ended.clone(), &format!("{summary}\n{kept_text}"), &[after]);
             loss.summary_tokens = past.summary_message.map_or(0, |i| counts.message(i));
+            let last_recorded_before = ended
+                .clone()
+                .rev()
+                .find_map(|i| whole.messages[i].recorded().map(|r| r.context_tokens()));
             let after_epoch = epochs
                 .iter()
                 .find(|e| e.messages.start >= at)
@@ -147,16 +155,11 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
                 at,
                 trigger: past.trigger.clone(),
                 pre_tokens: past.pre_tokens,
+                last_recorded_before,
                 threshold_between: past
                     .pre_tokens
                     .filter(|_| past.trigger.as_deref() == Some("auto"))
-                    .and_then(|pre| {
-                        let last = ended
-                            .clone()
-                            .rev()
-                            .find_map(|i| whole.messages[i].recorded().map(|r| r.context_tokens()))?;
-                        Some((last.min(pre), pre))
-                    }),
+                    .and_then(|pre| Some((last_recorded_before?.min(pre), pre))),
                 counted_before: counts.range(ended.start, ended.end),
                 summary_tokens: loss.summary_tokens,
                 summary,

@@ -116,6 +116,8 @@ struct CompactionDoc<'a> {
     at: usize,
     trigger: Option<&'a str>,
     pre_tokens: Option<u64>,
+    /// The last prompt recorded before it (the request that did not set it off).
+    last_recorded_before: Option<u64>,
     /// `[last request recorded before it, pre_tokens]` for an auto compaction.
     threshold_between: Option<(u64, u64)>,
     counted_before: u64,
@@ -304,6 +306,7 @@ fn document<'a>(
                 at: c.at,
                 trigger: c.trigger.as_deref(),
                 pre_tokens: c.pre_tokens,
+                last_recorded_before: c.last_recorded_before,
                 threshold_between: c.threshold_between,
                 counted_before: c.counted_before,
                 summary: &c.summary,
@@ -411,10 +414,14 @@ fn print(
             ctxlens::text::count_of(epoch.human_turns as u64, "human turn", "human turns"),
         )?;
         for c in found.compactions.iter().filter(|c| c.epoch == epoch.index) {
-            let pre = c.pre_tokens.map_or_else(
-                || "size not recorded".to_owned(),
-                |p| format!("{} tokens recorded before", thousands(p)),
-            );
+            let pre = match (c.pre_tokens, c.last_recorded_before) {
+                (Some(p), _) => format!("{} tokens recorded before", thousands(p)),
+                (None, Some(last)) => format!(
+                    "size not recorded (the last request before it: {} tokens)",
+                    thousands(last)
+                ),
+                (None, None) => "size not recorded".to_owned(),
+            };
             writeln!(
                 out,
                 "  ▼ compacted ({}) at line {}: {pre}; this epoch counts {} ({tokenizer})",

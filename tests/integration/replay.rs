@@ -153,6 +153,160 @@ fn history_shows_the_real_compaction_of_a_claude_code_log() {
     assert_eq!(live, epochs[1]["messages"].as_u64().unwrap());
 }
 
+/// The compactions a log holds, counted from its raw records by the rules of each
+/// writer (not by ctxlens' reader): Claude Code 2.x `compact_boundary` records; Claude
+/// Code 1.0.x summaries that start a main chain of their own (`isCompactSummary`, no
+/// parent) after some earlier record; Codex `compacted` records.
+fn compactions_in_raw_log(file: &Path) -> usize {
+    let text = std::fs::read_to_string(file).unwrap();
+    let records: Vec<Value> = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    records
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| {
+            r["subtype"] == "compact_boundary"
+                || r["type"] == "compacted"
+                || (r["isCompactSummary"] == Value::Bool(true)
+                    && r["parentUuid"].is_null()
+                    && r["isSidechain"] != Value::Bool(true)
+                    && *i > 0
+                    && records[i - 1]["subtype"] != "compact_boundary")
+        })
+        .count()
+}
+
+#[test]
+fn history_and_scan_find_every_compaction_of_every_shipped_log() {
+    let logs: Vec<PathBuf> = real_transcripts()
+        .into_iter()
+        .filter(|f| f.to_string_lossy().contains("claude-code-jsonl") || f.to_string_lossy().contains("codex-rollout"))
+        .collect();
+    assert!(logs.len() >= 8, "{logs:?}");
+    let mut seen = 0;
+    for log in &logs {
+        let expected = compactions_in_raw_log(log);
+        let history = json_stdout(&ctxlens(&["history", path(log), "--json"]));
+        let found = history["compactions"].as_array().unwrap().len();
+        assert_eq!(found, expected, "history of {}", log.display());
+        assert_eq!(
+            history["epochs"].as_array().unwrap().len(),
+            expected + 1,
+            "{}",
+            log.display()
+        );
+        let scan = json_stdout(&ctxlens(&["scan", path(log), "--json"]));
+        assert_eq!(scan["compactions"], expected, "scan of {}", log.display());
+        seen += expected;
+    }
+    assert!(seen >= 2, "the shipped logs hold a 2.x and a 1.0.x compaction");
+}
+
+/// Claude Code 1.0.53 wrote an automatic compaction as its summary alone: history, scan
+/// and stats see it, the epoch before it is the conversation the client compacted from,
+/// and the last request recorded before it is the lower end of the threshold.
+#[test]
+fn history_reads_a_claude_code_1_0_compaction_written_without_a_boundary() {
+    let log = data().join("real-transcripts/claude-code-jsonl/vsla-cc1053-autocompact-0a725fb5.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let records: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let summary_at = records
+        .iter()
+        .position(|r| r["isCompactSummary"] == Value::Bool(true))
+        .unwrap();
+    assert_eq!(records[summary_at]["version"], "1.0.53");
+    let last_usage = records[..summary_at]
+        .iter()
+        .rev()
+        .filter(|r| r["isSidechain"] != Value::Bool(true))
+        .find_map(|r| {
+            let u = &r["message"]["usage"];
+            u.is_object().then(|| {
+                ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"]
+                    .iter()
+                    .map(|k| u[k].as_u64().unwrap_or(0))
+                    .sum::<u64>()
+            })
+        })
+        .unwrap();
+
+    let doc = json_stdout(&ctxlens(&["history", path(&log), "--json"]));
+    let c = &doc["compactions"][0];
+    assert_eq!(c["line"], summary_at + 1);
+    assert_eq!(c["trigger"], "auto", "no /compact before it");
+    assert!(c["pre_tokens"].is_null(), "1.0.x records no size");
+    assert_eq!(c["last_recorded_before"], last_usage);
+    assert_eq!(
+        c["summary"].as_str().unwrap().trim(),
+        records[summary_at]["message"]["content"].as_str().unwrap().trim()
+    );
+    let epochs = doc["epochs"].as_array().unwrap();
+    assert!(
+        epochs[0]["messages"].as_u64().unwrap() > 100,
+        "the conversation before it: {}",
+        epochs[0]
+    );
+    // The live view is the epoch after it, and says where it starts.
+    let stats = json_stdout(&ctxlens(&["stats", path(&log), "--json"]));
+    assert_eq!(
+        stats["messages"].as_array().unwrap().len() as u64,
+        epochs[1]["messages"].as_u64().unwrap()
+    );
+    let notes = stats["notes"].as_array().unwrap();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n["kind"] == "past compaction" && n["line"] == summary_at + 1),
+        "{notes:?}"
+    );
+}
+
+/// The 1.0.x shape written by hand: a `/compact` command before the summary makes it
+/// manual; a log that starts with a summary (its earlier records not in the file) holds
+/// no compaction of its own.
+#[test]
+fn a_1_0_summary_after_a_compact_command_is_manual_and_one_with_nothing_before_is_none() {
+    let user = |uuid: &str, parent: Option<&str>, content: &str| {
+        serde_json::json!({"type": "user", "uuid": uuid, "parentUuid": parent, "isSidechain": false, "version": "1.0.40",
+            "message": {"role": "user", "content": content}})
+    };
+    let assistant = |uuid: &str, parent: &str| {
+        serde_json::json!({"type": "assistant", "uuid": uuid, "parentUuid": parent, "isSidechain": false,
+            "message": {"id": format!("msg_{uuid}"), "role": "assistant", "content": [{"type": "text", "text": "done"}],
+            "usage": {"input_tokens": 1200, "output_tokens": 5}}})
+    };
+    let mut summary = user(
+        "s1",
+        None,
+        "This session is being continued from a previous conversation. Summary: the tests pass.",
+    );
+    summary["isCompactSummary"] = Value::Bool(true);
+    let manual = [
+        user("u1", None, "run the tests"),
+        assistant("a1", "u1"),
+        user(
+            "u2",
+            Some("a1"),
+            "<command-name>/compact</command-name>\n<command-message>compact</command-message>",
+        ),
+        summary.clone(),
+        user("u3", Some("s1"), "now ship it"),
+    ];
+    let cut = [summary, user("u3", Some("s1"), "now ship it")];
+    let dir = tempfile::tempdir().unwrap();
+    for (name, records, expected) in [("manual.jsonl", &manual[..], 1), ("cut.jsonl", &cut[..], 0)] {
+        let file = dir.path().join(name);
+        let lines: Vec<String> = records.iter().map(Value::to_string).collect();
+        std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+        let doc = json_stdout(&ctxlens(&["history", path(&file), "--json"]));
+        let compactions = doc["compactions"].as_array().unwrap();
+        assert_eq!(compactions.len(), expected, "{name}: {doc}");
+        if expected == 1 {
+            assert_eq!(compactions[0]["trigger"], "manual");
+            assert_eq!(compactions[0]["last_recorded_before"], 1200);
+        }
+    }
+}
+
 #[test]
 fn history_of_a_codex_log_with_a_compaction() {
     let rollout = data().join("real-transcripts/codex-rollout/codemie-codex-desktop-019e1695.jsonl");

@@ -283,7 +283,7 @@ fn a_directory_opens_the_browser_and_a_session_returns_to_it() {
         return;
     };
     session.wait_for("every session scanned", |s| {
-        s.contains("sessions in") && s.contains("14 of 14") && !s.contains("loading")
+        s.contains("sessions in") && s.contains("15 of 15") && !s.contains("loading")
     });
     session.keys(&["/"]);
     session.keys(&["-l", "codemie"]);

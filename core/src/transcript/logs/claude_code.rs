@@ -53,19 +53,27 @@ pub(crate) fn claude_code(
                 .iter()
                 .rposition(|l| uuid(l).is_some_and(|u| !all_parents.contains(&u)))
         });
+    // A compaction starts a chain with no parent: the conversation before it is reached
+    // through the boundary's `logicalParentUuid`, or, for a 1.0.x summary written without
+    // a boundary, through the main conversation's last record before it.
+    let before_legacy = legacy_summary_parents(&lines, &main_parents);
+    let logical_of = |i: usize| {
+        if is_compact_boundary(&lines[i]) {
+            lines[i]
+                .fields
+                .get("logicalParentUuid")
+                .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+        } else {
+            before_legacy.get(&i).cloned()
+        }
+    };
     let mut chain = Vec::new();
     let mut seen = HashSet::new();
     let mut cursor = leaf;
     while let Some(i) = cursor.filter(|i| seen.insert(*i)) {
         chain.push(i);
-        // A compaction boundary has no parent; the conversation before it is reached
-        // through `logicalParentUuid` (only when every epoch is wanted).
-        let logical = || {
-            (conversation == Conversation::Whole && is_compact_boundary(&lines[i]))
-                .then(|| lines[i].fields.get("logicalParentUuid"))
-                .flatten()
-                .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
-        };
+        // Back through a compaction only when every epoch is wanted.
+        let logical = || (conversation == Conversation::Whole).then(|| logical_of(i)).flatten();
         cursor = parent(&lines[i])
             .or_else(logical)
             .and_then(|p| by_uuid.get(&p).copied());
@@ -76,12 +84,6 @@ pub(crate) fn claude_code(
     // The earlier epochs behind the live one: from its boundary back through
     // `logicalParentUuid` and every parent before it.
     let mut earlier_chain = Vec::new();
-    let logical_of = |i: usize| {
-        is_compact_boundary(&lines[i])
-            .then(|| lines[i].fields.get("logicalParentUuid"))
-            .flatten()
-            .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
-    };
     let mut cursor = chain
         .first()
         .and_then(|&i| logical_of(i))
@@ -111,7 +113,8 @@ pub(crate) fn claude_code(
         builder.add(source, text, &lines[i], i)?;
     }
     let (messages, notes, record_message, model) = builder.finish();
-    loaded.compactions = claude_compactions(&lines, &chain, &notes, &messages);
+    loaded.compactions = claude_compactions(&lines, &chain, &notes, &messages, &record_message, &before_legacy);
+    let notes = with_legacy_compaction_notes(notes, &loaded.compactions);
     loaded.messages = messages;
     loaded.notes = notes;
     loaded.model = model;
@@ -169,29 +172,145 @@ fn is_compact_boundary(line: &Line) -> bool {
     text_of(line.fields.get("subtype")) == "compact_boundary"
 }
 
-/// The compaction boundaries on the chain, each with the epoch start its note marks and
-/// the summary message right after it.
-fn claude_compactions(lines: &[Line], chain: &[usize], notes: &[Note], messages: &[Message]) -> Vec<PastCompaction> {
+/// Claude Code 1.0.x wrote a compaction as its summary alone: a main-conversation `user`
+/// record with `isCompactSummary: true` and no parent (no `compact_boundary` before it,
+/// no `logicalParentUuid`). The conversation it replaced is the one the client was in
+/// when it compacted: the main conversation's last record written before the summary,
+/// preferring one that nothing continues (the leaf the client compacted from). Returns,
+/// for each such summary line, the `uuid` of that record.
+fn legacy_summary_parents(lines: &[Line], main_parents: &HashSet<String>) -> HashMap<usize, String> {
+    let uuid_of = |l: &Line| {
+        l.fields
+            .get("uuid")
+            .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+    };
+    let on_main = |l: &Line| value(l.fields.get("isSidechain")) != Value::Bool(true);
+    let mut out = HashMap::new();
+    for (i, line) in lines.iter().enumerate() {
+        if !is_legacy_summary(line) {
+            continue;
+        }
+        let earlier = || lines[..i].iter().rev().filter(|l| on_main(l)).filter_map(uuid_of);
+        let leaf = earlier()
+            .find(|u| !main_parents.contains(u))
+            .or_else(|| earlier().next());
+        if let Some(u) = leaf {
+            out.insert(i, u);
+        }
+    }
+    out
+}
+
+/// A 1.0.x compaction: a main-conversation summary that starts a chain of its own.
+fn is_legacy_summary(line: &Line) -> bool {
+    value(line.fields.get("isCompactSummary")) == Value::Bool(true)
+        && text_of(line.fields.get("type")) == "user"
+        && value(line.fields.get("isSidechain")) != Value::Bool(true)
+        && value(line.fields.get("parentUuid")) == Value::Null
+}
+
+/// Whether the user asked for a 1.0.x compaction: a `/compact` command among the main
+/// conversation's records between the previous compaction (or the start) and the summary.
+/// The log has no `trigger` field then, so this is the only sign.
+fn asked_for_compaction(lines: &[Line], summary: usize) -> bool {
+    lines[..summary]
+        .iter()
+        .rev()
+        .take_while(|l| !is_legacy_summary(l) && !is_compact_boundary(l))
+        .filter(|l| text_of(l.fields.get("type")) == "user")
+        .any(|l| {
+            let message = value(l.fields.get("message"));
+            let content = message.get("content");
+            let said = content.and_then(Value::as_str).map_or_else(
+                || {
+                    content
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|b| b.get("text").and_then(Value::as_str))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                },
+                str::to_owned,
+            );
+            said.contains("<command-name>/compact</command-name>")
+        })
+}
+
+/// The compactions on the chain, each with the epoch start it marks and the summary
+/// message right after it: `compact_boundary` records (their `compactMetadata` says
+/// what fired them and the size before), and 1.0.x summaries without one (the message
+/// itself starts the epoch; what fired it is read from a `/compact` command before it).
+fn claude_compactions(
+    lines: &[Line],
+    chain: &[usize],
+    notes: &[Note],
+    messages: &[Message],
+    record_message: &HashMap<usize, usize>,
+    before_legacy: &HashMap<usize, String>,
+) -> Vec<PastCompaction> {
     chain
         .iter()
-        .map(|&i| &lines[i])
-        .filter(|line| is_compact_boundary(line))
-        .map(|line| {
-            let at = notes
-                .iter()
-                .find(|n| n.line == line.number)
-                .map_or(messages.len(), |n| n.before);
-            let meta = value(line.fields.get("compactMetadata"));
-            PastCompaction {
+        .filter_map(|&i| {
+            let line = &lines[i];
+            if is_compact_boundary(line) {
+                let at = notes
+                    .iter()
+                    .find(|n| n.line == line.number)
+                    .map_or(messages.len(), |n| n.before);
+                let meta = value(line.fields.get("compactMetadata"));
+                return Some(PastCompaction {
+                    line: line.number,
+                    at,
+                    trigger: meta.get("trigger").and_then(Value::as_str).map(str::to_owned),
+                    pre_tokens: meta.get("preTokens").and_then(Value::as_u64),
+                    summary_message: messages.get(at).filter(|m| m.past_summary).map(|_| at),
+                    kept: Vec::new(),
+                });
+            }
+            // A 1.0.x summary counts where the conversation before it is known (a log
+            // that starts with one, cut from its earlier records, has nothing behind it).
+            if !is_legacy_summary(line) || !before_legacy.contains_key(&i) {
+                return None;
+            }
+            let at = *record_message.get(&i)?;
+            let trigger = if asked_for_compaction(lines, i) {
+                "manual"
+            } else {
+                "auto"
+            };
+            Some(PastCompaction {
                 line: line.number,
                 at,
-                trigger: meta.get("trigger").and_then(Value::as_str).map(str::to_owned),
-                pre_tokens: meta.get("preTokens").and_then(Value::as_u64),
-                summary_message: messages.get(at).filter(|m| m.past_summary).map(|_| at),
+                trigger: Some(trigger.to_owned()),
+                pre_tokens: None,
+                summary_message: Some(at),
                 kept: Vec::new(),
-            }
+            })
         })
         .collect()
+}
+
+/// A 1.0.x compaction has no boundary record to be its note: one is made, where its
+/// summary starts the epoch, so every view marks it as it marks a boundary.
+fn with_legacy_compaction_notes(mut notes: Vec<Note>, compactions: &[PastCompaction]) -> Vec<Note> {
+    for c in compactions {
+        if notes.iter().any(|n| n.line == c.line) {
+            continue; // a boundary, noted already
+        }
+        let at = notes.partition_point(|n| n.before < c.at);
+        let trigger = c.trigger.as_deref().unwrap_or("?");
+        notes.insert(
+            at,
+            Note {
+                before: c.at,
+                line: c.line,
+                kind: "past compaction".to_owned(),
+                text: format!("compacted here ({trigger}): size not recorded (a 1.0.x log: its summary alone)"),
+            },
+        );
+    }
+    notes
 }
 
 /// A main-conversation `user` line whose content is only `tool_result` blocks.
