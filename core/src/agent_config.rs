@@ -101,6 +101,9 @@ pub struct Settings {
     pub context_window: Option<u64>,
     /// The log's calibration (overhead, ratio): how the provider's count relates to ours.
     pub calibration: Option<(u64, f64)>,
+    /// The threshold the session's own log shows its agent compacted at, billed (Claude
+    /// Code's `preTokens`): a setting above it is never reached on that setup.
+    pub logged_threshold: Option<u64>,
 }
 
 /// A configuration to paste.
@@ -304,9 +307,33 @@ pub fn claude_code_percent(limit: u64, effective: u64) -> f64 {
 
 /// Claude Code's auto-compact override.
 fn claude_code(settings: &Settings) -> Result<Emitted, String> {
-    use crate::policy::claude_code::{default_threshold, effective_window, AUTOCOMPACT_MARGIN, OUTPUT_RESERVE};
     let w = window(settings, Kind::ClaudeCode)?;
     let limit = billed(settings, settings.options.max_tokens);
+    Ok(claude_code_at(
+        limit,
+        w,
+        &billed_note(settings),
+        settings.logged_threshold,
+    ))
+}
+
+/// Claude Code's override for a threshold already in the tokens the provider bills (the
+/// `claude-code` policy's own `threshold`), in a `window`-token window; `logged` is the
+/// threshold the session's log shows it compacted at, when it shows one.
+pub fn claude_code_threshold(threshold: u64, window: u64, logged: Option<u64>) -> Emitted {
+    let note = "the threshold is the claude-code policy's own, in the tokens the provider bills (system prompt and tool definitions included)";
+    let mut emitted = claude_code_at(threshold, window, note, logged);
+    if let Some(warning) = over_window(threshold, Some(window)) {
+        emitted.warnings.insert(0, warning);
+    }
+    emitted
+}
+
+/// The override that makes Claude Code compact at `limit` billed tokens, with the
+/// warnings of a limit it cannot reach: above its built-in threshold (the override only
+/// lowers it) or above the threshold its own log shows.
+fn claude_code_at(limit: u64, w: u64, counting: &str, logged: Option<u64>) -> Emitted {
+    use crate::policy::claude_code::{default_threshold, effective_window, AUTOCOMPACT_MARGIN, OUTPUT_RESERVE};
     let effective = effective_window(w, OUTPUT_RESERVE);
     let built_in = default_threshold(w, OUTPUT_RESERVE, None);
     let mut warnings = Vec::new();
@@ -315,8 +342,17 @@ fn claude_code(settings: &Settings) -> Result<Emitted, String> {
         text,
         "# Claude Code auto-compacts at a percentage of its effective window ({w} − {OUTPUT_RESERVE} reserved for the reply = {effective} tokens): here {limit} tokens."
     );
-    let _ = writeln!(text, "# {}.", billed_note(settings));
+    let _ = writeln!(text, "# {counting}.");
     text.push_str("# Set it in the shell that starts claude: reports say the \"env\" block of ~/.claude/settings.json does not reach this setting.\n");
+    if let Some(logged) = logged.filter(|&logged| limit > logged && logged < built_in) {
+        warnings.push(format!(
+            "this session's log shows Claude Code compacting at {logged} tokens (its preTokens): {limit} is above it and is not reached on that setup (the override only lowers the threshold)"
+        ));
+        let _ = writeln!(
+            text,
+            "# This session's log shows it compacting at {logged}: {limit} is above that and is never reached there."
+        );
+    }
     if limit >= built_in {
         warnings.push(format!(
             "Claude Code cannot compact later than its built-in threshold ({built_in} = effective window − {AUTOCOMPACT_MARGIN}): {limit} is ignored, it compacts at {built_in}"
@@ -325,11 +361,11 @@ fn claude_code(settings: &Settings) -> Result<Emitted, String> {
             text,
             "# {limit} is at or above the built-in threshold ({built_in}): the override only lowers it, so Claude Code keeps {built_in}."
         );
-        return Ok(Emitted {
+        return Emitted {
             warnings,
             threshold: Some(built_in),
             ..commented(text)
-        });
+        };
     }
     let percent = claude_code_percent(limit, effective);
     let _ = writeln!(text, "export CLAUDE_AUTOCOMPACT_PCT_OVERRIDE={percent}");
@@ -341,11 +377,11 @@ fn claude_code(settings: &Settings) -> Result<Emitted, String> {
         );
         let _ = writeln!(text, "# export CLAUDE_CODE_AUTO_COMPACT_WINDOW={window_knob}");
     }
-    Ok(Emitted {
+    Emitted {
         warnings,
         threshold: Some((effective as f64 * percent / 100.0).floor() as u64),
         ..commented(text)
-    })
+    }
 }
 
 /// opencode caps the room it keeps for a reply at this many tokens.
@@ -428,7 +464,42 @@ mod tests {
             summary_role: SummaryRole::System,
             context_window: window,
             calibration,
+            logged_threshold: None,
         }
+    }
+
+    /// A Claude Code threshold above the one the session's own log compacted at is
+    /// never reached there: said in the snippet and as a warning, from a budget and from
+    /// the policy's own threshold alike.
+    #[test]
+    fn a_claude_code_threshold_above_the_logged_one_is_a_warning() {
+        let logged = 155_979;
+        let mut above = settings(161_584, Some(200_000), None);
+        above.logged_threshold = Some(logged);
+        let emitted = emit(Kind::ClaudeCode, &above).unwrap();
+        assert!(
+            emitted
+                .warnings
+                .iter()
+                .any(|w| w.contains("155979") && w.contains("not reached")),
+            "{emitted:?}"
+        );
+        assert!(emitted.text.contains("compacting at 155979"), "{}", emitted.text);
+        let policy = claude_code_threshold(161_584, 200_000, Some(logged));
+        assert_eq!(
+            policy.warnings, emitted.warnings,
+            "the policy's threshold is judged alike"
+        );
+        let below = claude_code_threshold(150_000, 200_000, Some(logged));
+        assert!(below.warnings.is_empty(), "{below:?}");
+        assert!(
+            value_of(&below.text, "export CLAUDE_AUTOCOMPACT_PCT_OVERRIDE").is_some(),
+            "{}",
+            below.text
+        );
+        let mut no_log = settings(161_584, Some(200_000), None);
+        no_log.logged_threshold = None;
+        assert!(emit(Kind::ClaudeCode, &no_log).unwrap().warnings.is_empty());
     }
 
     /// The number after `NAME=` on a line of `text`.

@@ -95,6 +95,9 @@ fn run_policy(args: &CompactArgs, name: &str) -> anyhow::Result<ExitCode> {
         check_output(out, Some(&args.file), args.force)?;
     }
     let transcript = args.input.load(&args.file)?;
+    if let Some(kind) = args.emit.emit_config {
+        return emit_policy_config(name, kind, &settings, &transcript);
+    }
     let plan = ctxlens::policy::plan(name, &transcript, &settings).map_err(anyhow::Error::msg)?;
     for warning in &plan.warnings {
         eprintln!("warning: {warning}");
@@ -122,6 +125,39 @@ fn run_policy(args: &CompactArgs, name: &str) -> anyhow::Result<ExitCode> {
         out.flush()?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--policy NAME --emit-config KIND`: the policy's own settings as its agent's
+/// configuration, where the policy fires at one billed threshold and KIND is Claude Code's
+/// override; otherwise refused with the reason (never a transcript printed instead).
+fn emit_policy_config(
+    name: &str,
+    kind: ctxlens::agent_config::Kind,
+    settings: &ctxlens::policy::PolicySettings,
+    transcript: &ctxlens::transcript::Transcript,
+) -> anyhow::Result<ExitCode> {
+    let policy = ctxlens::policy::by_name(name).map_err(anyhow::Error::msg)?;
+    settings
+        .check_keys(policy.name(), policy.keys())
+        .map_err(anyhow::Error::msg)?;
+    // What its plan would run with: a setting the log shows, where none was given.
+    let mut settings = settings.clone();
+    for (key, value) in policy.settings_from_log(transcript) {
+        if settings.text(key).is_none() {
+            settings = settings.with(key, value);
+        }
+    }
+    let trigger = policy.billed_trigger(&settings).map_err(anyhow::Error::msg)?;
+    let (ctxlens::agent_config::Kind::ClaudeCode, Some((threshold, window))) = (kind, trigger) else {
+        bail!(
+            "--emit-config {} with --policy {name}: ctxlens writes {}'s configuration from a §7F budget (--max-tokens, --keep-tail, without --policy) or from the claude-code policy's threshold; {name}'s settings are not written as it",
+            kind.name(),
+            kind.name()
+        );
+    };
+    let logged = ctxlens::policy::claude_code::logged_threshold(transcript);
+    let emitted = ctxlens::agent_config::claude_code_threshold(threshold, window, logged);
+    super::emit::print_emitted(&emitted)
 }
 
 /// The summary a policy's plan inserts, from the chosen summarizer (the placeholder by

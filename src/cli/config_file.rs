@@ -186,6 +186,7 @@ mod tests {
             summary_role: SummaryRole::User,
             context_window: Some(200_000),
             calibration: None,
+            logged_threshold: None,
         };
         let text = ctxlens::agent_config::emit(ctxlens::agent_config::Kind::Ctxlens, &settings)
             .unwrap()

@@ -41,12 +41,18 @@ pub fn settings(
             .rev()
             .find_map(|e| e.calibration)
             .map(|c| (c.overhead, c.ratio)),
+        logged_threshold: ctxlens::policy::claude_code::logged_threshold(transcript),
     }
 }
 
 /// Prints the configuration of `kind`.
 pub fn print(kind: Kind, settings: &AgentSettings) -> anyhow::Result<ExitCode> {
-    let emitted = emit(kind, settings).map_err(anyhow::Error::msg)?;
+    print_emitted(&emit(kind, settings).map_err(anyhow::Error::msg)?)
+}
+
+/// Prints a configuration: its note and warnings on standard error, its text on standard
+/// output.
+pub fn print_emitted(emitted: &ctxlens::agent_config::Emitted) -> anyhow::Result<ExitCode> {
     if let Some(note) = &emitted.note {
         eprintln!("note: {note}");
     }

@@ -1018,3 +1018,63 @@ fn a_message_a_policy_keeps_in_part_is_written_in_part() {
     }
     assert!(written >= 2, "{written}");
 }
+
+/// `compact --policy … --emit-config KIND` writes the policy's own setting as the agent's
+/// configuration, or refuses with the reason: never the transcript in its place.
+#[test]
+fn a_policys_emitted_config_is_its_own_setting_or_a_refusal() {
+    let demo = common::repo().join("sample-transcripts/support-agent.json");
+    let demo = demo.to_str().unwrap();
+    let out = ctxlens(&[
+        "compact",
+        demo,
+        "--policy",
+        "claude-code",
+        "--set",
+        "threshold=150000",
+        "--emit-config",
+        "claude-code",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("export CLAUDE_AUTOCOMPACT_PCT_OVERRIDE="), "{text}");
+    assert!(text.contains("here 150000 tokens"), "{text}");
+    assert!(!text.contains("\"role\""), "no transcript: {text}");
+
+    // Above the threshold the log itself shows: a warning in the snippet and on stderr.
+    let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let pre = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find_map(|r| r["compactMetadata"]["preTokens"].as_u64())
+        .unwrap();
+    let above = (pre + 5_000).to_string();
+    let out = ctxlens(&[
+        "compact",
+        log.to_str().unwrap(),
+        "--policy",
+        "claude-code",
+        "--set",
+        &format!("threshold={above}"),
+        "--emit-config",
+        "claude-code",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("compacting at {pre} tokens")),
+        "{}",
+        stderr(&out)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("compacting at {pre}")));
+
+    // A policy whose settings are not that configuration: refused, nothing on stdout.
+    let out = ctxlens(&["compact", demo, "--policy", "codex", "--emit-config", "codex"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        stderr(&out).contains("--emit-config codex with --policy codex"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -134,6 +134,11 @@ impl Policy for ClaudeCode {
         vec![("context_window", window.to_string())]
     }
 
+    fn billed_trigger(&self, settings: &PolicySettings) -> Result<Option<(u64, u64)>, SettingError> {
+        let window = settings.number_or("context_window", DEFAULT_WINDOW)?;
+        Ok(Some((Self::resolve(settings)?.threshold, window)))
+    }
+
     fn settings_from_log(&self, whole: &Transcript) -> Vec<(&'static str, String)> {
         logged_threshold(whole)
             .map(|pre| ("threshold", pre.to_string()))

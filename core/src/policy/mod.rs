@@ -249,6 +249,13 @@ pub trait Policy: Sync {
     fn engine(&self) -> Engine {
         Engine::Agent
     }
+    /// For an agent that fires at one threshold in the tokens the provider bills: that
+    /// threshold and the window it is measured in, under `settings` (what `--emit-config`
+    /// writes as the agent's own setting). `None`: its trigger is not one such number.
+    fn billed_trigger(&self, settings: &PolicySettings) -> Result<Option<(u64, u64)>, SettingError> {
+        let _ = settings;
+        Ok(None)
+    }
     /// Settings the session's own log shows the agent used (Claude Code's `preTokens`
     /// threshold), taken by a replay where the user set none.
     fn settings_from_log(&self, whole: &Transcript) -> Vec<(&'static str, String)> {

@@ -495,6 +495,7 @@ impl App {
             summary_role: self.settings.summary_role,
             context_window: self.context_window,
             calibration: self.calibration().map(|c| (c.overhead, c.ratio)),
+            logged_threshold: crate::policy::claude_code::logged_threshold(&self.transcript),
         };
         agent_config::emit(kind, &settings)
     }
