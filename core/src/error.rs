@@ -126,10 +126,19 @@ pub enum Error {
     /// A setting is out of range (the message says which and why).
     #[error("{0}")]
     Invalid(String),
+    /// A policy's setting cannot be used: an unknown key, a value of the wrong kind.
+    #[error(transparent)]
+    Setting(#[from] SettingError),
     /// The work was cancelled (a newer request, Esc, quit).
     #[error("cancelled")]
     Cancelled,
 }
+
+/// A policy's setting that cannot be used (`--set KEY=VALUE`): the message names the
+/// key and what it takes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SettingError(pub String);
 
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

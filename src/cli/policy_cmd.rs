@@ -14,6 +14,7 @@ use super::args::{BudgetArgs, InputArgs, MakeArgs};
 use ctxlens::calibrate::calibrate_epochs;
 use ctxlens::policy::compare::Compared;
 use ctxlens::policy::replay::{replay, Inputs, Replayed};
+use ctxlens::policy::sweep::Figures;
 use ctxlens::policy::{self, Engine, Policy, PolicySettings};
 use ctxlens::text::thousands;
 
@@ -195,60 +196,26 @@ fn print_replay(
     Ok(())
 }
 
-/// One replay's figures, as the tables of `compare` and of a policy sweep show them (and
-/// their JSON).
-#[derive(Debug, Clone, Serialize)]
-pub struct Figures {
-    pub firings: usize,
-    pub loops: usize,
-    pub peak_counted: u64,
-    pub peak_billed: Option<u64>,
-    pub counted_total: u64,
-    pub billed_total: Option<u64>,
-    pub summary_input_tokens: u64,
-    pub instructions_lost: usize,
-    pub instructions: usize,
-    pub first_lost: Option<usize>,
-}
-
-impl Figures {
-    /// The figures of a replay.
-    pub fn of(r: &Replayed) -> Figures {
-        Figures {
-            firings: r.firings.len(),
-            loops: r.loops,
-            peak_counted: r.peak_counted,
-            peak_billed: r.peak_billed,
-            counted_total: r.counted_total,
-            billed_total: r.billed_total,
-            summary_input_tokens: r.summary_input_tokens,
-            instructions_lost: r.instructions_lost.len(),
-            instructions: r.instructions,
-            first_lost: r.first_lost,
-        }
-    }
-
-    /// The table cells, peak and total in billed tokens when `billed` (counted where a
-    /// call could not be billed).
-    fn cells(&self, billed: bool) -> [String; 7] {
-        let (peak, total) = if billed {
-            (
-                self.peak_billed.unwrap_or(self.peak_counted),
-                self.billed_total.unwrap_or(self.counted_total),
-            )
-        } else {
-            (self.peak_counted, self.counted_total)
-        };
-        [
-            thousands(self.firings as u64),
-            thousands(self.loops as u64),
-            thousands(peak),
-            thousands(total),
-            thousands(self.summary_input_tokens),
-            format!("{}/{}", self.instructions_lost, self.instructions),
-            self.first_lost.map_or_else(|| "–".to_owned(), |i| format!("#{i}")),
-        ]
-    }
+/// The table cells of `figures`, peak and total in billed tokens when `billed` (counted
+/// where a call could not be billed).
+fn cells(this: &Figures, billed: bool) -> [String; 7] {
+    let (peak, total) = if billed {
+        (
+            this.peak_billed.unwrap_or(this.peak_counted),
+            this.billed_total.unwrap_or(this.counted_total),
+        )
+    } else {
+        (this.peak_counted, this.counted_total)
+    };
+    [
+        thousands(this.firings as u64),
+        thousands(this.loops as u64),
+        thousands(peak),
+        thousands(total),
+        thousands(this.summary_input_tokens),
+        format!("{}/{}", this.instructions_lost, this.instructions),
+        this.first_lost.map_or_else(|| "–".to_owned(), |i| format!("#{i}")),
+    ]
 }
 
 /// A table line of replays: `first` in a column `width` wide, then the figures (the
@@ -267,7 +234,7 @@ pub fn table_line(first: &str, width: usize, figures: Option<(&Figures, bool)>) 
             ]
             .map(str::to_owned)
         },
-        |(f, billed)| f.cells(billed),
+        |(f, billed)| cells(f, billed),
     );
     format!(
         "{first:<width$} {:>7} {:>6} {:>12} {:>14} {:>12} {:>12} {:>10}",

@@ -13,6 +13,7 @@ use anyhow::bail;
 use super::args::{EmitArgs, InputArgs, MakeArgs};
 use super::replay_cmd::{prepare, Prepared};
 use ctxlens::compact::{DeterministicOptions, Options, Settings};
+use ctxlens::policy::sweep::Vary;
 use ctxlens::policy::Engine;
 use ctxlens::replay::lost::FactIndex;
 use ctxlens::replay::sweep::{sweep, Answer, Inputs, Range, Sweep, TailRule, ANSWER_STEPS, DEFAULT_FACT_FLOOR};
@@ -31,8 +32,8 @@ pub struct SweepArgs {
     policy: super::policy_cmd::PolicyArgs,
     /// With --policy: the setting to vary, `KEY=A..B[:STEP]` (after the prefix its values
     /// carry, e.g. `trigger=tokens:100000..180000:20000`) or `KEY=a,b,c`.
-    #[arg(long, value_name = "KEY=VALUES", value_parser = super::policy_sweep::parse_vary, requires = "policy")]
-    vary: Option<super::policy_sweep::Vary>,
+    #[arg(long, value_name = "KEY=VALUES", value_parser = parse_vary, requires = "policy")]
+    vary: Option<Vary>,
     /// Tail budgets to try with each (default: max-tokens / 2).
     #[arg(long, value_name = "K,…", value_delimiter = ',', conflicts_with = "keep_ratio")]
     keep_tail: Vec<u64>,
@@ -136,7 +137,7 @@ impl SweepArgs {
     /// `--policy NAME` other than the §7F compactor's own sweep: the policy sweep's
     /// arguments, `--max-tokens` standing for `--vary max_tokens=…` for llm4s.
     fn policy_sweep(&self) -> anyhow::Result<Option<super::policy_sweep::PolicySweep<'_>>> {
-        use super::policy_sweep::{PolicySweep, Vary};
+        use super::policy_sweep::PolicySweep;
         let Some(name) = self.policy.policy.as_deref() else {
             return Ok(None);
         };
@@ -504,6 +505,11 @@ fn print_answers(
         }
     }
     Ok(())
+}
+
+/// `--vary KEY=VALUES` for clap.
+fn parse_vary(s: &str) -> Result<Vary, String> {
+    s.parse().map_err(|e: ctxlens::policy::SettingError| e.to_string())
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ pub mod replay;
 pub mod running;
 mod semantic_kernel;
 mod settings;
+pub mod sweep;
 mod toolnexus;
 
 pub use chat::{chat_view, chat_view_counted, written, ChatMessage, Kind};

@@ -4,10 +4,7 @@
 
 use std::collections::BTreeMap;
 
-/// A setting that cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct SettingError(pub String);
+pub use crate::error::SettingError;
 
 /// The `--set` values given, by key.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

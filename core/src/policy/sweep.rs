@@ -1,0 +1,330 @@
+//! One policy replayed once per value of one of its settings (`sweep --policy NAME
+//! --vary KEY=VALUES`), in parallel, with the answer a user wants to paste: the first
+//! value, in the order given, at which the policy never loops and keeps every user
+//! instruction ([`Row::safe`]). The command line, the TUI and Python call this one
+//! function and print its rows; none of them decides what "safe" means.
+//!
+//! `VALUES` is a list (`a,b,c`) or a range `A..B[:STEP]` after an optional prefix the
+//! key's values carry (`trigger=tokens:100000..180000:20000`); a range ends at `B`
+//! whatever the step, and takes decimals (`fraction:0.5..0.9:0.1`) counted exactly.
+
+use rayon::prelude::*;
+
+use super::replay::{replay, Inputs, Replayed};
+use super::{chat_view_counted, Policy, PolicySettings, SettingError};
+use crate::calibrate::calibrate_epochs;
+use crate::cancel::CancelToken;
+use crate::summarize::Summarizer;
+use crate::tokens::Counts;
+use crate::transcript::Transcript;
+
+/// The most values one policy sweep replays.
+pub const MAX_VALUES: usize = 200;
+
+/// `--vary KEY=VALUES`, read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vary {
+    /// The policy's key.
+    pub key: String,
+    /// Its values, as `--set` would take them.
+    pub values: Vec<String>,
+}
+
+impl std::str::FromStr for Vary {
+    type Err = SettingError;
+
+    /// Reads `KEY=VALUES`.
+    fn from_str(s: &str) -> Result<Vary, SettingError> {
+        let bad = |why: String| SettingError(format!("--vary {s}: {why}"));
+        let (key, values) = s
+            .split_once('=')
+            .ok_or_else(|| bad("expected KEY=VALUES (a list a,b,c or a range A..B[:STEP])".to_owned()))?;
+        let key = key.trim();
+        if key.is_empty() {
+            return Err(bad("no key".to_owned()));
+        }
+        let values = match values.split_once("..") {
+            Some((left, right)) => range(left, right).map_err(bad)?,
+            None => values
+                .split(',')
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(str::to_owned)
+                .collect(),
+        };
+        if values.is_empty() {
+            return Err(bad("no value".to_owned()));
+        }
+        if values.len() > MAX_VALUES {
+            return Err(bad(format!(
+                "{} values; a policy sweep runs at most {MAX_VALUES} (use a larger step)",
+                values.len()
+            )));
+        }
+        Ok(Vary {
+            key: key.to_owned(),
+            values,
+        })
+    }
+}
+
+/// A number of a range in units of `10^-decimals`, exactly: `1.5` with 2 decimals is 150.
+fn scaled(text: &str, decimals: u32) -> Result<u128, String> {
+    let text = text.trim().replace('_', "");
+    let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !(fraction.is_empty() || digits(fraction)) || fraction.len() as u32 > decimals {
+        return Err(format!("`{text}` is not a number"));
+    }
+    let padded = format!("{whole}{fraction:0<width$}", width = decimals as usize);
+    padded.parse::<u128>().map_err(|_| format!("`{text}` is too large"))
+}
+
+/// Decimals written after the point of a number (`0.25` → 2).
+fn decimals_of(text: &str) -> u32 {
+    text.trim().split_once('.').map_or(0, |(_, f)| f.trim().len() as u32)
+}
+
+/// `PREFIX A .. B[:STEP]`: the prefix is whatever precedes A's digits; the values run
+/// from A by STEP (a tenth of the span by default) and end at B.
+fn range(left: &str, right: &str) -> Result<Vec<String>, String> {
+    // A's digits (grouped with `_`, with a decimal point) end the left side.
+    let run = left.len()
+        - left
+            .trim_end_matches(|c: char| c.is_ascii_digit() || c == '_' || c == '.')
+            .len();
+    let (prefix, a) = left.split_at(left.len() - run);
+    let (b, step) = match right.split_once(':') {
+        Some((b, step)) => (b, Some(step)),
+        None => (right, None),
+    };
+    let decimals = decimals_of(a).max(decimals_of(b)).max(step.map_or(0, decimals_of));
+    if decimals > 9 {
+        return Err("more than 9 decimals".to_owned());
+    }
+    let (start, end) = (scaled(a, decimals)?, scaled(b, decimals)?);
+    if end < start {
+        return Err(format!("the range is empty ({} < {})", b.trim(), a.trim()));
+    }
+    let step = match step {
+        Some(step) => scaled(step, decimals)?,
+        None => ((end - start) / 10).max(1),
+    };
+    if step == 0 {
+        return Err("the step must be positive".to_owned());
+    }
+    if (end - start) / step >= MAX_VALUES as u128 {
+        return Err(format!("more than {MAX_VALUES} values: use a larger step"));
+    }
+    let write = |n: u128| {
+        if decimals == 0 {
+            format!("{prefix}{n}")
+        } else {
+            let unit = 10u128.pow(decimals);
+            format!("{prefix}{}.{:0width$}", n / unit, n % unit, width = decimals as usize)
+        }
+    };
+    let mut values: Vec<String> = (0..=(end - start) / step).map(|k| write(start + k * step)).collect();
+    // The end is always a value: a step that does not divide the span stops short of it.
+    if (end - start) % step != 0 {
+        values.push(write(end));
+    }
+    Ok(values)
+}
+
+/// One replay's figures, as the tables of `compare` and of a policy sweep show them (and
+/// their JSON).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Figures {
+    /// Times it fired.
+    pub firings: usize,
+    /// Firings after which it may act again at once.
+    pub loops: usize,
+    /// The largest context sent (counted).
+    pub peak_counted: u64,
+    /// The largest billed context, when every call could be billed.
+    pub peak_billed: Option<u64>,
+    /// Everything sent over the session (counted).
+    pub counted_total: u64,
+    /// Everything billed over the session, when every call could be billed.
+    pub billed_total: Option<u64>,
+    /// Tokens every summary read, together.
+    pub summary_input_tokens: u64,
+    /// Human turns removed and restated by no summary.
+    pub instructions_lost: usize,
+    /// Human turns in the session.
+    pub instructions: usize,
+    /// The first message of the session it removed.
+    pub first_lost: Option<usize>,
+}
+
+impl Figures {
+    /// The figures of a replay.
+    pub fn of(r: &Replayed) -> Figures {
+        Figures {
+            firings: r.firings.len(),
+            loops: r.loops,
+            peak_counted: r.peak_counted,
+            peak_billed: r.peak_billed,
+            counted_total: r.counted_total,
+            billed_total: r.billed_total,
+            summary_input_tokens: r.summary_input_tokens,
+            instructions_lost: r.instructions_lost.len(),
+            instructions: r.instructions,
+            first_lost: r.first_lost,
+        }
+    }
+}
+
+/// One value's replay.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Row {
+    /// The value, as `--set` takes it.
+    pub value: String,
+    /// The replay's figures.
+    #[serde(flatten)]
+    pub figures: Figures,
+    /// The policy's warnings under this value.
+    pub warnings: Vec<String>,
+}
+
+impl Row {
+    /// Safe: the policy never loops and keeps every user instruction.
+    pub fn safe(&self) -> bool {
+        self.figures.loops == 0 && self.figures.instructions_lost == 0
+    }
+}
+
+/// A policy sweep's answer.
+#[derive(Debug, Clone)]
+pub struct Swept {
+    /// One row per value, in the order given.
+    pub rows: Vec<Row>,
+    /// The first safe row, when one is.
+    pub first_safe: Option<usize>,
+}
+
+/// What a policy sweep replays.
+pub struct SweepInputs<'a> {
+    /// The session, every epoch.
+    pub whole: &'a Transcript,
+    /// Its counts.
+    pub counts: &'a Counts,
+    /// The policy.
+    pub policy: &'static dyn Policy,
+    /// Its fixed settings.
+    pub settings: &'a PolicySettings,
+    /// The key varied and its values.
+    pub vary: &'a Vary,
+    /// The summarizer of its summaries.
+    pub summarizer: &'a dyn Summarizer,
+    /// Stops the replays.
+    pub cancel: &'a CancelToken,
+}
+
+/// Replays the policy once per value, in parallel; the key and the fixed settings are
+/// checked against the policy's keys first.
+pub fn sweep_policy(inputs: &SweepInputs<'_>) -> crate::Result<Swept> {
+    let policy = inputs.policy;
+    if !policy.keys().contains(&inputs.vary.key.as_str()) {
+        return Err(SettingError(format!(
+            "--vary {}: {} has no such key (it takes {})",
+            inputs.vary.key,
+            policy.name(),
+            policy.keys().join(", ")
+        ))
+        .into());
+    }
+    inputs.settings.check_keys(policy.name(), policy.keys())?;
+    let fits = calibrate_epochs(inputs.whole, inputs.counts);
+    let chat = chat_view_counted(inputs.whole, inputs.counts);
+    let turns = crate::loss::session::SessionTurns::of_session(inputs.whole);
+    let rows: Vec<Row> = inputs
+        .vary
+        .values
+        .par_iter()
+        .map(|value| {
+            let settings = inputs.settings.clone().with(&inputs.vary.key, value);
+            let replayed = replay(&Inputs {
+                whole: inputs.whole,
+                counts: inputs.counts,
+                policy,
+                settings: &settings,
+                summarizer: inputs.summarizer,
+                fits: &fits,
+                chat: &chat,
+                turns: &turns,
+                cancel: inputs.cancel,
+            })
+            .map_err(|e| match e {
+                crate::Error::Setting(e) => SettingError(format!("{}={value}: {e}", inputs.vary.key)).into(),
+                other => other,
+            })?;
+            Ok(Row {
+                value: value.clone(),
+                figures: Figures::of(&replayed),
+                warnings: replayed.warnings,
+            })
+        })
+        .collect::<crate::Result<_>>()?;
+    let first_safe = rows.iter().position(Row::safe);
+    Ok(Swept { rows, first_safe })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vary(s: &str) -> Result<Vary, String> {
+        s.parse::<Vary>().map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_range_keeps_its_prefix_and_a_list_is_taken_as_written() {
+        let v = vary("trigger=tokens:100..300:100").unwrap();
+        assert_eq!(v.key, "trigger");
+        assert_eq!(v.values, ["tokens:100", "tokens:200", "tokens:300"]);
+        let v = vary("threshold=1_000..1_200:100").unwrap();
+        assert_eq!(v.values, ["1000", "1100", "1200"]);
+        let v = vary("keep=messages:10,messages:20").unwrap();
+        assert_eq!(v.values, ["messages:10", "messages:20"]);
+    }
+
+    #[test]
+    fn a_range_ends_at_its_end_whatever_the_step() {
+        let v = vary("max_tokens=100..1005").unwrap();
+        assert_eq!(v.values.first().map(String::as_str), Some("100"));
+        assert_eq!(v.values.last().map(String::as_str), Some("1005"));
+        let v = vary("max_tokens=1..18446744073709551615").unwrap();
+        assert_eq!(v.values.last().map(String::as_str), Some("18446744073709551615"));
+        assert!(v.values.len() <= 12, "{:?}", v.values);
+    }
+
+    #[test]
+    fn decimal_ranges_are_counted_exactly() {
+        let v = vary("trigger=fraction:0.5..0.9:0.1").unwrap();
+        assert_eq!(
+            v.values,
+            [
+                "fraction:0.5",
+                "fraction:0.6",
+                "fraction:0.7",
+                "fraction:0.8",
+                "fraction:0.9"
+            ]
+        );
+        let v = vary("autocompact_pct=1.5..3").unwrap();
+        assert_eq!(v.values.first().map(String::as_str), Some("1.5"));
+        assert_eq!(v.values.last().map(String::as_str), Some("3.0"));
+    }
+
+    #[test]
+    fn bad_ranges_are_refused_with_the_reason() {
+        assert!(vary("threshold").unwrap_err().contains("KEY=VALUES"));
+        assert!(vary("threshold=5..1").unwrap_err().contains("empty (1 < 5)"));
+        assert!(vary("threshold=1..100000:1").unwrap_err().contains("larger step"));
+        assert!(vary("threshold=a..b").unwrap_err().contains("not a number"));
+        assert!(vary("threshold=1..2:0").unwrap_err().contains("positive"));
+        assert!(vary("=1,2").unwrap_err().contains("no key"));
+    }
+}
