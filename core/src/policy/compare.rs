@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 
 use super::replay::{replay, Inputs, Replayed};
-use super::{chat_view_counted, Policy, PolicySettings};
+use super::{chat_view_counted, Policy, PolicySettings, SettingError};
 use crate::calibrate::calibrate_epochs;
 use crate::cancel::CancelToken;
 use crate::summarize::Summarizer;
@@ -23,9 +23,47 @@ pub struct Compared {
     pub replayed: Replayed,
 }
 
+/// Checks the `--set` pairs of a comparison before anything runs: `NAME.KEY=VALUE` names
+/// a compared policy and one of its keys, a bare `KEY=VALUE` is a key some compared
+/// policy takes, and no key is empty. A typo is an error with the valid keys, never a
+/// setting silently applied to nothing.
+pub fn check_set(policies: &[&'static dyn Policy], set: &[String]) -> Result<(), SettingError> {
+    for pair in set {
+        let (key, _) = pair
+            .split_once('=')
+            .ok_or_else(|| SettingError(format!("--set {pair}: expected [NAME.]KEY=VALUE")))?;
+        match key.split_once('.') {
+            Some((name, key)) => {
+                let policy = policies.iter().find(|p| p.name() == name).ok_or_else(|| {
+                    let names: Vec<&str> = policies.iter().map(|p| p.name()).collect();
+                    SettingError(format!(
+                        "--set {pair}: `{name}` is not a compared policy (one of: {})",
+                        names.join(", ")
+                    ))
+                })?;
+                if !policy.keys().contains(&key) {
+                    return Err(SettingError(format!(
+                        "--set {pair}: {name} has no key `{key}` (it takes {})",
+                        policy.keys().join(", ")
+                    )));
+                }
+            }
+            None if key.trim().is_empty() => return Err(SettingError(format!("--set {pair}: no key"))),
+            None => {
+                if !policies.iter().any(|p| p.keys().contains(&key)) {
+                    return Err(SettingError(format!(
+                        "--set {pair}: no compared policy takes `{key}` (give NAME.KEY for one policy's key)"
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A policy's settings in a comparison: its defaults for the window, then `set`
 /// (`NAME.KEY=VALUE` for this policy, a bare `KEY=VALUE` for every policy that has it).
-pub fn settings_for(policy: &dyn Policy, window: u64, set: &[String]) -> Result<PolicySettings, String> {
+pub fn settings_for(policy: &dyn Policy, window: u64, set: &[String]) -> Result<PolicySettings, SettingError> {
     let mut settings = PolicySettings::default();
     for (k, v) in policy.defaults(window) {
         settings = settings.with(k, v);
@@ -33,7 +71,7 @@ pub fn settings_for(policy: &dyn Policy, window: u64, set: &[String]) -> Result<
     for pair in set {
         let (key, value) = pair
             .split_once('=')
-            .ok_or_else(|| format!("--set {pair}: expected [NAME.]KEY=VALUE"))?;
+            .ok_or_else(|| SettingError(format!("--set {pair}: expected [NAME.]KEY=VALUE")))?;
         let target = match key.split_once('.') {
             Some((name, key)) => (name == policy.name()).then_some(key),
             None => policy.keys().contains(&key).then_some(key),
@@ -61,11 +99,11 @@ pub fn compare(
     progress: Option<crate::progress::Tell>,
 ) -> crate::Result<Vec<Compared>> {
     let replayed_so_far = std::sync::atomic::AtomicUsize::new(0);
+    check_set(policies, set)?;
     let settings: Vec<PolicySettings> = policies
         .iter()
         .map(|p| settings_for(*p, window, set))
-        .collect::<Result<_, _>>()
-        .map_err(crate::Error::Summary)?;
+        .collect::<Result<_, _>>()?;
     let fits = calibrate_epochs(whole, counts);
     let chat = chat_view_counted(whole, counts);
     let turns = crate::loss::session::SessionTurns::of_session(whole);
@@ -160,5 +198,19 @@ mod tests {
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].replayed.policy, "test-keep-last");
         assert_eq!(rows[0].settings, vec![("keep".to_owned(), "3".to_owned())]);
+    }
+
+    #[test]
+    fn a_mistyped_set_is_refused_with_what_is_valid() {
+        let policies: [&'static dyn Policy; 1] = [&KEEP_LAST];
+        let refused = |pair: &str| check_set(&policies, &[pair.to_owned()]).unwrap_err().to_string();
+        assert!(refused("test-keep-last.kep=1").contains("has no key `kep` (it takes keep)"));
+        assert!(refused("codex.keep=1").contains("not a compared policy"));
+        assert!(refused("kep=1").contains("no compared policy takes `kep`"));
+        assert!(refused("=1").contains("no key"));
+        assert!(refused(".=1").contains("not a compared policy"));
+        assert!(refused("test-keep-last.=1").contains("has no key ``"));
+        assert!(refused("keep").contains("expected [NAME.]KEY=VALUE"));
+        assert!(check_set(&policies, &["keep=1".to_owned(), "test-keep-last.keep=2".to_owned()]).is_ok());
     }
 }
