@@ -47,9 +47,9 @@ pub struct Compaction {
     /// off), when the log records usage: the lower end of where an automatic threshold
     /// lies, and the only figure a log without `preTokens` (Claude Code 1.0.x) gives.
     pub last_recorded_before: Option<u64>,
-    /// For an `auto` compaction with its size recorded: the threshold the client used
-    /// lies between the last request recorded before it (which did not trigger it) and
-    /// that size (which did).
+    /// For an `auto` compaction: the threshold the client used lies above the usage of
+    /// the response before the one that set it off and at most that one's (its
+    /// `preTokens` where recorded): [`crate::transcript::PastCompaction::threshold_bracket`].
     pub threshold_between: Option<(u64, u64)>,
     /// Our count of the epoch it ended.
     pub counted_before: u64,
@@ -156,10 +156,7 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
                 trigger: past.trigger.clone(),
                 pre_tokens: past.pre_tokens,
                 last_recorded_before,
-                threshold_between: past
-                    .pre_tokens
-                    .filter(|_| past.trigger.as_deref() == Some("auto"))
-                    .and_then(|pre| Some((last_recorded_before?.min(pre), pre))),
+                threshold_between: past.threshold_bracket(&whole.messages),
                 counted_before: counts.range(ended.start, ended.end),
                 summary_tokens: loss.summary_tokens,
                 summary,

@@ -60,15 +60,15 @@ fn threshold_of(transcript: &Transcript, window: u64) -> (u64, String) {
     if transcript.format().container == Container::ClaudeCode {
         // The live epoch holds the compaction that began it; only when that one was not
         // automatic can an earlier automatic one be further back (read the whole log then).
-        let logged = crate::policy::claude_code::logged_threshold(transcript).or_else(|| {
-            (!transcript.compactions().is_empty())
-                .then(|| transcript.whole_session().ok())
-                .flatten()
-                .as_ref()
-                .and_then(crate::policy::claude_code::logged_threshold)
-        });
-        match logged {
-            Some(t) => (t, "claude-code (its logged auto-compaction)".to_owned()),
+        let known =
+            crate::policy::claude_code::known_threshold(transcript, transcript.messages().len(), None).or_else(|| {
+                (!transcript.compactions().is_empty())
+                    .then(|| transcript.whole_session().ok())
+                    .flatten()
+                    .and_then(|whole| crate::policy::claude_code::known_threshold(&whole, whole.messages().len(), None))
+            });
+        match known {
+            Some((t, source)) => (t, format!("claude-code ({source})")),
             None => (
                 crate::policy::claude_code::default_threshold(window, 64_000, None),
                 "claude-code (its default for the window)".to_owned(),

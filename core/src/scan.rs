@@ -341,7 +341,7 @@ fn session_of(
         modified_unix: modified
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
             .map_or(0, |d| d.as_secs()),
-        session_id: first_field(whole, "sessionId"),
+        session_id: whole.first_record_field("sessionId"),
         parent_session: parent_of(whole),
         model,
         peak_percent_of_window: recorded_peak
@@ -349,37 +349,11 @@ fn session_of(
             .map(|(peak, w)| (peak as f64 * 1000.0 / w.tokens as f64).round() / 10.0),
         recorded_peak,
         compactions: whole.compactions.len(),
-        autocompact_at: crate::policy::claude_code::logged_threshold(whole),
+        autocompact_at: crate::policy::claude_code::known_threshold(whole, whole.messages().len(), None)
+            .map(|(at, _)| at),
         orphans: whole.groups.orphans.len(),
         firings,
         loops,
-    })
-}
-
-/// The first value of a top-level `key` of the log's records (the first 50 looked at),
-/// as text.
-fn first_field(transcript: &Transcript, key: &str) -> Option<String> {
-    field_in(transcript, transcript.log_records.iter().take(50), key)
-}
-
-/// The last value of a top-level `key` of the log's records (the last 50 looked at).
-fn last_field(transcript: &Transcript, key: &str) -> Option<String> {
-    field_in(transcript, transcript.log_records.iter().rev().take(50), key)
-}
-
-/// The first of `records` with a top-level (or Codex `payload`) `key`: its value as text.
-fn field_in<'a>(
-    transcript: &Transcript,
-    mut records: impl Iterator<Item = &'a crate::transcript::LogRecord>,
-    key: &str,
-) -> Option<String> {
-    records.find_map(|r| {
-        let value: serde_json::Value = serde_json::from_str(&transcript.text[r.range.clone()]).ok()?;
-        value
-            .get(key)
-            .or_else(|| value.get("payload").and_then(|p| p.get(key)))
-            .and_then(serde_json::Value::as_str)
-            .map(str::to_owned)
     })
 }
 
@@ -409,7 +383,7 @@ fn title_of(transcript: &Transcript) -> String {
 }
 
 fn last_activity_of(transcript: &Transcript, path: &Path) -> String {
-    last_field(transcript, "timestamp").unwrap_or_else(|| {
+    transcript.last_record_field("timestamp").unwrap_or_else(|| {
         std::fs::metadata(path)
             .and_then(|m| m.modified())
             .map_or_else(|_| String::new(), rfc3339)
@@ -431,7 +405,7 @@ fn parent_of(transcript: &Transcript) -> Option<String> {
 }
 
 fn project_of(transcript: &Transcript, path: &Path) -> String {
-    first_field(transcript, "cwd").unwrap_or_else(|| {
+    transcript.first_record_field("cwd").unwrap_or_else(|| {
         path.parent()
             .and_then(Path::file_name)
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
@@ -439,7 +413,7 @@ fn project_of(transcript: &Transcript, path: &Path) -> String {
 }
 
 fn started_of(transcript: &Transcript, path: &Path) -> String {
-    first_field(transcript, "timestamp").unwrap_or_else(|| {
+    transcript.first_record_field("timestamp").unwrap_or_else(|| {
         std::fs::metadata(path)
             .and_then(|m| m.modified())
             .map_or_else(|_| String::new(), rfc3339)

@@ -142,7 +142,7 @@ fn emit_policy_config(
         .map_err(anyhow::Error::msg)?;
     // What its plan would run with: a setting the log shows, where none was given.
     let mut settings = settings.clone();
-    for (key, value) in policy.settings_from_log(transcript) {
+    for (key, value) in policy.settings_from_log(transcript, transcript.messages().len(), &settings) {
         if settings.text(key).is_none() {
             settings = settings.with(key, value);
         }

@@ -25,7 +25,8 @@ pub struct PolicyArgs {
     /// compressor), claude-code, codex, langchain-trim, langchain-summarization,
     /// anthropic-clear-tool-uses, openhands-recent, openhands-mask, openhands-amortized,
     /// openhands-llm, opencode, opencode-prune, semantic-kernel-truncation,
-    /// semantic-kernel-summarization.
+    /// semantic-kernel-summarization. `NAME@VERSION` follows that release of the agent
+    /// (`claude-code@1.0.53`) instead of the one its log names.
     #[arg(long, value_name = "NAME")]
     pub policy: Option<String>,
     /// A setting of the policy as the agent spells it (repeatable), e.g.
@@ -38,9 +39,14 @@ impl PolicyArgs {
     /// The policy asked for, unless it is the §7F compactor the other options already
     /// describe (`--policy toolnexus` with no `--set`).
     pub fn chosen(&self) -> Option<&str> {
-        self.policy.as_deref().filter(|&n| {
+        self.policy.as_deref().map(|n| pinned(n).0).filter(|&n| {
             !self.set.is_empty() || ctxlens::policy::by_name(n).map_or(true, |p| p.engine() != Engine::TailCompactor)
         })
+    }
+
+    /// The release `--policy NAME@VERSION` pins (`claude-code@1.0.53`), if any.
+    pub fn pinned_version(&self) -> Option<&str> {
+        self.policy.as_deref().and_then(|n| pinned(n).1)
     }
 
     /// The `--set` values, with `--max-tokens`/`--keep-tail` as the shorthand of the
@@ -56,10 +62,22 @@ impl PolicyArgs {
                 settings = settings.with("keep_tail", keep);
             }
         }
+        if let Some(version) = self.pinned_version() {
+            settings = settings.with("version", version);
+        }
         for (key, value) in given.pairs() {
             settings = settings.with(&key, value);
         }
         Ok(settings)
+    }
+}
+
+/// `NAME@VERSION` → (`NAME`, `VERSION`): a policy pinned to its agent's release, whose
+/// rule it then follows instead of the one the log's own version names.
+pub fn pinned(spec: &str) -> (&str, Option<&str>) {
+    match spec.split_once('@') {
+        Some((name, version)) => (name, Some(version)),
+        None => (spec, None),
     }
 }
 

@@ -138,7 +138,7 @@ impl SweepArgs {
     /// arguments, `--max-tokens` standing for `--vary max_tokens=…` for llm4s.
     fn policy_sweep(&self) -> anyhow::Result<Option<super::policy_sweep::PolicySweep<'_>>> {
         use super::policy_sweep::PolicySweep;
-        let Some(name) = self.policy.policy.as_deref() else {
+        let Some(name) = self.policy.policy.as_deref().map(|n| super::policy_cmd::pinned(n).0) else {
             return Ok(None);
         };
         let policy = ctxlens::policy::by_name(name).map_err(anyhow::Error::msg)?;
@@ -159,7 +159,13 @@ impl SweepArgs {
             input: &self.input,
             make: &self.make,
             name,
-            settings: ctxlens::policy::PolicySettings::parse(self.policy.set.iter().map(String::as_str))?,
+            settings: {
+                let given = ctxlens::policy::PolicySettings::parse(self.policy.set.iter().map(String::as_str))?;
+                match self.policy.pinned_version() {
+                    Some(version) if given.text("version").is_none() => given.with("version", version),
+                    _ => given,
+                }
+            },
             vary,
             json: self.json,
             csv: self.csv,

@@ -1,17 +1,24 @@
-//! `claude-code`: Claude Code's auto-compaction (closed source: known from its logs and
-//! documentation). It counts the whole request as the provider bills it — system prompt
-//! and tool definitions included, which no log holds — so ctxlens counts
-//! `overhead + ratio × counted`, fitted to the log's recorded usage (or the overhead
-//! assumed and said). It fires at `threshold` and keeps nothing: the next request is the
-//! system prompt, the tools and one user message with the summary.
+//! `claude-code`: Claude Code's auto-compaction. It counts the whole request as the
+//! provider bills it — system prompt and tool definitions included, which no log holds —
+//! so ctxlens counts `overhead + ratio × counted`, fitted to the log's recorded usage (or
+//! the overhead assumed and said). It fires at `threshold` and keeps nothing: the next
+//! request is the system prompt, the tools and one user message with the summary.
 //!
-//! The threshold: `--set threshold=N`; else what this log's own `auto` compaction shows
-//! (its `preTokens`); else the documented default, the effective window (window − up to
-//! 20,000 reserved for output) − 13,000, lowered (never raised) by
-//! `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` (`autocompact_pct`, a percentage of the effective
-//! window, decimals allowed).
+//! The threshold, from what was known before the compaction it predicts
+//! ([`known_threshold`]; always said in the plan's warnings):
+//! 1. `--set threshold=N`;
+//! 2. this log's automatic compactions *before* that point: each brackets the threshold
+//!    between the last request recorded before it and its `preTokens`; the release's rule
+//!    is taken when it falls in the bracket (it is exact), else the bracket's middle (the
+//!    user lowered it: `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, another reply reserve);
+//! 3. the rule of the release that wrote the log (`version` on its records, or `--set
+//!    version=` / `--policy claude-code@VERSION`), read from its published `cli.js`
+//!    ([`ReleaseRule`]);
+//! 4. the documented default: the effective window (window − up to 20,000 reserved for
+//!    output) − 13,000, lowered (never raised) by `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`
+//!    (`autocompact_pct`, a percentage of the effective window, decimals allowed).
 
-use super::chat::ChatMessage;
+use super::chat::{ChatMessage, Kind};
 use super::running::Running;
 use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
 use crate::transcript::Transcript;
@@ -40,6 +47,133 @@ pub fn default_threshold(window: u64, max_output: u64, pct: Option<f64>) -> u64 
     match pct {
         Some(p) => default.min((effective as f64 * p / 100.0).floor() as u64),
         None => default,
+    }
+}
+
+/// Claude Code's automatic-compaction rule as its published releases wrote it (npm
+/// `@anthropic-ai/claude-code`, `cli.js`; the two were told apart by bisecting the 1.0.x
+/// releases: 1.0.70 is the last with the fraction, 1.0.71 the first with the margin).
+/// Every release compares the last response's usage (input, cache writes, cache reads
+/// and output) against `threshold(window − reply reserve)`; the window is 200,000
+/// (1,000,000 for a `[1m]` model).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReleaseRule {
+    /// Up to 1.0.70: 92% of the effective window (1.0.53's `cli.js`: `var rB1=0.92`,
+    /// `to2()=ti2-r3A(model)` with `ti2=200000`; the same in 1.0.67 and 1.0.70).
+    Fraction,
+    /// From 1.0.71: the effective window less 13,000 (1.0.71's `var pK8=13000`; 1.0.128's
+    /// `nP6=13000`; 2.0.76's `vH0=13000`, lowered by `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`).
+    Margin,
+}
+
+impl ReleaseRule {
+    /// The rule of release `version` (`1.0.53`); `None` for what is not a version or is
+    /// older than 1.0 (not read).
+    pub fn of(version: &str) -> Option<ReleaseRule> {
+        let mut parts = version.trim().split('.').map(|p| p.parse::<u64>().ok());
+        let (major, minor) = (parts.next()??, parts.next()??);
+        let patch = parts.next().flatten().unwrap_or(0);
+        match (major, minor) {
+            (0, _) => None,
+            (1, 0) if patch <= 70 => Some(ReleaseRule::Fraction),
+            _ => Some(ReleaseRule::Margin),
+        }
+    }
+
+    /// Where it compacts for a `window`-token model whose reply reserve is `reserve`.
+    pub fn threshold(self, window: u64, reserve: u64, pct: Option<f64>) -> u64 {
+        let effective = window.saturating_sub(reserve);
+        match self {
+            ReleaseRule::Fraction => (effective as f64 * 0.92).floor() as u64,
+            ReleaseRule::Margin => {
+                let at = effective.saturating_sub(AUTOCOMPACT_MARGIN);
+                pct.map_or(at, |p| at.min((effective as f64 * p / 100.0).floor() as u64))
+            }
+        }
+    }
+
+    /// The rule in words, with its source.
+    pub fn describe(self, window: u64, reserve: u64) -> String {
+        match self {
+            ReleaseRule::Fraction => {
+                format!("0.92 × ({window} − {reserve}), read from Claude Code 1.0.53's cli.js (1.0.x up to 1.0.70)")
+            }
+            ReleaseRule::Margin => format!(
+                "({window} − {reserve}) − {AUTOCOMPACT_MARGIN}, read from Claude Code 1.0.71's, 1.0.128's and 2.0.76's cli.js"
+            ),
+        }
+    }
+}
+
+/// The reply's reserve a release sets aside for `model` (`CLAUDE_CODE_MAX_OUTPUT_TOKENS`
+/// unset): 1.0.x keeps 8,192 for 3.5 and Haiku models, else 32,000; 2.x the smaller of
+/// 32,000 and the model's own maximum (2.0.76's table).
+pub fn release_reserve(version: &str, model: &str) -> u64 {
+    let model = model.to_lowercase();
+    if version.trim().starts_with("1.") {
+        return if model.contains("3-5") || model.contains("haiku") {
+            8_192
+        } else {
+            32_000
+        };
+    }
+    if model.contains("3-5") || model.contains("claude-3-sonnet") {
+        8_192
+    } else if model.contains("claude-3-opus") || model.contains("claude-3-haiku") {
+        4_096
+    } else {
+        32_000
+    }
+}
+
+/// The window Claude Code measures against for `model` (every release read: 200,000, or
+/// 1,000,000 for a `[1m]` model).
+fn release_window(model: &str) -> u64 {
+    if model.contains("[1m]") {
+        1_000_000
+    } else {
+        DEFAULT_WINDOW
+    }
+}
+
+/// Where Claude Code would compact next in `whole`, from what was known before message
+/// `before` (see the module's docs: the log's earlier automatic compactions, the
+/// release's rule — `pinned`'s, else the log's own), with the sentence that says where it
+/// comes from; `None` when only the default is left.
+pub fn known_threshold(whole: &Transcript, before: usize, pinned: Option<&str>) -> Option<(u64, String)> {
+    let model = whole.model().unwrap_or_default().to_owned();
+    let version = pinned.map(str::to_owned).or_else(|| whole.client_version());
+    let rule = version.and_then(|v| {
+        let rule = ReleaseRule::of(&v)?;
+        let (window, reserve) = (release_window(&model), release_reserve(&v, &model));
+        Some((rule.threshold(window, reserve, None), rule.describe(window, reserve), v))
+    });
+    // Each earlier automatic compaction brackets the threshold; several narrow it.
+    let mut bracket: Option<(u64, u64, usize)> = None;
+    for c in whole.compactions.iter().filter(|c| c.at <= before) {
+        let Some((low, high)) = c.threshold_bracket(&whole.messages) else {
+            continue;
+        };
+        bracket = Some(match bracket {
+            Some((lo, hi, _)) => (lo.max(low), hi.min(high), c.line),
+            None => (low, high, c.line),
+        });
+    }
+    match (bracket, rule) {
+        (Some((lo, hi, line)), Some((at, rule, v))) if lo < at && at <= hi => Some((
+            at,
+            format!("threshold {at}: Claude Code {v}'s rule, {rule}; this log's compaction at line {line} agrees (between {lo} and {hi})"),
+        )),
+        (Some((lo, hi, line)), rule) => {
+            let at = if lo < hi { lo + (hi - lo).div_ceil(2) } else { hi };
+            let unlike = rule.map_or_else(String::new, |(r, _, v)| format!(" ({v}'s rule says {r}: lowered by an override?)"));
+            Some((
+                at,
+                format!("threshold {at}: the middle of what this log's earlier compaction at line {line} shows (between {lo} and {hi}){unlike}"),
+            ))
+        }
+        (None, Some((at, rule, v))) => Some((at, format!("threshold {at}: Claude Code {v}'s rule, {rule}"))),
+        (None, None) => None,
     }
 }
 
@@ -114,9 +248,18 @@ impl ClaudeCode {
             ),
             None => None,
         };
-        let threshold = match settings.number("threshold")? {
-            Some(t) => t,
-            None => default_threshold(window, max_output, pct),
+        let threshold = match (settings.number("threshold")?, settings.text("version")) {
+            (Some(t), _) => t,
+            (None, Some(version)) => {
+                let rule = ReleaseRule::of(version).ok_or_else(|| {
+                    SettingError(format!(
+                        "--set version={version}: not a Claude Code release from 1.0 on (e.g. 1.0.53)"
+                    ))
+                })?;
+                let reserve = settings.number_or("max_output", release_reserve(version, ""))?;
+                rule.threshold(window, reserve, pct)
+            }
+            (None, None) => default_threshold(window, max_output, pct),
         };
         Ok(Resolved {
             threshold,
@@ -139,16 +282,24 @@ impl Policy for ClaudeCode {
         Ok(Some((Self::resolve(settings)?.threshold, window)))
     }
 
-    fn settings_from_log(&self, whole: &Transcript) -> Vec<(&'static str, String)> {
-        logged_threshold(whole)
-            .map(|pre| ("threshold", pre.to_string()))
-            .into_iter()
-            .collect()
+    fn settings_from_log(
+        &self,
+        whole: &Transcript,
+        before: usize,
+        given: &PolicySettings,
+    ) -> Vec<(&'static str, String)> {
+        if given.text("threshold").is_some() {
+            return Vec::new(); // the user's threshold wins over every source
+        }
+        known_threshold(whole, before, given.text("version"))
+            .map(|(at, source)| vec![("threshold", at.to_string()), ("threshold_source", source)])
+            .unwrap_or_default()
     }
 
     fn keys(&self) -> &'static [&'static str] {
         &[
             "threshold",
+            "version",
             "context_window",
             "max_output",
             "autocompact_pct",
@@ -185,11 +336,8 @@ impl Policy for ClaudeCode {
             }
         }
         if settings.text("threshold").is_none() {
-            if let Some(pre) = logged_threshold(transcript) {
-                settings = settings.with("threshold", pre);
-                notes.push(format!(
-                    "threshold {pre} from this log's own auto compaction (its preTokens)"
-                ));
+            for (key, value) in self.settings_from_log(transcript, transcript.messages.len(), &settings) {
+                settings = settings.with(key, value);
             }
         }
         let mut plan = self.plan_chat(&super::chat_view_counted(transcript, &counts), &settings)?;
@@ -199,12 +347,19 @@ impl Policy for ClaudeCode {
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
         let r = Self::resolve(settings)?;
-        let counted: u64 = chat.iter().map(|m| m.counted).sum();
+        // What Claude Code measures before a request: the last response's usage (its
+        // prompt and its output), not the tool results or the message added since.
+        let measured = chat
+            .iter()
+            .rposition(|m| m.kind == Kind::Assistant)
+            .map_or(chat.len(), |i| i + 1);
+        let counted: u64 = chat[..measured].iter().map(|m| m.counted).sum();
         let billed = r.billing.billed(counted);
         let mut plan = PolicyPlan::unchanged(self.name(), "billed (overhead + ratio × estimate)", chat.len());
         plan.tokens_before = Some(billed);
         plan.tokens_after = Some(billed);
         r.billing.warn(&mut plan);
+        plan.warnings.push(threshold_source(settings, r.threshold));
         if billed < r.threshold || chat.is_empty() {
             return Ok(plan);
         }
@@ -212,14 +367,160 @@ impl Policy for ClaudeCode {
             row.section = Section::Summarized;
         }
         plan.compacted = true;
-        plan.tokens_after = Some(r.billing.overhead);
         plan.inserted.push(Inserted {
             position: 0,
             role: "user",
             kind: "summary",
             text: SUMMARY_START.to_owned(),
+            tokens: None,
         });
+        let restored = restored(chat, &RestoreLimits::of(settings.text("version")));
+        let restored_tokens: u64 = restored
+            .iter()
+            .map(|r| r.tokens.unwrap_or_else(|| quarter_chars(&r.text)))
+            .sum();
+        plan.inserted.extend(restored);
+        // The next request: the system prompt and tools, and what is restored (billed);
+        // the summary is not written yet.
+        plan.tokens_after = Some(r.billing.billed(restored_tokens).max(r.billing.overhead));
         Ok(plan)
+    }
+}
+
+/// What Claude Code puts back after compacting (read from its published `cli.js`): the
+/// files it had read or written most recently, read again, each only when it fits the
+/// per-file limit (a larger one fails to read and is left out), while they fit the total;
+/// then the todo list. 1.0.53: 5 files, 10,000 tokens each (`M24=5`, `O24=1e4`), 50,000
+/// in all (`R24=50000`); 2.0.76: 5 files, 5,000 each (`By5=5`, `Zy5=5000`, `Gy5=50000`).
+/// Tokens are counted as it counts them there: a quarter of the characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RestoreLimits {
+    /// Files restored at most.
+    pub files: usize,
+    /// A file larger than this is not restored.
+    pub per_file: u64,
+    /// All restored files together.
+    pub total: u64,
+}
+
+impl RestoreLimits {
+    /// The limits of release `version` (2.x's when none is known).
+    pub fn of(version: Option<&str>) -> RestoreLimits {
+        let first_major = version.is_some_and(|v| v.trim().starts_with("1."));
+        RestoreLimits {
+            files: 5,
+            per_file: if first_major { 10_000 } else { 5_000 },
+            total: 50_000,
+        }
+    }
+}
+
+/// Claude Code's count: a quarter of the characters, rounded.
+fn quarter_chars(text: &str) -> u64 {
+    (text.chars().count() as u64 + 2) / 4
+}
+
+/// The tools whose use puts a file in what Claude Code restores (its read-file state).
+const FILE_TOOLS: [&str; 4] = ["Read", "Edit", "MultiEdit", "Write"];
+
+/// A file's size in characters as a Read result shows it: Claude Code numbers the lines
+/// it returns (`    36→text`), and a read of part of a file (`offset`, `limit`) still
+/// tells its last line, so the whole is about that many lines of the mean length seen.
+fn file_chars(result: &str) -> u64 {
+    let mut last_line = 0u64;
+    let mut numbered = 0u64;
+    let mut chars = 0u64;
+    for line in result.lines() {
+        let Some((number, _)) = line.split_once('→') else {
+            continue;
+        };
+        let Ok(n) = number.trim().parse::<u64>() else { continue };
+        last_line = last_line.max(n);
+        numbered += 1;
+        chars += line.chars().count() as u64 + 1;
+    }
+    let whole = result.chars().count() as u64;
+    if numbered == 0 {
+        return whole;
+    }
+    whole.max(last_line * chars / numbered)
+}
+
+/// The messages Claude Code adds after its summary: the most recently used files (their
+/// size as the reads showed it, [`file_chars`]) within `limits`, then the todo list of the
+/// last `TodoWrite`. Each is an inserted `user` message of kind `restored`; a file's text
+/// is what the log holds of it and its `tokens` the whole file's estimate.
+pub fn restored(chat: &[ChatMessage], limits: &RestoreLimits) -> Vec<Inserted> {
+    let results: std::collections::HashMap<&str, &str> = chat
+        .iter()
+        .filter_map(|m| Some((m.call_id.as_deref()?, m.text.as_str())))
+        .collect();
+    // Each file: its path, the last text seen of it, its size in characters; newest use last.
+    let mut files: Vec<(String, String, u64)> = Vec::new();
+    let mut todos: Option<String> = None;
+    for call in chat.iter().flat_map(|m| &m.calls) {
+        if call.name == "TodoWrite" {
+            todos = call.args.get("todos").map(ToString::to_string);
+            continue;
+        }
+        if !FILE_TOOLS.contains(&call.name.as_str()) {
+            continue;
+        }
+        let Some(path) = call.args.get("file_path").and_then(serde_json::Value::as_str) else {
+            continue;
+        };
+        let seen = match call.name.as_str() {
+            "Read" => results.get(call.id.as_str()).map(|t| ((*t).to_owned(), file_chars(t))),
+            "Write" => call
+                .args
+                .get("content")
+                .and_then(serde_json::Value::as_str)
+                .map(|t| (t.to_owned(), t.chars().count() as u64)),
+            _ => None,
+        };
+        let known = files.iter().position(|(p, _, _)| p == path).map(|i| files.remove(i));
+        let entry = match (seen, known) {
+            (Some((text, chars)), Some((_, _, before))) => (text, chars.max(before)),
+            (Some(seen), None) => seen,
+            (None, Some((_, text, chars))) => (text, chars),
+            (None, None) => continue,
+        };
+        files.push((path.to_owned(), entry.0, entry.1));
+    }
+    let mut out: Vec<(String, Option<u64>)> = Vec::new();
+    let mut total = 0;
+    for (path, text, chars) in files.iter().rev().take(limits.files) {
+        let tokens = (chars + path.chars().count() as u64).div_ceil(4);
+        if tokens > limits.per_file || total + tokens > limits.total {
+            continue;
+        }
+        total += tokens;
+        out.push((format!("{path}\n{text}"), Some(tokens)));
+    }
+    out.extend(todos.map(|t| (t, None)));
+    out.into_iter()
+        .enumerate()
+        .map(|(k, (text, tokens))| Inserted {
+            position: k + 1,
+            role: "user",
+            kind: "restored",
+            text,
+            tokens,
+        })
+        .collect()
+}
+
+/// Where the threshold in force comes from, in words (every plan says it).
+fn threshold_source(settings: &PolicySettings, threshold: u64) -> String {
+    if let Some(source) = settings.text("threshold_source") {
+        return source.to_owned();
+    }
+    match (settings.text("threshold"), settings.text("version")) {
+        (Some(_), _) => format!("threshold {threshold}: set"),
+        (None, Some(version)) => format!("threshold {threshold}: Claude Code {version}'s rule (set)"),
+        (None, None) => format!(
+            "threshold {threshold}: the default (window − up to {OUTPUT_RESERVE} − {AUTOCOMPACT_MARGIN}); no earlier compaction nor release known"
+        ),
     }
 }
 
@@ -248,5 +549,100 @@ mod tests {
         assert_eq!(default_threshold(200_000, 64_000, Some(50.5)), 90_900);
         // A model with a small output limit reserves less.
         assert_eq!(default_threshold(200_000, 8_000, None), 179_000);
+    }
+
+    #[test]
+    fn each_release_compacts_by_its_own_rule() {
+        assert_eq!(ReleaseRule::of("1.0.53"), Some(ReleaseRule::Fraction));
+        assert_eq!(ReleaseRule::of("1.0.70"), Some(ReleaseRule::Fraction));
+        assert_eq!(ReleaseRule::of("1.0.71"), Some(ReleaseRule::Margin));
+        assert_eq!(ReleaseRule::of("2.0.76"), Some(ReleaseRule::Margin));
+        assert_eq!(ReleaseRule::of("0.2.9"), None, "not read");
+        assert_eq!(ReleaseRule::of("nightly"), None);
+        let sonnet = "claude-sonnet-4-20250514";
+        // 1.0.53: 0.92 × (200,000 − 32,000); 2.0.76: (200,000 − 32,000) − 13,000.
+        assert_eq!(
+            ReleaseRule::Fraction.threshold(200_000, release_reserve("1.0.53", sonnet), None),
+            154_560
+        );
+        assert_eq!(
+            ReleaseRule::Margin.threshold(200_000, release_reserve("2.0.76", sonnet), None),
+            155_000
+        );
+        assert_eq!(release_reserve("1.0.53", "claude-3-5-haiku-20241022"), 8_192);
+        assert_eq!(release_reserve("2.0.76", "claude-3-opus-20240229"), 4_096);
+        assert_eq!(release_window("claude-sonnet-4[1m]"), 1_000_000);
+        // The override only lowers the margin rule's threshold.
+        assert_eq!(ReleaseRule::Margin.threshold(200_000, 32_000, Some(50.0)), 84_000);
+    }
+
+    fn call(id: &str, name: &str, args: serde_json::Value) -> ChatMessage {
+        let mut m = crate::policy::chat::written(Kind::Assistant, "assistant", String::new(), 1);
+        m.calls.push(crate::policy::chat::Call {
+            id: id.to_owned(),
+            name: name.to_owned(),
+            arguments: args.to_string(),
+            args,
+        });
+        m
+    }
+
+    fn result(id: &str, text: &str) -> ChatMessage {
+        let mut m = crate::policy::chat::written(Kind::Tool, "tool", text.to_owned(), 1);
+        m.call_id = Some(id.to_owned());
+        m
+    }
+
+    /// Numbered lines as Claude Code's Read returns them, `from..=to`, each `width` wide.
+    fn numbered(from: u64, to: u64, width: usize) -> String {
+        use std::fmt::Write as _;
+        let mut text = String::new();
+        for n in from..=to {
+            let _ = writeln!(text, "{n:>6}→{}", "x".repeat(width));
+        }
+        text
+    }
+
+    #[test]
+    fn the_newest_files_are_restored_within_the_releases_limits() {
+        use serde_json::json;
+        let mut chat = Vec::new();
+        // Seven files read, oldest first; f6 is too large for 2.x's 5,000 per file.
+        for k in 0..7u64 {
+            let id = format!("r{k}");
+            chat.push(call(&id, "Read", json!({"file_path": format!("/f{k}")})));
+            let lines = if k == 6 { 1_000 } else { 100 };
+            chat.push(result(&id, &numbered(1, lines, 30)));
+        }
+        // A part of f0 read again: its size is its last line's, not the part's.
+        chat.push(call(
+            "again",
+            "Read",
+            json!({"file_path": "/f0", "offset": 90, "limit": 5}),
+        ));
+        chat.push(result("again", &numbered(90, 94, 30)));
+        chat.push(call(
+            "t",
+            "TodoWrite",
+            json!({"todos": [{"content": "ship", "status": "pending"}]}),
+        ));
+        let got = restored(&chat, &RestoreLimits::of(Some("2.0.76")));
+        let paths: Vec<&str> = got.iter().map(|i| i.text.lines().next().unwrap_or("")).collect();
+        // The five newest uses: f0 (read again last), f6 (too large, left out), f5, f4, f3.
+        assert_eq!(paths[..4], ["/f0", "/f5", "/f4", "/f3"], "{paths:?}");
+        assert!(
+            got[0].tokens.is_some_and(|t| t > 900),
+            "f0 is 100 lines of 38 characters: {:?}",
+            got[0].tokens
+        );
+        assert_eq!(got.last().map(|i| i.kind), Some("restored"));
+        assert!(
+            got.last()
+                .is_some_and(|i| i.text.contains("ship") && i.tokens.is_none()),
+            "the todo list last"
+        );
+        // 1.0.x allows 10,000 per file: f6 comes back.
+        let old = restored(&chat, &RestoreLimits::of(Some("1.0.53")));
+        assert!(old.iter().any(|i| i.text.starts_with("/f6")));
     }
 }

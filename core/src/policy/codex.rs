@@ -127,6 +127,7 @@ impl Policy for Codex {
             role: "user",
             kind: "summary",
             text: format!("{SUMMARY_PREFIX_START} and produced a summary of its thinking process. …\n{{summary}}"),
+            tokens: None,
         });
         Ok(plan)
     }

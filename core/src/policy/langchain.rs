@@ -550,6 +550,7 @@ impl Policy for Summarization {
             role: "user",
             kind: "summary",
             text: SUMMARY_SHAPE.to_owned(),
+            tokens: None,
         });
         // What the summarizer is sent: the summarized messages, trimmed.
         let older = kept(chat[..cutoff].to_vec());

@@ -133,6 +133,10 @@ pub struct Inserted {
     pub kind: &'static str,
     /// Its text's shape (`Here is a summary of the conversation to date:\n\n{summary}`).
     pub text: String,
+    /// Its size in ctxlens' count where the text is only part of what the agent sends
+    /// (a restored file the log shows in part), else `None` (count the text).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<u64>,
 }
 
 /// What a policy would do with a transcript: the contract of `compact --policy … --plan`.
@@ -257,10 +261,18 @@ pub trait Policy: Sync {
         let _ = settings;
         Ok(None)
     }
-    /// Settings the session's own log shows the agent used (Claude Code's `preTokens`
-    /// threshold), taken by a replay where the user set none.
-    fn settings_from_log(&self, whole: &Transcript) -> Vec<(&'static str, String)> {
-        let _ = whole;
+    /// Settings the session's log shows the agent used, from what was known before
+    /// message `before` (Claude Code's earlier compactions, the release that wrote the
+    /// log), taken by a replay where the user set none (`given`: what the user set, which
+    /// may change what the log means, such as a pinned release). Never from later records:
+    /// a replay predicting a compaction must not read the answer (docs/policies.md).
+    fn settings_from_log(
+        &self,
+        whole: &Transcript,
+        before: usize,
+        given: &PolicySettings,
+    ) -> Vec<(&'static str, String)> {
+        let _ = (whole, before, given);
         Vec::new()
     }
     /// The `--set` keys it takes, as the agent spells them.

@@ -329,6 +329,7 @@ impl Policy for Overflow {
             role: "assistant",
             kind: "summary",
             text: "{summary}".to_owned(),
+            tokens: None,
         });
         Ok(plan)
     }

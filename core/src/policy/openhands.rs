@@ -209,6 +209,7 @@ fn forgetting_plan(
             role: "user",
             kind: "summary",
             text: "{summary}".to_owned(),
+            tokens: None,
         });
     }
     plan

@@ -206,21 +206,36 @@ impl Replayed {
     }
 }
 
-/// The billed size of `sent` (counted `counted`): by the fit of the epoch of its oldest
-/// message from the session.
+/// The billed size of `sent` (counted `counted`) at call `at`: by the fit of the epoch of
+/// its oldest message from the session, as known at that call ([`known_fit`]).
 fn billed(fits: &[EpochFit], sent: &[ChatMessage], counted: u64, at: usize) -> Option<u64> {
     let lineage = sent.iter().find_map(|m| m.origin).unwrap_or(at);
-    epoch_of(fits, lineage)?
+    known_fit(fits, lineage, at)?
         .calibration
         .as_ref()
         .map(|c| c.predict(counted))
 }
 
+/// The fit of `lineage`'s epoch as known at call `at`. An epoch still running at `at` was
+/// fitted on calls made after it, so the latest epoch that had ended by then stands in
+/// for it (its system prompt and tools carry over a compaction); only where none had
+/// ended (the first epoch) is the running epoch's own fit used, as the docs say.
+fn known_fit(fits: &[EpochFit], lineage: usize, at: usize) -> Option<&EpochFit> {
+    let own = epoch_of(fits, lineage)?;
+    if own.messages.end <= at {
+        return Some(own);
+    }
+    fits.iter()
+        .rev()
+        .find(|e| e.messages.end <= at && e.calibration.is_some())
+        .or(Some(own))
+}
+
 /// The policy's settings for a context of that lineage: Claude Code counts billed
 /// tokens, so its overhead and ratio come from the lineage's fit (unless the user set
 /// them) — or, while the context is still the one the agent really sent, from the
-/// provider's own figure for this call (`real`: recorded, counted) — and its threshold
-/// from the log's own compaction (unless set).
+/// provider's figure for the last call before this one (`real`: recorded, counted) — and
+/// its threshold from what the log shows before message `at` (unless set).
 fn settings_for(inputs: &Inputs, sent: &[ChatMessage], at: usize, real: Option<(u64, u64)>) -> PolicySettings {
     let mut settings = inputs.settings.clone();
     if inputs.policy.counts_billed() {
@@ -230,12 +245,12 @@ fn settings_for(inputs: &Inputs, sent: &[ChatMessage], at: usize, real: Option<(
                 settings = settings
                     .with("overhead", recorded.saturating_sub(counted))
                     .with("ratio", 1);
-            } else if let Some(fit) = epoch_of(inputs.fits, lineage).and_then(|e| e.calibration.as_ref()) {
+            } else if let Some(fit) = known_fit(inputs.fits, lineage, at).and_then(|e| e.calibration.as_ref()) {
                 settings = settings.with("overhead", fit.overhead).with("ratio", fit.ratio);
             }
         }
         // The agent's own log may show a setting its version used (Claude Code's threshold).
-        for (key, value) in inputs.policy.settings_from_log(inputs.whole) {
+        for (key, value) in inputs.policy.settings_from_log(inputs.whole, at, inputs.settings) {
             if settings.text(key).is_none() {
                 settings = settings.with(key, value);
             }
@@ -316,6 +331,17 @@ fn rebuild(
     }
     if let (Some(summary), Some(inserted)) = (summary, plan.inserted.first()) {
         out.insert(inserted.position.min(out.len()), summary);
+    }
+    // What the agent puts back after its summary (Claude Code's restored files, todos).
+    for restored in plan.inserted.iter().filter(|i| i.kind == "restored") {
+        let json = serde_json::json!({"role": restored.role, "content": restored.text}).to_string();
+        let counted = restored
+            .tokens
+            .unwrap_or_else(|| count_json(inputs.whole, Tokenizer::Estimate, &json));
+        let mut m = written(Kind::User, restored.role, restored.text.clone(), counted);
+        m.past_summary = false;
+        m.policy_cost = inputs.policy.cost(&m);
+        out.insert(restored.position.min(out.len()), m);
     }
     for (k, m) in out.iter_mut().enumerate() {
         m.index = k;
@@ -618,6 +644,8 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
     let placeholder = |text: &str| placeholder_counted(inputs, text);
     // A policy acting in place has seen the context up to here.
     let mut acted_upto = 0;
+    // The last call of the real context with recorded usage: (recorded, counted).
+    let mut known_before: Option<(u64, u64)> = None;
     for m in inputs.chat {
         if inputs.cancel.is_cancelled() {
             return Err(crate::Error::Cancelled);
@@ -636,7 +664,14 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
                 .filter(|&r| r > 0);
             let counted = running.total_counted();
             let real = recorded.filter(|_| real_lineage).map(|r| (r, counted));
-            let settings = settings_for(inputs, &context, at, real);
+            // The agent decides before the call from what it knows then: the provider's
+            // figure for the previous call, never this call's own (no look-ahead). It
+            // still describes this context after a real compaction this replay did not
+            // make (the replay keeps the context the agent compacted), not after a firing.
+            let settings = settings_for(inputs, &context, at, known_before.filter(|_| out.firings.is_empty()));
+            if real.is_some() {
+                known_before = real;
+            }
             let billed_before = match real {
                 Some((recorded, _)) => Some(recorded),
                 None => billed(inputs.fits, &context, counted, at),

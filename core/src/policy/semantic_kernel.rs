@@ -157,6 +157,7 @@ impl Policy for Summarization {
             role: "assistant",
             kind: "summary",
             text: "{summary} (metadata __summary__: true)".to_owned(),
+            tokens: None,
         });
         Ok(plan)
     }

@@ -124,6 +124,7 @@ impl Policy for Toolnexus {
                 role: "system",
                 kind: "summary",
                 text: format!("{}{{summary}}", crate::compact::SUMMARY_PREFIX),
+                tokens: None,
             });
         }
         Ok(out)

@@ -143,6 +143,36 @@ impl Transcript {
         &self.compactions
     }
 
+    /// The first value of a top-level (or Codex `payload`) string field of the log's
+    /// records, among the first 50: a session's start, its client's version.
+    pub fn first_record_field(&self, key: &str) -> Option<String> {
+        self.record_field(self.log_records.iter().take(50), key)
+    }
+
+    /// The last value of such a field, among the last 50 records.
+    pub fn last_record_field(&self, key: &str) -> Option<String> {
+        self.record_field(self.log_records.iter().rev().take(50), key)
+    }
+
+    fn record_field<'a>(&self, mut records: impl Iterator<Item = &'a LogRecord>, key: &str) -> Option<String> {
+        records.find_map(|r| {
+            let value: serde_json::Value = serde_json::from_str(&self.text[r.range.clone()]).ok()?;
+            value
+                .get(key)
+                .or_else(|| value.get("payload").and_then(|p| p.get(key)))
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned)
+        })
+    }
+
+    /// The version of the agent that wrote a session log, when it says: Claude Code's
+    /// `version` on its records, Codex's `cli_version` in its session header. Agents
+    /// change their compaction rules between releases.
+    pub fn client_version(&self) -> Option<String> {
+        self.first_record_field("version")
+            .or_else(|| self.first_record_field("cli_version"))
+    }
+
     /// Which conversation of a session log this is (always `Live` for other formats).
     pub fn conversation(&self) -> Conversation {
         self.conversation

@@ -72,6 +72,31 @@ pub struct PastCompaction {
     pub kept: Vec<String>,
 }
 
+impl PastCompaction {
+    /// For an automatic compaction: where the client's threshold lies, `(low, high]`.
+    /// Agents decide before a request from the last response's usage (its prompt and its
+    /// output): the response that set it off measured `high` (its `preTokens` where the
+    /// log records them, else that usage), the one before it `low`, which did not. `None`
+    /// for a compaction the user asked for, or a log with no usage before it.
+    pub fn threshold_bracket(&self, messages: &[Message]) -> Option<(u64, u64)> {
+        if self.trigger.as_deref() != Some("auto") {
+            return None;
+        }
+        let mut usages = messages[..self.at.min(messages.len())]
+            .iter()
+            .rev()
+            .filter_map(Message::recorded)
+            .map(|r| r.context_tokens().saturating_add(r.output_tokens));
+        // The last response is the one that set it off; the one before did not.
+        let high = self.pre_tokens.or(usages.next())?;
+        if self.pre_tokens.is_some() {
+            usages.next();
+        }
+        let low = usages.next().unwrap_or(0);
+        Some((low.min(high), high))
+    }
+}
+
 /// One line of a log, in file order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LogRecord {
