@@ -38,6 +38,7 @@
 //! ```
 
 pub mod agent_config;
+pub mod backtest;
 pub mod breakdown;
 pub mod calibrate;
 pub mod cancel;

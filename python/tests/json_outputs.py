@@ -34,12 +34,14 @@ def commands(bin_path, path):
         ("compare", ["compare", p, "--json", "--summarizer", "placeholder"]),
         ("status", ["status", p, "--json"]),
         ("scan", ["scan", p, "--json"]),
+        ("backtest", ["backtest", p, "--json"]),
     ]
 
 
 def run(bin_path, argv):
-    """The document, or None when the command refuses this input (exit 2)."""
+    """The document, or None when the command refuses this input (exit 2) or has
+    nothing to say of it (`backtest` on a file that is not a session log)."""
     out = subprocess.run([bin_path, *argv], capture_output=True)
-    if out.returncode not in (0, 1):
+    if out.returncode not in (0, 1) or not out.stdout.strip():
         return None
     return json.loads(out.stdout)

@@ -2,6 +2,7 @@
 //! option types. Each subcommand lives in its own module and shows only its own options.
 
 mod args;
+mod backtest_cmd;
 mod breakdown_cmd;
 mod check_cmd;
 mod compact_cmd;
@@ -88,6 +89,9 @@ enum Command {
     /// The compactions a session log records: epochs, real summaries, what each lost.
     #[command(after_help = examples::HISTORY)]
     History(history_cmd::HistoryArgs),
+    /// Predict every automatic compaction a log records from what was known before it,
+    /// against what happened: where it fired, the next request's size.
+    Backtest(backtest_cmd::BacktestArgs),
     /// Run a compactor over the session's whole life: when it fires, what it costs and loses.
     #[command(after_help = examples::REPLAY)]
     Replay(Box<replay_cmd::ReplayArgs>),
@@ -135,6 +139,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             remove_temporary_files_on_signals()?;
             history_cmd::run(args)
         }
+        Some(Command::Backtest(args)) => backtest_cmd::run(args),
         Some(Command::Replay(args)) => {
             remove_temporary_files_on_signals()?;
             replay_cmd::run(args)

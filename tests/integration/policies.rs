@@ -1196,3 +1196,47 @@ fn a_replayed_firing_reads_no_usage_recorded_after_it() {
     }
     assert_eq!(checked, 2, "the 1.0.53 and the 2.0.76 compaction");
 }
+
+/// `backtest` predicts every automatic compaction of the shipped logs from what was known
+/// before it: it fires within three messages of each (the rows name the real call and
+/// the predicted one), and gives the next request's size beside the recorded one.
+#[test]
+fn backtest_predicts_every_automatic_compaction_of_the_shipped_logs() {
+    let root = data().join("real-transcripts");
+    let out = ctxlens(&["backtest", root.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let mut automatic = 0;
+    for row in &rows {
+        assert_eq!(row["schema"], "ctxlens.backtest/1");
+        let file = row["file"].as_str().unwrap();
+        let history = json_of(&["history", file, "--json"]);
+        let expected = history["compactions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["trigger"] == "auto")
+            .count();
+        let compactions = row["compactions"].as_array().unwrap();
+        assert_eq!(compactions.len(), expected, "{file}");
+        for c in compactions {
+            let error = c["error_messages"]
+                .as_i64()
+                .unwrap_or_else(|| panic!("{file}: not predicted: {c}"));
+            assert!(error.abs() <= 3, "{file}: {c}");
+            assert!(c["size_error_percent"].is_number(), "{file}: {c}");
+            automatic += 1;
+        }
+    }
+    assert!(automatic >= 2, "the 1.0.53 and the 2.0.76 compactions");
+    let text = String::from_utf8_lossy(&ctxlens(&["backtest", root.to_str().unwrap()]).stdout).into_owned();
+    assert!(
+        text.contains(&format!(
+            "{automatic} automatic compactions: {automatic} predicted, {automatic} within 3 messages"
+        )),
+        "{text}"
+    );
+}

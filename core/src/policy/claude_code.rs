@@ -277,6 +277,10 @@ impl Policy for ClaudeCode {
         vec![("context_window", window.to_string())]
     }
 
+    fn agent_logs(&self) -> Option<crate::transcript::Container> {
+        Some(crate::transcript::Container::ClaudeCode)
+    }
+
     fn billed_trigger(&self, settings: &PolicySettings) -> Result<Option<(u64, u64)>, SettingError> {
         let window = settings.number_or("context_window", DEFAULT_WINDOW)?;
         Ok(Some((Self::resolve(settings)?.threshold, window)))

@@ -46,6 +46,10 @@ impl Policy for Codex {
         "codex"
     }
 
+    fn agent_logs(&self) -> Option<crate::transcript::Container> {
+        Some(crate::transcript::Container::Codex)
+    }
+
     fn defaults(&self, window: u64) -> Vec<(&'static str, String)> {
         vec![("context_window", window.to_string())]
     }

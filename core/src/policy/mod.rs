@@ -254,6 +254,11 @@ pub trait Policy: Sync {
     fn engine(&self) -> Engine {
         Engine::Agent
     }
+    /// The agent whose session logs record this policy's compactions (Claude Code's,
+    /// Codex's): what `backtest` replays on such a log.
+    fn agent_logs(&self) -> Option<crate::transcript::Container> {
+        None
+    }
     /// For an agent that fires at one threshold in the tokens the provider bills: that
     /// threshold and the window it is measured in, under `settings` (what `--emit-config`
     /// writes as the agent's own setting). `None`: its trigger is not one such number.

@@ -1,0 +1,152 @@
+//! How far to trust a prediction on your own sessions: every automatic compaction a log
+//! records, predicted by replaying the agent's own policy with what was known before it
+//! (the policy's threshold from earlier compactions and the release's rule, its billed
+//! sizes from calls already made; docs/policies.md, "No look-ahead"), against what
+//! happened: where it fired, and the size of the next request.
+//!
+//! A real compaction happened right before the first model call after its summary;
+//! a replayed firing is placed before a model call too, so the error in messages is the
+//! distance between those two calls. The size error compares the replay's predicted next
+//! request (billed) with the usage the log recorded for that call.
+
+use crate::calibrate::calibrate_epochs;
+use crate::cancel::CancelToken;
+use crate::policy::replay::{replay, Inputs, Replayed};
+use crate::policy::{chat_view_counted, Policy};
+use crate::summarize::Summarizer;
+use crate::tokens::Counts;
+use crate::transcript::Transcript;
+
+/// One real compaction, predicted.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Backtested {
+    /// 1-based line of its record in the log.
+    pub line: usize,
+    /// The first model call after it (the message answering it).
+    pub real_at: usize,
+    /// The call the replay fired before, when it fired near it.
+    pub predicted_at: Option<usize>,
+    /// `predicted_at − real_at`, in messages (negative: it fired early).
+    pub error_messages: Option<i64>,
+    /// The usage the log recorded for that first call after it.
+    pub real_next: Option<u64>,
+    /// The replay's billed size of the request after its firing.
+    pub predicted_next: Option<u64>,
+    /// `(predicted − real) / real`, in percent, one decimal.
+    pub size_error_percent: Option<f64>,
+}
+
+/// A log's backtest: the policy replayed, where its threshold came from, and each
+/// automatic compaction predicted.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Backtest {
+    /// The policy replayed (the agent's own).
+    pub policy: &'static str,
+    /// Where its thresholds came from, as the replay said.
+    pub sources: Vec<String>,
+    /// One row per automatic compaction, in order.
+    pub compactions: Vec<Backtested>,
+    /// Compactions not predicted: asked for by the user (`/compact`), or whose log does
+    /// not say what set them off (Codex records no trigger).
+    pub not_automatic: usize,
+}
+
+/// The agent's own policy for a session log: the policy whose agent writes logs of this
+/// format ([`Policy::agent_logs`]); `None` for other formats.
+pub fn own_policy(whole: &Transcript) -> Option<&'static dyn Policy> {
+    let container = &whole.format().container;
+    crate::policy::all()
+        .into_iter()
+        .find(|p| p.agent_logs().as_ref() == Some(container))
+}
+
+/// Backtests `whole` (every epoch, with its counts): `None` when the log has no policy
+/// of its own to replay ([`own_policy`]).
+pub fn backtest(
+    whole: &Transcript,
+    counts: &Counts,
+    summarizer: &dyn Summarizer,
+    cancel: &CancelToken,
+) -> crate::Result<Option<Backtest>> {
+    let Some(policy) = own_policy(whole) else {
+        return Ok(None);
+    };
+    // The agent's defaults for the model's window, as `compare` runs it.
+    let window = whole
+        .model()
+        .and_then(crate::models::window_of)
+        .map_or(crate::policy::claude_code::DEFAULT_WINDOW, |w| w.tokens);
+    let settings = crate::policy::compare::settings_for(policy, window, &[])?;
+    let fits = calibrate_epochs(whole, counts);
+    let chat = chat_view_counted(whole, counts);
+    let turns = crate::loss::session::SessionTurns::of_session(whole);
+    let replayed = replay(&Inputs {
+        whole,
+        counts,
+        policy,
+        settings: &settings,
+        summarizer,
+        fits: &fits,
+        chat: &chat,
+        turns: &turns,
+        cancel,
+    })?;
+    let sources = replayed
+        .warnings
+        .iter()
+        .filter(|w| w.starts_with("threshold "))
+        .cloned()
+        .collect();
+    let auto: Vec<_> = whole
+        .compactions()
+        .iter()
+        .filter(|c| c.trigger.as_deref() == Some("auto"))
+        .collect();
+    let not_automatic = whole.compactions().len() - auto.len();
+    let first_call_after = |at: usize| replayed.calls.iter().map(|c| c.at).find(|&call| call > at);
+    let real: Vec<(usize, usize)> = auto
+        .iter()
+        .filter_map(|c| Some((c.line, first_call_after(c.at)?)))
+        .collect();
+    let compactions = real
+        .iter()
+        .enumerate()
+        .map(|(k, &(line, real_at))| {
+            // The firing nearest this compaction, between the ones before and after it.
+            let low = k.checked_sub(1).map_or(0, |p| real[p].1 + 1);
+            let high = real.get(k + 1).map_or(usize::MAX, |n| n.1);
+            predicted(&replayed, line, real_at, low..high)
+        })
+        .collect();
+    Ok(Some(Backtest {
+        policy: policy.name(),
+        sources,
+        compactions,
+        not_automatic,
+    }))
+}
+
+/// The row of the real compaction at `line`, first call after it `real_at`, from the
+/// replay's firing nearest it within `window`.
+fn predicted(replayed: &Replayed, line: usize, real_at: usize, window: std::ops::Range<usize>) -> Backtested {
+    let firing = replayed
+        .firings
+        .iter()
+        .filter(|f| window.contains(&f.at))
+        .min_by_key(|f| f.at.abs_diff(real_at));
+    let real_next = replayed.calls.iter().find(|c| c.at == real_at).and_then(|c| c.recorded);
+    let predicted_next = firing.and_then(|f| f.billed_after);
+    let size_error_percent = match (predicted_next, real_next) {
+        (Some(p), Some(r)) if r > 0 => Some(((p as f64 - r as f64) / r as f64 * 1000.0).round() / 10.0),
+        _ => None,
+    };
+    Backtested {
+        line,
+        real_at,
+        predicted_at: firing.map(|f| f.at),
+        error_messages: firing.map(|f| f.at as i64 - real_at as i64),
+        real_next,
+        predicted_next,
+        size_error_percent,
+    }
+}

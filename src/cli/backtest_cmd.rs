@@ -1,0 +1,130 @@
+//! `ctxlens backtest FILE|DIR`: every automatic compaction of each session log predicted
+//! from what was known before it ([`ctxlens::backtest`]) against what happened — where
+//! the replay fired, the next request's size — with the error per compaction and in all.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use super::args::InputArgs;
+use ctxlens::backtest::{backtest, Backtest};
+use ctxlens::summarize::Spec;
+use ctxlens::tokens::Counts;
+
+#[derive(Debug, clap::Args)]
+pub struct BacktestArgs {
+    /// A session log, or a folder searched for them (`*.jsonl`, recursively).
+    path: PathBuf,
+    /// Print JSON Lines: one `{file, policy, sources, compactions: [...]}` per log.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+/// The session logs under `path` (itself when it is a file), in name order.
+fn logs(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut found = Vec::new();
+    let mut folders = vec![path.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).map_err(|e| anyhow::anyhow!("{}: {e}", folder.display()))? {
+            let entry = entry?;
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                folders.push(entry.path());
+            } else if kind.is_file() && entry.path().extension().is_some_and(|e| e == "jsonl") {
+                found.push(entry.path());
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+pub fn run(args: &BacktestArgs) -> anyhow::Result<ExitCode> {
+    let summarizer = ctxlens::summarizers::build(&Spec::Extractive, &ctxlens::summarize::Settings::default())?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let (mut fired, mut predicted, mut within_3, mut size_errors) = (0usize, 0usize, 0usize, Vec::new());
+    for file in logs(&args.path)? {
+        let Ok(live) = args.input.load(&file) else { continue };
+        let whole = live.whole_session()?;
+        let counts = Counts::compute(&whole, args.input.tokenizer());
+        let Some(result) = backtest(&whole, &counts, summarizer.as_ref(), ctxlens::cancel::never())? else {
+            continue;
+        };
+        for row in &result.compactions {
+            fired += 1;
+            if let Some(error) = row.error_messages {
+                predicted += 1;
+                within_3 += usize::from(error.abs() <= 3);
+            }
+            size_errors.extend(row.size_error_percent);
+        }
+        if args.json {
+            super::json_out::write(&mut out, "backtest", &file.display().to_string(), &result, false)?;
+            writeln!(out)?;
+        } else {
+            print_log(&mut out, &file, &result)?;
+        }
+    }
+    if !args.json {
+        let median = median(&mut size_errors);
+        writeln!(
+            out,
+            "{fired} automatic compactions: {predicted} predicted, {within_3} within 3 messages; next request's size {}",
+            median.map_or_else(|| "not compared".to_owned(), |m| format!("off by {m:.1}% (median of |error|)")),
+        )?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_log(out: &mut impl Write, file: &Path, result: &Backtest) -> anyhow::Result<()> {
+    writeln!(out, "{}: policy {}", file.display(), result.policy)?;
+    for source in &result.sources {
+        writeln!(out, "  {source}")?;
+    }
+    if result.compactions.is_empty() {
+        writeln!(
+            out,
+            "  no automatic compaction to predict ({} not automatic)",
+            result.not_automatic
+        )?;
+    }
+    for row in &result.compactions {
+        let fired = match (row.predicted_at, row.error_messages) {
+            (Some(at), Some(e)) => format!("fired before #{at} ({e:+} messages)"),
+            _ => "did not fire".to_owned(),
+        };
+        let size = match (row.predicted_next, row.real_next, row.size_error_percent) {
+            (Some(p), Some(r), Some(e)) => format!(
+                "next request {} predicted, {} recorded ({e:+.1}%)",
+                ctxlens::text::thousands(p),
+                ctxlens::text::thousands(r)
+            ),
+            _ => "next request not compared".to_owned(),
+        };
+        writeln!(
+            out,
+            "  line {}: compacted before #{}; {fired}; {size}",
+            row.line, row.real_at
+        )?;
+    }
+    Ok(())
+}
+
+/// The median of the absolute values.
+fn median(values: &mut [f64]) -> Option<f64> {
+    for v in values.iter_mut() {
+        *v = v.abs();
+    }
+    values.sort_by(f64::total_cmp);
+    match values.len() {
+        0 => None,
+        n if n % 2 == 1 => Some(values[n / 2]),
+        n => Some(f64::midpoint(values[n / 2 - 1], values[n / 2])),
+    }
+}
