@@ -43,6 +43,8 @@ pub struct Compaction {
     pub trigger: Option<String>,
     /// The context's size before it, as recorded.
     pub pre_tokens: Option<u64>,
+    /// The context's size right after it, as recorded (Claude Code's `postTokens`).
+    pub post_tokens: Option<u64>,
     /// The last prompt the provider recorded before it (the request that did not set it
     /// off), when the log records usage: the lower end of where an automatic threshold
     /// lies, and the only figure a log without `preTokens` (Claude Code 1.0.x) gives.
@@ -155,6 +157,7 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
                 at,
                 trigger: past.trigger.clone(),
                 pre_tokens: past.pre_tokens,
+                post_tokens: past.post_tokens,
                 last_recorded_before,
                 threshold_between: past.threshold_bracket(&whole.messages),
                 counted_before: counts.range(ended.start, ended.end),

@@ -116,6 +116,8 @@ struct CompactionDoc<'a> {
     at: usize,
     trigger: Option<&'a str>,
     pre_tokens: Option<u64>,
+    /// The context's size right after it, as recorded (Claude Code's `postTokens`).
+    post_tokens: Option<u64>,
     /// The last prompt recorded before it (the request that did not set it off).
     last_recorded_before: Option<u64>,
     /// `[last request recorded before it, pre_tokens]` for an auto compaction.
@@ -306,6 +308,7 @@ fn document<'a>(
                 at: c.at,
                 trigger: c.trigger.as_deref(),
                 pre_tokens: c.pre_tokens,
+                post_tokens: c.post_tokens,
                 last_recorded_before: c.last_recorded_before,
                 threshold_between: c.threshold_between,
                 counted_before: c.counted_before,
@@ -415,7 +418,10 @@ fn print(
         )?;
         for c in found.compactions.iter().filter(|c| c.epoch == epoch.index) {
             let pre = match (c.pre_tokens, c.last_recorded_before) {
-                (Some(p), _) => format!("{} tokens recorded before", thousands(p)),
+                (Some(p), _) => match c.post_tokens {
+                    Some(post) => format!("{} tokens recorded before, {} after", thousands(p), thousands(post)),
+                    None => format!("{} tokens recorded before", thousands(p)),
+                },
                 (None, Some(last)) => format!(
                     "size not recorded (the last request before it: {} tokens)",
                     thousands(last)
@@ -437,7 +443,7 @@ fn print(
                 one_line(&c.summary, 160)
             )?;
             if !c.kept.is_empty() {
-                writeln!(out, "    kept besides it: {} user messages", c.kept.len())?;
+                writeln!(out, "    kept besides it: {} messages, verbatim", c.kept.len())?;
             }
             let l = &c.loss;
             writeln!(

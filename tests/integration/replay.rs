@@ -307,6 +307,76 @@ fn a_1_0_summary_after_a_compact_command_is_manual_and_one_with_nothing_before_i
     }
 }
 
+/// Claude Code 2.1 keeps recent messages verbatim after its summary and says so on the
+/// boundary (`compactMetadata.preservedMessages {anchorUuid, uuids}` or the older
+/// `preservedSegment {headUuid, anchorUuid, tailUuid}`, with `postTokens`; the shapes as
+/// `@anthropic-ai/claude-agent-sdk` 0.3.334's `sdk.d.ts` documents them for Claude Code
+/// 2.1.334). Both are read: the kept messages follow the summary in the live view, the
+/// epoch before ends where they began, and history lists them and the size after.
+#[test]
+fn a_claude_code_2_1_compaction_keeps_the_messages_its_boundary_names() {
+    use serde_json::json;
+    let user = |uuid: &str, parent: Option<&str>, text: &str| {
+        json!({"type": "user", "uuid": uuid, "parentUuid": parent, "isSidechain": false,
+            "message": {"role": "user", "content": text}})
+    };
+    let assistant = |uuid: &str, parent: &str, text: &str| {
+        json!({"type": "assistant", "uuid": uuid, "parentUuid": parent, "isSidechain": false,
+            "message": {"id": format!("msg_{uuid}"), "role": "assistant", "content": [{"type": "text", "text": text}],
+            "usage": {"input_tokens": 1000, "output_tokens": 5}}})
+    };
+    let kept_as = [
+        json!({"preservedMessages": {"anchorUuid": "s1", "uuids": ["u2", "a2"]}}),
+        json!({"preservedSegment": {"headUuid": "u2", "anchorUuid": "s1", "tailUuid": "a2"}}),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (k, kept) in kept_as.iter().enumerate() {
+        let mut meta = json!({"trigger": "auto", "preTokens": 150_000, "postTokens": 41_000});
+        meta.as_object_mut().unwrap().extend(kept.as_object().unwrap().clone());
+        let mut summary = user(
+            "s1",
+            Some("b1"),
+            "This session is being continued from a previous conversation. Summary: tests pass.",
+        );
+        summary["isCompactSummary"] = Value::Bool(true);
+        let records = [
+            user("u1", None, "first request, summarized away"),
+            assistant("a1", "u1", "first answer"),
+            user("u2", Some("a1"), "keep this request verbatim"),
+            assistant("a2", "u2", "kept answer"),
+            json!({"type": "system", "subtype": "compact_boundary", "uuid": "b1", "parentUuid": null,
+                "logicalParentUuid": "a2", "content": "Conversation compacted", "compactMetadata": meta}),
+            summary,
+            user("u3", Some("a2"), "the next request"),
+        ];
+        let file = dir.path().join(format!("kept-{k}.jsonl"));
+        let lines: Vec<String> = records.iter().map(Value::to_string).collect();
+        std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+
+        let transcript =
+            ctxlens::transcript::Transcript::parse("kept.jsonl", std::fs::read(&file).unwrap(), None).unwrap();
+        let live: Vec<String> = (0..transcript.messages().len())
+            .map(|i| transcript.readable_text(i))
+            .collect();
+        assert_eq!(live.len(), 4, "summary, the two kept, the next request: {live:?}");
+        assert!(
+            live[1].contains("keep this request") && live[3].contains("the next request"),
+            "{live:?}"
+        );
+        let doc = json_stdout(&ctxlens(&["history", path(&file), "--json"]));
+        let c = &doc["compactions"][0];
+        assert_eq!(c["post_tokens"], 41_000);
+        assert_eq!(c["kept"].as_array().unwrap().len(), 2, "{c}");
+        assert!(c["kept"][0].as_str().unwrap().contains("keep this request verbatim"));
+        let epochs = doc["epochs"].as_array().unwrap();
+        assert_eq!(
+            epochs[0]["messages"], 2,
+            "the epoch before ends where the kept ones began"
+        );
+        assert_eq!(epochs[1]["messages"], 4);
+    }
+}
+
 #[test]
 fn history_of_a_codex_log_with_a_compaction() {
     let rollout = data().join("real-transcripts/codex-rollout/codemie-codex-desktop-019e1695.jsonl");

@@ -30,7 +30,13 @@ pub(crate) fn claude_code(
             .get("uuid")
             .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
     };
+    // A compaction that kept messages verbatim says how to link them after its summary
+    // (Claude Code relinks them when it loads the log; so does this reader).
+    let relinked = preserved_relinks(&lines);
     let parent = |l: &Line| {
+        if let Some(anchor) = uuid(l).and_then(|u| relinked.get(&u)) {
+            return Some(anchor.clone());
+        }
         l.fields
             .get("parentUuid")
             .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
@@ -57,12 +63,25 @@ pub(crate) fn claude_code(
     // through the boundary's `logicalParentUuid`, or, for a 1.0.x summary written without
     // a boundary, through the main conversation's last record before it.
     let before_legacy = legacy_summary_parents(&lines, &main_parents);
+    let raw_parent = |i: usize| {
+        lines[i]
+            .fields
+            .get("parentUuid")
+            .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+    };
     let logical_of = |i: usize| {
         if is_compact_boundary(&lines[i]) {
-            lines[i]
-                .fields
-                .get("logicalParentUuid")
-                .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+            // What it kept verbatim is the next epoch's now: the one before ends where
+            // the first kept message began (its own parent in the file).
+            let kept_from = preserved_head(&lines[i])
+                .and_then(|head| by_uuid.get(&head).copied())
+                .and_then(raw_parent);
+            kept_from.or_else(|| {
+                lines[i]
+                    .fields
+                    .get("logicalParentUuid")
+                    .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+            })
         } else {
             before_legacy.get(&i).cloned()
         }
@@ -114,6 +133,14 @@ pub(crate) fn claude_code(
     }
     let (messages, notes, record_message, model) = builder.finish();
     loaded.compactions = claude_compactions(&lines, &chain, &notes, &messages, &record_message, &before_legacy);
+    keep_preserved_texts(
+        text,
+        &lines,
+        &by_uuid,
+        &record_message,
+        &messages,
+        &mut loaded.compactions,
+    );
     let notes = with_legacy_compaction_notes(notes, &loaded.compactions);
     loaded.messages = messages;
     loaded.notes = notes;
@@ -170,6 +197,114 @@ fn with_parallel_results(lines: &[Line], chain: Vec<usize>, parent: &dyn Fn(&Lin
 /// A `compact_boundary` system line.
 fn is_compact_boundary(line: &Line) -> bool {
     text_of(line.fields.get("subtype")) == "compact_boundary"
+}
+
+/// The parents Claude Code gives the messages a compaction kept verbatim (its boundary's
+/// `compactMetadata`, as the Agent SDK's types document it for Claude Code 2.1):
+/// `preservedMessages: {anchorUuid, uuids}` links `uuids[0]` to the anchor and each next
+/// one to the one before; the older `preservedSegment: {headUuid, anchorUuid, tailUuid}`
+/// links the head to the anchor (the rest keep their own parents back to it). The anchor
+/// is the summary (kept messages after it) or the boundary (kept messages before it).
+fn preserved_relinks(lines: &[Line]) -> HashMap<String, String> {
+    let mut relinked = HashMap::new();
+    for line in lines.iter().filter(|l| is_compact_boundary(l)) {
+        let meta = value(line.fields.get("compactMetadata"));
+        let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        if let Some(kept) = meta.get("preservedMessages") {
+            let Some(mut before) = text(kept, "anchorUuid") else {
+                continue;
+            };
+            for u in kept.get("uuids").and_then(Value::as_array).into_iter().flatten() {
+                let Some(u) = u.as_str() else { continue };
+                relinked.insert(u.to_owned(), before);
+                before = u.to_owned();
+            }
+        } else if let Some(segment) = meta.get("preservedSegment") {
+            if let (Some(head), Some(anchor)) = (text(segment, "headUuid"), text(segment, "anchorUuid")) {
+                relinked.insert(head, anchor);
+            }
+        }
+    }
+    relinked
+}
+
+/// The first message a boundary kept verbatim (`preservedMessages.uuids[0]`, else
+/// `preservedSegment.headUuid`), when it kept any.
+fn preserved_head(line: &Line) -> Option<String> {
+    let meta = value(line.fields.get("compactMetadata"));
+    meta.pointer("/preservedMessages/uuids/0")
+        .or_else(|| meta.pointer("/preservedSegment/headUuid"))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
+/// The readable texts of what each boundary kept verbatim, in order, and its
+/// `postTokens` (the context's size right after it, where recorded).
+fn keep_preserved_texts(
+    text: &str,
+    lines: &[Line],
+    by_uuid: &HashMap<String, usize>,
+    record_message: &HashMap<usize, usize>,
+    messages: &[Message],
+    compactions: &mut [PastCompaction],
+) {
+    let uuids_of = |meta: &Value| -> Vec<String> {
+        let strings = |v: Option<&Value>| -> Vec<String> {
+            v.and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|u| u.as_str().map(str::to_owned))
+                .collect()
+        };
+        if let Some(kept) = meta.get("preservedMessages") {
+            return strings(kept.get("uuids"));
+        }
+        // A segment: from its tail back through parents to its head.
+        let Some(segment) = meta.get("preservedSegment") else {
+            return Vec::new();
+        };
+        let (Some(head), Some(tail)) = (
+            segment.get("headUuid").and_then(Value::as_str),
+            segment.get("tailUuid").and_then(Value::as_str),
+        ) else {
+            return Vec::new();
+        };
+        let mut out = vec![tail.to_owned()];
+        let mut cursor = tail.to_owned();
+        while cursor != head && out.len() <= lines.len() {
+            let Some(parent) = by_uuid
+                .get(&cursor)
+                .and_then(|&i| lines[i].fields.get("parentUuid"))
+                .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+            else {
+                break;
+            };
+            out.push(parent.clone());
+            cursor = parent;
+        }
+        out.reverse();
+        out
+    };
+    for c in compactions.iter_mut() {
+        let Some(line) = lines.iter().find(|l| l.number == c.line && is_compact_boundary(l)) else {
+            continue;
+        };
+        let meta = value(line.fields.get("compactMetadata"));
+        c.post_tokens = meta.get("postTokens").and_then(Value::as_u64);
+        let mut seen = HashSet::new();
+        c.kept = uuids_of(&meta)
+            .iter()
+            .filter_map(|u| record_message.get(by_uuid.get(u)?))
+            .filter(|&&m| seen.insert(m))
+            .map(|&m| {
+                let message = &messages[m];
+                message.synthetic().map_or_else(
+                    || crate::transcript::message::readable_text(&text[message.span.clone()]),
+                    crate::transcript::message::readable_text,
+                )
+            })
+            .collect();
+    }
 }
 
 /// Claude Code 1.0.x wrote a compaction as its summary alone: a main-conversation `user`
@@ -266,6 +401,7 @@ fn claude_compactions(
                     pre_tokens: meta.get("preTokens").and_then(Value::as_u64),
                     summary_message: messages.get(at).filter(|m| m.past_summary).map(|_| at),
                     kept: Vec::new(),
+                    post_tokens: None,
                 });
             }
             // A 1.0.x summary counts where the conversation before it is known (a log
@@ -286,6 +422,7 @@ fn claude_compactions(
                 pre_tokens: None,
                 summary_message: Some(at),
                 kept: Vec::new(),
+                post_tokens: None,
             })
         })
         .collect()

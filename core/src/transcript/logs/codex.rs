@@ -45,6 +45,7 @@ fn whole_compaction(
         pre_tokens,
         summary_message: Some(index),
         kept,
+        post_tokens: None,
     });
     loaded.notes.push(Note {
         before: index,
@@ -80,6 +81,7 @@ fn live_compaction(
         pre_tokens,
         summary_message: None,
         kept: Vec::new(),
+        post_tokens: None,
     });
     let mut owner = None;
     if let Some(items) = replacement {

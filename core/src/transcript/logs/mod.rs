@@ -68,8 +68,13 @@ pub struct PastCompaction {
     /// The message holding the summary the agent got, when it is in this view.
     pub summary_message: Option<usize>,
     /// The readable text of what the compaction kept besides the summary (Codex keeps
-    /// the user's recent messages in its replacement history; Claude Code keeps none).
+    /// the user's recent messages in its replacement history; Claude Code 2.1 the
+    /// messages its boundary's `preservedMessages`/`preservedSegment` names; older Claude
+    /// Code none).
     pub kept: Vec<String>,
+    /// The context's size right after it, as the client recorded it (Claude Code's
+    /// `postTokens`), when it did.
+    pub post_tokens: Option<u64>,
 }
 
 impl PastCompaction {
