@@ -47,73 +47,30 @@ pub(crate) fn claude_code(
         .enumerate()
         .filter_map(|(i, l)| uuid(l).map(|u| (u, i)))
         .collect();
-    // The main conversation's last leaf (sub-agent children do not count); a
-    // sub-agent's own log is all sidechain, so then any leaf will do.
     let main_parents: HashSet<String> = lines.iter().filter(|l| !sidechain(l)).filter_map(parent).collect();
-    let all_parents: HashSet<String> = lines.iter().filter_map(parent).collect();
-    let leaf = lines
-        .iter()
-        .rposition(|l| !sidechain(l) && uuid(l).is_some_and(|u| !main_parents.contains(&u)))
-        .or_else(|| {
-            lines
-                .iter()
-                .rposition(|l| uuid(l).is_some_and(|u| !all_parents.contains(&u)))
-        });
+    let leaf = last_leaf(&lines, &main_parents, &parent, &uuid);
     // A compaction starts a chain with no parent: the conversation before it is reached
     // through the boundary's `logicalParentUuid`, or, for a 1.0.x summary written without
     // a boundary, through the main conversation's last record before it.
     let before_legacy = legacy_summary_parents(&lines, &main_parents);
-    let raw_parent = |i: usize| {
-        lines[i]
-            .fields
-            .get("parentUuid")
-            .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
-    };
-    let logical_of = |i: usize| {
-        if is_compact_boundary(&lines[i]) {
-            // What it kept verbatim is the next epoch's now: the one before ends where
-            // the first kept message began (its own parent in the file).
-            let kept_from = preserved_head(&lines[i])
-                .and_then(|head| by_uuid.get(&head).copied())
-                .and_then(raw_parent);
-            kept_from.or_else(|| {
-                lines[i]
-                    .fields
-                    .get("logicalParentUuid")
-                    .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
-            })
-        } else {
-            before_legacy.get(&i).cloned()
-        }
-    };
-    let mut chain = Vec::new();
+    let logical_of = |i: usize| logical_parent(&lines, i, &by_uuid, &before_legacy);
+    let line_of = |p: String| by_uuid.get(&p).copied();
     let mut seen = HashSet::new();
-    let mut cursor = leaf;
-    while let Some(i) = cursor.filter(|i| seen.insert(*i)) {
-        chain.push(i);
-        // Back through a compaction only when every epoch is wanted.
-        let logical = || (conversation == Conversation::Whole).then(|| logical_of(i)).flatten();
-        cursor = parent(&lines[i])
-            .or_else(logical)
-            .and_then(|p| by_uuid.get(&p).copied());
-    }
-    chain.reverse();
+    // Back through a compaction only when every epoch is wanted.
+    let whole = conversation == Conversation::Whole;
+    let chain = walk_back(leaf, &mut seen, &|_| false, &|i| {
+        parent(&lines[i])
+            .or_else(|| whole.then(|| logical_of(i)).flatten())
+            .and_then(line_of)
+    });
     let chain = with_parallel_results(&lines, chain, &parent);
     let active: HashSet<usize> = chain.iter().copied().collect();
-    // The earlier epochs behind the live one: from its boundary back through
-    // `logicalParentUuid` and every parent before it.
-    let mut earlier_chain = Vec::new();
-    let mut cursor = chain
-        .first()
-        .and_then(|&i| logical_of(i))
-        .and_then(|p| by_uuid.get(&p).copied());
-    while let Some(i) = cursor.filter(|i| !active.contains(i) && seen.insert(*i)) {
-        earlier_chain.push(i);
-        cursor = parent(&lines[i])
-            .or_else(|| logical_of(i))
-            .and_then(|p| by_uuid.get(&p).copied());
-    }
-    earlier_chain.reverse();
+    // The earlier epochs behind the live one: from its compaction back through its
+    // logical parent and every parent before it.
+    let start = chain.first().and_then(|&i| logical_of(i)).and_then(line_of);
+    let earlier_chain = walk_back(start, &mut seen, &|i| active.contains(&i), &|i| {
+        parent(&lines[i]).or_else(|| logical_of(i)).and_then(line_of)
+    });
     let earlier: HashMap<usize, usize> = with_parallel_results(&lines, earlier_chain, &parent)
         .into_iter()
         .enumerate()
@@ -160,6 +117,70 @@ pub(crate) fn claude_code(
         .collect();
     note_incomplete(&mut loaded, incomplete);
     Ok(loaded)
+}
+
+/// The record line `i` continues when it starts a chain of its own: a boundary's (the
+/// record before the first message it kept verbatim, else its `logicalParentUuid`), or a
+/// 1.0.x summary's (`before_legacy`).
+fn logical_parent(
+    lines: &[Line],
+    i: usize,
+    by_uuid: &HashMap<String, usize>,
+    before_legacy: &HashMap<usize, String>,
+) -> Option<String> {
+    let field = |line: &Line, key: &str| {
+        line.fields
+            .get(key)
+            .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+    };
+    if !is_compact_boundary(&lines[i]) {
+        return before_legacy.get(&i).cloned();
+    }
+    // What it kept verbatim is the next epoch's now: the one before ends where the first
+    // kept message began (its own parent in the file).
+    preserved_head(&lines[i])
+        .and_then(|head| by_uuid.get(&head).copied())
+        .and_then(|head| field(&lines[head], "parentUuid"))
+        .or_else(|| field(&lines[i], "logicalParentUuid"))
+}
+
+/// The main conversation's last leaf (sub-agent children do not count: `main_parents`
+/// are the parents main-conversation records name); a sub-agent's own log is all
+/// sidechain, so then any leaf will do.
+fn last_leaf(
+    lines: &[Line],
+    main_parents: &HashSet<String>,
+    parent: &dyn Fn(&Line) -> Option<String>,
+    uuid: &dyn Fn(&Line) -> Option<String>,
+) -> Option<usize> {
+    let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
+    lines
+        .iter()
+        .rposition(|l| !sidechain(l) && uuid(l).is_some_and(|u| !main_parents.contains(&u)))
+        .or_else(|| {
+            let all_parents: HashSet<String> = lines.iter().filter_map(parent).collect();
+            lines
+                .iter()
+                .rposition(|l| uuid(l).is_some_and(|u| !all_parents.contains(&u)))
+        })
+}
+
+/// The lines from `from` back through `next` until a line already `seen` or one to
+/// stop at, oldest first.
+fn walk_back(
+    from: Option<usize>,
+    seen: &mut HashSet<usize>,
+    stop_at: &dyn Fn(usize) -> bool,
+    next: &dyn Fn(usize) -> Option<usize>,
+) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut cursor = from;
+    while let Some(i) = cursor.filter(|&i| !stop_at(i) && seen.insert(i)) {
+        out.push(i);
+        cursor = next(i);
+    }
+    out.reverse();
+    out
 }
 
 /// The chain with the results of parallel calls that sit on side branches put back.
@@ -211,14 +232,19 @@ fn preserved_relinks(lines: &[Line]) -> HashMap<String, String> {
         let meta = value(line.fields.get("compactMetadata"));
         let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
         if let Some(kept) = meta.get("preservedMessages") {
-            let Some(mut before) = text(kept, "anchorUuid") else {
+            let Some(anchor) = text(kept, "anchorUuid") else {
                 continue;
             };
-            for u in kept.get("uuids").and_then(Value::as_array).into_iter().flatten() {
-                let Some(u) = u.as_str() else { continue };
-                relinked.insert(u.to_owned(), before);
-                before = u.to_owned();
-            }
+            let uuids: Vec<String> = kept
+                .get("uuids")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|u| u.as_str().map(str::to_owned))
+                .collect();
+            // uuids[0] after the anchor, each next one after the one before it.
+            let befores = std::iter::once(anchor).chain(uuids.iter().cloned());
+            relinked.extend(uuids.iter().cloned().zip(befores));
         } else if let Some(segment) = meta.get("preservedSegment") {
             if let (Some(head), Some(anchor)) = (text(segment, "headUuid"), text(segment, "anchorUuid")) {
                 relinked.insert(head, anchor);
