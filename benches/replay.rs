@@ -137,6 +137,7 @@ fn policies(c: &mut Criterion) {
                     chat: &chat,
                     turns: &turns,
                     cancel: never(),
+                    window: None,
                 })
                 .expect("replays")
                 .firings

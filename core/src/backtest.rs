@@ -90,6 +90,7 @@ pub fn backtest(
         chat: &chat,
         turns: &turns,
         cancel,
+        window: Some(window),
     })?;
     let sources = replayed
         .warnings

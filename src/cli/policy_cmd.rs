@@ -94,18 +94,41 @@ struct ReplayDoc<'a> {
     turns: Vec<super::history_cmd::TurnDoc<'a>>,
 }
 
+/// The model's window for a policy's run: `--context-window`, else the model the log
+/// names, else 200,000 (as `compare` takes it).
+pub fn window_for(given: Option<u64>, whole: &ctxlens::transcript::Transcript) -> u64 {
+    given
+        .or_else(|| whole.model().and_then(ctxlens::models::window_of).map(|w| w.tokens))
+        .unwrap_or(ctxlens::policy::claude_code::DEFAULT_WINDOW)
+}
+
+/// The policy's own defaults for `window` under what the user set (`compare` runs it
+/// the same way, so the two give one answer).
+pub fn with_defaults(policy: &dyn Policy, window: u64, given: &PolicySettings) -> PolicySettings {
+    let mut settings = PolicySettings::default();
+    for (key, value) in policy.defaults(window) {
+        settings = settings.with(key, value);
+    }
+    for (key, value) in given.pairs() {
+        settings = settings.with(&key, value);
+    }
+    settings
+}
+
 /// `replay FILE --policy NAME`: the policy over the session's whole life.
 pub fn run_replay(
     file: &std::path::Path,
     input: &InputArgs,
     make: &MakeArgs,
     name: &str,
-    settings: &PolicySettings,
+    (given, context_window): (&PolicySettings, Option<u64>),
     json: bool,
 ) -> anyhow::Result<ExitCode> {
     let chosen = policy::by_name(name).map_err(anyhow::Error::msg)?;
-    settings.check_keys(name, chosen.keys())?;
+    given.check_keys(name, chosen.keys())?;
     let prepared = super::replay_cmd::prepare(file, input, make)?;
+    let window = window_for(context_window, &prepared.whole);
+    let settings = &with_defaults(chosen, window, given);
     let fits = calibrate_epochs(&prepared.whole, &prepared.counts);
     let chat = policy::chat_view_counted(&prepared.whole, &prepared.counts);
     let turns = ctxlens::loss::session::SessionTurns::of_session(&prepared.whole);
@@ -119,6 +142,7 @@ pub fn run_replay(
         chat: &chat,
         turns: &turns,
         cancel: ctxlens::cancel::never(),
+        window: Some(window),
     })?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if json {
@@ -208,10 +232,24 @@ fn print_replay(
             r.instructions_lost.len() - 20
         )?;
     }
+    if let Some(line) = refusals(r) {
+        writeln!(out, "{line}")?;
+    }
     for w in &r.warnings {
         writeln!(out, "warning: {w}")?;
     }
     Ok(())
+}
+
+/// The sentence for calls the provider refuses (over the model's window), when any.
+fn refusals(r: &Replayed) -> Option<String> {
+    let first = r.calls.iter().find(|c| c.over_window)?;
+    Some(format!(
+        "refused: {} of {} requests are over the model's window (the first before #{}): the provider refuses them, the agent would have failed there",
+        thousands(r.refused as u64),
+        thousands(r.model_calls as u64),
+        first.at
+    ))
 }
 
 /// The table cells of `figures`, peak and total in billed tokens when `billed` (counted
@@ -383,7 +421,7 @@ fn print_compare(
     writeln!(out)?;
     for row in rows {
         let set: Vec<String> = row.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        if set.is_empty() && row.replayed.warnings.is_empty() {
+        if set.is_empty() && row.replayed.warnings.is_empty() && row.replayed.refused == 0 {
             continue;
         }
         let set = if set.is_empty() {
@@ -392,6 +430,9 @@ fn print_compare(
             set.join(", ")
         };
         writeln!(out, "  {}: {set}", row.replayed.policy)?;
+        if let Some(line) = refusals(&row.replayed) {
+            writeln!(out, "    {line}")?;
+        }
         for w in &row.replayed.warnings {
             writeln!(out, "    warning: {w}")?;
         }

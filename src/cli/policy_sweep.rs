@@ -42,20 +42,25 @@ pub struct PolicySweep<'a> {
     pub json: bool,
     /// Print CSV.
     pub csv: bool,
+    /// `--context-window`, when given.
+    pub context_window: Option<u64>,
 }
 
 /// Replays the policy once per value and prints the table.
 pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
     let chosen = policy::by_name(args.name).map_err(anyhow::Error::msg)?;
     let prepared = super::replay_cmd::prepare(args.file, args.input, args.make)?;
+    let window = super::policy_cmd::window_for(args.context_window, &prepared.whole);
+    let settings = super::policy_cmd::with_defaults(chosen, window, &args.settings);
     let swept = sweep_policy(&SweepInputs {
         whole: &prepared.whole,
         counts: &prepared.counts,
         policy: chosen,
-        settings: &args.settings,
+        settings: &settings,
         vary: &args.vary,
         summarizer: prepared.summarizer.as_ref(),
         cancel: ctxlens::cancel::never(),
+        window: Some(window),
     })?;
     let rows = &swept.rows;
     let first_safe = swept.first_safe.map(|i| rows[i].value.as_str());

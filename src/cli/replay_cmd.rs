@@ -76,7 +76,14 @@ pub fn prepare(file: &std::path::Path, input: &InputArgs, make: &MakeArgs) -> an
 pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     if let Some(name) = args.policy.chosen() {
         let settings = args.policy.settings(name, &args.budget)?;
-        return super::policy_cmd::run_replay(&args.file, &args.input, &args.make, name, &settings, args.json);
+        return super::policy_cmd::run_replay(
+            &args.file,
+            &args.input,
+            &args.make,
+            name,
+            (&settings, args.emit.context_window()),
+            args.json,
+        );
     }
     let Some(max_tokens) = args.budget.max_tokens() else {
         bail!("replay needs --max-tokens N (the compactor fires when the context is over N tokens)");

@@ -169,6 +169,7 @@ impl SweepArgs {
             vary,
             json: self.json,
             csv: self.csv,
+            context_window: self.emit.context_window(),
         }))
     }
 

@@ -959,6 +959,7 @@ fn acting_in_place_replays_as_planning_every_call_does() {
                     chat: &chat,
                     turns: &turns,
                     cancel: ctxlens::cancel::never(),
+                    window: None,
                 })
                 .expect("replays");
                 serde_json::to_value(&replayed).expect("serializes")
@@ -1238,5 +1239,61 @@ fn backtest_predicts_every_automatic_compaction_of_the_shipped_logs() {
             "{automatic} automatic compactions: {automatic} predicted, {automatic} within 3 messages"
         )),
         "{text}"
+    );
+}
+
+/// A replayed request larger than the model's window is one the provider refuses: each
+/// call says so and every replay counts them (compare, replay), so a policy that never
+/// fires on a long session is not shown as fine. `replay --policy` takes the window the
+/// way `compare` does (`--context-window`, else the model's) with the policy's defaults.
+#[test]
+fn requests_over_the_window_are_the_providers_refusals() {
+    let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let log = log.to_str().unwrap();
+    let compared = json_of(&["compare", log, "--json", "--summarizer", "placeholder"]);
+    let window = compared["context_window"].as_u64().expect("window");
+    for row in compared["policies"].as_array().unwrap() {
+        let calls = row["calls"].as_array().unwrap();
+        let over = calls
+            .iter()
+            .filter(|c| {
+                c["billed"]
+                    .as_u64()
+                    .or(c["counted"].as_u64())
+                    .is_some_and(|n| n > window)
+            })
+            .count();
+        assert_eq!(row["refused"].as_u64(), Some(over as u64), "{}", row["policy"]);
+        assert_eq!(calls.iter().filter(|c| c["over_window"] == true).count(), over);
+        if row["policy"] == "claude-code" {
+            assert_eq!(over, 0, "it compacts before the window");
+        }
+    }
+    assert!(
+        compared["policies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["refused"].as_u64() > Some(0)),
+        "a policy that never fires goes over the 200k window on this log"
+    );
+    // replay --policy codex takes --context-window (it was refused) and its defaults.
+    let demo = common::repo().join("sample-transcripts/support-agent.json");
+    let out = ctxlens(&[
+        "replay",
+        demo.to_str().unwrap(),
+        "--policy",
+        "codex",
+        "--context-window",
+        "1500",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let replayed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(replayed["refused"].as_u64() > Some(0), "{replayed}");
+    assert!(
+        replayed["settings"].to_string().contains("1500"),
+        "{}",
+        replayed["settings"]
     );
 }

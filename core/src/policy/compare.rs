@@ -121,6 +121,7 @@ pub fn compare(
                 chat: &chat,
                 turns: &turns,
                 cancel,
+                window: Some(window),
             })?;
             if let Some(tell) = progress {
                 let done = replayed_so_far.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;

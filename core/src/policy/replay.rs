@@ -51,6 +51,9 @@ pub struct Inputs<'a> {
     pub turns: &'a SessionTurns,
     /// Stops the replay early.
     pub cancel: &'a CancelToken,
+    /// The model's context window: a request larger than it is one the provider refuses
+    /// (counted in [`Replayed::refused`]); `None` when unknown.
+    pub window: Option<u64>,
 }
 
 /// One time the policy changed the context.
@@ -95,6 +98,10 @@ pub struct Call {
     /// What the provider recorded for the real call, when the log has it (the real
     /// agent's context, not this replay's).
     pub recorded: Option<u64>,
+    /// Larger than the model's window (billed where known, else counted): the provider
+    /// refuses this request.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub over_window: bool,
 }
 
 /// A policy's replay.
@@ -133,6 +140,8 @@ pub struct Replayed {
     pub calls: Vec<Call>,
     /// The policy's warnings, each once.
     pub warnings: Vec<String>,
+    /// Calls larger than the model's window: requests the provider refuses.
+    pub refused: usize,
 }
 
 impl Replayed {
@@ -154,6 +163,7 @@ impl Replayed {
             first_lost: None,
             calls: Vec::new(),
             warnings: Vec::new(),
+            refused: 0,
         }
     }
 
@@ -198,6 +208,7 @@ impl Replayed {
 
     /// Adds a call to the totals (billed ones only while every call could be billed).
     fn record_call(&mut self, call: Call) {
+        self.refused += usize::from(call.over_window);
         self.peak_counted = self.peak_counted.max(call.counted);
         self.counted_total = self.counted_total.saturating_add(call.counted);
         self.peak_billed = self.peak_billed.zip(call.billed).map(|(a, b)| a.max(b));
@@ -723,6 +734,7 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
                 counted: sent.1,
                 billed: sent.2,
                 recorded,
+                over_window: inputs.window.is_some_and(|w| sent.2.unwrap_or(sent.1) > w),
             });
         }
         let mut next = m.clone();

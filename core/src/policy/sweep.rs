@@ -156,6 +156,8 @@ pub struct Figures {
     pub instructions: usize,
     /// The first message of the session it removed.
     pub first_lost: Option<usize>,
+    /// Requests over the model's window: the provider refuses them.
+    pub refused: usize,
 }
 
 impl Figures {
@@ -172,6 +174,7 @@ impl Figures {
             instructions_lost: r.instructions_lost.len(),
             instructions: r.instructions,
             first_lost: r.first_lost,
+            refused: r.refused,
         }
     }
 }
@@ -189,9 +192,10 @@ pub struct Row {
 }
 
 impl Row {
-    /// Safe: the policy never loops and keeps every user instruction.
+    /// Safe: the policy never loops, keeps every user instruction and sends no request
+    /// the provider refuses.
     pub fn safe(&self) -> bool {
-        self.figures.loops == 0 && self.figures.instructions_lost == 0
+        self.figures.loops == 0 && self.figures.instructions_lost == 0 && self.figures.refused == 0
     }
 }
 
@@ -220,6 +224,8 @@ pub struct SweepInputs<'a> {
     pub summarizer: &'a dyn Summarizer,
     /// Stops the replays.
     pub cancel: &'a CancelToken,
+    /// The model's context window (requests over it are refused), when known.
+    pub window: Option<u64>,
 }
 
 /// Replays the policy once per value, in parallel; the key and the fixed settings are
@@ -255,6 +261,7 @@ pub fn sweep_policy(inputs: &SweepInputs<'_>) -> crate::Result<Swept> {
                 chat: &chat,
                 turns: &turns,
                 cancel: inputs.cancel,
+                window: inputs.window,
             })
             .map_err(|e| match e {
                 crate::Error::Setting(e) => SettingError(format!("{}={value}: {e}", inputs.vary.key)).into(),
@@ -316,6 +323,33 @@ mod tests {
         let v = vary("autocompact_pct=1.5..3").unwrap();
         assert_eq!(v.values.first().map(String::as_str), Some("1.5"));
         assert_eq!(v.values.last().map(String::as_str), Some("3.0"));
+    }
+
+    #[test]
+    fn a_setting_whose_requests_the_provider_refuses_is_not_safe() {
+        let figures = Figures {
+            firings: 0,
+            loops: 0,
+            peak_counted: 0,
+            peak_billed: None,
+            counted_total: 0,
+            billed_total: None,
+            summary_input_tokens: 0,
+            instructions_lost: 0,
+            instructions: 3,
+            first_lost: None,
+            refused: 0,
+        };
+        let row = |refused| Row {
+            value: "1".to_owned(),
+            figures: Figures {
+                refused,
+                ..figures.clone()
+            },
+            warnings: Vec::new(),
+        };
+        assert!(row(0).safe());
+        assert!(!row(2).safe());
     }
 
     #[test]
