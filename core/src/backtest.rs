@@ -9,10 +9,9 @@
 //! distance between those two calls. The size error compares the replay's predicted next
 //! request (billed) with the usage the log recorded for that call.
 
-use crate::calibrate::calibrate_epochs;
 use crate::cancel::CancelToken;
-use crate::policy::replay::{replay, Inputs, Replayed};
-use crate::policy::{chat_view_counted, Policy};
+use crate::policy::replay::{Replayed, SessionReplays};
+use crate::policy::Policy;
 use crate::summarize::Summarizer;
 use crate::tokens::Counts;
 use crate::transcript::Transcript;
@@ -77,21 +76,7 @@ pub fn backtest(
         .and_then(crate::models::window_of)
         .map_or(crate::policy::claude_code::DEFAULT_WINDOW, |w| w.tokens);
     let settings = crate::policy::compare::settings_for(policy, window, &[])?;
-    let fits = calibrate_epochs(whole, counts);
-    let chat = chat_view_counted(whole, counts);
-    let turns = crate::loss::session::SessionTurns::of_session(whole);
-    let replayed = replay(&Inputs {
-        whole,
-        counts,
-        policy,
-        settings: &settings,
-        summarizer,
-        fits: &fits,
-        chat: &chat,
-        turns: &turns,
-        cancel,
-        window: Some(window),
-    })?;
+    let replayed = SessionReplays::of(whole, counts).replay(policy, &settings, summarizer, Some(window), cancel)?;
     let sources = replayed
         .warnings
         .iter()

@@ -11,9 +11,8 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use super::args::{BudgetArgs, InputArgs, MakeArgs};
-use ctxlens::calibrate::calibrate_epochs;
 use ctxlens::policy::compare::Compared;
-use ctxlens::policy::replay::{replay, Inputs, Replayed};
+use ctxlens::policy::replay::{Replayed, SessionReplays};
 use ctxlens::policy::sweep::Figures;
 use ctxlens::policy::{self, Engine, Policy, PolicySettings};
 use ctxlens::text::thousands;
@@ -129,21 +128,13 @@ pub fn run_replay(
     let prepared = super::replay_cmd::prepare(file, input, make)?;
     let window = window_for(context_window, &prepared.whole);
     let settings = &with_defaults(chosen, window, given);
-    let fits = calibrate_epochs(&prepared.whole, &prepared.counts);
-    let chat = policy::chat_view_counted(&prepared.whole, &prepared.counts);
-    let turns = ctxlens::loss::session::SessionTurns::of_session(&prepared.whole);
-    let replayed = replay(&Inputs {
-        whole: &prepared.whole,
-        counts: &prepared.counts,
-        policy: chosen,
+    let replayed = SessionReplays::of(&prepared.whole, &prepared.counts).replay(
+        chosen,
         settings,
-        summarizer: prepared.summarizer.as_ref(),
-        fits: &fits,
-        chat: &chat,
-        turns: &turns,
-        cancel: ctxlens::cancel::never(),
-        window: Some(window),
-    })?;
+        prepared.summarizer.as_ref(),
+        Some(window),
+        ctxlens::cancel::never(),
+    )?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if json {
         let doc = ReplayDoc {

@@ -5,9 +5,8 @@
 
 use rayon::prelude::*;
 
-use super::replay::{replay, Inputs, Replayed};
-use super::{chat_view_counted, Policy, PolicySettings, SettingError};
-use crate::calibrate::calibrate_epochs;
+use super::replay::{Replayed, SessionReplays};
+use super::{Policy, PolicySettings, SettingError};
 use crate::cancel::CancelToken;
 use crate::summarize::Summarizer;
 use crate::tokens::Counts;
@@ -104,25 +103,12 @@ pub fn compare(
         .iter()
         .map(|p| settings_for(*p, window, set))
         .collect::<Result<_, _>>()?;
-    let fits = calibrate_epochs(whole, counts);
-    let chat = chat_view_counted(whole, counts);
-    let turns = crate::loss::session::SessionTurns::of_session(whole);
+    let session = SessionReplays::of(whole, counts);
     policies
         .par_iter()
         .zip(settings.par_iter())
         .map(|(policy, settings)| {
-            let replayed = replay(&Inputs {
-                whole,
-                counts,
-                policy: *policy,
-                settings,
-                summarizer,
-                fits: &fits,
-                chat: &chat,
-                turns: &turns,
-                cancel,
-                window: Some(window),
-            })?;
+            let replayed = session.replay(*policy, settings, summarizer, Some(window), cancel)?;
             if let Some(tell) = progress {
                 let done = replayed_so_far.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 tell(done, policies.len());

@@ -56,6 +56,53 @@ pub struct Inputs<'a> {
     pub window: Option<u64>,
 }
 
+/// What every policy replay of one session reads, made once and shared: the per-epoch
+/// fits of its recorded usage, its chat view and its human turns. `compare`, the policy
+/// sweep, `backtest` and `replay --policy` replay through it.
+pub struct SessionReplays<'a> {
+    whole: &'a Transcript,
+    counts: &'a Counts,
+    fits: Vec<EpochFit>,
+    chat: Vec<ChatMessage>,
+    turns: SessionTurns,
+}
+
+impl<'a> SessionReplays<'a> {
+    /// Prepares `whole` (every epoch) with its counts.
+    pub fn of(whole: &'a Transcript, counts: &'a Counts) -> SessionReplays<'a> {
+        SessionReplays {
+            whole,
+            counts,
+            fits: crate::calibrate::calibrate_epochs(whole, counts),
+            chat: super::chat_view_counted(whole, counts),
+            turns: SessionTurns::of_session(whole),
+        }
+    }
+
+    /// Replays `policy` under `settings` (see [`Inputs`] for each).
+    pub fn replay(
+        &self,
+        policy: &dyn Policy,
+        settings: &PolicySettings,
+        summarizer: &dyn Summarizer,
+        window: Option<u64>,
+        cancel: &CancelToken,
+    ) -> crate::Result<Replayed> {
+        replay(&Inputs {
+            whole: self.whole,
+            counts: self.counts,
+            policy,
+            settings,
+            summarizer,
+            fits: &self.fits,
+            chat: &self.chat,
+            turns: &self.turns,
+            cancel,
+            window,
+        })
+    }
+}
+
 /// One time the policy changed the context.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Firing {

@@ -10,9 +10,8 @@
 
 use rayon::prelude::*;
 
-use super::replay::{replay, Inputs, Replayed};
-use super::{chat_view_counted, Policy, PolicySettings, SettingError};
-use crate::calibrate::calibrate_epochs;
+use super::replay::{Replayed, SessionReplays};
+use super::{Policy, PolicySettings, SettingError};
 use crate::cancel::CancelToken;
 use crate::summarize::Summarizer;
 use crate::tokens::Counts;
@@ -242,31 +241,19 @@ pub fn sweep_policy(inputs: &SweepInputs<'_>) -> crate::Result<Swept> {
         .into());
     }
     inputs.settings.check_keys(policy.name(), policy.keys())?;
-    let fits = calibrate_epochs(inputs.whole, inputs.counts);
-    let chat = chat_view_counted(inputs.whole, inputs.counts);
-    let turns = crate::loss::session::SessionTurns::of_session(inputs.whole);
+    let session = SessionReplays::of(inputs.whole, inputs.counts);
     let rows: Vec<Row> = inputs
         .vary
         .values
         .par_iter()
         .map(|value| {
             let settings = inputs.settings.clone().with(&inputs.vary.key, value);
-            let replayed = replay(&Inputs {
-                whole: inputs.whole,
-                counts: inputs.counts,
-                policy,
-                settings: &settings,
-                summarizer: inputs.summarizer,
-                fits: &fits,
-                chat: &chat,
-                turns: &turns,
-                cancel: inputs.cancel,
-                window: inputs.window,
-            })
-            .map_err(|e| match e {
-                crate::Error::Setting(e) => SettingError(format!("{}={value}: {e}", inputs.vary.key)).into(),
-                other => other,
-            })?;
+            let replayed = session
+                .replay(policy, &settings, inputs.summarizer, inputs.window, inputs.cancel)
+                .map_err(|e| match e {
+                    crate::Error::Setting(e) => SettingError(format!("{}={value}: {e}", inputs.vary.key)).into(),
+                    other => other,
+                })?;
             Ok(Row {
                 value: value.clone(),
                 figures: Figures::of(&replayed),
