@@ -451,9 +451,10 @@ fn file_chars(result: &str) -> u64 {
 }
 
 /// The messages Claude Code adds after its summary: the most recently used files (their
-/// size as the reads showed it, [`file_chars`]) within `limits`, then the todo list of the
-/// last `TodoWrite`. Each is an inserted `user` message of kind `restored`; a file's text
-/// is what the log holds of it and its `tokens` the whole file's estimate.
+/// size as the reads showed it: the last line number times the mean line) within
+/// `limits`, then the todo list of the last `TodoWrite`. Each is an inserted `user`
+/// message of kind `restored`; a file's text is what the log holds of it and its
+/// `tokens` the whole file's estimate.
 pub fn restored(chat: &[ChatMessage], limits: &RestoreLimits) -> Vec<Inserted> {
     let results: std::collections::HashMap<&str, &str> = chat
         .iter()
