@@ -72,9 +72,9 @@ pub fn backtest(
     };
     // The agent's defaults for the model's window, as `compare` runs it.
     let window = whole
-        .model()
-        .and_then(crate::models::window_of)
-        .map_or(crate::policy::claude_code::DEFAULT_WINDOW, |w| w.tokens);
+        .recorded_window()
+        .or_else(|| whole.model().and_then(crate::models::window_of).map(|w| w.tokens))
+        .unwrap_or(crate::policy::claude_code::DEFAULT_WINDOW);
     let settings = crate::policy::compare::settings_for(policy, window, &[])?;
     let replayed = SessionReplays::of(whole, counts).replay(policy, &settings, summarizer, Some(window), cancel)?;
     let sources = replayed

@@ -40,6 +40,7 @@ pub struct Meter {
 pub fn meter(transcript: &Transcript, counts: &Counts, window: Option<u64>) -> Meter {
     let model = transcript.model().map(str::to_owned);
     let window = window
+        .or_else(|| transcript.recorded_window())
         .or_else(|| model.as_deref().and_then(crate::models::window_of).map(|w| w.tokens))
         .unwrap_or(crate::policy::claude_code::DEFAULT_WINDOW);
     let threshold = threshold_of(transcript, window);

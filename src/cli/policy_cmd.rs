@@ -93,10 +93,12 @@ struct ReplayDoc<'a> {
     turns: Vec<super::history_cmd::TurnDoc<'a>>,
 }
 
-/// The model's window for a policy's run: `--context-window`, else the model the log
-/// names, else 200,000 (as `compare` takes it).
+/// The model's window for a policy's run: `--context-window`, else the one the log
+/// records (Codex), else the model the log names, else 200,000 (replay, sweep and
+/// compare alike).
 pub fn window_for(given: Option<u64>, whole: &ctxlens::transcript::Transcript) -> u64 {
     given
+        .or_else(|| whole.recorded_window())
         .or_else(|| whole.model().and_then(ctxlens::models::window_of).map(|w| w.tokens))
         .unwrap_or(ctxlens::policy::claude_code::DEFAULT_WINDOW)
 }
@@ -322,9 +324,6 @@ struct CompareDoc {
 
 /// Compares and prints.
 pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
-    let window = args
-        .context_window
-        .unwrap_or(ctxlens::policy::claude_code::DEFAULT_WINDOW);
     let names: Vec<&'static dyn Policy> = if args.policies.is_empty() {
         policy::all()
     } else {
@@ -334,6 +333,7 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
             .collect::<anyhow::Result<_>>()?
     };
     let prepared = super::replay_cmd::prepare(&args.file, &args.input, &args.make)?;
+    let window = window_for(args.context_window, &prepared.whole);
     let line = super::progress_line::ProgressLine::on_terminal("replayed", "policies");
     let tell = |done: usize, of: usize| {
         if let Some(line) = &line {

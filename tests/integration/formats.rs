@@ -695,3 +695,26 @@ fn an_image_counts_the_same_in_standard_and_url_safe_base64_under_every_tokenize
     let media = ctxlens::tokens::media::media_in(&serde_json::from_str(&t.request(0)).expect("json"));
     assert_eq!(media[0].size, Some((3, 1)));
 }
+
+/// A Codex rollout that records its model's window (`token_count` events'
+/// `info.model_context_window`, codex-rs's `TokenUsageInfo`) is measured against that
+/// window, not one guessed from the model's name: status and compare alike.
+#[test]
+fn a_codex_rollouts_own_window_is_the_window() {
+    let rollout = jsonl(&[
+        json!({"timestamp": "t0", "type": "session_meta", "payload": {"id": "s", "cwd": "/repo", "cli_version": "0.60.0"}}),
+        json!({"timestamp": "t0", "type": "turn_context", "payload": {"model": "gpt-5.5-codex"}}),
+        json!({"timestamp": "t1", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "list files"}]}}),
+        json!({"timestamp": "t2", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]}}),
+        json!({"timestamp": "t3", "type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 129_200, "cached_input_tokens": 0, "output_tokens": 20}, "model_context_window": 258_400}}}),
+    ]);
+    let status: Value =
+        serde_json::from_slice(&ctxlens_stdin(&["status", "-", "--json"], &rollout).stdout).expect("status JSON");
+    assert_eq!(status["window"], 258_400, "{status}");
+    assert_eq!(status["pct"], 50);
+    let compared: Value = serde_json::from_slice(
+        &ctxlens_stdin(&["compare", "-", "--json", "--summarizer", "placeholder"], &rollout).stdout,
+    )
+    .expect("compare JSON");
+    assert_eq!(compared["context_window"], 258_400);
+}

@@ -165,6 +165,23 @@ impl Transcript {
         })
     }
 
+    /// The context window the log itself records for its model, when it does (Codex's
+    /// `token_count` events carry `info.model_context_window`): the window the agent
+    /// worked with, which beats a guess from the model's name. The last one wins.
+    pub fn recorded_window(&self) -> Option<u64> {
+        self.log_records.iter().rev().find_map(|r| {
+            let line = &self.text[r.range.clone()];
+            if !line.contains("\"model_context_window\"") {
+                return None;
+            }
+            let value: serde_json::Value = serde_json::from_str(line).ok()?;
+            value
+                .pointer("/payload/info/model_context_window")
+                .and_then(serde_json::Value::as_u64)
+                .filter(|&w| w > 0)
+        })
+    }
+
     /// The version of the agent that wrote a session log, when it says: Claude Code's
     /// `version` on its records, Codex's `cli_version` in its session header. Agents
     /// change their compaction rules between releases.

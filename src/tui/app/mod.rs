@@ -353,7 +353,9 @@ impl App {
     /// not the estimator (counted here, the list needs it at once).
     pub fn new(transcript: Transcript, config: Config) -> (App, Vec<Effect>) {
         let transcript = Arc::new(transcript);
-        let model_window = transcript.model().and_then(crate::models::window_of).map(|w| w.tokens);
+        let model_window = transcript
+            .recorded_window()
+            .or_else(|| transcript.model().and_then(crate::models::window_of).map(|w| w.tokens));
         let estimate = Arc::new(Counts::compute(&transcript, Tokenizer::Estimate));
         let total = estimate.total();
         let options = Options {
