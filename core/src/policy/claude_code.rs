@@ -141,6 +141,12 @@ fn release_window(model: &str) -> u64 {
 /// release's rule — `pinned`'s, else the log's own), with the sentence that says where it
 /// comes from; `None` when only the default is left.
 pub fn known_threshold(whole: &Transcript, before: usize, pinned: Option<&str>) -> Option<(u64, String)> {
+    if pinned.is_none()
+        && whole.compactions.is_empty()
+        && whole.format().container != crate::transcript::Container::ClaudeCode
+    {
+        return None; // nothing of Claude Code's to go by
+    }
     let model = whole.model().unwrap_or_default().to_owned();
     let version = pinned.map(str::to_owned).or_else(|| whole.client_version());
     let rule = version.and_then(|v| {

@@ -155,8 +155,14 @@ impl Transcript {
     }
 
     fn record_field<'a>(&self, mut records: impl Iterator<Item = &'a LogRecord>, key: &str) -> Option<String> {
+        let quoted = format!("\"{key}\"");
         records.find_map(|r| {
-            let value: serde_json::Value = serde_json::from_str(&self.text[r.range.clone()]).ok()?;
+            // Only a line that names the key is parsed (a scan asks this of every session).
+            let line = &self.text[r.range.clone()];
+            if !line.contains(&quoted) {
+                return None;
+            }
+            let value: serde_json::Value = serde_json::from_str(line).ok()?;
             value
                 .get(key)
                 .or_else(|| value.get("payload").and_then(|p| p.get(key)))
