@@ -76,6 +76,12 @@ impl Session {
 
     /// [`Session::wait_for`] with another deadline.
     fn wait_for_within(&self, deadline: Duration, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        self.poll(deadline, Duration::from_millis(50), what, ready)
+    }
+
+    /// Polls every `every` until `ready` holds or `deadline` passes. A latency test polls
+    /// finely: the time it measures includes up to one polling interval of its own.
+    fn poll(&self, deadline: Duration, every: Duration, what: &str, ready: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + deadline;
         loop {
             let screen = self.screen();
@@ -86,7 +92,7 @@ impl Session {
                 Instant::now() < deadline,
                 "timed out waiting for {what}; screen:\n{screen}"
             );
-            std::thread::sleep(Duration::from_millis(50));
+            std::thread::sleep(every);
         }
     }
 }
@@ -404,6 +410,9 @@ fn the_browser_answers_keys_while_it_scans_50000_sessions() {
         );
         std::fs::write(dir.path().join(format!("s{k:05}.jsonl")), log).expect("written");
     }
+    // The 50,000 files just written are flushed to disk first: the kernel's write-back of
+    // this test's own files would otherwise compete with the program it times.
+    let _ = Command::new("sync").status();
     let command = format!(
         "{} {}; echo \"EXIT=$?\"; cat",
         env!("CARGO_BIN_EXE_ctxlens"),
@@ -427,7 +436,12 @@ fn the_browser_answers_keys_while_it_scans_50000_sessions() {
         let before = footer(&session.screen());
         let sent = Instant::now();
         session.keys(&["j"]);
-        let screen = session.wait_for("the highlight to move", |s| footer(s) != before);
+        let screen = session.poll(
+            Duration::from_secs(20),
+            Duration::from_millis(5),
+            "the highlight to move",
+            |s| footer(s) != before,
+        );
         answered.push(sent.elapsed());
         if screen.contains("loading") {
             while_loading += 1;
