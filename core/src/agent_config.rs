@@ -73,14 +73,20 @@ impl Kind {
     }
 }
 
+impl crate::names::Named for Kind {
+    const KIND: &'static str = "config kind";
+    const ALL: &'static [Self] = &Kind::ALL;
+
+    fn name(self) -> &'static str {
+        Kind::name(self)
+    }
+}
+
 impl std::str::FromStr for Kind {
-    type Err = String;
+    type Err = crate::Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Kind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
-            format!("unknown config kind `{s}` (expected {})", names.join(", "))
-        })
+        crate::names::parse(s)
     }
 }
 
@@ -143,17 +149,17 @@ fn billed_note(settings: &Settings) -> String {
 }
 
 /// The window a share-of-window knob needs.
-fn window(settings: &Settings, kind: Kind) -> Result<u64, String> {
+fn window(settings: &Settings, kind: Kind) -> crate::Result<u64> {
     settings.context_window.filter(|w| *w > 0).ok_or_else(|| {
-        format!(
+        crate::Error::Invalid(format!(
             "{}'s setting is a share of the model's context window: pass --context-window N",
             kind.name()
-        )
+        ))
     })
 }
 
 /// The configuration of `kind` for `settings`.
-pub fn emit(kind: Kind, settings: &Settings) -> Result<Emitted, String> {
+pub fn emit(kind: Kind, settings: &Settings) -> crate::Result<Emitted> {
     let mut emitted = match kind {
         Kind::Toolnexus => toolnexus(settings),
         Kind::Langchain => langchain(settings),
@@ -306,7 +312,7 @@ pub fn claude_code_percent(limit: u64, effective: u64) -> f64 {
 }
 
 /// Claude Code's auto-compact override.
-fn claude_code(settings: &Settings) -> Result<Emitted, String> {
+fn claude_code(settings: &Settings) -> crate::Result<Emitted> {
     let w = window(settings, Kind::ClaudeCode)?;
     let limit = billed(settings, settings.options.max_tokens);
     Ok(claude_code_at(
@@ -388,7 +394,7 @@ fn claude_code_at(limit: u64, w: u64, counting: &str, logged: Option<u64>) -> Em
 const OPENCODE_MAX_OUTPUT: u64 = 32_000;
 
 /// opencode's `compaction` settings.
-fn opencode(settings: &Settings) -> Result<Emitted, String> {
+fn opencode(settings: &Settings) -> crate::Result<Emitted> {
     let w = window(settings, Kind::Opencode)?;
     let limit = billed(settings, settings.options.max_tokens);
     // Usable = context − min(output, 32,000) − reserved (for a model that declares

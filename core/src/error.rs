@@ -126,19 +126,24 @@ pub enum Error {
     /// A setting is out of range (the message says which and why).
     #[error("{0}")]
     Invalid(String),
-    /// A policy's setting cannot be used: an unknown key, a value of the wrong kind.
-    #[error(transparent)]
-    Setting(#[from] SettingError),
+    /// A policy's setting cannot be used (`--set KEY=VALUE`): an unknown key, a value
+    /// of the wrong kind. The message names the key and what it takes.
+    #[error("{0}")]
+    Setting(String),
+    /// A name that is none of the known ones (a policy, a format, a tokenizer…).
+    #[error("unknown {kind} `{name}` (one of: {})", known.join(", "))]
+    UnknownName {
+        /// What was being named (`policy`, `format`…).
+        kind: &'static str,
+        /// The name as given.
+        name: String,
+        /// The names that exist.
+        known: Vec<&'static str>,
+    },
     /// The work was cancelled (a newer request, Esc, quit).
     #[error("cancelled")]
     Cancelled,
 }
-
-/// A policy's setting that cannot be used (`--set KEY=VALUE`): the message names the
-/// key and what it takes.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct SettingError(pub String);
 
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -52,6 +52,7 @@ pub mod history;
 pub mod loss;
 pub mod meter;
 pub mod models;
+pub mod names;
 pub mod policy;
 pub mod progress;
 pub mod replay;

@@ -242,11 +242,7 @@ impl Transcript {
         use ::ctxlens::check::{check, Provider};
         let provider = match provider {
             None => Provider::for_dialect(self.inner.format().dialect),
-            Some("openai") => Provider::OpenAi,
-            Some("anthropic") => Provider::Anthropic,
-            Some("gemini") => Provider::Gemini,
-            Some("responses") => Provider::Responses,
-            Some(other) => return Err(value_error(format!("unknown provider `{other}`"))),
+            Some(name) => name.parse::<Provider>().map_err(value_error)?,
         };
         let problems: Vec<Value> = py.detach(|| {
             check(&self.inner, provider)

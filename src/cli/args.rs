@@ -4,10 +4,14 @@
 use std::path::Path;
 use std::time::Duration;
 
-use clap::{Args, ValueEnum};
+use std::ffi::OsStr;
+use std::marker::PhantomData;
+
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::Args;
+use ctxlens::names::{self, Named};
 
 use super::config_file;
-use ctxlens::check::Provider;
 use ctxlens::compact::{Options, Strategy, SummaryRole};
 use ctxlens::summarize::{self, Spec};
 use ctxlens::tokens::Tokenizer;
@@ -18,12 +22,12 @@ use ctxlens::transcript::{CountMode, FormatOverride, Transcript};
 pub struct InputArgs {
     /// Tokenizer to count with (`provider`: what the transcript's provider charges, images
     /// by its rule) [default: estimate, or the config file's].
-    #[arg(long, value_enum)]
-    pub tokenizer: Option<TokenizerArg>,
+    #[arg(long, value_parser = named::<Tokenizer>())]
+    pub tokenizer: Option<Tokenizer>,
     /// Count each message as its API request carries it (`request`), or as stored in the
     /// file, trajectory metadata and log envelopes included (`raw`).
-    #[arg(long, value_enum, default_value_t = CountArg::Request)]
-    pub count: CountArg,
+    #[arg(long, value_parser = named::<CountMode>(), default_value = "request")]
+    pub count: CountMode,
     /// The model whose rules count images and documents under `--tokenizer provider`
     /// (e.g. `gpt-4o-mini`, `gemini-3-pro-preview`, `claude-opus-4-7`), instead of the one
     /// the transcript names.
@@ -33,25 +37,18 @@ pub struct InputArgs {
     pub format: FormatArgs,
 }
 
-/// `--count` values.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum CountArg {
-    Request,
-    Raw,
-}
-
 /// How to read the input.
 #[derive(Debug, Args)]
 pub struct FormatArgs {
     /// Force the input format instead of detecting it.
-    #[arg(long, value_enum)]
-    pub format: Option<FormatArg>,
+    #[arg(long, value_parser = named::<FormatOverride>())]
+    pub format: Option<FormatOverride>,
 }
 
 impl FormatArgs {
     /// Loads `path` (`-`: standard input) in the detected or forced format.
     pub fn load(&self, path: &Path) -> anyhow::Result<Transcript> {
-        Ok(Transcript::read(path, self.format.map(Into::into))?)
+        Ok(Transcript::read(path, self.format)?)
     }
 }
 
@@ -59,7 +56,6 @@ impl InputArgs {
     /// `--tokenizer`, else the config file's, else `estimate`.
     pub fn tokenizer(&self) -> Tokenizer {
         self.tokenizer
-            .map(Tokenizer::from)
             .or(config_file::current().tokenizer)
             .unwrap_or(Tokenizer::Estimate)
     }
@@ -67,11 +63,7 @@ impl InputArgs {
     /// Loads `path` (`-`: standard input) in the detected or forced format, counted as
     /// `--count` says.
     pub fn load(&self, path: &Path) -> anyhow::Result<Transcript> {
-        let mode = match self.count {
-            CountArg::Request => CountMode::Request,
-            CountArg::Raw => CountMode::Raw,
-        };
-        let transcript = self.format.load(path)?.with_count_mode(mode);
+        let transcript = self.format.load(path)?.with_count_mode(self.count);
         Ok(match &self.model {
             Some(model) => transcript.with_model(model.clone()),
             None => transcript,
@@ -133,14 +125,14 @@ impl BudgetArgs {
 pub struct MakeArgs {
     /// Compaction strategy: tail (§7F), deterministic (llm4s rules), or deterministic,tail
     /// [default: tail].
-    #[arg(long, value_parser = parse_strategy)]
+    #[arg(long, value_parser = named::<Strategy>())]
     pub strategy: Option<Strategy>,
     /// How the summary text is made: placeholder, extractive, openai, or cmd:<command line>.
     #[arg(long, value_parser = parse_summarizer)]
     pub summarizer: Option<Spec>,
     /// The summary's role in a message list: system (as §7F writes it) or user (which the
     /// Anthropic API accepts). Session logs always get their client's own shape.
-    #[arg(long, value_name = "ROLE", value_parser = parse_summary_role)]
+    #[arg(long, value_name = "ROLE", value_parser = named::<SummaryRole>())]
     pub summary_role: Option<SummaryRole>,
     #[command(flatten)]
     pub summary: SummaryArgs,
@@ -175,7 +167,7 @@ impl MakeArgs {
 pub struct EmitArgs {
     /// Print the settings as this agent's configuration instead: toolnexus, langchain,
     /// codex, claude-code, opencode or ctxlens.
-    #[arg(long, value_name = "KIND", value_parser = parse_config_kind)]
+    #[arg(long, value_name = "KIND", value_parser = named::<ctxlens::agent_config::Kind>())]
     pub emit_config: Option<ctxlens::agent_config::Kind>,
     /// The model's context window, for agents whose knob is a share of it.
     #[arg(long, value_name = "N")]
@@ -187,15 +179,6 @@ impl EmitArgs {
     pub fn context_window(&self) -> Option<u64> {
         self.context_window.or(config_file::current().context_window)
     }
-}
-
-fn parse_config_kind(s: &str) -> Result<ctxlens::agent_config::Kind, String> {
-    s.parse()
-}
-
-/// `--summary-role` values.
-pub fn parse_summary_role(s: &str) -> Result<SummaryRole, String> {
-    s.parse()
 }
 
 /// Options of the summarizers.
@@ -234,89 +217,39 @@ pub fn parse_summarizer(s: &str) -> Result<Spec, String> {
     s.parse()
 }
 
-/// `--strategy` values.
-pub fn parse_strategy(s: &str) -> Result<ctxlens::compact::Strategy, String> {
-    s.parse()
-}
-
-/// `--tokenizer` values.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum TokenizerArg {
-    Estimate,
-    EstimateCodepoints,
-    EstimateUtf8,
-    Cl100k,
-    O200k,
-    Provider,
-}
-
-impl From<TokenizerArg> for Tokenizer {
-    fn from(arg: TokenizerArg) -> Tokenizer {
-        match arg {
-            TokenizerArg::Estimate => Tokenizer::Estimate,
-            TokenizerArg::EstimateCodepoints => Tokenizer::EstimateCodepoints,
-            TokenizerArg::EstimateUtf8 => Tokenizer::EstimateUtf8,
-            TokenizerArg::Cl100k => Tokenizer::Cl100k,
-            TokenizerArg::O200k => Tokenizer::O200k,
-            TokenizerArg::Provider => Tokenizer::Provider,
-        }
-    }
-}
-
-/// `--format` values.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum FormatArg {
-    Openai,
-    Anthropic,
-    OpenaiJsonl,
-    AnthropicJsonl,
-    Gemini,
-    Responses,
-    Openhands,
-    ClaudeCode,
-    Codex,
-}
-
-impl From<FormatArg> for FormatOverride {
-    fn from(arg: FormatArg) -> FormatOverride {
-        match arg {
-            FormatArg::Openai => FormatOverride::OpenAi,
-            FormatArg::Anthropic => FormatOverride::Anthropic,
-            FormatArg::OpenaiJsonl => FormatOverride::OpenAiJsonl,
-            FormatArg::AnthropicJsonl => FormatOverride::AnthropicJsonl,
-            FormatArg::Gemini => FormatOverride::Gemini,
-            FormatArg::Responses => FormatOverride::Responses,
-            FormatArg::Openhands => FormatOverride::OpenHands,
-            FormatArg::ClaudeCode => FormatOverride::ClaudeCode,
-            FormatArg::Codex => FormatOverride::Codex,
-        }
-    }
-}
-
-/// `--provider` values.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum ProviderArg {
-    Openai,
-    Anthropic,
-    Gemini,
-    Responses,
-}
-
-impl From<ProviderArg> for Provider {
-    fn from(arg: ProviderArg) -> Provider {
-        match arg {
-            ProviderArg::Openai => Provider::OpenAi,
-            ProviderArg::Anthropic => Provider::Anthropic,
-            ProviderArg::Gemini => Provider::Gemini,
-            ProviderArg::Responses => Provider::Responses,
-        }
-    }
-}
-
 /// A percentage between 0 and 100 (`50` or `50%`).
 pub fn parse_percent(s: &str) -> Result<f64, String> {
     match s.trim().trim_end_matches('%').parse::<f64>() {
         Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),
         _ => Err(format!("`{s}` is not a percentage between 0 and 100")),
+    }
+}
+
+/// The value parser of an option that takes one of a core enum's names: `--help` and the
+/// shell completions list the names, the core parses them (its aliases included).
+pub fn named<T: Named + Send + Sync>() -> NamedParser<T> {
+    NamedParser(PhantomData)
+}
+
+/// See [`named`].
+#[derive(Clone)]
+pub struct NamedParser<T>(PhantomData<fn() -> T>);
+
+impl<T: Named + Send + Sync> TypedValueParser for NamedParser<T> {
+    type Value = T;
+
+    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<T, clap::Error> {
+        if let Some(parsed) = value.to_str().and_then(|text| names::parse::<T>(text).ok()) {
+            return Ok(parsed);
+        }
+        // clap's own message for a value outside a list (the option, the value, the list).
+        let refused = PossibleValuesParser::new(names::names::<T>()).parse_ref(cmd, arg, value);
+        Err(refused
+            .err()
+            .unwrap_or_else(|| clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("unknown {}", T::KIND))))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(T::ALL.iter().map(|v| PossibleValue::new(v.name()))))
     }
 }

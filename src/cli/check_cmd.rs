@@ -6,8 +6,9 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use super::args::{FormatArgs, ProviderArg};
+use super::args::{named, FormatArgs};
 use ctxlens::check::check;
+use ctxlens::check::Provider;
 
 /// `ctxlens check FILE`.
 #[derive(Debug, clap::Args)]
@@ -15,8 +16,8 @@ pub struct CheckArgs {
     /// Transcript file (`-` for standard input).
     file: PathBuf,
     /// Provider whose rules to check (default: the transcript's dialect).
-    #[arg(long, value_enum)]
-    provider: Option<ProviderArg>,
+    #[arg(long, value_parser = named::<Provider>())]
+    provider: Option<Provider>,
     /// Print JSON instead of lines.
     #[arg(long)]
     json: bool,

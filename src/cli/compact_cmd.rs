@@ -98,7 +98,7 @@ fn run_policy(args: &CompactArgs, name: &str) -> anyhow::Result<ExitCode> {
     if let Some(kind) = args.emit.emit_config {
         return emit_policy_config(name, kind, &settings, &transcript);
     }
-    let plan = ctxlens::policy::plan(name, &transcript, &settings).map_err(anyhow::Error::msg)?;
+    let plan = ctxlens::policy::plan(name, &transcript, &settings)?;
     for warning in &plan.warnings {
         eprintln!("warning: {warning}");
     }
@@ -110,7 +110,7 @@ fn run_policy(args: &CompactArgs, name: &str) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let summary = policy_summary(args, &transcript, &plan)?;
-    let document = ctxlens::policy::render::render(&transcript, &plan, &summary).map_err(anyhow::Error::msg)?;
+    let document = ctxlens::policy::render::render(&transcript, &plan, &summary)?;
     if let Some(path) = args.output_path() {
         write_document(path, &document, Some(&args.file), args.force, &mut Refuse)?;
         let what = if plan.compacted {
@@ -136,10 +136,8 @@ fn emit_policy_config(
     settings: &ctxlens::policy::PolicySettings,
     transcript: &ctxlens::transcript::Transcript,
 ) -> anyhow::Result<ExitCode> {
-    let policy = ctxlens::policy::by_name(name).map_err(anyhow::Error::msg)?;
-    settings
-        .check_keys(policy.name(), policy.keys())
-        .map_err(anyhow::Error::msg)?;
+    let policy = ctxlens::policy::by_name(name)?;
+    settings.check_keys(policy.name(), policy.keys())?;
     // What its plan would run with: a setting the log shows, where none was given.
     let mut settings = settings.clone();
     for (key, value) in policy.settings_from_log(transcript, transcript.messages().len(), &settings) {
@@ -147,7 +145,7 @@ fn emit_policy_config(
             settings = settings.with(key, value);
         }
     }
-    let trigger = policy.billed_trigger(&settings).map_err(anyhow::Error::msg)?;
+    let trigger = policy.billed_trigger(&settings)?;
     let (ctxlens::agent_config::Kind::ClaudeCode, Some((threshold, window))) = (kind, trigger) else {
         bail!(
             "--emit-config {} with --policy {name}: ctxlens writes {}'s configuration from a §7F budget (--max-tokens, --keep-tail, without --policy) or from the claude-code policy's threshold; {name}'s settings are not written as it",
@@ -197,7 +195,7 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
     // llm4s is the deterministic strategy: without --plan it writes what that strategy
     // writes (its artifacts stored beside -o), with the policy's --set values.
     let chosen = match args.policy.chosen() {
-        Some(name) => Some((name, ctxlens::policy::by_name(name).map_err(anyhow::Error::msg)?)),
+        Some(name) => Some((name, ctxlens::policy::by_name(name)?)),
         None => None,
     };
     let llm4s = match chosen {

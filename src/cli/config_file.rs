@@ -138,7 +138,7 @@ pub fn parse(source: &str, text: &str) -> anyhow::Result<Config> {
         let position = Position::of_offset(text, at);
         anyhow::anyhow!("{source}:{}:{}: {}", position.line, position.column, e.message())
     })?;
-    let field = |name: &str, e: String| anyhow::anyhow!("{source}: {name}: {e}");
+    let field = |name: &str, e: &dyn std::fmt::Display| anyhow::anyhow!("{source}: {name}: {e}");
     Ok(Config {
         path: None,
         max_tokens: file.max_tokens,
@@ -148,22 +148,22 @@ pub fn parse(source: &str, text: &str) -> anyhow::Result<Config> {
             .strategy
             .map(|s| s.parse())
             .transpose()
-            .map_err(|e| field("strategy", e))?,
+            .map_err(|e| field("strategy", &e))?,
         tokenizer: file
             .tokenizer
             .map(|s| s.parse())
             .transpose()
-            .map_err(|e| field("tokenizer", e))?,
+            .map_err(|e| field("tokenizer", &e))?,
         summarizer: file
             .summarizer
             .map(|s| s.parse())
             .transpose()
-            .map_err(|e| field("summarizer", e))?,
+            .map_err(|e| field("summarizer", &e))?,
         summary_role: file
             .summary_role
             .map(|s| s.parse())
             .transpose()
-            .map_err(|e| field("summary_role", e))?,
+            .map_err(|e| field("summary_role", &e))?,
         context_window: file.context_window,
     })
 }

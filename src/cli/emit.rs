@@ -47,7 +47,7 @@ pub fn settings(
 
 /// Prints the configuration of `kind`.
 pub fn print(kind: Kind, settings: &AgentSettings) -> anyhow::Result<ExitCode> {
-    print_emitted(&emit(kind, settings).map_err(anyhow::Error::msg)?)
+    print_emitted(&emit(kind, settings)?)
 }
 
 /// Prints a configuration: its note and warnings on standard error, its text on standard

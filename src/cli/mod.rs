@@ -315,6 +315,6 @@ fn open(args: &OpenArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The provider a `check` uses: the one asked for, else the transcript's own.
-fn provider_for(asked: Option<args::ProviderArg>, dialect: ctxlens::transcript::Dialect) -> Provider {
-    asked.map_or(Provider::for_dialect(dialect), Into::into)
+fn provider_for(asked: Option<Provider>, dialect: ctxlens::transcript::Dialect) -> Provider {
+    asked.unwrap_or(Provider::for_dialect(dialect))
 }

@@ -20,13 +20,10 @@ use ctxlens::text::thousands;
 /// `--policy NAME` and `--set KEY=VALUE`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PolicyArgs {
-    /// Another agent's compactor: toolnexus (the default, §7F), llm4s (the deterministic
-    /// compressor), claude-code, codex, langchain-trim, langchain-summarization,
-    /// anthropic-clear-tool-uses, openhands-recent, openhands-mask, openhands-amortized,
-    /// openhands-llm, opencode, opencode-prune, semantic-kernel-truncation,
-    /// semantic-kernel-summarization. `NAME@VERSION` follows that release of the agent
-    /// (`claude-code@1.0.53`) instead of the one its log names.
-    #[arg(long, value_name = "NAME")]
+    /// Another agent's compactor (`ctxlens policies` describes each; the default is
+    /// §7F's). `NAME@VERSION` follows that release of the agent (`claude-code@1.0.53`)
+    /// instead of the one its log names.
+    #[arg(long, value_name = "NAME", value_parser = PolicyName)]
     pub policy: Option<String>,
     /// A setting of the policy as the agent spells it (repeatable), e.g.
     /// `--set trigger=tokens:4000 --set keep=messages:20`.
@@ -80,6 +77,37 @@ pub fn pinned(spec: &str) -> (&str, Option<&str>) {
     }
 }
 
+/// The value parser of `--policy` and `compare --policies`: the registry's names in
+/// `--help` and the completions; a known name, optionally pinned (`NAME@VERSION`), else
+/// the core's message listing them.
+#[derive(Clone)]
+struct PolicyName;
+
+impl clap::builder::TypedValueParser for PolicyName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        _: &clap::Command,
+        _: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        let text = value.to_string_lossy();
+        match ctxlens::policy::by_name(pinned(&text).0) {
+            Ok(_) => Ok(text.into_owned()),
+            Err(e) => Err(clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{e}\n"))),
+        }
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            ctxlens::policy::all()
+                .into_iter()
+                .map(|p| clap::builder::PossibleValue::new(p.name())),
+        ))
+    }
+}
+
 /// A policy's replay as JSON.
 #[derive(Serialize)]
 struct ReplayDoc<'a> {
@@ -125,7 +153,7 @@ pub fn run_replay(
     (given, context_window): (&PolicySettings, Option<u64>),
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let chosen = policy::by_name(name).map_err(anyhow::Error::msg)?;
+    let chosen = policy::by_name(name)?;
     given.check_keys(name, chosen.keys())?;
     let prepared = super::replay_cmd::prepare(file, input, make)?;
     let window = window_for(context_window, &prepared.whole);
@@ -297,7 +325,7 @@ pub struct CompareArgs {
     /// Transcript or session log (`-` for standard input).
     file: PathBuf,
     /// The policies to compare (default: every one).
-    #[arg(long, value_name = "NAME,…", value_delimiter = ',')]
+    #[arg(long, value_name = "NAME,…", value_delimiter = ',', value_parser = PolicyName)]
     policies: Vec<String>,
     /// A setting: `NAME.KEY=VALUE` for one policy, `KEY=VALUE` for every policy that has
     /// that key (repeatable).
@@ -329,8 +357,8 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.policies
             .iter()
-            .map(|n| policy::by_name(n).map_err(anyhow::Error::msg))
-            .collect::<anyhow::Result<_>>()?
+            .map(|n| policy::by_name(n))
+            .collect::<ctxlens::Result<_>>()?
     };
     let prepared = super::replay_cmd::prepare(&args.file, &args.input, &args.make)?;
     let window = window_for(args.context_window, &prepared.whole);

@@ -48,7 +48,7 @@ pub struct PolicySweep<'a> {
 
 /// Replays the policy once per value and prints the table.
 pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
-    let chosen = policy::by_name(args.name).map_err(anyhow::Error::msg)?;
+    let chosen = policy::by_name(args.name)?;
     let prepared = super::replay_cmd::prepare(args.file, args.input, args.make)?;
     let window = super::policy_cmd::window_for(args.context_window, &prepared.whole);
     let settings = super::policy_cmd::with_defaults(chosen, window, &args.settings);

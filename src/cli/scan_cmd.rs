@@ -26,7 +26,7 @@ pub struct ScanArgs {
     #[command(flatten)]
     budget: BudgetArgs,
     /// Tokenizer to count with.
-    #[arg(long, value_parser = parse_tokenizer)]
+    #[arg(long, value_parser = super::args::named::<Tokenizer>())]
     tokenizer: Option<Tokenizer>,
     /// Print JSON Lines (one object per session; errors as {"path", "error"}).
     #[arg(long, conflicts_with = "csv")]
@@ -34,10 +34,6 @@ pub struct ScanArgs {
     /// Print CSV.
     #[arg(long)]
     csv: bool,
-}
-
-fn parse_tokenizer(s: &str) -> Result<Tokenizer, String> {
-    s.parse()
 }
 
 /// A pattern's matches, or the path itself; paths the pattern could not read (an

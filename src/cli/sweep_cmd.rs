@@ -141,7 +141,7 @@ impl SweepArgs {
         let Some(name) = self.policy.policy.as_deref().map(|n| super::policy_cmd::pinned(n).0) else {
             return Ok(None);
         };
-        let policy = ctxlens::policy::by_name(name).map_err(anyhow::Error::msg)?;
+        let policy = ctxlens::policy::by_name(name)?;
         let vary = match (&self.vary, policy.engine()) {
             (Some(vary), _) => vary.clone(),
             (None, Engine::TailCompactor) if self.policy.set.is_empty() => return Ok(None),
@@ -516,7 +516,7 @@ fn print_answers(
 
 /// `--vary KEY=VALUES` for clap.
 fn parse_vary(s: &str) -> Result<Vary, String> {
-    s.parse().map_err(|e: ctxlens::policy::SettingError| e.to_string())
+    s.parse().map_err(|e: ctxlens::Error| e.to_string())
 }
 
 #[cfg(test)]

@@ -892,7 +892,7 @@ impl ctxlens::policy::Policy for PlannedEveryCall {
         &self,
         chat: &[ctxlens::policy::ChatMessage],
         settings: &ctxlens::policy::PolicySettings,
-    ) -> Result<ctxlens::policy::PolicyPlan, ctxlens::policy::SettingError> {
+    ) -> Result<ctxlens::policy::PolicyPlan, ctxlens::Error> {
         self.0.plan_chat(chat, settings)
     }
     fn counts_billed(&self) -> bool {
@@ -908,7 +908,7 @@ impl ctxlens::policy::Policy for PlannedEveryCall {
         &self,
         settings: &ctxlens::policy::PolicySettings,
         running: &ctxlens::policy::Running,
-    ) -> Result<bool, ctxlens::policy::SettingError> {
+    ) -> Result<bool, ctxlens::Error> {
         self.0.may_act(settings, running)
     }
 }

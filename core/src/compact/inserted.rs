@@ -45,15 +45,20 @@ impl SummaryRole {
     }
 }
 
+impl crate::names::Named for SummaryRole {
+    const KIND: &'static str = "summary role";
+    const ALL: &'static [Self] = &[SummaryRole::System, SummaryRole::User];
+
+    fn name(self) -> &'static str {
+        SummaryRole::name(self)
+    }
+}
+
 impl std::str::FromStr for SummaryRole {
-    type Err = String;
+    type Err = crate::Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "system" => Ok(SummaryRole::System),
-            "user" => Ok(SummaryRole::User),
-            _ => Err(format!("unknown summary role `{s}` (expected system or user)")),
-        }
+        crate::names::parse(s)
     }
 }
 

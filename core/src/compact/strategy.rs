@@ -53,18 +53,25 @@ impl Strategy {
     }
 }
 
+impl crate::names::Named for Strategy {
+    const KIND: &'static str = "strategy";
+    const ALL: &'static [Self] = &Strategy::ALL;
+
+    fn name(self) -> &'static str {
+        Strategy::name(self)
+    }
+
+    /// `deterministic+tail`: the `+` that reads as "then" on a command line.
+    fn alias(text: &str) -> Option<Self> {
+        (text == "deterministic+tail").then_some(Strategy::DeterministicThenTail)
+    }
+}
+
 impl std::str::FromStr for Strategy {
-    type Err = String;
+    type Err = crate::Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.replace('+', ",").as_str() {
-            "tail" => Ok(Strategy::Tail),
-            "deterministic" => Ok(Strategy::Deterministic),
-            "deterministic,tail" => Ok(Strategy::DeterministicThenTail),
-            _ => Err(format!(
-                "unknown strategy `{s}` (expected tail, deterministic or deterministic,tail)"
-            )),
-        }
+        crate::names::parse(s)
     }
 }
 

@@ -20,7 +20,7 @@
 
 use super::chat::{ChatMessage, Kind};
 use super::running::Running;
-use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section};
 use crate::transcript::Transcript;
 
 /// The window when neither the user nor the model says (Claude's standard window).
@@ -195,13 +195,13 @@ pub(super) struct Billing {
 
 impl Billing {
     /// From the `overhead` and `ratio` settings.
-    pub(super) fn of(settings: &PolicySettings) -> Result<Billing, SettingError> {
+    pub(super) fn of(settings: &PolicySettings) -> Result<Billing, crate::Error> {
         let ratio = match settings.text("ratio") {
             Some(t) => t
                 .parse::<f64>()
                 .ok()
                 .filter(|r| *r > 0.0 && r.is_finite())
-                .ok_or_else(|| SettingError(format!("--set ratio={t}: expected a positive number")))?,
+                .ok_or_else(|| crate::Error::Setting(format!("--set ratio={t}: expected a positive number")))?,
             None => 1.0,
         };
         let overhead = settings.number("overhead")?;
@@ -238,7 +238,7 @@ struct Resolved {
 }
 
 impl ClaudeCode {
-    fn resolve(settings: &PolicySettings) -> Result<Resolved, SettingError> {
+    fn resolve(settings: &PolicySettings) -> Result<Resolved, crate::Error> {
         let window = settings.number_or("context_window", DEFAULT_WINDOW)?;
         let max_output = settings.number_or("max_output", OUTPUT_RESERVE)?;
         let pct = match settings.text("autocompact_pct") {
@@ -247,7 +247,7 @@ impl ClaudeCode {
                     .ok()
                     .filter(|p| *p > 0.0 && *p <= 100.0)
                     .ok_or_else(|| {
-                        SettingError(format!(
+                        crate::Error::Setting(format!(
                             "--set autocompact_pct={t}: expected a percentage above 0, at most 100"
                         ))
                     })?,
@@ -258,7 +258,7 @@ impl ClaudeCode {
             (Some(t), _) => t,
             (None, Some(version)) => {
                 let rule = ReleaseRule::of(version).ok_or_else(|| {
-                    SettingError(format!(
+                    crate::Error::Setting(format!(
                         "--set version={version}: not a Claude Code release from 1.0 on (e.g. 1.0.53)"
                     ))
                 })?;
@@ -287,7 +287,7 @@ impl Policy for ClaudeCode {
         Some(crate::transcript::Container::ClaudeCode)
     }
 
-    fn billed_trigger(&self, settings: &PolicySettings) -> Result<Option<(u64, u64)>, SettingError> {
+    fn billed_trigger(&self, settings: &PolicySettings) -> Result<Option<(u64, u64)>, crate::Error> {
         let window = settings.number_or("context_window", DEFAULT_WINDOW)?;
         Ok(Some((Self::resolve(settings)?.threshold, window)))
     }
@@ -326,13 +326,13 @@ impl Policy for ClaudeCode {
         message.counted
     }
 
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         let cost = running.total_cost();
         let r = Self::resolve(settings)?;
         Ok(r.billing.billed(cost) >= r.threshold)
     }
 
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let counts = crate::tokens::Counts::compute(transcript, crate::tokens::Tokenizer::Estimate);
         let mut settings = settings.clone();
         let mut notes = Vec::new();
@@ -355,7 +355,7 @@ impl Policy for ClaudeCode {
         Ok(plan)
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let r = Self::resolve(settings)?;
         // What Claude Code measures before a request: the last response's usage (its
         // prompt and its output), not the tool results or the message added since.

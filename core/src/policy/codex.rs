@@ -7,7 +7,7 @@
 
 use super::chat::{ChatMessage, Kind};
 use super::running::Running;
-use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section};
 
 /// Codex's approximation: 4 bytes a token.
 fn approx_tokens(bytes: usize) -> u64 {
@@ -62,7 +62,7 @@ impl Policy for Codex {
         message_tokens(message)
     }
 
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         let cost = running.total_cost();
         let limit = settings
             .number("auto_compact_token_limit")?
@@ -71,13 +71,13 @@ impl Policy for Codex {
         Ok(cost >= limit)
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let window = settings.number("context_window")?;
         let limit =
             match (settings.number("auto_compact_token_limit")?, window) {
                 (Some(limit), _) => limit,
                 (None, Some(window)) => window * 9 / 10,
-                (None, None) => return Err(SettingError(
+                (None, None) => return Err(crate::Error::Setting(
                     "codex needs --set auto_compact_token_limit=N (model_auto_compact_token_limit) or context_window=N"
                         .to_owned(),
                 )),

@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 
 use super::replay::{Replayed, SessionReplays};
-use super::{Policy, PolicySettings, SettingError};
+use super::{Policy, PolicySettings};
 use crate::cancel::CancelToken;
 use crate::summarize::Summarizer;
 use crate::tokens::Counts;
@@ -26,31 +26,31 @@ pub struct Compared {
 /// a compared policy and one of its keys, a bare `KEY=VALUE` is a key some compared
 /// policy takes, and no key is empty. A typo is an error with the valid keys, never a
 /// setting silently applied to nothing.
-pub fn check_set(policies: &[&'static dyn Policy], set: &[String]) -> Result<(), SettingError> {
+pub fn check_set(policies: &[&'static dyn Policy], set: &[String]) -> Result<(), crate::Error> {
     for pair in set {
         let (key, _) = pair
             .split_once('=')
-            .ok_or_else(|| SettingError(format!("--set {pair}: expected [NAME.]KEY=VALUE")))?;
+            .ok_or_else(|| crate::Error::Setting(format!("--set {pair}: expected [NAME.]KEY=VALUE")))?;
         match key.split_once('.') {
             Some((name, key)) => {
                 let policy = policies.iter().find(|p| p.name() == name).ok_or_else(|| {
                     let names: Vec<&str> = policies.iter().map(|p| p.name()).collect();
-                    SettingError(format!(
+                    crate::Error::Setting(format!(
                         "--set {pair}: `{name}` is not a compared policy (one of: {})",
                         names.join(", ")
                     ))
                 })?;
                 if !policy.keys().contains(&key) {
-                    return Err(SettingError(format!(
+                    return Err(crate::Error::Setting(format!(
                         "--set {pair}: {name} has no key `{key}` (it takes {})",
                         policy.keys().join(", ")
                     )));
                 }
             }
-            None if key.trim().is_empty() => return Err(SettingError(format!("--set {pair}: no key"))),
+            None if key.trim().is_empty() => return Err(crate::Error::Setting(format!("--set {pair}: no key"))),
             None => {
                 if !policies.iter().any(|p| p.keys().contains(&key)) {
-                    return Err(SettingError(format!(
+                    return Err(crate::Error::Setting(format!(
                         "--set {pair}: no compared policy takes `{key}` (give NAME.KEY for one policy's key)"
                     )));
                 }
@@ -62,7 +62,7 @@ pub fn check_set(policies: &[&'static dyn Policy], set: &[String]) -> Result<(),
 
 /// A policy's settings in a comparison: its defaults for the window, then `set`
 /// (`NAME.KEY=VALUE` for this policy, a bare `KEY=VALUE` for every policy that has it).
-pub fn settings_for(policy: &dyn Policy, window: u64, set: &[String]) -> Result<PolicySettings, SettingError> {
+pub fn settings_for(policy: &dyn Policy, window: u64, set: &[String]) -> Result<PolicySettings, crate::Error> {
     let mut settings = PolicySettings::default();
     for (k, v) in policy.defaults(window) {
         settings = settings.with(k, v);
@@ -70,7 +70,7 @@ pub fn settings_for(policy: &dyn Policy, window: u64, set: &[String]) -> Result<
     for pair in set {
         let (key, value) = pair
             .split_once('=')
-            .ok_or_else(|| SettingError(format!("--set {pair}: expected [NAME.]KEY=VALUE")))?;
+            .ok_or_else(|| crate::Error::Setting(format!("--set {pair}: expected [NAME.]KEY=VALUE")))?;
         let target = match key.split_once('.') {
             Some((name, key)) => (name == policy.name()).then_some(key),
             None => policy.keys().contains(&key).then_some(key),
@@ -124,7 +124,7 @@ pub fn compare(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::{PolicyPlan, Section, SettingError};
+    use crate::policy::{PolicyPlan, Section};
 
     /// A sixteenth policy, written only here: it drops all but its last `keep` messages.
     /// Nothing outside this module names it, and compare runs it with its own defaults.
@@ -147,7 +147,7 @@ mod tests {
             &self,
             chat: &[crate::policy::ChatMessage],
             settings: &PolicySettings,
-        ) -> Result<PolicyPlan, SettingError> {
+        ) -> Result<PolicyPlan, crate::Error> {
             let keep = settings.number("keep")?.unwrap_or(0) as usize;
             let mut plan = PolicyPlan::unchanged(self.name(), "messages", chat.len());
             let cut = chat.len().saturating_sub(keep);
@@ -164,9 +164,13 @@ mod tests {
     #[test]
     fn a_policy_added_in_its_own_module_runs_with_its_defaults() {
         let defaults = settings_for(&KEEP_LAST, 3_000, &[]).expect("settings");
-        assert_eq!(defaults.number("keep"), Ok(Some(3)), "its own default for the window");
+        assert_eq!(
+            defaults.number("keep").ok(),
+            Some(Some(3)),
+            "its own default for the window"
+        );
         let set = settings_for(&KEEP_LAST, 3_000, &["test-keep-last.keep=2".to_owned()]).expect("settings");
-        assert_eq!(set.number("keep"), Ok(Some(2)), "`NAME.KEY=VALUE` reaches it");
+        assert_eq!(set.number("keep").ok(), Some(Some(2)), "`NAME.KEY=VALUE` reaches it");
 
         let text = r#"[{"role":"user","content":"one"},{"role":"assistant","content":"two"},{"role":"user","content":"three"},{"role":"assistant","content":"four"},{"role":"user","content":"five"}]"#;
         let whole = Transcript::parse("five.json", text.as_bytes().to_vec(), None).expect("a transcript");

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::chat::{ChatMessage, Kind};
 use super::python_repr::repr_len;
 use super::running::{FastView, Running};
-use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section};
 
 /// The unit of these policies' counts.
 const COUNTER: &str = "langchain-approximate";
@@ -218,11 +218,11 @@ fn last_max_tokens(
     result
 }
 
-fn types(settings: &PolicySettings, key: &str) -> Result<Vec<String>, SettingError> {
+fn types(settings: &PolicySettings, key: &str) -> Result<Vec<String>, crate::Error> {
     let list = settings.list(key);
     for t in &list {
         if !["human", "ai", "system", "tool"].contains(&t.as_str()) {
-            return Err(SettingError(format!(
+            return Err(crate::Error::Setting(format!(
                 "--set {key}={t}: expected message types human, ai, system or tool"
             )));
         }
@@ -265,7 +265,7 @@ impl Policy for Trim {
         approximate_tokens(message)
     }
 
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         let cost = running.total_cost();
         let max = settings.number("max_tokens")?.unwrap_or(0);
         Ok(cost > max || settings.text("start_on").is_some() || settings.text("end_on").is_some())
@@ -279,7 +279,7 @@ impl Policy for Trim {
         settings: &PolicySettings,
         running: &Running,
         _placeholder: &dyn Fn(&str) -> u64,
-    ) -> Result<Option<FastView>, SettingError> {
+    ) -> Result<Option<FastView>, crate::Error> {
         let start_on = types(settings, "start_on")?;
         let plain = settings.choice("strategy", &["last", "first"], "last")? == "last"
             && settings.text("end_on").is_none()
@@ -319,17 +319,17 @@ impl Policy for Trim {
         }))
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let max_tokens = settings
             .number("max_tokens")?
-            .ok_or_else(|| SettingError("langchain-trim needs --set max_tokens=N".to_owned()))?;
+            .ok_or_else(|| crate::Error::Setting("langchain-trim needs --set max_tokens=N".to_owned()))?;
         let strategy = settings.choice("strategy", &["last", "first"], "last")?;
         let start_on = types(settings, "start_on")?;
         let end_on = types(settings, "end_on")?;
         let include_system = settings.flag("include_system", false)?;
         let allow_partial = settings.flag("allow_partial", false)?;
         if strategy == "first" && (!start_on.is_empty() || include_system) {
-            return Err(SettingError(
+            return Err(crate::Error::Setting(
                 "langchain-trim: start_on and include_system go with strategy=last (trim_messages refuses them with first)"
                     .to_owned(),
             ));
@@ -376,9 +376,9 @@ enum Size {
     Fraction(f64),
 }
 
-fn size(key: &str, text: &str) -> Result<Size, SettingError> {
+fn size(key: &str, text: &str) -> Result<Size, crate::Error> {
     let bad = || {
-        SettingError(format!(
+        crate::Error::Setting(format!(
             "--set {key}={text}: expected tokens:N, messages:N or fraction:F"
         ))
     };
@@ -483,7 +483,7 @@ impl Policy for Summarization {
         approximate_tokens(message)
     }
 
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         let messages = running.messages();
         let cost = running.total_cost();
         let window = settings.number("max_input_tokens")?;
@@ -499,7 +499,7 @@ impl Policy for Summarization {
         }))
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let triggers = settings
             .list("trigger")
             .iter()
@@ -618,7 +618,7 @@ impl Policy for ClearToolUses {
         approximate_tokens(message)
     }
 
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         let cost = running.total_cost();
         Ok(cost > settings.number_or("trigger", 100_000)?)
     }
@@ -630,7 +630,7 @@ impl Policy for ClearToolUses {
         settings: &PolicySettings,
         running: &Running,
         placeholder: &dyn Fn(&str) -> u64,
-    ) -> Result<Option<FastView>, SettingError> {
+    ) -> Result<Option<FastView>, crate::Error> {
         let plain = settings.number_or("clear_at_least", 0)? == 0
             && settings.list("exclude_tools").is_empty()
             && !settings.flag("clear_tool_inputs", false)?;
@@ -657,7 +657,7 @@ impl Policy for ClearToolUses {
         }))
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let trigger = settings.number_or("trigger", 100_000)?;
         let keep = settings.number_or("keep", 3)? as usize;
         let clear_at_least = settings.number_or("clear_at_least", 0)?;

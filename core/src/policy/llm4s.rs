@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use super::chat::{chat_view, ChatMessage, Kind};
 use super::running::Running;
 use super::toolnexus::Toolnexus;
-use super::{Edit, Engine, InPlace, Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use super::{Edit, Engine, InPlace, Policy, PolicyPlan, PolicySettings, Section};
 use crate::compact::deterministic::{self, compact_tool_output, DryRun};
 use crate::compact::{DeterministicOptions, Options, Strategy};
 use crate::tokens::{compact_length, Counts, Tokenizer};
@@ -38,14 +38,13 @@ pub struct Llm4sSettings {
 impl Llm4sSettings {
     /// Reads `--set max_tokens=N [keep_tail=N] [subjective_edits=B] [externalize_over=BYTES]
     /// [strategy=deterministic|deterministic+tail]`.
-    pub fn parse(settings: &PolicySettings) -> Result<Llm4sSettings, SettingError> {
-        let max_tokens = settings
-            .number("max_tokens")?
-            .ok_or_else(|| SettingError("llm4s needs --set max_tokens=N (the cap; or --max-tokens N)".to_owned()))?;
+    pub fn parse(settings: &PolicySettings) -> Result<Llm4sSettings, crate::Error> {
+        let max_tokens = settings.number("max_tokens")?.ok_or_else(|| {
+            crate::Error::Setting("llm4s needs --set max_tokens=N (the cap; or --max-tokens N)".to_owned())
+        })?;
         let strategy: Strategy = settings
             .choice("strategy", &["deterministic", "deterministic+tail"], "deterministic")?
-            .parse()
-            .map_err(SettingError)?;
+            .parse()?;
         let externalize_over =
             settings.number_or("externalize_over", deterministic::DEFAULT_EXTERNALIZE_OVER as u64)?;
         Ok(Llm4sSettings {
@@ -103,11 +102,11 @@ impl Policy for Llm4s {
     }
 
     /// The agent calls the compressor when its context is over the cap.
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         Ok(running.total_cost() > Llm4sSettings::parse(settings)?.options.max_tokens)
     }
 
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let parsed = Llm4sSettings::parse(settings)?;
         let counts = Counts::compute(transcript, Tokenizer::Estimate);
         let compressed = deterministic::compress(
@@ -121,7 +120,7 @@ impl Policy for Llm4s {
             &mut DryRun,
             crate::cancel::never(),
         )
-        .map_err(|e| SettingError(e.to_string()))?;
+        .map_err(|e| crate::Error::Setting(e.to_string()))?;
         let view = transcript.with_overrides(compressed.changed.clone());
         let recounted = counts.with_recounted(&view, compressed.changed.keys().copied());
         let edited = Edited {
@@ -133,7 +132,7 @@ impl Policy for Llm4s {
         finish(&chat_view(transcript), edited, &parsed, settings)
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let parsed = Llm4sSettings::parse(settings)?;
         let total = chat.iter().map(|m| m.counted).sum();
         let edited = edit_texts(chat, 0, total, &parsed);
@@ -148,7 +147,7 @@ impl Policy for Llm4s {
         running: &Running,
         from: usize,
         settings: &PolicySettings,
-    ) -> Result<Option<InPlace>, SettingError> {
+    ) -> Result<Option<InPlace>, crate::Error> {
         let parsed = Llm4sSettings::parse(settings)?;
         if parsed.strategy.cuts_a_tail() {
             return Ok(None);
@@ -182,7 +181,7 @@ fn finish(
     edited: Edited,
     parsed: &Llm4sSettings,
     settings: &PolicySettings,
-) -> Result<PolicyPlan, SettingError> {
+) -> Result<PolicyPlan, crate::Error> {
     let before: u64 = chat.iter().map(|m| m.counted).sum();
     let mut plan = if parsed.strategy.cuts_a_tail() {
         let shrunk: Vec<ChatMessage> = chat

@@ -31,7 +31,7 @@ pub use chat::{chat_view, chat_view_counted, written, ChatMessage, Kind};
 pub use langchain::approximate_tokens;
 pub use opencode::estimate as opencode_estimate;
 pub use running::{FastView, Running};
-pub use settings::{PolicySettings, SettingError};
+pub use settings::PolicySettings;
 
 use crate::transcript::Transcript;
 
@@ -262,7 +262,7 @@ pub trait Policy: Sync {
     /// For an agent that fires at one threshold in the tokens the provider bills: that
     /// threshold and the window it is measured in, under `settings` (what `--emit-config`
     /// writes as the agent's own setting). `None`: its trigger is not one such number.
-    fn billed_trigger(&self, settings: &PolicySettings) -> Result<Option<(u64, u64)>, SettingError> {
+    fn billed_trigger(&self, settings: &PolicySettings) -> Result<Option<(u64, u64)>, crate::Error> {
         let _ = settings;
         Ok(None)
     }
@@ -283,9 +283,9 @@ pub trait Policy: Sync {
     /// The `--set` keys it takes, as the agent spells them.
     fn keys(&self) -> &'static [&'static str];
     /// What it would do with the messages `chat` (rows numbered by position).
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError>;
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error>;
     /// What it would do with `transcript` under `settings`.
-    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         self.plan_chat(&chat_view(transcript), settings)
     }
     /// It counts what the provider bills (`overhead` + `ratio` × counted): a replay sets
@@ -307,7 +307,7 @@ pub trait Policy: Sync {
     }
     /// Whether the context `running` describes may make it act: false only when it
     /// certainly does nothing (a replay then skips the plan).
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         let _ = (settings, running);
         Ok(true)
     }
@@ -323,7 +323,7 @@ pub trait Policy: Sync {
         running: &Running,
         from: usize,
         settings: &PolicySettings,
-    ) -> Result<Option<InPlace>, SettingError> {
+    ) -> Result<Option<InPlace>, crate::Error> {
         let _ = (context, running, from, settings);
         Ok(None)
     }
@@ -335,7 +335,7 @@ pub trait Policy: Sync {
         settings: &PolicySettings,
         running: &Running,
         placeholder: &dyn Fn(&str) -> u64,
-    ) -> Result<Option<FastView>, SettingError> {
+    ) -> Result<Option<FastView>, crate::Error> {
         let _ = (settings, running, placeholder);
         Ok(None)
     }
@@ -363,19 +363,21 @@ pub fn all() -> Vec<&'static dyn Policy> {
 }
 
 /// The policy called `name`.
-pub fn by_name(name: &str) -> Result<&'static dyn Policy, String> {
-    all().into_iter().find(|p| p.name() == name).ok_or_else(|| {
-        let names: Vec<&str> = all().iter().map(|p| p.name()).collect();
-        format!("unknown policy `{name}` (one of: {})", names.join(", "))
-    })
+pub fn by_name(name: &str) -> crate::Result<&'static dyn Policy> {
+    all()
+        .into_iter()
+        .find(|p| p.name() == name)
+        .ok_or_else(|| crate::Error::UnknownName {
+            kind: "policy",
+            name: name.to_owned(),
+            known: all().iter().map(|p| p.name()).collect(),
+        })
 }
 
 /// Plans `transcript` with the policy called `name`, after checking every `--set` key is
 /// one the policy takes.
-pub fn plan(name: &str, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, String> {
+pub fn plan(name: &str, transcript: &Transcript, settings: &PolicySettings) -> crate::Result<PolicyPlan> {
     let policy = by_name(name)?;
-    settings
-        .check_keys(policy.name(), policy.keys())
-        .map_err(|e| e.to_string())?;
-    policy.plan(transcript, settings).map_err(|e| e.to_string())
+    settings.check_keys(policy.name(), policy.keys())?;
+    policy.plan(transcript, settings)
 }

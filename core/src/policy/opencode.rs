@@ -7,7 +7,7 @@
 use super::chat::{ChatMessage, Kind};
 use super::claude_code::Billing;
 use super::running::Running;
-use super::{InPlace, Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use super::{InPlace, Policy, PolicyPlan, PolicySettings, Section};
 
 /// What opencode writes in place of a pruned output.
 pub const PRUNED: &str = "[Old tool result content cleared]";
@@ -64,7 +64,7 @@ impl Policy for Prune {
         }
     }
 
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         // It reads the outputs before the second-to-last user message back to the last
         // one already cleared (or a summary), and prunes when more than `minimum` of them
         // lie beyond the newest `protect` tokens.
@@ -81,7 +81,7 @@ impl Policy for Prune {
         Ok(readable > settings.number_or("protect", 40_000)? + settings.number_or("minimum", 20_000)?)
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let walk = PruneWalk::of(chat, settings)?;
         let mut plan = PolicyPlan::unchanged(self.name(), "opencode-estimate of the tool outputs read", chat.len());
         plan.placeholder = Some(PRUNED);
@@ -106,7 +106,7 @@ impl Policy for Prune {
         _running: &Running,
         _from: usize,
         settings: &PolicySettings,
-    ) -> Result<Option<InPlace>, SettingError> {
+    ) -> Result<Option<InPlace>, crate::Error> {
         let walk = PruneWalk::of(context, settings)?;
         let prunes = walk.prunes();
         let mut positions = if prunes { walk.to_prune } else { Vec::new() };
@@ -135,7 +135,7 @@ struct PruneWalk {
 }
 
 impl PruneWalk {
-    fn of(chat: &[ChatMessage], settings: &PolicySettings) -> Result<PruneWalk, SettingError> {
+    fn of(chat: &[ChatMessage], settings: &PolicySettings) -> Result<PruneWalk, crate::Error> {
         let protect = settings.number_or("protect", 40_000)?;
         let minimum = settings.number_or("minimum", 20_000)?;
         // A result's tool: its own name, else its call's (found by walking back: the walk
@@ -217,7 +217,7 @@ struct Usable {
 }
 
 impl Overflow {
-    fn resolve(settings: &PolicySettings) -> Result<Usable, SettingError> {
+    fn resolve(settings: &PolicySettings) -> Result<Usable, crate::Error> {
         let context = settings.number_or("context", super::claude_code::DEFAULT_WINDOW)?;
         let max_output = settings.number_or("max_output", 32_000)?.min(32_000);
         let reserved = settings.number_or("reserved", 20_000.min(max_output))?;
@@ -276,12 +276,12 @@ impl Policy for Overflow {
         estimated(message)
     }
 
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         let u = Self::resolve(settings)?;
         Ok(u.billing.billed(running.total_counted()) >= u.limit)
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let u = Self::resolve(settings)?;
         let counted: u64 = chat.iter().map(|m| m.counted).sum();
         let billed = u.billing.billed(counted);

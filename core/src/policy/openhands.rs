@@ -6,7 +6,7 @@
 
 use super::chat::{ChatMessage, Kind};
 use super::running::{FastView, Running};
-use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section};
 
 const COUNTER: &str = "events";
 
@@ -18,7 +18,7 @@ pub struct Recent;
 
 impl Recent {
     /// The head's length and where the tail starts, for a view of `n` events.
-    fn slices(settings: &PolicySettings, n: usize) -> Result<(usize, usize), SettingError> {
+    fn slices(settings: &PolicySettings, n: usize) -> Result<(usize, usize), crate::Error> {
         let keep_first = settings.number_or("keep_first", 1)? as usize;
         let max_events = settings.number_or("max_events", 100)? as usize;
         let head = keep_first.min(n);
@@ -52,7 +52,7 @@ impl Policy for Recent {
         false // a view made for each step
     }
 
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         let messages = running.messages();
         Ok(settings.number_or("keep_first", 1)? > 0 || messages as u64 > settings.number_or("max_events", 100)?)
     }
@@ -62,7 +62,7 @@ impl Policy for Recent {
         settings: &PolicySettings,
         running: &Running,
         _placeholder: &dyn Fn(&str) -> u64,
-    ) -> Result<Option<FastView>, SettingError> {
+    ) -> Result<Option<FastView>, crate::Error> {
         let n = running.messages();
         let (head, tail_start) = Self::slices(settings, n)?;
         Ok(Some(FastView {
@@ -73,7 +73,7 @@ impl Policy for Recent {
         }))
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let n = chat.len();
         let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
         let (head, tail_start) = Self::slices(settings, n)?;
@@ -119,7 +119,7 @@ impl Policy for Mask {
         false // a view made for each step
     }
 
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         let messages = running.messages();
         Ok(messages as u64 > settings.number_or("attention_window", 100)?)
     }
@@ -129,7 +129,7 @@ impl Policy for Mask {
         settings: &PolicySettings,
         running: &Running,
         placeholder: &dyn Fn(&str) -> u64,
-    ) -> Result<Option<FastView>, SettingError> {
+    ) -> Result<Option<FastView>, crate::Error> {
         let window = settings.number_or("attention_window", 100)? as usize;
         let n = running.messages();
         let boundary = n.saturating_sub(window);
@@ -142,7 +142,7 @@ impl Policy for Mask {
         }))
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let window = settings.number_or("attention_window", 100)? as usize;
         let n = chat.len();
         let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
@@ -164,11 +164,11 @@ fn forgetting(
     default_max: u64,
     default_first: u64,
     extra: usize,
-) -> Result<(usize, usize), SettingError> {
+) -> Result<(usize, usize), crate::Error> {
     let max_size = settings.number_or("max_size", default_max)? as usize;
     let keep_first = settings.number_or("keep_first", default_first)? as usize;
     if max_size / 2 <= keep_first + extra {
-        return Err(SettingError(format!(
+        return Err(crate::Error::Setting(format!(
             "max_size {max_size} with keep_first {keep_first}: OpenHands requires max_size / 2 > keep_first{}",
             if extra > 0 { " + 1" } else { "" }
         )));
@@ -236,11 +236,11 @@ impl Policy for Amortized {
         &["max_size", "keep_first"]
     }
 
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         Ok(running.messages() as u64 > settings.number_or("max_size", Self::DEFAULT_MAX_SIZE)?)
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let sizes = forgetting(settings, Self::DEFAULT_MAX_SIZE, 1, 0)?;
         Ok(forgetting_plan(self.name(), chat, sizes, false))
     }
@@ -267,11 +267,11 @@ impl Policy for Llm {
         &["max_size", "keep_first"]
     }
 
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         Ok(running.messages() as u64 > settings.number_or("max_size", Self::DEFAULT_MAX_SIZE)?)
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let sizes = forgetting(settings, Self::DEFAULT_MAX_SIZE, 4, 1)?;
         Ok(forgetting_plan(self.name(), chat, sizes, true))
     }

@@ -12,12 +12,12 @@ use crate::compact::Document;
 use crate::transcript::{Dialect, Transcript};
 
 /// The document `plan` leaves of `transcript`, its summary reading `summary`.
-pub fn render(transcript: &Transcript, plan: &PolicyPlan, summary: &str) -> Result<Document, String> {
+pub fn render(transcript: &Transcript, plan: &PolicyPlan, summary: &str) -> crate::Result<Document> {
     if transcript.format.container.is_log() {
-        return Err(format!(
+        return Err(crate::Error::Invalid(format!(
             "{}: a session log is not rewritten in another agent's shape: use --plan (or replay/compare)",
             transcript.source
-        ));
+        )));
     }
     let dialect = transcript.format.dialect;
     let placeholder = plan.placeholder.unwrap_or("[cleared]");

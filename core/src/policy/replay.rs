@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 
 use super::chat::{written, ChatMessage, Kind};
 use super::running::{FastView, Running};
-use super::{InPlace, Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use super::{InPlace, Policy, PolicyPlan, PolicySettings, Section};
 use crate::calibrate::{epoch_of, EpochFit};
 use crate::cancel::CancelToken;
 use crate::loss::session::SessionTurns;
@@ -470,7 +470,6 @@ fn fire(
     at: usize,
     (counted, billed_before): (u64, Option<u64>),
 ) -> crate::Result<Fired> {
-    let setting = |e: SettingError| crate::Error::Summary(e.to_string());
     let policy = inputs.policy;
     let summary = summary_for(inputs, context, plan)?;
     let summary_read = summary.as_ref().map_or(0, |(_, r)| *r);
@@ -505,9 +504,7 @@ fn fire(
             }
             let view_counted = running.total_counted();
             let billed_after = billed(inputs.fits, context, view_counted, at);
-            let loops = policy
-                .may_act(&settings_for(inputs, context, at, None), running)
-                .map_err(setting)?;
+            let loops = policy.may_act(&settings_for(inputs, context, at, None), running)?;
             (context.len(), view_counted, billed_after, loops)
         }
     };
@@ -687,7 +684,6 @@ fn record_losses(inputs: &Inputs, removed: &BTreeSet<usize>, summaries: &[String
 
 /// Replays the policy over the session.
 pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
-    let setting = |e: SettingError| crate::Error::Summary(e.to_string());
     let policy = inputs.policy;
     let mut context: Vec<ChatMessage> = Vec::new();
     let mut running = Running::new();
@@ -738,7 +734,7 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
             let fast = if policy.rewrites_history() {
                 None
             } else {
-                policy.fast_view(&settings, &running, &placeholder).map_err(setting)?
+                policy.fast_view(&settings, &running, &placeholder)?
             };
             if let Some(view) = fast {
                 last_view_changed = view.changed;
@@ -748,12 +744,9 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
                         .push(view_firing(at, &running, view, billed_before, billed_after));
                     sent = (view.messages, view.counted, billed_after);
                 }
-            } else if !policy.may_act(&settings, &running).map_err(setting)? {
+            } else if !policy.may_act(&settings, &running)? {
                 last_view_changed = false;
-            } else if let Some(action) = policy
-                .in_place(&context, &running, acted_upto, &settings)
-                .map_err(setting)?
-            {
+            } else if let Some(action) = policy.in_place(&context, &running, acted_upto, &settings)? {
                 acted_upto = match &action {
                     InPlace::Edits { settled, .. } => *settled,
                     InPlace::Clears { .. } => context.len(),
@@ -764,7 +757,7 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
                     sent = out.record_firing(fired, &mut removed, &mut summaries, &mut real_lineage);
                 }
             } else {
-                let plan = policy.plan_chat(&context, &settings).map_err(setting)?;
+                let plan = policy.plan_chat(&context, &settings)?;
                 last_view_changed = plan.compacted;
                 if plan.compacted {
                     if out.counter.is_empty() {

@@ -8,7 +8,7 @@
 
 use super::chat::{ChatMessage, Kind};
 use super::running::Running;
-use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section};
 
 fn has_function_content(m: &ChatMessage) -> bool {
     m.has_calls() || m.kind == Kind::Tool
@@ -51,17 +51,17 @@ fn reduction_index(chat: &[ChatMessage], target: usize, threshold: usize, dotnet
 }
 
 /// Both reducers act only on more than `target + threshold` messages.
-fn over_target(settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+fn over_target(settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
     let (target, threshold) = counts(settings)?;
     Ok(running.messages() > target + threshold)
 }
 
-fn counts(settings: &PolicySettings) -> Result<(usize, usize), SettingError> {
+fn counts(settings: &PolicySettings) -> Result<(usize, usize), crate::Error> {
     let target = settings
         .number("target_count")?
-        .ok_or_else(|| SettingError("semantic-kernel needs --set target_count=N".to_owned()))?;
+        .ok_or_else(|| crate::Error::Setting("semantic-kernel needs --set target_count=N".to_owned()))?;
     if target == 0 {
-        return Err(SettingError(
+        return Err(crate::Error::Setting(
             "--set target_count=0: Semantic Kernel requires at least 1".to_owned(),
         ));
     }
@@ -84,11 +84,11 @@ impl Policy for Truncation {
         &["target_count", "threshold_count", "variant"]
     }
 
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         over_target(settings, running)
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let (target, threshold) = counts(settings)?;
         let dotnet = settings.choice("variant", &["python", "dotnet"], "python")? == "dotnet";
         let mut plan = PolicyPlan::unchanged(self.name(), "messages", chat.len());
@@ -128,11 +128,11 @@ impl Policy for Summarization {
         &["target_count", "threshold_count"]
     }
 
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         over_target(settings, running)
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let (target, threshold) = counts(settings)?;
         let mut plan = PolicyPlan::unchanged(self.name(), "messages", chat.len());
         let Some(cut) = reduction_index(chat, target, threshold, false).filter(|&c| c > 0) else {

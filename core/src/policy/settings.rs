@@ -4,8 +4,6 @@
 
 use std::collections::BTreeMap;
 
-pub use crate::error::SettingError;
-
 /// The `--set` values given, by key.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PolicySettings {
@@ -14,12 +12,12 @@ pub struct PolicySettings {
 
 impl PolicySettings {
     /// From `KEY=VALUE` pairs; a later value for a key wins.
-    pub fn parse<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Result<PolicySettings, SettingError> {
+    pub fn parse<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Result<PolicySettings, crate::Error> {
         let mut values = BTreeMap::new();
         for pair in pairs {
             let (key, value) = pair
                 .split_once('=')
-                .ok_or_else(|| SettingError(format!("--set {pair}: expected KEY=VALUE")))?;
+                .ok_or_else(|| crate::Error::Setting(format!("--set {pair}: expected KEY=VALUE")))?;
             values.insert(key.trim().to_owned(), value.trim().to_owned());
         }
         Ok(PolicySettings { values })
@@ -47,9 +45,9 @@ impl PolicySettings {
     }
 
     /// Every key is one of `keys`.
-    pub fn check_keys(&self, policy: &str, keys: &[&str]) -> Result<(), SettingError> {
+    pub fn check_keys(&self, policy: &str, keys: &[&str]) -> Result<(), crate::Error> {
         match self.values.keys().find(|k| !keys.contains(&k.as_str())) {
-            Some(unknown) => Err(SettingError(format!(
+            Some(unknown) => Err(crate::Error::Setting(format!(
                 "--set {unknown}: {policy} has no such setting (its settings: {})",
                 keys.join(", ")
             ))),
@@ -63,23 +61,23 @@ impl PolicySettings {
     }
 
     /// A whole number (`_` separators allowed).
-    pub fn number(&self, key: &str) -> Result<Option<u64>, SettingError> {
+    pub fn number(&self, key: &str) -> Result<Option<u64>, crate::Error> {
         self.text(key)
             .map(|t| {
                 t.replace('_', "")
                     .parse::<u64>()
-                    .map_err(|_| SettingError(format!("--set {key}={t}: expected a whole number")))
+                    .map_err(|_| crate::Error::Setting(format!("--set {key}={t}: expected a whole number")))
             })
             .transpose()
     }
 
     /// A whole number, or `default`.
-    pub fn number_or(&self, key: &str, default: u64) -> Result<u64, SettingError> {
+    pub fn number_or(&self, key: &str, default: u64) -> Result<u64, crate::Error> {
         Ok(self.number(key)?.unwrap_or(default))
     }
 
     /// A whole number, `none` (no value) or absent (`default`).
-    pub fn optional_number(&self, key: &str, default: Option<u64>) -> Result<Option<u64>, SettingError> {
+    pub fn optional_number(&self, key: &str, default: Option<u64>) -> Result<Option<u64>, crate::Error> {
         match self.text(key) {
             Some(t) if t.eq_ignore_ascii_case("none") => Ok(None),
             Some(_) => self.number(key),
@@ -88,12 +86,14 @@ impl PolicySettings {
     }
 
     /// `true`/`false` (also `1`/`0`, `yes`/`no`).
-    pub fn flag(&self, key: &str, default: bool) -> Result<bool, SettingError> {
+    pub fn flag(&self, key: &str, default: bool) -> Result<bool, crate::Error> {
         match self.text(key).map(str::to_ascii_lowercase).as_deref() {
             None => Ok(default),
             Some("true" | "1" | "yes") => Ok(true),
             Some("false" | "0" | "no") => Ok(false),
-            Some(other) => Err(SettingError(format!("--set {key}={other}: expected true or false"))),
+            Some(other) => Err(crate::Error::Setting(format!(
+                "--set {key}={other}: expected true or false"
+            ))),
         }
     }
 
@@ -116,14 +116,16 @@ impl PolicySettings {
         key: &str,
         choices: &[&'static str],
         default: &'static str,
-    ) -> Result<&'static str, SettingError> {
+    ) -> Result<&'static str, crate::Error> {
         match self.text(key) {
             None => Ok(default),
             Some(t) => choices
                 .iter()
                 .copied()
                 .find(|c| c.eq_ignore_ascii_case(t))
-                .ok_or_else(|| SettingError(format!("--set {key}={t}: expected one of {}", choices.join(", ")))),
+                .ok_or_else(|| {
+                    crate::Error::Setting(format!("--set {key}={t}: expected one of {}", choices.join(", ")))
+                }),
         }
     }
 }

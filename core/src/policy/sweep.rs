@@ -11,7 +11,7 @@
 use rayon::prelude::*;
 
 use super::replay::{Replayed, SessionReplays};
-use super::{Policy, PolicySettings, SettingError};
+use super::{Policy, PolicySettings};
 use crate::cancel::CancelToken;
 use crate::summarize::Summarizer;
 use crate::tokens::Counts;
@@ -30,11 +30,11 @@ pub struct Vary {
 }
 
 impl std::str::FromStr for Vary {
-    type Err = SettingError;
+    type Err = crate::Error;
 
     /// Reads `KEY=VALUES`.
-    fn from_str(s: &str) -> Result<Vary, SettingError> {
-        let bad = |why: String| SettingError(format!("--vary {s}: {why}"));
+    fn from_str(s: &str) -> Result<Vary, crate::Error> {
+        let bad = |why: String| crate::Error::Setting(format!("--vary {s}: {why}"));
         let (key, values) = s
             .split_once('=')
             .ok_or_else(|| bad("expected KEY=VALUES (a list a,b,c or a range A..B[:STEP])".to_owned()))?;
@@ -232,13 +232,12 @@ pub struct SweepInputs<'a> {
 pub fn sweep_policy(inputs: &SweepInputs<'_>) -> crate::Result<Swept> {
     let policy = inputs.policy;
     if !policy.keys().contains(&inputs.vary.key.as_str()) {
-        return Err(SettingError(format!(
+        return Err(crate::Error::Setting(format!(
             "--vary {}: {} has no such key (it takes {})",
             inputs.vary.key,
             policy.name(),
             policy.keys().join(", ")
-        ))
-        .into());
+        )));
     }
     inputs.settings.check_keys(policy.name(), policy.keys())?;
     let session = SessionReplays::of(inputs.whole, inputs.counts);
@@ -251,7 +250,7 @@ pub fn sweep_policy(inputs: &SweepInputs<'_>) -> crate::Result<Swept> {
             let replayed = session
                 .replay(policy, &settings, inputs.summarizer, inputs.window, inputs.cancel)
                 .map_err(|e| match e {
-                    crate::Error::Setting(e) => SettingError(format!("{}={value}: {e}", inputs.vary.key)).into(),
+                    crate::Error::Setting(e) => crate::Error::Setting(format!("{}={value}: {e}", inputs.vary.key)),
                     other => other,
                 })?;
             Ok(Row {

@@ -5,7 +5,7 @@
 
 use super::chat::{ChatMessage, Kind};
 use super::running::Running;
-use super::{Engine, Inserted, Policy, PolicyPlan, PolicySettings, Section, SettingError};
+use super::{Engine, Inserted, Policy, PolicyPlan, PolicySettings, Section};
 use crate::compact::{plan_shape, Options, Section as PlanSection, Shape};
 
 /// A chat slice as the §7F planner sees it: prefix sums of the counted tokens and the
@@ -63,11 +63,11 @@ impl Shape for ChatShape<'_> {
 pub struct Toolnexus;
 
 impl Toolnexus {
-    fn options(settings: &PolicySettings) -> Result<Options, SettingError> {
+    fn options(settings: &PolicySettings) -> Result<Options, crate::Error> {
         Ok(Options {
-            max_tokens: settings
-                .number("max_tokens")?
-                .ok_or_else(|| SettingError("toolnexus needs --set max_tokens=N (or --max-tokens N)".to_owned()))?,
+            max_tokens: settings.number("max_tokens")?.ok_or_else(|| {
+                crate::Error::Setting("toolnexus needs --set max_tokens=N (or --max-tokens N)".to_owned())
+            })?,
             keep_tail: settings.number("keep_tail")?,
             flush_to_memory: settings.flag("flush_to_memory", false)?,
         })
@@ -96,12 +96,12 @@ impl Policy for Toolnexus {
         message.counted
     }
 
-    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, SettingError> {
+    fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         let cost = running.total_cost();
         Ok(cost > Self::options(settings)?.max_tokens)
     }
 
-    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, SettingError> {
+    fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let options = Self::options(settings)?;
         let shape = ChatShape::new(chat);
         let planned = plan_shape(&shape, &options);

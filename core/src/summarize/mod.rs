@@ -187,23 +187,25 @@ pub const MAX_TIMEOUT_SECONDS: f64 = 86_400.0;
 pub const MIN_TIMEOUT_SECONDS: f64 = 0.001;
 
 /// A timeout in seconds as the command line gives it: positive, finite, at most a day.
-pub fn parse_timeout(text: &str) -> Result<Duration, String> {
+pub fn parse_timeout(text: &str) -> crate::Result<Duration> {
     let seconds: f64 = text
         .trim()
         .parse()
-        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+        .map_err(|_| crate::Error::Invalid(format!("`{text}` is not a number of seconds")))?;
     if !seconds.is_finite() || seconds <= 0.0 {
-        return Err(format!("`{text}`: the timeout must be a positive number of seconds"));
+        return Err(crate::Error::Invalid(format!(
+            "`{text}`: the timeout must be a positive number of seconds"
+        )));
     }
     if seconds < MIN_TIMEOUT_SECONDS {
-        return Err(format!(
+        return Err(crate::Error::Invalid(format!(
             "`{text}`: the timeout must be at least {MIN_TIMEOUT_SECONDS} s (no program or request answers sooner)"
-        ));
+        )));
     }
     if seconds > MAX_TIMEOUT_SECONDS {
-        return Err(format!(
+        return Err(crate::Error::Invalid(format!(
             "`{text}`: the timeout must be at most {MAX_TIMEOUT_SECONDS} seconds (a day)"
-        ));
+        )));
     }
     Ok(Duration::from_secs_f64(seconds))
 }
@@ -292,7 +294,7 @@ mod tests {
 
     #[test]
     fn timeouts_are_positive_finite_and_bounded() {
-        assert_eq!(parse_timeout("2.5"), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_timeout("2.5").ok(), Some(Duration::from_millis(2500)));
         for bad in [
             "0",
             "-1",

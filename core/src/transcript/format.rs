@@ -145,25 +145,30 @@ impl FormatOverride {
     }
 }
 
+impl crate::names::Named for FormatOverride {
+    const KIND: &'static str = "format";
+    const ALL: &'static [Self] = &[
+        FormatOverride::OpenAi,
+        FormatOverride::Anthropic,
+        FormatOverride::OpenAiJsonl,
+        FormatOverride::AnthropicJsonl,
+        FormatOverride::Gemini,
+        FormatOverride::Responses,
+        FormatOverride::OpenHands,
+        FormatOverride::ClaudeCode,
+        FormatOverride::Codex,
+    ];
+
+    fn name(self) -> &'static str {
+        FormatOverride::name(self)
+    }
+}
+
 impl FromStr for FormatOverride {
-    type Err = String;
+    type Err = crate::Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "openai" => Ok(FormatOverride::OpenAi),
-            "anthropic" => Ok(FormatOverride::Anthropic),
-            "openai-jsonl" => Ok(FormatOverride::OpenAiJsonl),
-            "anthropic-jsonl" => Ok(FormatOverride::AnthropicJsonl),
-            "gemini" => Ok(FormatOverride::Gemini),
-            "responses" => Ok(FormatOverride::Responses),
-            "openhands" => Ok(FormatOverride::OpenHands),
-            "claude-code" => Ok(FormatOverride::ClaudeCode),
-            "codex" => Ok(FormatOverride::Codex),
-            _ => Err(format!(
-                "unknown format `{s}` (expected one of: {})",
-                Self::NAMES.join(", ")
-            )),
-        }
+        crate::names::parse(s)
     }
 }
 

@@ -18,15 +18,23 @@ pub enum CountMode {
     Raw,
 }
 
+impl crate::names::Named for CountMode {
+    const KIND: &'static str = "count mode";
+    const ALL: &'static [Self] = &[CountMode::Request, CountMode::Raw];
+
+    fn name(self) -> &'static str {
+        match self {
+            CountMode::Request => "request",
+            CountMode::Raw => "raw",
+        }
+    }
+}
+
 impl std::str::FromStr for CountMode {
-    type Err = String;
+    type Err = crate::Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "request" => Ok(CountMode::Request),
-            "raw" => Ok(CountMode::Raw),
-            _ => Err(format!("unknown count mode `{s}` (expected request or raw)")),
-        }
+        crate::names::parse(s)
     }
 }
 

@@ -497,6 +497,6 @@ impl App {
             calibration: self.calibration().map(|c| (c.overhead, c.ratio)),
             logged_threshold: crate::policy::claude_code::logged_threshold(&self.transcript),
         };
-        agent_config::emit(kind, &settings)
+        agent_config::emit(kind, &settings).map_err(|e| e.to_string())
     }
 }

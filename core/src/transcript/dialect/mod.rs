@@ -69,6 +69,28 @@ impl Provider {
     }
 }
 
+impl crate::names::Named for Provider {
+    const KIND: &'static str = "provider";
+    const ALL: &'static [Self] = &[
+        Provider::OpenAi,
+        Provider::Anthropic,
+        Provider::Gemini,
+        Provider::Responses,
+    ];
+
+    fn name(self) -> &'static str {
+        Provider::name(self)
+    }
+}
+
+impl std::str::FromStr for Provider {
+    type Err = crate::Error;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        crate::names::parse(s)
+    }
+}
+
 /// What one dialect knows. Implemented once per module of this folder; callers reach it
 /// through [`Dialect::rules`].
 pub(crate) trait DialectRules: Sync {
