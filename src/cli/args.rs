@@ -13,6 +13,7 @@ use ctxlens::names::{self, Named};
 
 use super::config_file;
 use ctxlens::compact::{Options, Strategy, SummaryRole};
+use ctxlens::earlier_sessions::{EarlierSessions, Source};
 use ctxlens::summarize::{self, Spec};
 use ctxlens::tokens::Tokenizer;
 use ctxlens::transcript::{CountMode, FormatOverride, Transcript};
@@ -33,6 +34,11 @@ pub struct InputArgs {
     /// the transcript names.
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
+    /// Where the user's earlier sessions are, whose compactions show the agent's
+    /// threshold when the log has none of its own yet: a folder, or `none` [default: the
+    /// log's own folder, then ~/.claude/projects].
+    #[arg(long, value_name = "DIR|none")]
+    pub thresholds_from: Option<String>,
     #[command(flatten)]
     pub format: FormatArgs,
 }
@@ -63,12 +69,21 @@ impl InputArgs {
     /// Loads `path` (`-`: standard input) in the detected or forced format, counted as
     /// `--count` says.
     pub fn load(&self, path: &Path) -> anyhow::Result<Transcript> {
-        let transcript = self.format.load(path)?.with_count_mode(self.count);
+        let transcript = self
+            .format
+            .load(path)?
+            .with_count_mode(self.count)
+            .with_earlier_sessions(earlier_sessions(path, self.thresholds_from.as_deref()));
         Ok(match &self.model {
             Some(model) => transcript.with_model(model.clone()),
             None => transcript,
         })
     }
+}
+
+/// The user's earlier sessions for the log at `path`: `--thresholds-from`, else beside it.
+pub fn earlier_sessions(path: &Path, from: Option<&str>) -> EarlierSessions {
+    EarlierSessions::from(path, from.map_or_else(|| Source::beside(path), Source::parse))
 }
 
 /// The compactor's budget.

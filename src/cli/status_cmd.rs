@@ -31,6 +31,11 @@ pub struct StatusArgs {
     /// The model's context window (default: the window of the model the log names).
     #[arg(long, value_name = "N")]
     context_window: Option<u64>,
+    /// Where the user's earlier sessions are, whose compactions show the agent's
+    /// threshold when the log has none of its own yet: a folder, or `none` [default: the
+    /// log's own folder, then ~/.claude/projects].
+    #[arg(long, value_name = "DIR|none")]
+    thresholds_from: Option<String>,
     /// Print JSON instead of the line.
     #[arg(long)]
     json: bool,
@@ -65,7 +70,8 @@ pub fn run(args: &StatusArgs) -> anyhow::Result<ExitCode> {
             let (status, state) = if let Some(done) = read_on {
                 done
             } else {
-                let transcript = Transcript::read(&file, None)?;
+                let transcript = Transcript::read(&file, None)?
+                    .with_earlier_sessions(super::args::earlier_sessions(&file, args.thresholds_from.as_deref()));
                 // Counted with the estimate (fast): the provider's own count is the
                 // recorded one whenever the log has it.
                 status_of(&transcript, ctxlens::tokens::Tokenizer::Estimate, args.context_window)

@@ -201,7 +201,11 @@ fn browse(
             }
         }
         if let Some(path) = open {
-            match Transcript::read(&path, None) {
+            let read = Transcript::read(&path, None).map(|t| {
+                let beside = crate::earlier_sessions::Source::beside(&path);
+                t.with_earlier_sessions(crate::earlier_sessions::EarlierSessions::from(&path, beside))
+            });
+            match read {
                 Ok(transcript) => {
                     let session_config = Config {
                         input_path: Some(path),

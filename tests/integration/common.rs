@@ -26,8 +26,17 @@ pub fn ctxlens(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_ctxlens"))
         .args(args)
         .env("XDG_CACHE_HOME", test_cache())
+        .env("HOME", test_home())
         .output()
         .expect("the built binary runs")
+}
+
+/// An empty home folder for the binary: the user's own sessions (`~/.claude/projects`,
+/// where ctxlens looks for earlier compactions) never change a test's answer.
+pub fn test_home() -> PathBuf {
+    let home = std::env::temp_dir().join(format!("ctxlens-test-home-{}", std::process::id()));
+    std::fs::create_dir_all(&home).expect("a temporary home");
+    home
 }
 
 /// The cache folder the tests give ctxlens (`status` keeps its answers there), so a test

@@ -253,11 +253,28 @@ fn claude_code_replayed_fires_where_the_real_compaction_did_from_the_releases_ru
             .find(|&at| at > summary_at)
             .expect("a call after the compaction");
         assert_eq!(firings[0]["at"].as_u64(), Some(first_call_after), "{name}");
-        // The release's rule lies where the log's compaction says the threshold was.
-        let bracket = compaction["threshold_between"].as_array().expect("bracket");
+        // The release's rule (the firing cannot read the compaction it predicts) lies
+        // where the log's compaction says the threshold was.
+        let bracket: Vec<u64> = compaction["threshold_between"]
+            .as_array()
+            .expect("bracket")
+            .iter()
+            .filter_map(Value::as_u64)
+            .collect();
         let said = replayed["warnings"].to_string();
-        assert!(said.contains("'s rule"), "{name}: {said}");
-        assert!(said.contains("agrees") || bracket.is_empty(), "{name}: {said}");
+        assert!(said.contains("'s rule") && !said.contains("agrees"), "{name}: {said}");
+        let threshold: u64 = said
+            .split("threshold ")
+            .nth(1)
+            .and_then(|t| t.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .expect("a threshold in the warning");
+        if let [low, high] = bracket[..] {
+            assert!(
+                low < threshold && threshold <= high,
+                "{name}: {threshold} outside ({low}, {high}]"
+            );
+        }
     }
     // A threshold set by hand wins over every source.
     let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");

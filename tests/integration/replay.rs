@@ -699,6 +699,7 @@ fn ctxlens_in(dir: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_ctxlens"))
         .args(args)
         .current_dir(dir)
+        .env("HOME", crate::common::test_home())
         .output()
         .unwrap()
 }

@@ -11,10 +11,13 @@
 //!    between the last request recorded before it and its `preTokens`; the release's rule
 //!    is taken when it falls in the bracket (it is exact), else the bracket's middle (the
 //!    user lowered it: `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, another reply reserve);
-//! 3. the rule of the release that wrote the log (`version` on its records, or `--set
+//! 3. the user's earlier sessions of the same release and window, before that point
+//!    (the log's own folder first, then the sessions root; [`crate::earlier_sessions`]),
+//!    their brackets taken as in 2;
+//! 4. the rule of the release that wrote the log (`version` on its records, or `--set
 //!    version=` / `--policy claude-code@VERSION`), read from its published `cli.js`
 //!    ([`ReleaseRule`]);
-//! 4. the documented default: the effective window (window − up to 20,000 reserved for
+//! 5. the documented default: the effective window (window − up to 20,000 reserved for
 //!    output) − 13,000, lowered (never raised) by `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`
 //!    (`autocompact_pct`, a percentage of the effective window, decimals allowed).
 
@@ -148,15 +151,14 @@ pub fn known_threshold(whole: &Transcript, before: usize, pinned: Option<&str>) 
         return None; // nothing of Claude Code's to go by
     }
     let model = whole.model().unwrap_or_default().to_owned();
-    let version = pinned.map(str::to_owned).or_else(|| whole.client_version());
-    let rule = version.and_then(|v| {
+    let rule = version_of(whole, pinned).and_then(|v| {
         let rule = ReleaseRule::of(&v)?;
         let (window, reserve) = (release_window(&model), release_reserve(&v, &model));
         Some((rule.threshold(window, reserve, None), rule.describe(window, reserve), v))
     });
     // Each earlier automatic compaction brackets the threshold; several narrow it.
     let mut bracket: Option<(u64, u64, usize)> = None;
-    for c in whole.compactions.iter().filter(|c| c.at <= before) {
+    for c in whole.compactions.iter().filter(|c| known_by(whole, c, before)) {
         let Some((low, high)) = c.threshold_bracket(&whole.messages) else {
             continue;
         };
@@ -165,21 +167,87 @@ pub fn known_threshold(whole: &Transcript, before: usize, pinned: Option<&str>) 
             None => (low, high, c.line),
         });
     }
-    match (bracket, rule) {
-        (Some((lo, hi, line)), Some((at, rule, v))) if lo < at && at <= hi => Some((
+    let evidence = match bracket {
+        Some((lo, hi, line)) => Some((lo, hi, format!("this log's compaction at line {line}"))),
+        None => earlier_sessions_bracket(whole, before, version_of(whole, pinned).as_deref(), &model),
+    };
+    match (evidence, rule) {
+        (Some((lo, hi, what)), Some((at, rule, v))) if lo < at && at <= hi => Some((
             at,
-            format!("threshold {at}: Claude Code {v}'s rule, {rule}; this log's compaction at line {line} agrees (between {lo} and {hi})"),
+            format!("threshold {at}: Claude Code {v}'s rule, {rule}; {what} agrees (between {lo} and {hi})"),
         )),
-        (Some((lo, hi, line)), rule) => {
+        (Some((lo, hi, what)), rule) => {
             let at = if lo < hi { lo + (hi - lo).div_ceil(2) } else { hi };
-            let unlike = rule.map_or_else(String::new, |(r, _, v)| format!(" ({v}'s rule says {r}: lowered by an override?)"));
+            let unlike = rule.map_or_else(String::new, |(r, _, v)| {
+                format!(" ({v}'s rule says {r}: lowered by an override?)")
+            });
             Some((
                 at,
-                format!("threshold {at}: the middle of what this log's earlier compaction at line {line} shows (between {lo} and {hi}){unlike}"),
+                format!("threshold {at}: the middle of what {what} shows (between {lo} and {hi}){unlike}"),
             ))
         }
         (None, Some((at, rule, v))) => Some((at, format!("threshold {at}: Claude Code {v}'s rule, {rule}"))),
         (None, None) => None,
+    }
+}
+
+/// Whether a decision before message `before` knows of compaction `c`: a call answered
+/// after it and before that point (its response recorded). The decision right after a
+/// compaction is the one that predicts it, so it must not read it (no look-ahead: its
+/// `preTokens` would be the answer).
+fn known_by(whole: &Transcript, c: &crate::transcript::PastCompaction, before: usize) -> bool {
+    let end = before.min(whole.messages.len());
+    c.at < end && whole.messages[c.at..end].iter().any(|m| m.recorded().is_some())
+}
+
+/// The release a prediction follows: the pinned one, else the log's own.
+fn version_of(whole: &Transcript, pinned: Option<&str>) -> Option<String> {
+    pinned.map(str::to_owned).or_else(|| whole.client_version())
+}
+
+/// What the user's earlier sessions of the same release and window show of the
+/// threshold, from compactions before message `before` of `whole`: their brackets
+/// narrowed together, or the latest alone when they disagree (a setting changed between
+/// sessions); with the words that name them.
+fn earlier_sessions_bracket(
+    whole: &Transcript,
+    before: usize,
+    version: Option<&str>,
+    model: &str,
+) -> Option<(u64, u64, String)> {
+    let now = whole.time_before(before)?;
+    let window = release_window(model);
+    let earlier: Vec<_> = whole
+        .earlier_sessions()
+        .before(whole, &now, version)
+        .into_iter()
+        .filter(|c| release_window(c.model.as_deref().unwrap_or_default()) == window)
+        .collect();
+    let latest = earlier.iter().max_by(|a, b| a.time.cmp(&b.time))?;
+    let (lo, hi) = earlier
+        .iter()
+        .fold((0, u64::MAX), |(lo, hi), c| (lo.max(c.low), hi.min(c.high)));
+    let name = |c: &crate::earlier_sessions::EarlierCompaction| format!("{} line {}", c.file, c.line);
+    if lo < hi {
+        let what = if earlier.len() == 1 {
+            format!("an earlier session's compaction ({})", name(latest))
+        } else {
+            format!(
+                "{} earlier sessions' compactions (the latest: {})",
+                earlier.len(),
+                name(latest)
+            )
+        };
+        Some((lo, hi, what))
+    } else {
+        Some((
+            latest.low,
+            latest.high,
+            format!(
+                "the latest earlier session's compaction ({}; earlier sessions disagree)",
+                name(latest)
+            ),
+        ))
     }
 }
 
@@ -298,12 +366,25 @@ impl Policy for ClaudeCode {
         before: usize,
         given: &PolicySettings,
     ) -> Vec<(&'static str, String)> {
-        if given.text("threshold").is_some() {
-            return Vec::new(); // the user's threshold wins over every source
+        // The release the log names decides what is restored after compacting too.
+        let own_log = whole.format().container == crate::transcript::Container::ClaudeCode;
+        let mut from_log: Vec<(&'static str, String)> = match given.text("version") {
+            Some(_) => Vec::new(),
+            None => whole
+                .client_version()
+                .filter(|_| own_log)
+                .map(|v| ("version", v))
+                .into_iter()
+                .collect(),
+        };
+        if given.text("threshold").is_none() {
+            // (the user's threshold wins over every source)
+            if let Some((at, source)) = known_threshold(whole, before, given.text("version")) {
+                from_log.push(("threshold", at.to_string()));
+                from_log.push(("threshold_source", source));
+            }
         }
-        known_threshold(whole, before, given.text("version"))
-            .map(|(at, source)| vec![("threshold", at.to_string()), ("threshold_source", source)])
-            .unwrap_or_default()
+        from_log
     }
 
     fn keys(&self) -> &'static [&'static str] {
@@ -399,9 +480,12 @@ impl Policy for ClaudeCode {
 
 /// What Claude Code puts back after compacting (read from its published `cli.js`): the
 /// files it had read or written most recently, read again, each only when it fits the
-/// per-file limit (a larger one fails to read and is left out), while they fit the total;
-/// then the todo list. 1.0.53: 5 files, 10,000 tokens each (`M24=5`, `O24=1e4`), 50,000
-/// in all (`R24=50000`); 2.0.76: 5 files, 5,000 each (`By5=5`, `Zy5=5000`, `Gy5=50000`).
+/// per-file limit, while they fit the total; then the todo list. 1.0.53: 5 files, 10,000
+/// tokens each (`M24=5`, `O24=1e4`), 50,000 in all (`R24=50000`); a larger file fails to
+/// read and is left out. 2.0.76: 5 files, 5,000 each (`By5=5`, `Zy5=5000`, `Gy5=50000`);
+/// a larger file comes back as a one-line reference (`compact_file_reference`: "Note:
+/// FILE was read before the last conversation was summarized, but the contents are too
+/// large to include…").
 /// Tokens are counted as it counts them there: a quarter of the characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RestoreLimits {
@@ -411,6 +495,9 @@ pub struct RestoreLimits {
     pub per_file: u64,
     /// All restored files together.
     pub total: u64,
+    /// A file over `per_file` is named in a one-line reference (2.x) rather than left
+    /// out (1.x).
+    pub reference_too_large: bool,
 }
 
 impl RestoreLimits {
@@ -421,8 +508,16 @@ impl RestoreLimits {
             files: 5,
             per_file: if first_major { 10_000 } else { 5_000 },
             total: 50_000,
+            reference_too_large: !first_major,
         }
     }
+}
+
+/// The reference 2.x restores instead of a file too large to include.
+fn too_large_note(path: &str) -> String {
+    format!(
+        "Note: {path} was read before the last conversation was summarized, but the contents are too large to include. Use Read tool if you need to access it."
+    )
 }
 
 /// Claude Code's count: a quarter of the characters, rounded.
@@ -487,10 +582,15 @@ pub fn restored(chat: &[ChatMessage], limits: &RestoreLimits) -> Vec<Inserted> {
                 .get("content")
                 .and_then(serde_json::Value::as_str)
                 .map(|t| (t.to_owned(), t.chars().count() as u64)),
-            _ => None,
+            // An edit's result shows numbered lines around the change: the file has at
+            // least that many, which a partial read may not have shown.
+            _ => results.get(call.id.as_str()).map(|t| ((*t).to_owned(), file_chars(t))),
         };
+        let edited = call.name != "Read" && call.name != "Write";
         let known = files.iter().position(|(p, _, _)| p == path).map(|i| files.remove(i));
         let entry = match (seen, known) {
+            // The text of a read beats an edit's snippet; the size is the largest shown.
+            (Some((_, chars)), Some((_, text, before))) if edited => (text, chars.max(before)),
             (Some((text, chars)), Some((_, _, before))) => (text, chars.max(before)),
             (Some(seen), None) => seen,
             (None, Some((_, text, chars))) => (text, chars),
@@ -502,7 +602,18 @@ pub fn restored(chat: &[ChatMessage], limits: &RestoreLimits) -> Vec<Inserted> {
     let mut total = 0;
     for (path, text, chars) in files.iter().rev().take(limits.files) {
         let tokens = (chars + path.chars().count() as u64).div_ceil(4);
-        if tokens > limits.per_file || total + tokens > limits.total {
+        if tokens > limits.per_file {
+            if limits.reference_too_large {
+                let note = too_large_note(path);
+                let tokens = quarter_chars(&note);
+                if total + tokens <= limits.total {
+                    total += tokens;
+                    out.push((note, Some(tokens)));
+                }
+            }
+            continue;
+        }
+        if total + tokens > limits.total {
             continue;
         }
         total += tokens;
@@ -639,8 +750,10 @@ mod tests {
         ));
         let got = restored(&chat, &RestoreLimits::of(Some("2.0.76")));
         let paths: Vec<&str> = got.iter().map(|i| i.text.lines().next().unwrap_or("")).collect();
-        // The five newest uses: f0 (read again last), f6 (too large, left out), f5, f4, f3.
-        assert_eq!(paths[..4], ["/f0", "/f5", "/f4", "/f3"], "{paths:?}");
+        // The five newest uses: f0 (read again last), f6 (too large: a reference), f5, f4, f3.
+        assert_eq!(paths[0], "/f0", "{paths:?}");
+        assert!(paths[1].starts_with("Note: /f6 was read before"), "{paths:?}");
+        assert_eq!(paths[2..5], ["/f5", "/f4", "/f3"], "{paths:?}");
         assert!(
             got[0].tokens.is_some_and(|t| t > 900),
             "f0 is 100 lines of 38 characters: {:?}",
@@ -652,8 +765,19 @@ mod tests {
                 .is_some_and(|i| i.text.contains("ship") && i.tokens.is_none()),
             "the todo list last"
         );
-        // 1.0.x allows 10,000 per file: f6 comes back.
+        // 1.0.x allows 10,000 per file: f6 comes back; a file over that is left out.
         let old = restored(&chat, &RestoreLimits::of(Some("1.0.53")));
         assert!(old.iter().any(|i| i.text.starts_with("/f6")));
+        let small = RestoreLimits {
+            per_file: 500,
+            ..RestoreLimits::of(Some("1.0.53"))
+        };
+        let left_out = restored(&chat, &small);
+        assert!(
+            left_out
+                .iter()
+                .all(|i| !i.text.starts_with("/f6") && !i.text.contains("Note:")),
+            "{left_out:?}"
+        );
     }
 }

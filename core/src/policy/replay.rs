@@ -274,6 +274,30 @@ fn billed(fits: &[EpochFit], sent: &[ChatMessage], counted: u64, at: usize) -> O
         .map(|c| c.predict(counted))
 }
 
+/// The billed size of the request right after a firing that summarized the history
+/// (`counted` by ctxlens). The fit's overhead is what the epoch's calls carried beyond
+/// the messages the log holds: the system prompt and tools, and also context the agent
+/// attached without logging it (files opened by `@`, instructions re-read), which a
+/// rewrite drops. Only the system prompt and tools are sure to stay, and the log shows
+/// them: a call that hits the prompt cache reads at least that prefix (cached first), so
+/// the smallest cache read of any call before `at` bounds it. The rest at the fit's ratio.
+fn billed_after_summary(inputs: &Inputs, sent: &[ChatMessage], counted: u64, at: usize) -> Option<u64> {
+    let lineage = sent.iter().find_map(|m| m.origin).unwrap_or(at);
+    let fit = known_fit(inputs.fits, lineage, at)?.calibration.as_ref()?;
+    let prefix = smallest_cache_read(inputs.whole, at).map_or(fit.overhead, |p| p.min(fit.overhead));
+    Some((prefix as f64 + fit.ratio * counted as f64).round().max(0.0) as u64)
+}
+
+/// The smallest non-zero cache read recorded before message `at` (calls that missed
+/// the cache read nothing and say nothing of the prefix).
+fn smallest_cache_read(whole: &Transcript, at: usize) -> Option<u64> {
+    whole.messages()[..at.min(whole.messages().len())]
+        .iter()
+        .filter_map(|m| m.recorded().map(|r| r.cache_read_tokens))
+        .filter(|&read| read > 0)
+        .min()
+}
+
 /// The fit of `lineage`'s epoch as known at call `at`. An epoch still running at `at` was
 /// fitted on calls made after it, so the latest epoch that had ended by then stands in
 /// for it (its system prompt and tools carry over a compaction); only where none had
@@ -473,6 +497,7 @@ fn fire(
     let policy = inputs.policy;
     let summary = summary_for(inputs, context, plan)?;
     let summary_read = summary.as_ref().map_or(0, |(_, r)| *r);
+    let summarized = summary.is_some();
     let summary_text = summary.as_ref().map(|(s, _)| s.text.to_lowercase()).unwrap_or_default();
     let gone: Vec<usize> = plan
         .messages
@@ -503,7 +528,13 @@ fn fire(
                 *running = Running::of(context, |m| m.policy_cost);
             }
             let view_counted = running.total_counted();
-            let billed_after = billed(inputs.fits, context, view_counted, at);
+            // A summary replaces the history (what the agent attached unlogged goes with
+            // it); a plan that only drops or clears keeps the rest as it was billed.
+            let billed_after = if summarized {
+                billed_after_summary(inputs, context, view_counted, at)
+            } else {
+                billed(inputs.fits, context, view_counted, at)
+            };
             let loops = policy.may_act(&settings_for(inputs, context, at, None), running)?;
             (context.len(), view_counted, billed_after, loops)
         }
@@ -604,8 +635,7 @@ fn act_in_place(
     let billed_after = billed(inputs.fits, context, counted_after, at);
     let loops = inputs
         .policy
-        .may_act(&settings_for(inputs, context, at, None), running)
-        .map_err(|e| crate::Error::Summary(e.to_string()))?;
+        .may_act(&settings_for(inputs, context, at, None), running)?;
     Ok(Some(Fired {
         messages: context.len(),
         firing: Firing {

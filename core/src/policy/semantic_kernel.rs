@@ -4,7 +4,10 @@
 //! never inside a run of function calls and results, preferring a user message within
 //! the threshold. A leading system message counts towards the target and is kept.
 //! Python and .NET differ by one message at a function run: Python cuts at the run's
-//! first message, .NET at the message before it (`--set variant=dotnet`).
+//! first message, .NET at the message before it (`--set variant=dotnet`). .NET also has
+//! no early "at most target + threshold" exit: with a system message it reduces from
+//! `target + threshold` messages on (its `LocateSafeReductionIndex` counts the system
+//! message towards the target), returning a history that may hold every message again.
 
 use super::chat::{ChatMessage, Kind};
 use super::running::Running;
@@ -17,12 +20,13 @@ fn has_function_content(m: &ChatMessage) -> bool {
 /// Where the reducer cuts (`locate_safe_reduction_index`), or `None` when it does not.
 fn reduction_index(chat: &[ChatMessage], target: usize, threshold: usize, dotnet: bool) -> Option<usize> {
     let n = chat.len();
-    if n <= target + threshold {
+    // Python returns early at `target + threshold` messages or fewer; .NET does not.
+    if !dotnet && n <= target + threshold {
         return None;
     }
     let system = usize::from(chat.first().is_some_and(|m| m.kind == Kind::System));
     let threshold_index = (n + system).checked_sub(threshold + target)?;
-    if threshold_index <= system {
+    if threshold_index <= if dotnet { 0 } else { system } {
         return None;
     }
     let start = n + system - target;
@@ -50,10 +54,12 @@ fn reduction_index(chat: &[ChatMessage], target: usize, threshold: usize, dotnet
     Some(target_index as usize)
 }
 
-/// Both reducers act only on more than `target + threshold` messages.
+/// Both reducers act only on more than `target + threshold` messages (.NET: from
+/// `target + threshold` on, when the first is a system message; its plan decides).
 fn over_target(settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
     let (target, threshold) = counts(settings)?;
-    Ok(running.messages() > target + threshold)
+    let dotnet = settings.text("variant") == Some("dotnet");
+    Ok(running.messages() + usize::from(dotnet) > target + threshold)
 }
 
 fn counts(settings: &PolicySettings) -> Result<(usize, usize), crate::Error> {
@@ -160,5 +166,57 @@ impl Policy for Summarization {
             tokens: None,
         });
         Ok(plan)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::chat::written;
+
+    /// A system message, then user and assistant turns: `n` messages in all.
+    fn history(n: usize) -> Vec<ChatMessage> {
+        (0..n)
+            .map(|k| match k {
+                0 => written(Kind::System, "system", "be brief".to_owned(), 3),
+                k if k % 2 == 1 => written(Kind::User, "user", format!("question {k}"), 3),
+                k => written(Kind::Assistant, "assistant", format!("answer {k}"), 3),
+            })
+            .enumerate()
+            .map(|(k, mut m)| {
+                m.index = k;
+                m
+            })
+            .collect()
+    }
+
+    fn settings(variant: &str) -> PolicySettings {
+        PolicySettings::default()
+            .with("target_count", 6)
+            .with("threshold_count", 0)
+            .with("variant", variant)
+    }
+
+    #[test]
+    fn dotnet_reduces_a_history_of_exactly_the_target_with_a_system_message() {
+        let chat = history(6);
+        let python = Truncation.plan_chat(&chat, &settings("python")).expect("plans");
+        assert!(!python.compacted, "Python returns early at target + threshold messages");
+        let dotnet = Truncation.plan_chat(&chat, &settings("dotnet")).expect("plans");
+        assert!(dotnet.compacted, ".NET returns a reduced history");
+        let kept: Vec<Section> = dotnet.messages.iter().map(|r| r.section).collect();
+        assert_eq!(kept[0], Section::Head, "the system message first");
+        assert!(
+            kept[1..].iter().all(|s| *s == Section::Tail),
+            "then every other message: {kept:?}"
+        );
+        // One message fewer: neither reduces.
+        let shorter = history(5);
+        assert!(
+            !Truncation
+                .plan_chat(&shorter, &settings("dotnet"))
+                .expect("plans")
+                .compacted
+        );
     }
 }

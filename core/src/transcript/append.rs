@@ -91,6 +91,7 @@ impl ReadOn {
             model,
             media_resolution: base.media_resolution,
             extent: OnceLock::new(),
+            earlier_sessions: base.earlier_sessions.clone(),
         }
     }
 }

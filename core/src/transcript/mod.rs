@@ -89,6 +89,9 @@ pub struct Transcript {
     pub(crate) media_resolution: Option<MediaResolution>,
     /// How far the read goes, for reading on (made the first time it reads on).
     extent: std::sync::OnceLock<append::Extent>,
+    /// The user's other sessions, as evidence of the agent's threshold (none unless a
+    /// front end asks: [`Transcript::with_earlier_sessions`]).
+    earlier_sessions: crate::earlier_sessions::EarlierSessions,
 }
 
 impl Transcript {
@@ -155,20 +158,7 @@ impl Transcript {
     }
 
     fn record_field<'a>(&self, mut records: impl Iterator<Item = &'a LogRecord>, key: &str) -> Option<String> {
-        let quoted = format!("\"{key}\"");
-        records.find_map(|r| {
-            // Only a line that names the key is parsed (a scan asks this of every session).
-            let line = &self.text[r.range.clone()];
-            if !line.contains(&quoted) {
-                return None;
-            }
-            let value: serde_json::Value = serde_json::from_str(line).ok()?;
-            value
-                .get(key)
-                .or_else(|| value.get("payload").and_then(|p| p.get(key)))
-                .and_then(serde_json::Value::as_str)
-                .map(str::to_owned)
-        })
+        records.find_map(|r| string_field(&self.text[r.range.clone()], key))
     }
 
     /// The context window the log itself records for its model, when it does (Codex's
@@ -244,8 +234,10 @@ impl Transcript {
             Conversation::Whole,
         )?;
         let mut whole = whole.with_count_mode(self.count_mode);
-        // A model given on the command line holds for every epoch.
+        // A model given on the command line holds for every epoch; so do the sessions
+        // beside it.
         whole.model.clone_from(&self.model);
+        whole.earlier_sessions = self.earlier_sessions.clone();
         Ok(whole)
     }
 
@@ -322,7 +314,44 @@ impl Transcript {
             model,
             media_resolution: split.media_resolution,
             extent: std::sync::OnceLock::new(),
+            earlier_sessions: crate::earlier_sessions::EarlierSessions::default(),
         })
+    }
+
+    /// The same transcript with `sessions` as the evidence of the user's other sessions
+    /// (gathered when a prediction first needs them).
+    #[must_use]
+    pub fn with_earlier_sessions(mut self, sessions: crate::earlier_sessions::EarlierSessions) -> Transcript {
+        self.earlier_sessions = sessions;
+        self
+    }
+
+    /// The evidence of the user's other sessions (none unless given).
+    pub fn earlier_sessions(&self) -> &crate::earlier_sessions::EarlierSessions {
+        &self.earlier_sessions
+    }
+
+    /// The `timestamp` of the record on 1-based `line` of a log, when it has one.
+    pub fn line_timestamp(&self, line: usize) -> Option<String> {
+        let text: &str = &self.text;
+        let start = match line {
+            0 => return None,
+            1 => 0,
+            _ => text.match_indices('\n').nth(line - 2)?.0 + 1,
+        };
+        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        string_field(&text[start..end], "timestamp")
+    }
+
+    /// The `timestamp` of the last record of a message before `index` (a log's clock
+    /// just before that message), when the log records one.
+    pub fn time_before(&self, index: usize) -> Option<String> {
+        self.log_records
+            .iter()
+            .rev()
+            .filter(|r| r.message.is_some_and(|m| m < index))
+            .take(50)
+            .find_map(|r| string_field(&self.text[r.range.clone()], "timestamp"))
     }
 
     /// The same transcript counted in `mode` (`--count raw` counts messages as stored).
@@ -637,6 +666,20 @@ fn system_text(raw: &str) -> String {
             .join("\n"),
         _ => raw.to_owned(),
     }
+}
+
+/// A string field of one log record, at its top level or in its `payload` (Codex). Only
+/// a line that names the key is parsed (a scan asks this of every session).
+fn string_field(line: &str, key: &str) -> Option<String> {
+    if !line.contains(&format!("\"{key}\"")) {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_str(line).ok()?;
+    value
+        .get(key)
+        .or_else(|| value.get("payload").and_then(|p| p.get(key)))
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned)
 }
 
 #[cfg(test)]

@@ -748,6 +748,11 @@ fn reload(path: &std::path::Path, previous: Option<Box<LastRead>>, tokenizer: To
             result: Ok(Box::new(Reloaded::Unchanged { meter })),
         };
     }
+    // The user's earlier sessions, as the view was loaded with them.
+    let earlier = previous
+        .as_ref()
+        .map(|last| last.transcript.earlier_sessions().clone())
+        .unwrap_or_default();
     let on = previous
         .zip(state)
         .filter(|(last, now)| last.counts.tokenizer == tokenizer && last.state.change_to(now) == Change::Grew)
@@ -757,6 +762,7 @@ fn reload(path: &std::path::Path, previous: Option<Box<LastRead>>, tokenizer: To
         None => Transcript::read(path, None)
             .map_err(|e| e.to_string())
             .map(|transcript| {
+                let transcript = transcript.with_earlier_sessions(earlier);
                 let counts = Arc::new(Counts::compute(&transcript, tokenizer));
                 let meter = crate::meter::meter(&transcript, &counts, window);
                 Reloaded::Whole {
