@@ -44,7 +44,6 @@ pub mod calibrate;
 pub mod cancel;
 pub mod check;
 pub mod compact;
-pub mod earlier_sessions;
 pub mod error;
 pub mod export;
 pub mod follow;

@@ -13,9 +13,9 @@ use ctxlens::names::{self, Named};
 
 use super::config_file;
 use ctxlens::compact::{Options, Strategy, SummaryRole};
-use ctxlens::earlier_sessions::{EarlierSessions, Source};
 use ctxlens::summarize::{self, Spec};
 use ctxlens::tokens::Tokenizer;
+use ctxlens::transcript::earlier::{EarlierSessions, Source};
 use ctxlens::transcript::{CountMode, FormatOverride, Transcript};
 
 /// How to read the input and what to count with.

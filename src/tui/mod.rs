@@ -202,8 +202,8 @@ fn browse(
         }
         if let Some(path) = open {
             let read = Transcript::read(&path, None).map(|t| {
-                let beside = crate::earlier_sessions::Source::beside(&path);
-                t.with_earlier_sessions(crate::earlier_sessions::EarlierSessions::from(&path, beside))
+                let beside = crate::transcript::earlier::Source::beside(&path);
+                t.with_earlier_sessions(crate::transcript::earlier::EarlierSessions::from(&path, beside))
             });
             match read {
                 Ok(transcript) => {

@@ -12,7 +12,7 @@
 //!    is taken when it falls in the bracket (it is exact), else the bracket's middle (the
 //!    user lowered it: `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE`, another reply reserve);
 //! 3. the user's earlier sessions of the same release and window, before that point
-//!    (the log's own folder first, then the sessions root; [`crate::earlier_sessions`]),
+//!    (the log's own folder first, then the sessions root; [`crate::transcript::earlier`]),
 //!    their brackets taken as in 2;
 //! 4. the rule of the release that wrote the log (`version` on its records, or `--set
 //!    version=` / `--policy claude-code@VERSION`), read from its published `cli.js`
@@ -227,7 +227,7 @@ fn earlier_sessions_bracket(
     let (lo, hi) = earlier
         .iter()
         .fold((0, u64::MAX), |(lo, hi), c| (lo.max(c.low), hi.min(c.high)));
-    let name = |c: &crate::earlier_sessions::EarlierCompaction| format!("{} line {}", c.file, c.line);
+    let name = |c: &crate::transcript::earlier::EarlierCompaction| format!("{} line {}", c.file, c.line);
     if lo < hi {
         let what = if earlier.len() == 1 {
             format!("an earlier session's compaction ({})", name(latest))

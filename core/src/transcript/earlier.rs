@@ -15,7 +15,7 @@ use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
-use crate::transcript::{Container, PastCompaction, Transcript};
+use super::{Container, PastCompaction, Transcript};
 
 /// Where earlier sessions are looked for.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,6 +3,7 @@
 
 mod append;
 mod dialect;
+pub mod earlier;
 mod forced;
 mod format;
 mod groups;
@@ -91,7 +92,7 @@ pub struct Transcript {
     extent: std::sync::OnceLock<append::Extent>,
     /// The user's other sessions, as evidence of the agent's threshold (none unless a
     /// front end asks: [`Transcript::with_earlier_sessions`]).
-    earlier_sessions: crate::earlier_sessions::EarlierSessions,
+    earlier_sessions: crate::transcript::earlier::EarlierSessions,
 }
 
 impl Transcript {
@@ -314,20 +315,20 @@ impl Transcript {
             model,
             media_resolution: split.media_resolution,
             extent: std::sync::OnceLock::new(),
-            earlier_sessions: crate::earlier_sessions::EarlierSessions::default(),
+            earlier_sessions: crate::transcript::earlier::EarlierSessions::default(),
         })
     }
 
     /// The same transcript with `sessions` as the evidence of the user's other sessions
     /// (gathered when a prediction first needs them).
     #[must_use]
-    pub fn with_earlier_sessions(mut self, sessions: crate::earlier_sessions::EarlierSessions) -> Transcript {
+    pub fn with_earlier_sessions(mut self, sessions: crate::transcript::earlier::EarlierSessions) -> Transcript {
         self.earlier_sessions = sessions;
         self
     }
 
     /// The evidence of the user's other sessions (none unless given).
-    pub fn earlier_sessions(&self) -> &crate::earlier_sessions::EarlierSessions {
+    pub fn earlier_sessions(&self) -> &crate::transcript::earlier::EarlierSessions {
         &self.earlier_sessions
     }
 
