@@ -151,9 +151,13 @@ fn codex_history_usage_and_compactions() {
         json!({"timestamp": "t1", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "list files"}]}}),
         json!({"timestamp": "t2", "type": "response_item", "payload": {"type": "function_call", "call_id": "c1", "name": "shell", "arguments": "{\"cmd\":\"ls\"}"}}),
         json!({"timestamp": "t2", "type": "response_item", "payload": {"type": "function_call", "call_id": "c2", "name": "shell", "arguments": "{\"cmd\":\"pwd\"}"}}),
+        // Written after the answer it measures (Codex 0.125, as the shipped rollout shows).
+        json!({"timestamp": "t2", "type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 500, "output_tokens": 20}}}}),
         json!({"timestamp": "t3", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1", "output": "a b"}}),
         json!({"timestamp": "t3", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c2", "output": "/repo"}}),
-        json!({"timestamp": "t4", "type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 500, "output_tokens": 20}}}}),
+        // Written before the answer it measures (Codex 0.58), then a compaction: it
+        // measured no answer that the rebuilt history holds.
+        json!({"timestamp": "t4", "type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 700, "output_tokens": 20}}}}),
         json!({"timestamp": "t5", "type": "compacted", "payload": {"message": "summary"}}),
         json!({"timestamp": "t6", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]}}),
     ]));
@@ -171,7 +175,8 @@ fn codex_history_usage_and_compactions() {
     );
     assert_eq!(t.groups().groups.len(), 2);
     assert!(t.groups().orphans.is_empty());
-    assert_eq!(t.messages()[4].recorded().expect("token_count").context_tokens(), 500);
+    assert_eq!(t.messages()[2].recorded().expect("token_count").context_tokens(), 500);
+    assert!(t.messages()[4].recorded().is_none() && t.messages()[5].recorded().is_none());
     assert!(t.notes().iter().any(|n| n.is_past_compaction() && n.before == 5));
     assert!(check(&t, Provider::Responses).is_empty());
 }
@@ -717,4 +722,26 @@ fn a_codex_rollouts_own_window_is_the_window() {
     )
     .expect("compare JSON");
     assert_eq!(compared["context_window"], 258_400);
+}
+
+/// Codex 0.58 writes a call's `token_count` before the call's items (after its reasoning
+/// event): the usage goes to the answer that follows, not to the tool output before it.
+#[test]
+fn a_codex_usage_written_before_its_answer_goes_to_that_answer() {
+    let t = load(jsonl(&[
+        json!({"timestamp": "t0", "type": "session_meta", "payload": {"id": "s", "cwd": "/repo"}}),
+        json!({"timestamp": "t1", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "list files"}]}}),
+        json!({"timestamp": "t2", "type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 300, "output_tokens": 9}}}}),
+        json!({"timestamp": "t2", "type": "response_item", "payload": {"type": "reasoning", "summary": []}}),
+        json!({"timestamp": "t2", "type": "response_item", "payload": {"type": "function_call", "call_id": "c1", "name": "shell", "arguments": "{\"cmd\":\"ls\"}"}}),
+        json!({"timestamp": "t3", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1", "output": "a b"}}),
+        json!({"timestamp": "t4", "type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 420, "output_tokens": 5}}}}),
+        json!({"timestamp": "t4", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "a and b"}]}}),
+    ]));
+    let recorded: Vec<Option<u64>> = t
+        .messages()
+        .iter()
+        .map(|m| m.recorded().map(|r| r.context_tokens()))
+        .collect();
+    assert_eq!(recorded, [None, None, Some(300), None, Some(420)], "{recorded:?}");
 }

@@ -20,7 +20,7 @@ fn files() -> Vec<String> {
         }
     }
     files.sort();
-    assert_eq!(files.len(), 15, "the fifteen real transcripts: {files:?}");
+    assert_eq!(files.len(), 17, "the seventeen real transcripts: {files:?}");
     files
 }
 

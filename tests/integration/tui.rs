@@ -1626,7 +1626,7 @@ fn the_browser_lists_sessions_newest_first_filters_sorts_and_opens_one() {
         browser.update(&Action::PromptChar(c));
     }
     browser.update(&Action::PromptSubmit);
-    assert_eq!(browser.shown().len(), 2, "the two codemie sessions");
+    assert_eq!(browser.shown().len(), 3, "the three codemie sessions");
     let terminal = draw_browser(&browser);
     insta::assert_snapshot!("browser_filtered", terminal.backend());
     // Enter opens the highlighted one; Esc clears the filter, then quits.
@@ -1670,7 +1670,7 @@ fn the_browser_lists_sessions_newest_first_filters_sorts_and_opens_one() {
         .filter(|s| s.parent_session.is_none())
         .map(|s| s.tokens)
         .collect();
-    assert_eq!(tokens.len(), 14, "15 sessions, one a sub-agent drawn under its parent");
+    assert_eq!(tokens.len(), 16, "17 sessions, one a sub-agent drawn under its parent");
     assert!(tokens.windows(2).all(|w| w[0] >= w[1]), "{tokens:?}");
     browser.update(&Action::CycleSort);
     assert_eq!(browser.sort(), SortBy::Recorded);

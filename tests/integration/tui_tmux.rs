@@ -289,12 +289,12 @@ fn a_directory_opens_the_browser_and_a_session_returns_to_it() {
         return;
     };
     session.wait_for("every session scanned", |s| {
-        s.contains("sessions in") && s.contains("15 of 15") && !s.contains("loading")
+        s.contains("sessions in") && s.contains("17 of 17") && !s.contains("loading")
     });
     session.keys(&["/"]);
     session.keys(&["-l", "codemie"]);
     session.keys(&["Enter"]);
-    session.wait_for("the filter", |s| s.contains("2 of "));
+    session.wait_for("the filter", |s| s.contains("3 of "));
     session.keys(&["Enter"]);
     let screen = session.wait_for("the session", |s| s.contains("max_tokens") && s.contains("total "));
     assert!(screen.contains("codemie"), "the title names the file:\n{screen}");

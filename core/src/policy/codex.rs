@@ -4,6 +4,12 @@
 //! does not fit is cut to what is left), in their original order, then the summary as a
 //! user message. Assistant messages, tool calls and outputs, earlier summaries and
 //! injected context (AGENTS.md, the environment) are all summarized away.
+//!
+//! Its counter is Codex's: the last response's recorded usage (system prompt and tools
+//! included) plus an estimate of the items added since, four bytes a token
+//! (`overhead` + `ratio` × estimate; a replay sets both from the rollout's `token_count`
+//! events, and from the fit of an ended epoch after its own firing); without recorded
+//! usage, the estimate of the items alone.
 
 use super::chat::{ChatMessage, Kind};
 use super::running::Running;
@@ -55,7 +61,21 @@ impl Policy for Codex {
     }
 
     fn keys(&self) -> &'static [&'static str] {
-        &["auto_compact_token_limit", "context_window", "user_message_budget"]
+        &[
+            "auto_compact_token_limit",
+            "context_window",
+            "user_message_budget",
+            "overhead",
+            "ratio",
+        ]
+    }
+
+    fn counts_billed(&self) -> bool {
+        true
+    }
+
+    fn billed_base(&self, running: &Running) -> u64 {
+        running.total_cost()
     }
 
     fn cost(&self, message: &ChatMessage) -> u64 {
@@ -63,7 +83,7 @@ impl Policy for Codex {
     }
 
     fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
-        let cost = running.total_cost();
+        let cost = counter(settings, running.total_cost())?;
         let limit = settings
             .number("auto_compact_token_limit")?
             .or(settings.number("context_window")?.map(|w| w * 9 / 10))
@@ -83,8 +103,13 @@ impl Policy for Codex {
                 )),
             };
         let budget = settings.number_or("user_message_budget", 20_000)?;
-        let total: u64 = chat.iter().map(message_tokens).sum();
-        let mut plan = PolicyPlan::unchanged(self.name(), "codex-bytes", chat.len());
+        let total = counter(settings, chat.iter().map(message_tokens).sum())?;
+        let label = if settings.text("overhead").is_some() {
+            "codex (last usage + bytes/4 since)"
+        } else {
+            "codex-bytes"
+        };
+        let mut plan = PolicyPlan::unchanged(self.name(), label, chat.len());
         plan.tokens_before = Some(total);
         plan.tokens_after = Some(total);
         let mut limit = limit;
@@ -137,6 +162,23 @@ impl Policy for Codex {
     }
 }
 
+/// Codex's count of a context whose items estimate to `estimate`: with recorded usage
+/// known (`overhead`, `ratio`), that usage plus what came since; else the estimate.
+fn counter(settings: &PolicySettings, estimate: u64) -> Result<u64, crate::Error> {
+    let Some(overhead) = settings.number("overhead")? else {
+        return Ok(estimate);
+    };
+    let ratio = match settings.text("ratio") {
+        None => 1.0,
+        Some(text) => text
+            .parse::<f64>()
+            .ok()
+            .filter(|r| *r > 0.0 && r.is_finite())
+            .ok_or_else(|| crate::Error::Setting(format!("--set ratio={text}: expected a positive number")))?,
+    };
+    Ok((overhead as f64 + ratio * estimate as f64).round() as u64)
+}
+
 /// `text` cut in the middle to about `tokens` tokens (four bytes each), its first and
 /// last halves kept around a marker naming the tokens removed — Codex's middle
 /// truncation of the oldest user message that does not fit.
@@ -164,7 +206,60 @@ pub fn truncate_middle(text: &str, tokens: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::truncate_middle;
+    use super::{message_tokens, truncate_middle};
+    use crate::policy::chat::chat_view;
+    use crate::transcript::Transcript;
+
+    /// Codex's counter before each call of a real rollout — the last recorded usage plus
+    /// its estimate (four bytes a token) of the items since — against the usage the
+    /// provider then recorded: the per-call errors, in percent.
+    fn counter_errors(file: &str) -> Vec<f64> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/data/real-transcripts/codex-rollout")
+            .join(file);
+        let whole = Transcript::read_whole(&path).expect("loads");
+        let chat = chat_view(&whole);
+        let mut estimate = 0u64;
+        let mut last: Option<(u64, u64)> = None; // (recorded, estimate then)
+        let mut errors = Vec::new();
+        for m in &chat {
+            // The usage a response recorded rides on the item that answered the call.
+            let recorded = m
+                .origin
+                .and_then(|i| whole.messages()[i].recorded())
+                .map(|r| r.context_tokens());
+            if let Some(recorded) = recorded.filter(|&r| r > 0) {
+                if let Some((before, then)) = last {
+                    let counter = before + (estimate - then);
+                    errors.push((counter as f64 - recorded as f64) / recorded as f64 * 100.0);
+                }
+                last = Some((recorded, estimate));
+            }
+            estimate += message_tokens(m);
+        }
+        errors
+    }
+
+    fn median_abs(mut errors: Vec<f64>) -> f64 {
+        for e in &mut errors {
+            *e = e.abs();
+        }
+        errors.sort_by(f64::total_cmp);
+        errors[errors.len() / 2]
+    }
+
+    #[test]
+    fn the_counter_follows_recorded_usage_on_real_rollouts() {
+        for (file, calls) in [
+            ("codemie-codex-cli-019e1625.jsonl", 60),
+            ("codex-session-view-019a93b9.jsonl", 30),
+        ] {
+            let errors = counter_errors(file);
+            assert!(errors.len() >= calls, "{file}: {} calls compared", errors.len());
+            let median = median_abs(errors);
+            assert!(median <= 5.0, "{file}: median error {median:.1}%");
+        }
+    }
 
     #[test]
     fn the_middle_goes_and_says_how_much() {

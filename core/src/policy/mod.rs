@@ -16,7 +16,7 @@ mod codex;
 pub mod compare;
 mod langchain;
 pub mod llm4s;
-mod opencode;
+pub mod opencode;
 mod openhands;
 mod python_repr;
 pub mod render;
@@ -292,6 +292,12 @@ pub trait Policy: Sync {
     /// those two from the recorded usage of the context's epoch.
     fn counts_billed(&self) -> bool {
         false
+    }
+    /// What its billed counter's `overhead + ratio ×` applies to: ctxlens' count of the
+    /// context (the default), or the policy's own cost where the agent estimates what
+    /// came since the last response its own way (Codex: four bytes a token).
+    fn billed_base(&self, running: &Running) -> u64 {
+        running.total_counted()
     }
     /// Its output replaces the history (a summary, a pruned store), rather than being a
     /// view made afresh for each call while the client keeps everything (trimming,

@@ -316,16 +316,17 @@ fn known_fit(fits: &[EpochFit], lineage: usize, at: usize) -> Option<&EpochFit> 
 /// The policy's settings for a context of that lineage: Claude Code counts billed
 /// tokens, so its overhead and ratio come from the lineage's fit (unless the user set
 /// them) — or, while the context is still the one the agent really sent, from the
-/// provider's figure for the last call before this one (`real`: recorded, counted) — and
+/// provider's figure for the last call before this one (`real`: recorded, and the
+/// policy's cost of that context) — and
 /// its threshold from what the log shows before message `at` (unless set).
 fn settings_for(inputs: &Inputs, sent: &[ChatMessage], at: usize, real: Option<(u64, u64)>) -> PolicySettings {
     let mut settings = inputs.settings.clone();
     if inputs.policy.counts_billed() {
         let lineage = sent.iter().find_map(|m| m.origin).unwrap_or(at);
         if settings.text("overhead").is_none() {
-            if let Some((recorded, counted)) = real {
+            if let Some((recorded, cost)) = real {
                 settings = settings
-                    .with("overhead", recorded.saturating_sub(counted))
+                    .with("overhead", recorded.saturating_sub(cost))
                     .with("ratio", 1);
             } else if let Some(fit) = known_fit(inputs.fits, lineage, at).and_then(|e| e.calibration.as_ref()) {
                 settings = settings.with("overhead", fit.overhead).with("ratio", fit.ratio);
@@ -728,7 +729,8 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
     let placeholder = |text: &str| placeholder_counted(inputs, text);
     // A policy acting in place has seen the context up to here.
     let mut acted_upto = 0;
-    // The last call of the real context with recorded usage: (recorded, counted).
+    // The last call of the real context with recorded usage: (recorded, the policy's
+    // cost of its context).
     let mut known_before: Option<(u64, u64)> = None;
     for m in inputs.chat {
         if inputs.cancel.is_cancelled() {
@@ -753,8 +755,11 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
             // still describes this context after a real compaction this replay did not
             // make (the replay keeps the context the agent compacted), not after a firing.
             let settings = settings_for(inputs, &context, at, known_before.filter(|_| out.firings.is_empty()));
-            if real.is_some() {
-                known_before = real;
+            if let Some((recorded, _)) = real {
+                // Measured as the policy's counter measures (Claude Code: ctxlens' count;
+                // Codex: its four bytes a token), so the next decision reads "the last
+                // usage + the estimate of what came since" in the agent's arithmetic.
+                known_before = Some((recorded, policy.billed_base(&running)));
             }
             let billed_before = match real {
                 Some((recorded, _)) => Some(recorded),

@@ -180,12 +180,27 @@ impl Transcript {
         }
         // A prompt rebuilt from an event may yet be replaced by a response item repeating
         // it: only a whole read says.
-        let last = self.messages.last().filter(|m| !m.from_event)?;
+        self.messages.last().filter(|m| !m.from_event)?;
+        // From the last answer of the model on: a `token_count` after it records its
+        // usage, or (written before the next answer, as Codex 0.58 does) waits for that.
+        let message = self
+            .messages
+            .iter()
+            .rposition(|m| super::logs::answers_a_call(&m.role) && !m.from_event)
+            .filter(|&i| self.messages[i..].iter().all(|m| !m.from_event))
+            .unwrap_or(self.messages.len() - 1);
         let from = Reread {
-            message: self.messages.len() - 1,
-            byte: last.records().iter().map(|r| r.start).min()?,
+            message,
+            byte: self.messages[message..]
+                .iter()
+                .flat_map(|m| m.records().iter().map(|r| r.start))
+                .min()?,
         };
-        let (reread, loaded) = self.read_again(&from, appended, codex)?;
+        let (reread, mut loaded) = self.read_again(&from, appended, codex)?;
+        // A usage written before that answer (0.58) was given to it by the first read.
+        if let Some(first) = loaded.messages.first_mut().filter(|m| m.recorded().is_none()) {
+            first.set_recorded(self.messages[message].recorded());
+        }
         Some(self.read_on_from(from, reread, loaded, (0, 0)))
     }
 

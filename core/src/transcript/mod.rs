@@ -30,6 +30,7 @@ pub use append::ReadOn;
 pub use dialect::{Dialect, Provider};
 pub use format::{Container, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
+pub(crate) use logs::answers_a_call;
 pub use logs::{Conversation, LogRecord, Note, PastCompaction};
 pub use media_resolution::MediaResolution;
 pub use message::{

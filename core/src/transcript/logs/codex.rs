@@ -164,6 +164,26 @@ fn user_text_message(source: &str, text: &str, line: &Line, body: &str, index: u
     Ok(m)
 }
 
+/// The usage a `token_count` event's payload records for its call.
+fn usage_of(payload: &Value) -> Option<Recorded> {
+    let u = payload.pointer("/info/last_token_usage")?;
+    let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let cached = n("cached_input_tokens");
+    Some(Recorded {
+        input_tokens: n("input_tokens").saturating_sub(cached),
+        cache_read_tokens: cached,
+        output_tokens: n("output_tokens"),
+        reasoning_tokens: n("reasoning_output_tokens"),
+        ..Recorded::default()
+    })
+}
+
+/// Whether an item of this role answers a model call (an assistant message, a
+/// `*_call`): what a `token_count` measures. A reasoning item comes before the answer.
+pub(crate) fn answers_a_call(role: &str) -> bool {
+    Dialect::Responses.rules().is_model_output(role) && role != "reasoning"
+}
+
 /// A Codex rollout: `response_item` payloads are the history; `compacted` records are
 /// past compactions; `token_count` events are recorded usage; the rest are notes.
 pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conversation) -> Result<Loaded, LoadError> {
@@ -176,6 +196,9 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
         compactions: Vec::new(),
     };
     let mut last_recorded = None;
+    // Usage recorded before the response it measures was written (Codex 0.58 writes the
+    // `token_count` of a call right after its reasoning event, before its items).
+    let mut pending_usage: Option<Recorded> = None;
     // A user prompt taken from an event, while no model output has followed it: a
     // response item holding the same prompt replaces it.
     let mut prompt_from_event: Option<(usize, String)> = None;
@@ -201,6 +224,11 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                 }
                 let index = loaded.messages.len();
                 m.extra_mut().records = vec![line.range.clone()];
+                if answers_a_call(&m.role) {
+                    if let Some(usage) = pending_usage.take() {
+                        m.set_recorded(Some(usage));
+                    }
+                }
                 loaded.messages.push(m);
                 owner = Some(index);
             }
@@ -214,24 +242,21 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                 }
             }
             ("event_msg", _) if payload.get("type").and_then(Value::as_str) == Some("token_count") => {
-                let last = payload.pointer("/info/last_token_usage");
-                if let (Some(u), Some(m)) = (last, loaded.messages.last_mut()) {
-                    let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
-                    let cached = n("cached_input_tokens");
-                    m.set_recorded(Some(Recorded {
-                        input_tokens: n("input_tokens").saturating_sub(cached),
-                        cache_read_tokens: cached,
-                        output_tokens: n("output_tokens"),
-                        reasoning_tokens: n("reasoning_output_tokens"),
-                        ..Recorded::default()
-                    }));
-                    last_recorded = Some(n("input_tokens"));
+                if let Some(usage) = usage_of(&payload) {
+                    last_recorded = Some(usage.input_tokens + usage.cache_read_tokens);
+                    // It measures the response just written; when the last item is not
+                    // the model's (a tool's output, a prompt), the response to come.
+                    match loaded.messages.last_mut() {
+                        Some(m) if answers_a_call(&m.role) => m.set_recorded(Some(usage)),
+                        _ => pending_usage = Some(usage),
+                    }
                 }
             }
             // A compaction rebuilds the history: an event prompt's index no longer names
             // it (replacing "it" would drop the last replacement item instead).
             ("compacted", _) if conversation == Conversation::Whole => {
                 prompt_from_event = None;
+                pending_usage = None;
                 owner = Some(whole_compaction(
                     source,
                     text,
@@ -246,6 +271,7 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                 // prompt: one after it is a new turn's (and a compacted output, which
                 // leaves the compaction record out, must read the same).
                 prompt_from_event = None;
+                pending_usage = None;
                 owner = live_compaction(source, text, line, &payload, last_recorded, &mut loaded)?;
             }
             _ => {

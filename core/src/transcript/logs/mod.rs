@@ -20,7 +20,7 @@ use super::message::Message;
 use crate::error::LoadError;
 
 pub(crate) use claude_code::{claude_code, off_branch_count, off_branch_summary};
-pub(crate) use codex::codex;
+pub(crate) use codex::{answers_a_call, codex};
 
 /// A record that is not part of the model-visible transcript.
 #[derive(Debug, Clone, PartialEq, Eq)]
