@@ -110,6 +110,10 @@ pub struct Settings {
     /// The threshold the session's own log shows its agent compacted at, billed (Claude
     /// Code's `preTokens`): a setting above it is never reached on that setup.
     pub logged_threshold: Option<u64>,
+    /// opencode's own estimate of the session's messages per token ctxlens counts
+    /// ([`crate::policy::opencode::estimate_ratio`]): opencode measures the tail it keeps
+    /// that way, not in billed tokens.
+    pub opencode_estimate_ratio: Option<f64>,
 }
 
 /// A configuration to paste.
@@ -408,14 +412,23 @@ fn opencode(settings: &Settings) -> crate::Result<Emitted> {
         ));
     }
     let reserved = latest.saturating_sub(limit);
-    let preserve = billed(settings, settings.options.effective_keep_tail()).min(limit);
+    // The tail in opencode's own estimate of it (its `Token.estimate` of the turns kept).
+    let tail = settings.options.effective_keep_tail();
+    let preserve = settings
+        .opencode_estimate_ratio
+        .map_or(tail, |r| (tail as f64 * r).round() as u64)
+        .min(limit);
     let text = json_text(&serde_json::json!({
         "$schema": "https://opencode.ai/config.json",
         "compaction": {"auto": true, "reserved": reserved, "preserve_recent_tokens": preserve},
     }));
     let note = format!(
-        "opencode compacts when the last response's reported tokens reach the model's context ({w}) minus the reply's room (up to {OPENCODE_MAX_OUTPUT}) minus `reserved` (for a model that declares limit.input: that limit minus `reserved`), i.e. at {}; it keeps recent whole turns worth `preserve_recent_tokens`; {}",
+        "opencode compacts when the last response's reported tokens reach the model's context ({w}) minus the reply's room (up to {OPENCODE_MAX_OUTPUT}) minus `reserved` (for a model that declares limit.input: that limit minus `reserved`), i.e. at {}; it keeps recent whole turns worth `preserve_recent_tokens` by its own estimate ({}); {}",
         latest - reserved,
+        settings.opencode_estimate_ratio.map_or_else(
+            || "taken as ctxlens' count: no session to measure its estimate on".to_owned(),
+            |r| format!("{r:.3} of its tokens per token ctxlens counts on this session")
+        ),
         billed_note(settings)
     );
     Ok(Emitted {
@@ -471,6 +484,7 @@ mod tests {
             context_window: window,
             calibration,
             logged_threshold: None,
+            opencode_estimate_ratio: None,
         }
     }
 
@@ -564,6 +578,27 @@ mod tests {
             }
         }
         assert!(checked > 300, "{checked}");
+    }
+
+    /// opencode keeps its tail by its own estimate of the turns: the emitted
+    /// `preserve_recent_tokens` is the tail in those units (the session's measured ratio),
+    /// never run through the billed calibration Claude Code's threshold needs.
+    #[test]
+    fn the_opencode_tail_is_in_its_own_estimate() {
+        let preserve = |s: &Settings| {
+            let text = emit(Kind::Opencode, s).expect("emits").text;
+            let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+            v["compaction"]["preserve_recent_tokens"].as_u64().expect("a number")
+        };
+        let mut s = settings(120_000, Some(200_000), Some((20_000, 1.5)));
+        s.options.keep_tail = Some(50_000);
+        assert_eq!(preserve(&s), 50_000, "no session measured: ctxlens' count, not billed");
+        s.opencode_estimate_ratio = Some(1.2);
+        assert_eq!(preserve(&s), 60_000);
+        assert!(emit(Kind::Opencode, &s)
+            .expect("emits")
+            .note
+            .is_some_and(|n| n.contains("1.200 of its tokens")));
     }
 
     #[test]

@@ -187,6 +187,7 @@ mod tests {
             context_window: Some(200_000),
             calibration: None,
             logged_threshold: None,
+            opencode_estimate_ratio: None,
         };
         let text = ctxlens::agent_config::emit(ctxlens::agent_config::Kind::Ctxlens, &settings)
             .unwrap()

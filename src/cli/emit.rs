@@ -42,6 +42,7 @@ pub fn settings(
             .find_map(|e| e.calibration)
             .map(|c| (c.overhead, c.ratio)),
         logged_threshold: ctxlens::policy::claude_code::logged_threshold(transcript),
+        opencode_estimate_ratio: ctxlens::policy::opencode::estimate_ratio(transcript, counts),
     }
 }
 

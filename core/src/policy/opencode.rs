@@ -238,6 +238,16 @@ impl Overflow {
     }
 }
 
+/// opencode's estimate of `transcript`'s messages per token ctxlens counts (`counts`),
+/// when there is something to measure: how a tail in ctxlens' tokens reads in the units
+/// opencode keeps its tail by.
+pub fn estimate_ratio(transcript: &crate::transcript::Transcript, counts: &crate::tokens::Counts) -> Option<f64> {
+    let chat = super::chat::chat_view_counted(transcript, counts);
+    let counted: u64 = chat.iter().map(|m| m.counted).sum();
+    let estimated: u64 = chat.iter().map(estimated).sum();
+    (counted > 0 && estimated > 0).then(|| estimated as f64 / counted as f64)
+}
+
 /// A message's size by opencode's estimator (its text and its calls' arguments).
 fn estimated(m: &ChatMessage) -> u64 {
     estimate(&m.text) + m.calls.iter().map(|c| estimate(&c.arguments)).sum::<u64>()

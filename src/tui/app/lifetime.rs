@@ -496,6 +496,7 @@ impl App {
             context_window: self.context_window,
             calibration: self.calibration().map(|c| (c.overhead, c.ratio)),
             logged_threshold: crate::policy::claude_code::logged_threshold(&self.transcript),
+            opencode_estimate_ratio: crate::policy::opencode::estimate_ratio(&self.transcript, self.counts()),
         };
         agent_config::emit(kind, &settings).map_err(|e| e.to_string())
     }
