@@ -540,18 +540,24 @@ fn fire(
             (context.len(), view_counted, billed_after, loops)
         }
     };
+    let mut firing = firing_record(
+        plan,
+        at,
+        (counted, billed_before),
+        (view_counted, billed_after),
+        gone.len(),
+        summary_read,
+        loops,
+        summary_text,
+    );
+    // A policy that counts billed tokens has one "after" in that unit: the replay's
+    // (what the context it built bills), not the plan's own guess of it.
+    if policy.counts_billed() && billed_after.is_some() {
+        firing.tokens_after = billed_after;
+    }
     Ok(Fired {
         messages,
-        firing: firing_record(
-            plan,
-            at,
-            (counted, billed_before),
-            (view_counted, billed_after),
-            gone.len(),
-            summary_read,
-            loops,
-            summary_text,
-        ),
+        firing,
         gone,
         rewritten,
     })
