@@ -35,6 +35,27 @@ pub struct Backtested {
     pub size_error_percent: Option<f64>,
 }
 
+impl Backtested {
+    /// Where the replay fired and how far off its next request was, in words
+    /// (`fired before #83 (+0 messages); next request 25,746 predicted, 36,541 recorded
+    /// (-29.5%)`): the CLI's line and the TUI's timeline say the same.
+    pub fn describe(&self) -> String {
+        let fired = match (self.predicted_at, self.error_messages) {
+            (Some(at), Some(e)) => format!("fired before #{at} ({e:+} messages)"),
+            _ => "did not fire".to_owned(),
+        };
+        let size = match (self.predicted_next, self.real_next, self.size_error_percent) {
+            (Some(p), Some(r), Some(e)) => format!(
+                "next request {} predicted, {} recorded ({e:+.1}%)",
+                crate::text::thousands(p),
+                crate::text::thousands(r)
+            ),
+            _ => "next request not compared".to_owned(),
+        };
+        format!("{fired}; {size}")
+    }
+}
+
 /// A log's backtest: the policy replayed, where its threshold came from, and each
 /// automatic compaction predicted.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

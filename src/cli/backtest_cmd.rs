@@ -95,22 +95,12 @@ fn print_log(out: &mut impl Write, file: &Path, result: &Backtest) -> anyhow::Re
         )?;
     }
     for row in &result.compactions {
-        let fired = match (row.predicted_at, row.error_messages) {
-            (Some(at), Some(e)) => format!("fired before #{at} ({e:+} messages)"),
-            _ => "did not fire".to_owned(),
-        };
-        let size = match (row.predicted_next, row.real_next, row.size_error_percent) {
-            (Some(p), Some(r), Some(e)) => format!(
-                "next request {} predicted, {} recorded ({e:+.1}%)",
-                ctxlens::text::thousands(p),
-                ctxlens::text::thousands(r)
-            ),
-            _ => "next request not compared".to_owned(),
-        };
         writeln!(
             out,
-            "  line {}: compacted before #{}; {fired}; {size}",
-            row.line, row.real_at
+            "  line {}: compacted before #{}; {}",
+            row.line,
+            row.real_at,
+            row.describe()
         )?;
     }
     Ok(())

@@ -111,6 +111,9 @@ pub struct Session {
     pub done_again: Vec<Vec<crate::forgetting::DoneAgain>>,
     /// Its facts and human turns, indexed by the first sweep that needs them.
     pub facts: std::sync::OnceLock<crate::replay::lost::FactIndex>,
+    /// The agent's own policy replayed against its automatic compactions, each
+    /// predicted from what was known before it (`ctxlens backtest`); `None` without one.
+    pub backtest: Option<crate::backtest::Backtest>,
 }
 
 /// What names a replay: the session and the settings.
@@ -1000,6 +1003,7 @@ fn session(key: SessionKey, live: &Transcript, counts: &Counts, cancel: &CancelT
             .map(|c| crate::forgetting::after_compaction(&whole, &counts, &chat, c))
             .collect()
     };
+    let backtest = backtest_of(&whole, &counts, &history, cancel)?;
     Ok(Session {
         key,
         view,
@@ -1009,7 +1013,26 @@ fn session(key: SessionKey, live: &Transcript, counts: &Counts, cancel: &CancelT
         fits,
         done_again,
         facts: std::sync::OnceLock::new(),
+        backtest,
     })
+}
+
+/// The backtest of a session with an automatic compaction to predict (the extractive
+/// summarizer, as `ctxlens backtest` runs it).
+fn backtest_of(
+    whole: &Transcript,
+    counts: &Counts,
+    history: &crate::history::History,
+    cancel: &CancelToken,
+) -> crate::Result<Option<crate::backtest::Backtest>> {
+    if !history.compactions.iter().any(|c| c.trigger.as_deref() == Some("auto")) {
+        return Ok(None);
+    }
+    let summarizer = crate::summarizers::build(
+        &crate::summarize::Spec::Extractive,
+        &crate::summarize::Settings::default(),
+    )?;
+    crate::backtest::backtest(whole, counts, summarizer.as_ref(), cancel)
 }
 
 /// Writes the compacted transcript to `path` (atomically; externalized output goes to

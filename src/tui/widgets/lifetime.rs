@@ -117,6 +117,14 @@ pub fn timeline(frame: &mut Frame, area: Rect, app: &App, view: &TimelineView) {
                 ),
                 if is_selected { t.selected } else { t.boundary },
             ));
+            // The agent's own policy, predicting this compaction from what it knew before.
+            if let Some(row) = session
+                .backtest
+                .as_ref()
+                .and_then(|b| b.compactions.iter().find(|r| r.line == c.line))
+            {
+                lines.push(Line::styled(format!("       predicted: {}", row.describe()), t.dim));
+            }
         }
     }
     if history.compactions.is_empty() {
