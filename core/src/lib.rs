@@ -44,6 +44,7 @@ pub mod calibrate;
 pub mod cancel;
 pub mod check;
 pub mod compact;
+pub mod cost;
 pub mod error;
 pub mod export;
 pub mod follow;

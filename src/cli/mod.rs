@@ -258,7 +258,7 @@ fn open(args: &OpenArgs) -> anyhow::Result<ExitCode> {
         eprintln!(
             "ctxlens: standard output is not a terminal, so here is the stats table; {how} for the interactive view."
         );
-        stats_cmd::print(&transcript, tokenizer, false)?;
+        stats_cmd::print(&transcript, tokenizer, ctxlens::cost::PriceTable::builtin(), false)?;
         return Ok(ExitCode::SUCCESS);
     }
     #[cfg(feature = "tui")]

@@ -1,12 +1,13 @@
 //! `ctxlens stats`: the per-message token table, as text or JSON.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde::Serialize;
 
 use super::args::InputArgs;
+use ctxlens::cost::{PriceTable, RewriteCause, SessionCost};
 use ctxlens::text::{fit, id_list, one_line, thousands, truncate, visible};
 use ctxlens::tokens::{recorded_vs_estimate, Counts, RecordedRow, Tokenizer};
 use ctxlens::transcript::{OrphanKind, Transcript};
@@ -29,6 +30,10 @@ pub struct StatsArgs {
     /// With --by and --max-tokens: the tail budget (default: max-tokens / 2).
     #[arg(long, value_name = "N", requires = "max_tokens")]
     keep_tail: Option<u64>,
+    /// Price the recorded usage with this table (LiteLLM's
+    /// `model_prices_and_context_window.json` shape) instead of the one ctxlens ships.
+    #[arg(long, value_name = "FILE")]
+    prices: Option<PathBuf>,
     #[command(flatten)]
     input: InputArgs,
 }
@@ -48,13 +53,23 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<ExitCode> {
         Some(by) => {
             super::breakdown_cmd::print(&transcript, tokenizer, by, args.max_tokens, args.keep_tail, args.json)?;
         }
-        None => print(&transcript, tokenizer, args.json)?,
+        None => print(&transcript, tokenizer, &price_table(args.prices.as_deref())?, args.json)?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--prices FILE`, else the table ctxlens ships.
+pub fn price_table(path: Option<&Path>) -> anyhow::Result<PriceTable> {
+    let Some(path) = path else {
+        return Ok(PriceTable::builtin().clone());
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
+    PriceTable::from_json(&path.display().to_string(), &text)
+        .map_err(|e| anyhow::anyhow!("{}:{}:{}: not a price table: {e}", path.display(), e.line(), e.column()))
+}
+
 /// Prints the stats of `transcript` counted with `tokenizer`.
-pub fn print(transcript: &Transcript, tokenizer: Tokenizer, as_json: bool) -> anyhow::Result<()> {
+pub fn print(transcript: &Transcript, tokenizer: Tokenizer, prices: &PriceTable, as_json: bool) -> anyhow::Result<()> {
     let counts = Counts::compute(transcript, tokenizer);
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if as_json {
@@ -62,12 +77,12 @@ pub fn print(transcript: &Transcript, tokenizer: Tokenizer, as_json: bool) -> an
             &mut out,
             "stats",
             transcript.source(),
-            &stats_doc(transcript, &counts),
+            &stats_doc(transcript, &counts, prices),
             false,
         )?;
         writeln!(out)?;
     } else {
-        write_table(&mut out, transcript, &counts)?;
+        write_table(&mut out, transcript, &counts, prices)?;
     }
     out.flush()?;
     Ok(())
@@ -89,6 +104,9 @@ pub struct StatsDoc<'a> {
     /// The fit of the recorded usage, when the log records usage.
     #[serde(skip_serializing_if = "Option::is_none")]
     calibration: Option<CalibrationDoc>,
+    /// What the recorded calls cost, when the log records them (Claude Code, Codex).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<ctxlens::cost::SessionCost>,
 }
 
 /// The calibration in `stats --json`.
@@ -196,7 +214,7 @@ impl Serialize for StatsRows<'_> {
 }
 
 /// The `stats --json` document of `transcript`.
-pub fn stats_doc<'a>(transcript: &'a Transcript, counts: &'a Counts) -> StatsDoc<'a> {
+pub fn stats_doc<'a>(transcript: &'a Transcript, counts: &'a Counts, prices: &PriceTable) -> StatsDoc<'a> {
     StatsDoc {
         format: transcript.format().name(),
         tokenizer: counts.tokenizer.name(),
@@ -219,11 +237,17 @@ pub fn stats_doc<'a>(transcript: &'a Transcript, counts: &'a Counts) -> StatsDoc
             .find_map(ctxlens::transcript::Message::recorded)
             .map(|r| r.context_tokens()),
         calibration: calibration_doc(transcript, counts),
+        cost: ctxlens::cost::session_cost(transcript, prices),
     }
 }
 
 /// The human table: a header, then one row per message.
-pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Counts) -> std::io::Result<()> {
+pub fn write_table(
+    out: &mut impl Write,
+    transcript: &Transcript,
+    counts: &Counts,
+    prices: &PriceTable,
+) -> std::io::Result<()> {
     let groups = &transcript.groups();
     writeln!(
         out,
@@ -244,6 +268,9 @@ pub fn write_table(out: &mut impl Write, transcript: &Transcript, counts: &Count
         thousands(counts.total())
     )?;
     write_billing(out, transcript, counts)?;
+    if let Some(cost) = ctxlens::cost::session_cost(transcript, prices) {
+        write_cost(out, &cost)?;
+    }
     writeln!(out)?;
     writeln!(
         out,
@@ -332,6 +359,57 @@ fn write_billing(out: &mut impl Write, transcript: &Transcript, counts: &Counts)
             out,
             "calibrated total (what the provider would count now): {} tokens",
             thousands(c.predict(counts.total()))
+        )?;
+    }
+    Ok(())
+}
+
+/// What the recorded calls cost, by what they paid for, and where the cache was
+/// written again in full.
+fn write_cost(out: &mut impl Write, cost: &SessionCost) -> std::io::Result<()> {
+    let d = &cost.dollars;
+    match cost.total {
+        Some(total) => writeln!(
+            out,
+            "cost of {} recorded calls: ${total:.2} (uncached input ${:.2} · cache write ${:.2} · cache read ${:.2} · output ${:.2}); prices: {}",
+            thousands(cost.calls.len() as u64),
+            d.input,
+            d.cache_write,
+            d.cache_read,
+            d.output,
+            cost.prices
+        )?,
+        None if cost.calls.is_empty() => return Ok(()),
+        None => writeln!(out, "cost: unknown ({} not in the price table {})", cost.unpriced_models.join(", "), cost.prices)?,
+    }
+    if cost.total.is_some() && !cost.unpriced_models.is_empty() {
+        writeln!(
+            out,
+            "  not priced (not in the table): {}",
+            cost.unpriced_models.join(", ")
+        )?;
+    }
+    if !cost.rewrites.is_empty() {
+        let count = |cause: RewriteCause| cost.rewrites.iter().filter(|r| r.cause == cause).count();
+        let mut causes = Vec::new();
+        for (cause, words) in [
+            (RewriteCause::FirstCall, "the first call"),
+            (RewriteCause::IdleGap, "after an idle gap longer than the cache lives"),
+            (RewriteCause::Compaction, "after a compaction"),
+            (RewriteCause::Unexplained, "with no cause the log shows"),
+        ] {
+            match count(cause) {
+                0 => {}
+                n => causes.push(format!("{n} {words}")),
+            }
+        }
+        let lines: Vec<String> = cost.rewrites.iter().map(|r| r.line.to_string()).collect();
+        writeln!(
+            out,
+            "cache written again in full {} times: {} (lines {})",
+            cost.rewrites.len(),
+            causes.join(", "),
+            lines.join(", ")
         )?;
     }
     Ok(())

@@ -8,6 +8,7 @@ mod architecture;
 mod bad_input;
 mod cli;
 mod conformance;
+mod cost;
 mod deterministic;
 mod fixture;
 mod formats;

@@ -30,7 +30,7 @@ pub use append::ReadOn;
 pub use dialect::{Dialect, Provider};
 pub use format::{Container, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
-pub(crate) use logs::answers_a_call;
+pub(crate) use logs::{answers_a_call, anthropic_usage, codex_usage};
 pub use logs::{Conversation, LogRecord, Note, PastCompaction};
 pub use media_resolution::MediaResolution;
 pub use message::{

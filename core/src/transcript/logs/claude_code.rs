@@ -658,7 +658,7 @@ fn merge_into(text: &str, message: &mut Message, next: &Value, record: Range<usi
 
 /// Anthropic usage: the prompt the response was produced from, split as it was billed
 /// (see [`Recorded`] for the mapping).
-fn usage(message: &Value) -> Option<Recorded> {
+pub(crate) fn usage(message: &Value) -> Option<Recorded> {
     let u = message.get("usage")?;
     let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
     let written = n("cache_creation_input_tokens");

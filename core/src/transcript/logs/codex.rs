@@ -165,7 +165,7 @@ fn user_text_message(source: &str, text: &str, line: &Line, body: &str, index: u
 }
 
 /// The usage a `token_count` event's payload records for its call.
-fn usage_of(payload: &Value) -> Option<Recorded> {
+pub(crate) fn usage_of(payload: &Value) -> Option<Recorded> {
     let u = payload.pointer("/info/last_token_usage")?;
     let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
     let cached = n("cached_input_tokens");

@@ -19,8 +19,9 @@ use super::format::json_error;
 use super::message::Message;
 use crate::error::LoadError;
 
+pub(crate) use claude_code::usage as anthropic_usage;
 pub(crate) use claude_code::{claude_code, off_branch_count, off_branch_summary};
-pub(crate) use codex::{answers_a_call, codex};
+pub(crate) use codex::{answers_a_call, codex, usage_of as codex_usage};
 
 /// A record that is not part of the model-visible transcript.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,417 @@
+//! What a session cost: every model call a log records, priced from its recorded usage
+//! (uncached input, cache writes by lifetime, cache reads, output) with a price table
+//! ([`prices`]), once per request as the provider billed it — a Claude Code response
+//! written over several records counts once (by `message.id` and `requestId`, as
+//! ccusage counts it), and every record of the file counts, off the active branch too
+//! (an abandoned branch was billed). And where the cache was rewritten: each call that
+//! wrote more than half of a prompt over 10,000 tokens, with its cause — an idle gap
+//! longer than the cache's lifetime, a compaction just before it, the session's first
+//! call, or none the log shows.
+
+pub mod prices;
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+pub use prices::{PriceTable, Prices, Rates};
+
+use crate::transcript::{Container, Recorded, Transcript};
+
+/// Dollars of one call, or of many, by what they paid for.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct Dollars {
+    /// Uncached input.
+    pub input: f64,
+    /// Cache writes.
+    pub cache_write: f64,
+    /// Cache reads.
+    pub cache_read: f64,
+    /// Output.
+    pub output: f64,
+}
+
+impl Dollars {
+    /// All of it.
+    pub fn total(&self) -> f64 {
+        self.input + self.cache_write + self.cache_read + self.output
+    }
+
+    /// `usage` at `prices` (the long-request rates when its prompt is over their limit).
+    pub fn of(usage: &Recorded, prices: &Prices) -> Dollars {
+        let r = prices.rates(usage.context_tokens());
+        let n = |tokens: u64| tokens as f64;
+        Dollars {
+            input: n(usage.input_tokens) * r.input,
+            cache_write: n(usage.cache_write_5m_tokens) * r.cache_write_5m
+                + n(usage.cache_write_1h_tokens) * r.cache_write_1h,
+            cache_read: n(usage.cache_read_tokens) * r.cache_read,
+            output: n(usage.output_tokens) * r.output,
+        }
+    }
+
+    fn add(&mut self, other: &Dollars) {
+        self.input += other.input;
+        self.cache_write += other.cache_write;
+        self.cache_read += other.cache_read;
+        self.output += other.output;
+    }
+}
+
+/// One model call the log records.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Call {
+    /// 1-based line of the record that carries its usage (the first, for a response
+    /// written over several).
+    pub line: usize,
+    /// When, as the log writes it.
+    pub time: Option<String>,
+    /// The model it names.
+    pub model: Option<String>,
+    /// Its usage.
+    pub usage: Recorded,
+    /// What it cost; `None` when the table has no price for its model.
+    pub dollars: Option<Dollars>,
+}
+
+/// Why a call wrote most of its prompt to the cache again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RewriteCause {
+    /// The first call of the session: nothing was cached yet.
+    FirstCall,
+    /// Longer since the last call than the cache's lifetime (5 minutes; an hour for a
+    /// 1-hour write).
+    IdleGap,
+    /// A compaction just before it rewrote the prompt.
+    Compaction,
+    /// Nothing the log shows (an instruction, a tool list or a model changed early in
+    /// the prompt; a cache evicted early).
+    Unexplained,
+}
+
+/// A call that wrote most of its prompt to the cache.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Rewrite {
+    /// Which call ([`SessionCost::calls`]).
+    pub call: usize,
+    /// Its line.
+    pub line: usize,
+    /// Tokens it wrote.
+    pub written: u64,
+    /// Its whole prompt.
+    pub prompt: u64,
+    /// Why.
+    pub cause: RewriteCause,
+    /// Seconds since the call before, when the log's clock says.
+    pub gap_seconds: Option<i64>,
+}
+
+/// A session's cost.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SessionCost {
+    /// The table the figures come from.
+    pub prices: String,
+    /// Every call, in file order.
+    pub calls: Vec<Call>,
+    /// What the priced calls cost, by kind.
+    pub dollars: Dollars,
+    /// Their total; `None` when no call could be priced.
+    pub total: Option<f64>,
+    /// Models the table has no price for (their calls are not in the figures).
+    pub unpriced_models: Vec<String>,
+    /// Calls that wrote more than half of a prompt over [`REWRITE_MIN_PROMPT`] tokens.
+    pub rewrites: Vec<Rewrite>,
+}
+
+/// The smallest prompt whose rewrite is worth naming.
+pub const REWRITE_MIN_PROMPT: u64 = 10_000;
+
+/// The cost of the session `transcript` reads (a Claude Code log or a Codex rollout;
+/// `None` for formats that record no usage per call).
+pub fn session_cost(transcript: &Transcript, table: &PriceTable) -> Option<SessionCost> {
+    let calls = match transcript.format().container {
+        Container::ClaudeCode => claude_code_calls(transcript),
+        Container::Codex => codex_calls(transcript),
+        _ => return None,
+    };
+    let mut unpriced = BTreeSet::new();
+    let calls: Vec<Call> = calls
+        .into_iter()
+        .map(|(line, time, model, usage)| {
+            let prices = model.as_deref().and_then(|m| table.prices(m));
+            if prices.is_none() {
+                unpriced.insert(model.clone().unwrap_or_else(|| "(no model named)".to_owned()));
+            }
+            Call {
+                line,
+                time,
+                dollars: prices.map(|p| Dollars::of(&usage, p)),
+                model,
+                usage,
+            }
+        })
+        .collect();
+    let mut dollars = Dollars::default();
+    for d in calls.iter().filter_map(|c| c.dollars.as_ref()) {
+        dollars.add(d);
+    }
+    let priced = calls.iter().any(|c| c.dollars.is_some());
+    Some(SessionCost {
+        prices: table.name.clone(),
+        rewrites: rewrites(transcript, &calls),
+        total: priced.then(|| dollars.total()),
+        dollars,
+        calls,
+        unpriced_models: unpriced.into_iter().collect(),
+    })
+}
+
+type RawCall = (usize, Option<String>, Option<String>, Recorded);
+
+/// Claude Code: every record with a response's usage, once per (`message.id`,
+/// `requestId`) — the last record's usage, whose output count is final (the earlier
+/// blocks of a streamed response carry a partial one) — at the place of the first.
+fn claude_code_calls(transcript: &Transcript) -> Vec<RawCall> {
+    let text: &str = transcript.text();
+    let mut lines = Lines::of(transcript);
+    let mut seen: std::collections::HashMap<(Option<String>, Option<String>), usize> = std::collections::HashMap::new();
+    let mut calls: Vec<RawCall> = Vec::new();
+    for record in transcript.log_records() {
+        let line = &text[record.range.clone()];
+        if !line.contains("\"usage\"") {
+            continue;
+        }
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let Some(message) = value.get("message").filter(|m| m.get("usage").is_some()) else {
+            continue;
+        };
+        let id = (
+            message.get("id").and_then(serde_json::Value::as_str).map(str::to_owned),
+            value
+                .get("requestId")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned),
+        );
+        let Some(usage) = crate::transcript::anthropic_usage(message) else {
+            continue;
+        };
+        if id != (None, None) {
+            if let Some(&first) = seen.get(&id) {
+                calls[first].3 = usage; // a later block of a response already counted
+                continue;
+            }
+            seen.insert(id, calls.len());
+        }
+        let string = |v: Option<&serde_json::Value>| v.and_then(serde_json::Value::as_str).map(str::to_owned);
+        calls.push((
+            lines.at(record.range.start),
+            string(value.get("timestamp")),
+            string(message.get("model")),
+            usage,
+        ));
+    }
+    calls
+}
+
+/// Codex: each `token_count` event with a new `total_token_usage` (an event repeated
+/// without a call between repeats the total), its model the last `turn_context` names.
+fn codex_calls(transcript: &Transcript) -> Vec<RawCall> {
+    let text: &str = transcript.text();
+    let mut lines = Lines::of(transcript);
+    let mut model: Option<String> = transcript.model().map(str::to_owned);
+    let mut last_total: Option<serde_json::Value> = None;
+    let mut calls = Vec::new();
+    for record in transcript.log_records() {
+        let line = &text[record.range.clone()];
+        if !line.contains("\"token_count\"") && !line.contains("\"turn_context\"") {
+            continue;
+        }
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let Some(payload) = value.get("payload") else { continue };
+        if value.get("type").and_then(serde_json::Value::as_str) == Some("turn_context") {
+            if let Some(m) = payload.get("model").and_then(serde_json::Value::as_str) {
+                model = Some(m.to_owned());
+            }
+            continue;
+        }
+        let total = payload.pointer("/info/total_token_usage").cloned();
+        if total.is_some() && total == last_total {
+            continue;
+        }
+        last_total = total;
+        let Some(usage) = crate::transcript::codex_usage(payload) else {
+            continue;
+        };
+        calls.push((
+            lines.at(record.range.start),
+            value
+                .get("timestamp")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned),
+            model.clone(),
+            usage,
+        ));
+    }
+    calls
+}
+
+/// The 1-based lines of log records asked for in file order: each counted on from the
+/// last (one pass over the text, however many calls).
+struct Lines<'a> {
+    text: &'a [u8],
+    at: usize,
+    line: usize,
+}
+
+impl<'a> Lines<'a> {
+    fn of(transcript: &'a Transcript) -> Lines<'a> {
+        Lines {
+            text: transcript.text().as_bytes(),
+            at: 0,
+            line: 1,
+        }
+    }
+
+    /// The line the byte `start` is on (`start` never goes back).
+    fn at(&mut self, start: usize) -> usize {
+        let start = start.max(self.at);
+        self.line += memchr::memchr_iter(b'\n', &self.text[self.at..start]).count();
+        self.at = start;
+        self.line
+    }
+}
+
+/// The calls that wrote most of a large prompt, with their cause.
+fn rewrites(transcript: &Transcript, calls: &[Call]) -> Vec<Rewrite> {
+    let compaction_lines: Vec<usize> = transcript.compactions().iter().map(|c| c.line).collect();
+    let mut out = Vec::new();
+    for (k, call) in calls.iter().enumerate() {
+        let prompt = call.usage.context_tokens();
+        let written = call.usage.cache_write_tokens();
+        if prompt <= REWRITE_MIN_PROMPT || written * 2 <= prompt {
+            continue;
+        }
+        let before = k.checked_sub(1).map(|j| &calls[j]);
+        let gap_seconds = before.and_then(|b| Some(seconds(call.time.as_deref()?)? - seconds(b.time.as_deref()?)?));
+        // The lifetime of what the call before left in the cache.
+        let ttl = if before.is_some_and(|b| b.usage.cache_write_1h_tokens > 0) {
+            3_600
+        } else {
+            300
+        };
+        let cause = match before {
+            None => RewriteCause::FirstCall,
+            Some(b) if compaction_lines.iter().any(|&l| b.line < l && l < call.line) => RewriteCause::Compaction,
+            Some(_) if gap_seconds.is_some_and(|g| g > ttl) => RewriteCause::IdleGap,
+            Some(_) => RewriteCause::Unexplained,
+        };
+        out.push(Rewrite {
+            call: k,
+            line: call.line,
+            written,
+            prompt,
+            cause,
+            gap_seconds,
+        });
+    }
+    out
+}
+
+/// Seconds since 1970 of an ISO 8601 UTC time as agents write it
+/// (`2026-01-07T20:23:23.679Z`); `None` for any other shape.
+pub fn seconds(time: &str) -> Option<i64> {
+    let b = time.as_bytes();
+    if b.len() < 19 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let num = |range: std::ops::Range<usize>| time.get(range)?.parse::<i64>().ok();
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hh, mm, ss) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(days * 86_400 + hh * 3_600 + mm * 60 + ss)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iso_times_become_seconds() {
+        assert_eq!(seconds("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(seconds("2026-01-07T20:23:23.679Z"), Some(1_767_817_403));
+        assert_eq!(
+            seconds("2024-02-29T12:00:00Z")
+                .zip(seconds("2024-03-01T12:00:00Z"))
+                .map(|(a, b)| b - a),
+            Some(86_400)
+        );
+        assert_eq!(seconds("yesterday"), None);
+    }
+
+    fn shipped(name: &str) -> Transcript {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/data/real-transcripts")
+            .join(name);
+        Transcript::read(&path, None).expect("loads")
+    }
+
+    #[test]
+    fn a_claude_code_response_over_several_records_is_billed_once() {
+        let log = shipped("claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+        let cost = session_cost(&log, PriceTable::builtin()).expect("a log");
+        // 132 records carry usage, for 55 requests.
+        assert_eq!(cost.calls.len(), 55);
+        let written: u64 = cost.calls.iter().map(|c| c.usage.cache_write_tokens()).sum();
+        let read: u64 = cost.calls.iter().map(|c| c.usage.cache_read_tokens).sum();
+        assert_eq!(
+            (written, read),
+            (1_629_516, 4_277_174),
+            "the issue's figures for this log"
+        );
+        assert!(cost.unpriced_models.is_empty(), "{:?}", cost.unpriced_models);
+        assert!(cost.total.is_some_and(|t| t > 0.0));
+        // One rewrite after an idle gap; the call after the compaction read the system
+        // prompt and tools from the cache (under half its prompt written): no rewrite.
+        let causes: Vec<RewriteCause> = cost.rewrites.iter().map(|r| r.cause).collect();
+        assert_eq!(
+            causes.iter().filter(|c| **c == RewriteCause::IdleGap).count(),
+            1,
+            "{causes:?}"
+        );
+        assert_eq!(
+            causes.iter().filter(|c| **c == RewriteCause::Compaction).count(),
+            0,
+            "{causes:?}"
+        );
+        assert_eq!(causes.first(), Some(&RewriteCause::FirstCall));
+        // 1.0.53 rewrote the whole prompt after its compaction (nothing cached survived).
+        let vsla = shipped("claude-code-jsonl/vsla-cc1053-autocompact-0a725fb5.jsonl");
+        let cost = session_cost(&vsla, PriceTable::builtin()).expect("a log");
+        assert!(
+            cost.rewrites.iter().any(|r| r.cause == RewriteCause::Compaction),
+            "{:?}",
+            cost.rewrites
+        );
+    }
+
+    #[test]
+    fn a_model_without_a_price_is_named_and_left_out() {
+        let log = shipped("claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+        let table = PriceTable::from_json("empty", "{}").expect("parses");
+        let cost = session_cost(&log, &table).expect("a log");
+        assert_eq!(cost.total, None, "never priced at 0");
+        assert!(cost.calls.iter().all(|c| c.dollars.is_none()));
+        assert_eq!(cost.unpriced_models, ["claude-sonnet-4-5-20250929"]);
+    }
+}

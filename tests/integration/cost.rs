@@ -1,0 +1,110 @@
+//! What a log cost, against ccusage: `stats --json`'s `cost.total` for every shipped
+//! Claude Code log within 1% of ccusage 20.0.24's `totalCost` for that log alone
+//! (recorded in `tests/data/ccusage/`, with the command).
+
+use crate::common;
+
+use common::{assert_exit, ctxlens, data, json_stdout};
+
+#[test]
+fn every_shipped_claude_code_log_costs_what_ccusage_says() {
+    let logs = data().join("real-transcripts/claude-code-jsonl");
+    let mut compared = 0;
+    for entry in std::fs::read_dir(data().join("ccusage")).expect("the ccusage figures") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let reference: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("JSON");
+        let expected = reference["totals"]["totalCost"].as_f64().expect("totalCost");
+        let log = logs.join(format!(
+            "{}.jsonl",
+            path.file_stem().and_then(|s| s.to_str()).expect("a name")
+        ));
+        let out = ctxlens(&["stats", log.to_str().expect("UTF-8"), "--json"]);
+        assert_exit(&out, 0);
+        let stats = json_stdout(&out);
+        let cost = &stats["cost"];
+        let total = cost["total"].as_f64().expect("a priced total");
+        assert!(
+            (total - expected).abs() <= expected * 0.01,
+            "{}: ctxlens ${total:.4}, ccusage ${expected:.4}",
+            log.display()
+        );
+        // The same tokens, once per request.
+        let sum =
+            |f: &dyn Fn(&serde_json::Value) -> u64| cost["calls"].as_array().expect("calls").iter().map(f).sum::<u64>();
+        let written = sum(&|c| {
+            c["usage"]["cache_write_5m_tokens"].as_u64().unwrap_or(0)
+                + c["usage"]["cache_write_1h_tokens"].as_u64().unwrap_or(0)
+        });
+        assert_eq!(
+            Some(written),
+            reference["totals"]["cacheCreationTokens"].as_u64(),
+            "{}",
+            log.display()
+        );
+        let output = sum(&|c| c["usage"]["output_tokens"].as_u64().unwrap_or(0));
+        assert_eq!(
+            Some(output),
+            reference["totals"]["outputTokens"].as_u64(),
+            "{}",
+            log.display()
+        );
+        assert!(
+            cost["prices"].as_str().is_some_and(|p| p.contains("LiteLLM")),
+            "the table is named"
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, 7, "every shipped Claude Code log has its ccusage figure");
+}
+
+/// A model the table does not hold is named, and the total is unknown, never 0.
+#[test]
+fn an_unknown_model_is_said_never_priced_at_zero() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let table = dir.path().join("prices.json");
+    std::fs::write(
+        &table,
+        r#"{"some-other-model": {"input_cost_per_token": 1e-6, "output_cost_per_token": 2e-6}}"#,
+    )
+    .expect("written");
+    let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let out = ctxlens(&[
+        "stats",
+        log.to_str().expect("UTF-8"),
+        "--json",
+        "--prices",
+        table.to_str().expect("UTF-8"),
+    ]);
+    assert_exit(&out, 0);
+    let stats = json_stdout(&out);
+    assert!(stats["cost"]["total"].is_null(), "{}", stats["cost"]);
+    assert_eq!(stats["cost"]["unpriced_models"][0], "claude-sonnet-4-5-20250929");
+    let text = common::stdout(&ctxlens(&[
+        "stats",
+        log.to_str().expect("UTF-8"),
+        "--prices",
+        table.to_str().expect("UTF-8"),
+    ]));
+    assert!(
+        text.contains("cost: unknown (claude-sonnet-4-5-20250929 not in the price table"),
+        "{text}"
+    );
+    // A table that is not one is refused with its place.
+    std::fs::write(&table, "{ nope").expect("written");
+    let out = ctxlens(&[
+        "stats",
+        log.to_str().expect("UTF-8"),
+        "--prices",
+        table.to_str().expect("UTF-8"),
+    ]);
+    assert_exit(&out, 2);
+    assert!(
+        common::stderr(&out).contains("prices.json:1:"),
+        "{}",
+        common::stderr(&out)
+    );
+}
