@@ -348,6 +348,31 @@ struct CompareDoc {
     context_window: u64,
     summarizer: String,
     policies: Vec<Compared>,
+    /// What each policy would have cost with prompt caching (a log with recorded usage).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<CostsDoc>,
+}
+
+/// The costs in `compare --json`: the log's own, and each policy's modelled one.
+#[derive(Serialize)]
+struct CostsDoc {
+    prices: String,
+    recorded: Option<f64>,
+    policies: Vec<ctxlens::cost::ReplayCost>,
+}
+
+/// The costs of a comparison, when the log records what its calls cost.
+fn costs_of(whole: &ctxlens::transcript::Transcript, rows: &[Compared]) -> Option<CostsDoc> {
+    let table = ctxlens::cost::PriceTable::builtin();
+    let recorded = ctxlens::cost::session_cost(whole, table)?;
+    Some(CostsDoc {
+        prices: table.name.clone(),
+        recorded: recorded.total,
+        policies: rows
+            .iter()
+            .map(|r| ctxlens::cost::replay_cost(whole, &r.replayed, table))
+            .collect(),
+    })
 }
 
 /// Compares and prints.
@@ -384,6 +409,7 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
         let doc = CompareDoc {
             context_window: window,
             summarizer: prepared.spec.to_string(),
+            cost: costs_of(&prepared.whole, &rows),
             policies: rows,
         };
         super::json_out::write(&mut out, "compare", &args.file.display().to_string(), &doc, true)?;
@@ -397,9 +423,40 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
             &rows,
             rows.iter().any(|r| r.replayed.calls.iter().any(|c| c.billed.is_some())),
         )?;
+        if let Some(costs) = costs_of(&prepared.whole, &rows) {
+            print_costs(&mut out, &costs)?;
+        }
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Each policy's modelled cost beside what the log recorded.
+fn print_costs(out: &mut impl Write, costs: &CostsDoc) -> std::io::Result<()> {
+    let dollars = |d: Option<f64>| d.map_or_else(|| "unknown".to_owned(), |d| format!("${d:.2}"));
+    writeln!(out)?;
+    writeln!(
+        out,
+        "with prompt caching (modelled: each call reads what it shares with the call before, a firing keeps only the system prompt and tools cached, an idle gap over 5 minutes none; prices: {}):",
+        costs.prices
+    )?;
+    writeln!(
+        out,
+        "  {:<30} {:>10}  (what the log recorded)",
+        "recorded",
+        dollars(costs.recorded)
+    )?;
+    for p in &costs.policies {
+        writeln!(
+            out,
+            "  {:<30} {:>10}  cache write {} · cache read {} tokens",
+            p.policy,
+            dollars(p.total),
+            thousands(p.cache_write_tokens),
+            thousands(p.cache_read_tokens)
+        )?;
+    }
+    Ok(())
 }
 
 fn print_compare(

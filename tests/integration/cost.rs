@@ -108,3 +108,72 @@ fn an_unknown_model_is_said_never_priced_at_zero() {
         common::stderr(&out)
     );
 }
+
+/// What a policy would have cost: on every shipped Claude Code log whose recorded cache
+/// rewrites are explained (unexplained ones under a quarter of its cache writes) and that
+/// never compacted, a policy that never fires is priced within 15% of what the log
+/// recorded (the same calls, the cache model alone differing); on the log that
+/// compacted, the agent's own policy, firing where the real one did, within 15% too.
+#[test]
+fn the_cache_model_prices_a_policy_that_never_fires_as_the_log_recorded() {
+    let logs = data().join("real-transcripts/claude-code-jsonl");
+    let mut held = 0;
+    let mut entries: Vec<_> = std::fs::read_dir(&logs)
+        .expect("logs")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    for log in entries {
+        let log = log.to_str().expect("UTF-8").to_owned();
+        let stats = json_stdout(&ctxlens(&["stats", &log, "--json"]));
+        let cost = &stats["cost"];
+        let written: u64 = cost["calls"]
+            .as_array()
+            .expect("calls")
+            .iter()
+            .map(|c| {
+                c["usage"]["cache_write_5m_tokens"].as_u64().unwrap_or(0)
+                    + c["usage"]["cache_write_1h_tokens"].as_u64().unwrap_or(0)
+            })
+            .sum();
+        let unexplained: u64 = cost["rewrites"]
+            .as_array()
+            .expect("rewrites")
+            .iter()
+            .filter(|r| r["cause"] == "unexplained")
+            .map(|r| r["written"].as_u64().unwrap_or(0))
+            .sum();
+        if unexplained * 4 > written {
+            continue; // not modelled: the log rewrote its cache for reasons it does not show
+        }
+        let compare = json_stdout(&ctxlens(&[
+            "compare",
+            &log,
+            "--policies",
+            "toolnexus,claude-code",
+            "--summarizer",
+            "placeholder",
+            "--json",
+        ]));
+        let recorded = compare["cost"]["recorded"].as_f64().expect("recorded");
+        let compacted = stats["notes"]
+            .as_array()
+            .is_some_and(|n| n.iter().any(|n| n["kind"] == "past compaction"));
+        for (policy, row) in compare["policies"].as_array().expect("policies").iter().enumerate() {
+            let fires = !row["firings"].as_array().expect("firings").is_empty();
+            let name = row["policy"].as_str().expect("name");
+            // Compared like with like: a policy that fires on a log that never compacted
+            // (or one that never fires on a log that did) changed the calls themselves.
+            if fires != compacted || (compacted && name != "claude-code") {
+                continue;
+            }
+            let modelled = compare["cost"]["policies"][policy]["total"].as_f64().expect("priced");
+            assert!(
+                (modelled - recorded).abs() <= recorded * 0.15,
+                "{log} {name}: modelled ${modelled:.2}, recorded ${recorded:.2}"
+            );
+            held += 1;
+        }
+    }
+    assert!(held >= 5, "held on {held} log-policy pairs");
+}

@@ -9,12 +9,14 @@
 //! call, or none the log shows.
 
 pub mod prices;
+pub mod replayed;
 
 use std::collections::BTreeSet;
 
 use serde::Serialize;
 
 pub use prices::{PriceTable, Prices, Rates};
+pub use replayed::{replay_cost, ReplayCost};
 
 use crate::transcript::{Container, Recorded, Transcript};
 
