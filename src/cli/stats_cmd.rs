@@ -382,6 +382,17 @@ fn write_cost(out: &mut impl Write, cost: &SessionCost) -> std::io::Result<()> {
         None if cost.calls.is_empty() => return Ok(()),
         None => writeln!(out, "cost: unknown ({} not in the price table {})", cost.unpriced_models.join(", "), cost.prices)?,
     }
+    if let Some(extra) = cost.compaction_total {
+        writeln!(
+            out,
+            "  + about ${extra:.2} for {} (not in the log: estimated)",
+            ctxlens::text::count_of(
+                cost.compaction_calls.len() as u64,
+                "compaction's own summarizing call",
+                "compactions' own summarizing calls"
+            )
+        )?;
+    }
     if cost.total.is_some() && !cost.unpriced_models.is_empty() {
         writeln!(
             out,

@@ -124,6 +124,23 @@ pub struct SessionCost {
     pub unpriced_models: Vec<String>,
     /// Calls that wrote more than half of a prompt over [`REWRITE_MIN_PROMPT`] tokens.
     pub rewrites: Vec<Rewrite>,
+    /// Each compaction's own summarizing call, which the log does not record: estimated
+    /// (the context before it read from the cache, its summary written out), never in
+    /// `total`.
+    pub compaction_calls: Vec<EstimatedCall>,
+    /// What those estimated calls add; `None` when there are none or none could be priced.
+    pub compaction_total: Option<f64>,
+}
+
+/// A call the log does not record, estimated from what it does.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EstimatedCall {
+    /// The line of the compaction it made.
+    pub line: usize,
+    /// Its estimated usage.
+    pub usage: Recorded,
+    /// What that cost; `None` without a price.
+    pub dollars: Option<Dollars>,
 }
 
 /// The smallest prompt whose rewrite is worth naming.
@@ -159,14 +176,51 @@ pub fn session_cost(transcript: &Transcript, table: &PriceTable) -> Option<Sessi
         dollars.add(d);
     }
     let priced = calls.iter().any(|c| c.dollars.is_some());
+    // Every compaction of the session, not only the live view's last.
+    let whole = transcript.whole_session().ok();
+    let whole = whole.as_ref().unwrap_or(transcript);
+    let compaction_calls = compaction_calls(whole, &calls, table);
+    let compaction_total = compaction_calls
+        .iter()
+        .filter_map(|c| c.dollars.map(|d| d.total()))
+        .reduce(|a, b| a + b);
     Some(SessionCost {
         prices: table.name.clone(),
-        rewrites: rewrites(transcript, &calls),
+        rewrites: rewrites(whole, &calls),
         total: priced.then(|| dollars.total()),
         dollars,
         calls,
         unpriced_models: unpriced.into_iter().collect(),
+        compaction_calls,
+        compaction_total,
     })
+}
+
+/// Each compaction's summarizing call: the prompt of the last recorded call before it,
+/// read from the cache, and its summary (about a quarter of its characters) written out,
+/// at that call's model.
+fn compaction_calls(whole: &Transcript, calls: &[Call], table: &PriceTable) -> Vec<EstimatedCall> {
+    whole
+        .compactions()
+        .iter()
+        .filter_map(|c| {
+            let before = calls.iter().rev().find(|call| call.line < c.line)?;
+            let summary = c
+                .summary_message
+                .map_or(0, |i| (whole.raw(i).chars().count() as u64).div_ceil(4));
+            let usage = Recorded {
+                cache_read_tokens: before.usage.context_tokens(),
+                output_tokens: summary,
+                ..Recorded::default()
+            };
+            let prices = before.model.as_deref().and_then(|m| table.prices(m));
+            Some(EstimatedCall {
+                line: c.line,
+                dollars: prices.map(|p| Dollars::of(&usage, p)),
+                usage,
+            })
+        })
+        .collect()
 }
 
 type RawCall = (usize, Option<String>, Option<String>, Recorded);
@@ -295,7 +349,7 @@ fn rewrites(transcript: &Transcript, calls: &[Call]) -> Vec<Rewrite> {
     for (k, call) in calls.iter().enumerate() {
         let prompt = call.usage.context_tokens();
         let written = call.usage.cache_write_tokens();
-        if prompt <= REWRITE_MIN_PROMPT || written * 2 <= prompt {
+        if prompt <= REWRITE_MIN_PROMPT || written <= prompt / 2 {
             continue;
         }
         let before = k.checked_sub(1).map(|j| &calls[j]);

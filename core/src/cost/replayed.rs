@@ -84,8 +84,8 @@ pub fn replay_cost(whole: &Transcript, replayed: &Replayed, table: &PriceTable) 
         let fired = firings.get(&call.at);
         let mut bill = |usage: Recorded| {
             out.calls += 1;
-            out.cache_write_tokens += usage.cache_write_tokens();
-            out.cache_read_tokens += usage.cache_read_tokens;
+            out.cache_write_tokens = out.cache_write_tokens.saturating_add(usage.cache_write_tokens());
+            out.cache_read_tokens = out.cache_read_tokens.saturating_add(usage.cache_read_tokens);
             match model.as_deref().and_then(|m| table.prices(m)) {
                 Some(prices) => {
                     priced_any = true;
