@@ -33,6 +33,16 @@ pub struct Meter {
     pub calls: Option<u64>,
     /// The context as a share of the window, in percent.
     pub pct: u64,
+    /// The agent compacts on its own (Claude Code, Codex); else the threshold is only the
+    /// window, where the provider refuses the request (a raw API request, an agent
+    /// without automatic compaction).
+    #[serde(default = "compacts_by_default")]
+    pub compacts: bool,
+}
+
+/// An answer kept by an older version compacted whenever it named a rule.
+fn compacts_by_default() -> bool {
+    true
 }
 
 /// The meter of `transcript` (its live conversation) counted by `counts`; `window`
@@ -58,6 +68,11 @@ pub fn meter_read_on(transcript: &Transcript, counts: &Counts, earlier: &Meter) 
 /// Where the agent's next compaction fires in `transcript` for `window`, and which rule
 /// says so.
 fn threshold_of(transcript: &Transcript, window: u64) -> (u64, String) {
+    if transcript.format().container == Container::Codex {
+        // Codex's default `auto_compact_token_limit`: 90% of the model's window (the
+        // codex policy's default; a config that sets it lower is not in the rollout).
+        return (window * 9 / 10, "codex (90% of the window, its default)".to_owned());
+    }
     if transcript.format().container == Container::ClaudeCode {
         // The live epoch holds the compaction that began it; only when that one was not
         // automatic can an earlier automatic one be further back (read the whole log then).
@@ -76,12 +91,12 @@ fn threshold_of(transcript: &Transcript, window: u64) -> (u64, String) {
             ),
         }
     } else {
-        (
-            window,
-            "the window (no compaction rule known for this agent)".to_owned(),
-        )
+        (window, NO_COMPACTION.to_owned())
     }
 }
+
+/// What the meter says of an agent with no automatic compaction it knows of.
+pub const NO_COMPACTION: &str = "the window (no automatic compaction known for this agent)";
 
 /// The meter's figures with the window and threshold known.
 fn measured(transcript: &Transcript, counts: &Counts, window: u64, threshold: (u64, String)) -> Meter {
@@ -118,10 +133,11 @@ fn measured(transcript: &Transcript, counts: &Counts, window: u64, threshold: (u
         tokens_from,
         window,
         threshold,
-        threshold_from,
         left,
         calls: growth.filter(|&g| g > 0).map(|g| left.div_ceil(g)),
         pct: (tokens * 100).checked_div(window).unwrap_or(0),
+        compacts: threshold_from != NO_COMPACTION,
+        threshold_from,
     }
 }
 

@@ -25,9 +25,14 @@ pub struct StatusArgs {
     /// A session file, or a folder (its most recently written session).
     path: PathBuf,
     /// The line to print, with {pct} {tokens} {window} {threshold} {left} {calls} {model}
-    /// {file} filled in.
-    #[arg(long, value_name = "TEMPLATE", default_value = DEFAULT_TEMPLATE)]
-    format: String,
+    /// {file} filled in [default: "{pct}% of {window} · compaction in {left} (≈{calls}
+    /// calls)", its parts known only when known; "… · no automatic compaction" for an
+    /// agent without one].
+    #[arg(long, value_name = "TEMPLATE")]
+    template: Option<String>,
+    /// The old name of --template (kept for one release; it warns).
+    #[arg(long = "format", value_name = "TEMPLATE", hide = true, conflicts_with = "template")]
+    format_old: Option<String>,
     /// The model's context window (default: the window of the model the log names).
     #[arg(long, value_name = "N")]
     context_window: Option<u64>,
@@ -41,7 +46,54 @@ pub struct StatusArgs {
     json: bool,
 }
 
-const DEFAULT_TEMPLATE: &str = "{pct}% of {window} · compaction in {left} (≈{calls} calls)";
+/// The placeholders a template may use.
+const PLACEHOLDERS: [&str; 8] = ["pct", "tokens", "window", "threshold", "left", "calls", "model", "file"];
+
+/// The template asked for (`--template`, or the old `--format` with a warning), checked:
+/// an unknown placeholder is an error naming the ones there are.
+fn template_of(args: &StatusArgs) -> anyhow::Result<Option<String>> {
+    let template = match (&args.template, &args.format_old) {
+        (Some(t), _) => Some(t.clone()),
+        (None, Some(t)) => {
+            eprintln!(
+                "ctxlens: status --format is now --template (--format means an input format elsewhere); it will go"
+            );
+            Some(t.clone())
+        }
+        (None, None) => None,
+    };
+    if let Some(t) = &template {
+        let mut rest = t.as_str();
+        while let Some(open) = rest.find('{') {
+            let after = &rest[open + 1..];
+            let Some(close) = after.find('}') else { break };
+            let name = &after[..close];
+            if !PLACEHOLDERS.contains(&name) {
+                let known: Vec<String> = PLACEHOLDERS.iter().map(|p| format!("{{{p}}}")).collect();
+                anyhow::bail!(
+                    "--template: unknown placeholder {{{name}}} (one of {})",
+                    known.join(" ")
+                );
+            }
+            rest = &after[close + 1..];
+        }
+    }
+    Ok(template)
+}
+
+/// The default line: the parts that are known, and what this agent does.
+fn default_line(s: &Status) -> String {
+    let m = &s.meter;
+    let short = ctxlens::text::short_count;
+    let head = format!("{}% of {}", m.pct, short(m.window));
+    if !m.compacts {
+        return format!("{head} · no automatic compaction");
+    }
+    match m.calls {
+        Some(calls) => format!("{head} · compaction in {} (≈{calls} calls)", short(m.left)),
+        None => format!("{head} · compaction in {}", short(m.left)),
+    }
+}
 
 /// What the line says: the file and its meter (`ctxlens::meter`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -54,6 +106,7 @@ struct Status {
 }
 
 pub fn run(args: &StatusArgs) -> anyhow::Result<ExitCode> {
+    let template = template_of(args)?;
     let file = session_of(&args.path)?;
     let cache = Cache::for_file(&file, args.context_window);
     let kept = cache.as_ref().and_then(Cache::read);
@@ -87,7 +140,10 @@ pub fn run(args: &StatusArgs) -> anyhow::Result<ExitCode> {
         super::json_out::write(&mut out, "status", &status.file, &status, false)?;
         std::io::Write::write_all(&mut out, b"\n")?;
     } else {
-        println!("{}", fill(&args.format, &status));
+        match &template {
+            Some(t) => println!("{}", fill(t, &status)),
+            None => println!("{}", default_line(&status)),
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

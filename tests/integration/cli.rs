@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{assert_exit, ctxlens, ctxlens_stdin, json_stdout, repo, stderr, stdout};
+use common::{assert_exit, ctxlens, ctxlens_stdin, data, json_stdout, repo, stderr, stdout};
 use serde_json::Value;
 
 fn sample(name: &str) -> String {
@@ -416,7 +416,7 @@ fn status_is_one_line_from_the_recorded_usage_and_the_agents_own_threshold() {
         line.starts_with(&format!("{}% of {}k", tokens * 100 / window, window / 1000)),
         "{line}"
     );
-    let custom = stdout(&ctxlens(&["status", log, "--format", "{pct}|{left}|{model}"]));
+    let custom = stdout(&ctxlens(&["status", log, "--template", "{pct}|{left}|{model}"]));
     assert_eq!(
         custom.trim(),
         format!(
@@ -425,6 +425,36 @@ fn status_is_one_line_from_the_recorded_usage_and_the_agents_own_threshold() {
             (threshold - tokens + 500) / 1000,
             status["model"].as_str().expect("model")
         )
+    );
+    // The old --format still works, with a warning; an unknown placeholder is refused.
+    let old = ctxlens(&["status", log, "--format", "{pct}|{left}|{model}"]);
+    assert_eq!(stdout(&old), custom);
+    assert!(stderr(&old).contains("--template"), "{}", stderr(&old));
+    let unknown = ctxlens(&["status", log, "--template", "{pct} {percent}"]);
+    assert_exit(&unknown, 2);
+    assert!(
+        stderr(&unknown).contains("unknown placeholder {percent}"),
+        "{}",
+        stderr(&unknown)
+    );
+    // An agent without automatic compaction is said so; a Codex rollout compacts at 90%.
+    let api = stdout(&ctxlens(&[
+        "status",
+        repo()
+            .join("sample-transcripts/support-agent.json")
+            .to_str()
+            .expect("UTF-8"),
+    ]));
+    assert!(
+        api.trim().ends_with("no automatic compaction") && !api.contains('?'),
+        "{api}"
+    );
+    let codex = data().join("real-transcripts/codex-rollout/codemie-codex-cli-019e1625.jsonl");
+    let codex = json_stdout(&ctxlens(&["status", codex.to_str().expect("UTF-8"), "--json"]));
+    assert_eq!(
+        codex["threshold"].as_u64(),
+        codex["window"].as_u64().map(|w| w * 9 / 10),
+        "{codex}"
     );
     // A folder: its most recently written session.
     let dir = tempfile::tempdir().expect("temp dir");

@@ -357,6 +357,7 @@ fn meter_parts(app: &App, meter: &crate::meter::Meter) -> Vec<Part> {
     let t = &app.theme();
     let calls = meter
         .calls
+        .filter(|_| meter.compacts)
         .map(|c| {
             format!(
                 " · about {} at this session's recent rate",
@@ -364,7 +365,9 @@ fn meter_parts(app: &App, meter: &crate::meter::Meter) -> Vec<Part> {
             )
         })
         .unwrap_or_default();
-    let state = if meter.left == 0 {
+    let state = if !meter.compacts {
+        "no automatic compaction (the window is the limit)".to_owned()
+    } else if meter.left == 0 {
         format!("past its auto-compact point ({})", thousands(meter.threshold))
     } else {
         format!("auto-compact in ≈{} tokens", thousands(meter.left))
