@@ -137,16 +137,20 @@ fn a_wrong_format_says_what_it_expected_and_found() {
         (&sample, "gemini", "found messages with `content`, `role`"),
         (&sample, "openhands", "found messages with `content`, `role`"),
         (&sample, "openai-jsonl", "found a JSON array"),
+        (&log, "gemini", "found a claude-code session log"),
+        (&log, "openai", "found a claude-code session log"),
     ] {
         let path = file.to_str().unwrap();
         let out = common::ctxlens(&["stats", path, "--format", format]);
         common::assert_exit(&out, 2);
         let err = common::stderr(&out);
         let article = if format.starts_with(['a', 'o']) { "an" } else { "a" };
+        // The file named once, with the place (`FILE:1:1: not a … transcript`).
         assert!(
-            err.contains(&format!("{path} is not {article} {format} transcript: expected ")) && err.contains(found),
+            err.contains(&format!("{path}:1:1: not {article} {format} transcript: expected ")) && err.contains(found),
             "{format}: {err}"
         );
+        assert_eq!(err.matches(path).count(), 1, "{err}");
         assert!(
             !err.contains("invalid JSON") && !err.contains("truncated JSON"),
             "{err}"

@@ -99,7 +99,7 @@ fn not_a(source: &str, text: &str, at: usize, format: FormatOverride, found: &st
         source,
         Position::of_offset(text, at),
         format!(
-            "{source} is not {} {} transcript: expected {}, found {found}",
+            "not {} {} transcript: expected {}, found {found}",
             if format.name().starts_with(['a', 'o']) {
                 "an"
             } else {
@@ -109,6 +109,32 @@ fn not_a(source: &str, text: &str, at: usize, format: FormatOverride, found: &st
             expected(format)
         ),
     )
+}
+
+/// After splitting: a session log (detected by its records) is not a message list of
+/// another format, whatever `--format` says.
+pub(crate) fn check_container(
+    source: &str,
+    text: &str,
+    at: usize,
+    format: FormatOverride,
+    detected: &super::format::Container,
+) -> Result<(), LoadError> {
+    if !detected.is_log() || matches!(format, FormatOverride::ClaudeCode | FormatOverride::Codex) {
+        return Ok(());
+    }
+    let log = if *detected == super::format::Container::Codex {
+        "codex"
+    } else {
+        "claude-code"
+    };
+    Err(not_a(
+        source,
+        text,
+        at,
+        format,
+        &format!("a {log} session log (drop --format, or use --format {log})"),
+    ))
 }
 
 /// Before parsing: a forced line format (JSONL, Claude Code, Codex) must be one.

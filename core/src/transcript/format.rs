@@ -245,6 +245,7 @@ pub(crate) fn split(
     };
     let mut split = split?;
     if let Some(f) = forced {
+        super::forced::check_container(source, text, start + first, f, &split.container)?;
         let messages: Vec<&str> = split.spans.iter().take(20).map(|s| &text[s.clone()]).collect();
         if let Err(e) = super::forced::check_list(source, text, start + first, f, &messages) {
             // A fault is always named as the one-pass scan finds it.
