@@ -63,6 +63,10 @@ pub enum Action {
     EditSummary,
     /// Close an overlay, or quit from the main screen.
     Back,
+    /// Esc: close an overlay or prompt, clear the list's filter; on the main screen of a
+    /// session opened directly, never quit (`q` does), back to the browser from one it
+    /// opened.
+    Dismiss,
     /// Quit.
     Quit,
     /// A character typed into the open prompt.

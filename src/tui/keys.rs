@@ -163,7 +163,8 @@ pub const BINDINGS: &[Binding] = &[
     bind!([M], [ch('n')], "n", Action::NextMatch, "", "next match"),
     bind!([M], [ch('N')], "N", Action::PrevMatch, "", "previous match"),
     bind!([M], [ch('?')], "?", Action::ToggleHelp, "help", "this help"),
-    bind!([M], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "quit", "clear the list's filter, else quit"),
+    bind!([M], [ch('q')], "q", Action::Back, "quit", "clear the list's filter, else quit"),
+    bind!([M], [code(KeyCode::Esc)], "Esc", Action::Dismiss, "", "clear the list's filter (back to the browser from a session it opened; q quits)"),
     // Overlays: scrolling, choosing, closing.
     bind!([H, P, L, B, T, O, K, CM], [ch('j'), code(KeyCode::Down)], "j/↓", Action::Down, "", "down"),
     bind!([H, P, L, B, T, O, K, CM], [ch('k'), code(KeyCode::Up)], "k/↑", Action::Up, "", "up"),

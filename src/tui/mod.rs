@@ -209,6 +209,7 @@ fn browse(
                 Ok(transcript) => {
                     let session_config = Config {
                         input_path: Some(path),
+                        from_browser: true,
                         ..config.clone()
                     };
                     let exit = run_session(screen, transcript, session_config)?;

@@ -435,9 +435,12 @@ fn navigation_clicks_and_quitting() {
         "in the detail pane keys scroll"
     );
     app.act(Action::ToggleHelp);
-    assert!(app.act(Action::Back).is_empty(), "Esc closes help first");
+    assert!(app.act(Action::Dismiss).is_empty(), "Esc closes help first");
     assert_eq!(*app.mode(), Mode::Normal);
-    assert!(matches!(app.act(Action::Back).as_slice(), [Effect::Quit]));
+    // Esc never leaves the app (the tuned settings would go with it): it says how.
+    assert!(app.act(Action::Dismiss).is_empty(), "Esc on the main screen stays");
+    assert!(status_text(&app).contains("q quits"), "{}", status_text(&app));
+    assert!(matches!(app.act(Action::Back).as_slice(), [Effect::Quit]), "q quits");
 }
 
 // ---- screens --------------------------------------------------------------------------

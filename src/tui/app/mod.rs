@@ -69,6 +69,8 @@ pub struct Config {
     pub theme: Theme,
     /// Where `c`'s save writes an agent's configuration (the working folder).
     pub save_dir: PathBuf,
+    /// Opened from the session browser: leaving goes back to it.
+    pub from_browser: bool,
 }
 
 impl Default for Config {
@@ -87,6 +89,7 @@ impl Default for Config {
             hint: None,
             theme: Theme::from_env(),
             save_dir: PathBuf::from("."),
+            from_browser: false,
         }
     }
 }
@@ -330,6 +333,8 @@ pub struct App {
     mode: Mode,
     search: Option<Search>,
     status: Option<Status>,
+    /// Opened from the session browser (Esc on the main screen goes back to it).
+    from_browser: bool,
     size: (u16, u16),
     tick: u64,
 }
@@ -374,6 +379,7 @@ impl App {
         let mut app = App {
             transcript,
             input_path: config.input_path,
+            from_browser: config.from_browser,
             theme: config.theme,
             counts: BTreeMap::from([(Tokenizer::Estimate, estimate)]),
             heavy: BTreeMap::from([(Tokenizer::Estimate, estimate_heavy)]),
@@ -455,6 +461,7 @@ impl App {
         match action {
             Action::Quit => vec![Effect::Quit],
             Action::Back => self.back(),
+            Action::Dismiss => self.dismiss(),
             Action::Resize(w, h) => {
                 self.resize(w, h);
                 Vec::new()
@@ -605,6 +612,16 @@ impl App {
         }
         *scroll = (*scroll).min(last);
         Vec::new()
+    }
+
+    /// Esc: as [`App::back`], except that the main screen of a session not opened from
+    /// the browser stays (the tuned settings with it), and says how to quit.
+    fn dismiss(&mut self) -> Vec<Effect> {
+        if matches!(self.mode, Mode::Normal) && self.filter.is_none() && !self.from_browser {
+            self.status = Status::info("Esc closes overlays and prompts; q quits");
+            return Vec::new();
+        }
+        self.back()
     }
 
     fn back(&mut self) -> Vec<Effect> {
