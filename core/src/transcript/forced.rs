@@ -124,9 +124,9 @@ pub(crate) fn check_container(
         return Ok(());
     }
     let log = if *detected == super::format::Container::Codex {
-        "codex"
+        FormatOverride::Codex.name()
     } else {
-        "claude-code"
+        FormatOverride::ClaudeCode.name()
     };
     Err(not_a(
         source,

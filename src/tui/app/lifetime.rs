@@ -498,6 +498,8 @@ impl App {
             logged_threshold: crate::policy::claude_code::logged_threshold(&self.transcript),
             opencode_estimate_ratio: crate::policy::opencode::estimate_ratio(&self.transcript, self.counts()),
         };
-        agent_config::emit(kind, &settings).map_err(|e| e.to_string())
+        // The screen sets the window with `W`, not a command-line option.
+        agent_config::emit(kind, &settings)
+            .map_err(|e| e.to_string().replace("pass --context-window N", "press W to set it"))
     }
 }

@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use super::{App, Effect, Mode, Status};
 use crate::breakdown::{By, Row};
-use crate::text::thousands;
 use crate::tui::action::Action;
 use crate::tui::jobs::{BreakdownKey, Job};
 
@@ -122,8 +121,8 @@ impl App {
             return false;
         }
         self.status = Status::info(format!(
-            "showing {} messages: {label} (Esc shows all)",
-            thousands(shown.len() as u64)
+            "showing {}: {label} (Esc shows all)",
+            crate::text::count_of(shown.len() as u64, "message", "messages")
         ));
         self.filter = Some(ListFilter {
             label,
