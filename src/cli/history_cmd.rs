@@ -106,6 +106,8 @@ struct EpochDoc {
     /// The system prompt and tools its requests carried, fitted from its usage.
     overhead: Option<u64>,
     human_turns: usize,
+    /// What its recorded calls cost, in dollars (`stats` names the price table).
+    cost: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -272,6 +274,13 @@ fn epoch_overhead(fits: &[ctxlens::calibrate::EpochFit], messages: &std::ops::Ra
         .filter(|&o| o > 0)
 }
 
+/// Each epoch's recorded cost (empty when the log records no priced call).
+fn epoch_costs(whole: &Transcript, found: &History) -> Vec<Option<f64>> {
+    let lines: Vec<usize> = found.compactions.iter().map(|c| c.line).collect();
+    ctxlens::cost::session_cost(whole, ctxlens::cost::PriceTable::builtin())
+        .map_or_else(Vec::new, |c| c.by_epoch(&lines))
+}
+
 fn document<'a>(
     whole: &'a Transcript,
     counts: &'a Counts,
@@ -280,6 +289,7 @@ fn document<'a>(
     compared: &'a [Vec<Compared>],
 ) -> Doc<'a> {
     let fits = ctxlens::calibrate::calibrate_epochs(whole, counts);
+    let costs = epoch_costs(whole, found);
     Doc {
         format: whole.format().name(),
         tokenizer: counts.tokenizer.name(),
@@ -296,6 +306,7 @@ fn document<'a>(
                 recorded_peak: e.recorded_peak,
                 overhead: epoch_overhead(&fits, &e.messages),
                 human_turns: e.human_turns,
+                cost: costs.get(e.index).copied().flatten(),
             })
             .collect(),
         compactions: found
@@ -397,6 +408,7 @@ fn print(
         )?;
     }
     let fits = ctxlens::calibrate::calibrate_epochs(whole, counts);
+    let costs = epoch_costs(whole, found);
     for epoch in &found.epochs {
         writeln!(out)?;
         let recorded = epoch
@@ -406,9 +418,15 @@ fn print(
         let overhead = epoch_overhead(&fits, &epoch.messages)
             .map(|o| format!(" · system + tools ≈{} (fitted, not in the log)", thousands(o)))
             .unwrap_or_default();
+        let cost = costs
+            .get(epoch.index)
+            .copied()
+            .flatten()
+            .map(|d| format!(" · cost ${d:.2}"))
+            .unwrap_or_default();
         writeln!(
             out,
-            "Epoch {}  #{}–#{}  {} · {} tokens ({tokenizer}) · {}{recorded}{overhead}",
+            "Epoch {}  #{}–#{}  {} · {} tokens ({tokenizer}) · {}{recorded}{overhead}{cost}",
             epoch.index,
             epoch.messages.start,
             epoch.messages.end.saturating_sub(1),

@@ -177,3 +177,26 @@ fn the_cache_model_prices_a_policy_that_never_fires_as_the_log_recorded() {
     }
     assert!(held >= 5, "held on {held} log-policy pairs");
 }
+
+/// `history` splits the same cost by epoch: its epochs add up to `stats`' total.
+#[test]
+fn the_epochs_add_up_to_the_sessions_cost() {
+    for name in [
+        "vsla-cc1053-autocompact-0a725fb5.jsonl",
+        "codemie-autocompact-624a4a58.jsonl",
+    ] {
+        let log = data().join("real-transcripts/claude-code-jsonl").join(name);
+        let log = log.to_str().expect("UTF-8");
+        let total = json_stdout(&ctxlens(&["stats", log, "--json"]))["cost"]["total"]
+            .as_f64()
+            .expect("priced");
+        let history = json_stdout(&ctxlens(&["history", log, "--json"]));
+        let epochs = history["epochs"].as_array().expect("epochs");
+        assert_eq!(epochs.len(), 2, "{name}: one compaction, two epochs");
+        let sum: f64 = epochs.iter().map(|e| e["cost"].as_f64().expect("each priced")).sum();
+        assert!(
+            (sum - total).abs() < 1e-6,
+            "{name}: epochs ${sum:.4}, session ${total:.4}"
+        );
+    }
+}

@@ -132,6 +132,22 @@ pub struct SessionCost {
     pub compaction_total: Option<f64>,
 }
 
+impl SessionCost {
+    /// The dollars of each epoch: the calls between one compaction's line and the next
+    /// (`compaction_lines` ascending, one epoch more than lines); `None` for an epoch with
+    /// no priced call.
+    pub fn by_epoch(&self, compaction_lines: &[usize]) -> Vec<Option<f64>> {
+        let mut epochs = vec![None; compaction_lines.len() + 1];
+        for call in &self.calls {
+            let epoch = compaction_lines.iter().take_while(|&&l| l < call.line).count();
+            if let Some(d) = call.dollars {
+                *epochs[epoch].get_or_insert(0.0) += d.total();
+            }
+        }
+        epochs
+    }
+}
+
 /// A call the log does not record, estimated from what it does.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EstimatedCall {
