@@ -380,6 +380,27 @@ fn print_threshold(out: &mut impl Write, c: &ctxlens::history::Compaction) -> an
     Ok(())
 }
 
+/// An epoch's heading: its messages, tokens, turns, and what the log says of its calls.
+fn epoch_line(epoch: &ctxlens::history::Epoch, tokenizer: &str, overhead: Option<u64>, cost: Option<f64>) -> String {
+    let recorded = epoch
+        .recorded_peak
+        .map(|r| format!(" · largest recorded prompt {}", thousands(r)))
+        .unwrap_or_default();
+    let overhead = overhead
+        .map(|o| format!(" · system + tools ≈{} (fitted, not in the log)", thousands(o)))
+        .unwrap_or_default();
+    let cost = cost.map(|d| format!(" · cost ${d:.2}")).unwrap_or_default();
+    format!(
+        "Epoch {}  #{}–#{}  {} · {} tokens ({tokenizer}) · {}{recorded}{overhead}{cost}",
+        epoch.index,
+        epoch.messages.start,
+        epoch.messages.end.saturating_sub(1),
+        ctxlens::text::count_of(epoch.messages.len() as u64, "message", "messages"),
+        thousands(epoch.tokens),
+        ctxlens::text::count_of(epoch.human_turns as u64, "human turn", "human turns"),
+    )
+}
+
 fn print(
     out: &mut impl Write,
     whole: &Transcript,
@@ -411,28 +432,15 @@ fn print(
     let costs = epoch_costs(whole, found);
     for epoch in &found.epochs {
         writeln!(out)?;
-        let recorded = epoch
-            .recorded_peak
-            .map(|r| format!(" · largest recorded prompt {}", thousands(r)))
-            .unwrap_or_default();
-        let overhead = epoch_overhead(&fits, &epoch.messages)
-            .map(|o| format!(" · system + tools ≈{} (fitted, not in the log)", thousands(o)))
-            .unwrap_or_default();
-        let cost = costs
-            .get(epoch.index)
-            .copied()
-            .flatten()
-            .map(|d| format!(" · cost ${d:.2}"))
-            .unwrap_or_default();
         writeln!(
             out,
-            "Epoch {}  #{}–#{}  {} · {} tokens ({tokenizer}) · {}{recorded}{overhead}{cost}",
-            epoch.index,
-            epoch.messages.start,
-            epoch.messages.end.saturating_sub(1),
-            ctxlens::text::count_of(epoch.messages.len() as u64, "message", "messages"),
-            thousands(epoch.tokens),
-            ctxlens::text::count_of(epoch.human_turns as u64, "human turn", "human turns"),
+            "{}",
+            epoch_line(
+                epoch,
+                tokenizer,
+                epoch_overhead(&fits, &epoch.messages),
+                costs.get(epoch.index).copied().flatten()
+            )
         )?;
         for c in found.compactions.iter().filter(|c| c.epoch == epoch.index) {
             let pre = match (c.pre_tokens, c.last_recorded_before) {
