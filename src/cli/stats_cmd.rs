@@ -251,12 +251,12 @@ pub fn write_table(
     let groups = &transcript.groups();
     writeln!(
         out,
-        "{}: {} · {} messages · {} tool groups · {} orphans",
+        "{}: {} · {} · {} · {}",
         transcript.source(),
         transcript.format(),
-        thousands(transcript.messages().len() as u64),
-        thousands(groups.groups.len() as u64),
-        thousands(groups.orphans.len() as u64)
+        ctxlens::text::count_of(transcript.messages().len() as u64, "message", "messages"),
+        ctxlens::text::count_of(groups.groups.len() as u64, "tool group", "tool groups"),
+        ctxlens::text::count_of(groups.orphans.len() as u64, "orphan", "orphans")
     )?;
     if let Some(system) = &transcript.system() {
         writeln!(out, "top-level system (not counted): {}", one_line(system, 80))?;

@@ -151,6 +151,13 @@ pub fn run(args: &StatusArgs) -> anyhow::Result<ExitCode> {
 /// `path`, or for a folder its most recently modified session file.
 fn session_of(path: &Path) -> anyhow::Result<PathBuf> {
     if !path.is_dir() {
+        // A status bar calls this every few seconds: a pipe or a device would block it.
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            anyhow::bail!(
+                "{}: not a session file (a pipe or a device): status reads a file or a folder",
+                path.display()
+            );
+        }
         return Ok(path.to_owned());
     }
     let found = ctxlens::scan::session_files(&[path.to_owned()]);

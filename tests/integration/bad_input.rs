@@ -162,3 +162,28 @@ fn a_wrong_format_says_what_it_expected_and_found() {
         0,
     );
 }
+
+/// A device is never read (`/dev/zero` would be read until memory runs out); `status`,
+/// which a status bar calls every few seconds, refuses a pipe too rather than block.
+#[cfg(unix)]
+#[test]
+fn a_device_or_a_pipe_is_refused_not_read_forever() {
+    for args in [
+        &["stats", "/dev/zero"][..],
+        &["status", "/dev/zero"][..],
+        &["status", "/dev/urandom"][..],
+    ] {
+        let out = ctxlens(args);
+        assert_exit(&out, 2);
+        assert!(stderr(&out).contains("/dev/"), "{args:?}: {}", stderr(&out));
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no mkfifo here
+    }
+    let out = ctxlens(&["status", fifo.to_str().expect("UTF-8")]);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("not a session file"), "{}", stderr(&out));
+}

@@ -24,8 +24,34 @@ fn read_bytes(path: &Path) -> Result<(String, Vec<u8>), LoadError> {
         return Ok(("<stdin>".to_owned(), bytes));
     }
     let source = path.display().to_string();
+    if let Some(kind) = device_kind(path) {
+        // /dev/zero would be read until memory runs out, a terminal until it closes.
+        return Err(LoadError::whole(
+            &source,
+            format!("not a file but a {kind}: a transcript is a file (or - for standard input)"),
+        ));
+    }
     let bytes = std::fs::read(path).map_err(|e| LoadError::whole(&source, format!("cannot read: {e}")))?;
     Ok((source, bytes))
+}
+
+/// What `path` is when it is a device rather than a file or a pipe.
+#[cfg(unix)]
+fn device_kind(path: &Path) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = std::fs::metadata(path).ok()?.file_type();
+    if kind.is_char_device() {
+        Some("character device")
+    } else if kind.is_block_device() {
+        Some("block device")
+    } else {
+        None
+    }
+}
+
+#[cfg(not(unix))]
+fn device_kind(_path: &Path) -> Option<&'static str> {
+    None
 }
 
 /// The name errors give an input and its text, checked to be UTF-8.

@@ -35,10 +35,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             filter.label
         ),
         None => format!(
-            " messages {} · {} tool groups · {} orphans ",
+            " messages {} · {} · {} ",
             thousands(app.transcript().messages().len() as u64),
-            thousands(groups.groups.len() as u64),
-            thousands(groups.orphans.len() as u64)
+            crate::text::count_of(groups.groups.len() as u64, "tool group", "tool groups"),
+            crate::text::count_of(groups.orphans.len() as u64, "orphan", "orphans")
         ),
     };
     let title = match app.main_policy() {
