@@ -21,6 +21,10 @@ const SETTLE: Duration = Duration::from_millis(40);
 /// How often the fallback looks at the file.
 const POLL: Duration = Duration::from_millis(500);
 
+/// How long a missing file may stay missing before the view hears it is gone (a writer
+/// that replaces it by rename leaves it missing for far less).
+const GONE_AFTER: Duration = Duration::from_millis(300);
+
 /// A running follower: [`Following::stop`] ends it (a session closed in the browser).
 #[derive(Debug)]
 pub struct Following {
@@ -53,6 +57,8 @@ pub fn spawn(path: PathBuf, state: FileState, events: Sender<Event>) -> Followin
             Ok(w)
         });
         let mut last = state;
+        // Said once when the file is gone (and again when it comes back, as a change).
+        let mut gone = false;
         loop {
             match &watcher {
                 Ok(_) => {
@@ -68,8 +74,18 @@ pub fn spawn(path: PathBuf, state: FileState, events: Sender<Event>) -> Followin
                 return;
             }
             let Ok(now) = FileState::of(&path) else {
-                continue; // removed for a moment (a writer replacing it): look again
+                // Removed for a moment (a writer replacing it), or deleted: look again
+                // after a moment; still missing, the view is told (it stops saying live).
+                std::thread::sleep(GONE_AFTER);
+                if !gone && FileState::of(&path).is_err() {
+                    gone = true;
+                    if events.send(Event::FileChanged).is_err() {
+                        return;
+                    }
+                }
+                continue;
             };
+            gone = false;
             if last.change_to(&now) != Change::Same {
                 last = now;
                 if events.send(Event::FileChanged).is_err() {

@@ -2159,6 +2159,19 @@ fn a_followed_file_grows_on_screen_and_its_meter_moves() {
         "{:?}",
         app.status()
     );
+    // Deleted: what was read stays, and the screen no longer says live.
+    std::fs::remove_file(&path).expect("deleted");
+    let effects = app.update(Msg::FileChanged);
+    settle(&mut app, effects);
+    assert!(app.meter().is_none(), "no meter for a file that is gone");
+    assert!(
+        app.status().is_some_and(|s| s.text.contains("is gone")),
+        "{:?}",
+        app.status()
+    );
+    assert!(!app.transcript().messages().is_empty(), "what was read stays");
+    let terminal = draw(&app, 160, 45);
+    assert!(row_containing(terminal.backend().buffer(), "● live").is_none());
 }
 
 /// Opening a followed file reads it once: the first look at it, with nothing written

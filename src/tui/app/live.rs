@@ -118,8 +118,17 @@ impl App {
         let reloaded = match result {
             Ok(reloaded) => reloaded,
             Err(e) => {
-                // The last good read stays on screen; the next change reads again.
-                self.status = Status::error(format!("following {}: {e}", follow.path.display()));
+                // The last good read stays on screen; the next change reads again. A file
+                // that is gone is no longer live: its meter goes.
+                if follow.path.exists() {
+                    self.status = Status::error(format!("following {}: {e}", follow.path.display()));
+                } else {
+                    follow.meter = None;
+                    self.status = Status::error(format!(
+                        "{} is gone: showing what was read (no longer live)",
+                        follow.path.display()
+                    ));
+                }
                 return Vec::new();
             }
         };
