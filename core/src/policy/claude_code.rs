@@ -215,6 +215,11 @@ fn earlier_sessions_bracket(
     version: Option<&str>,
     model: &str,
 ) -> Option<(u64, u64, String)> {
+    // Most logs have no earlier session beside them: say so before the clock is read
+    // (a replay asks at every call, and reading the clock walks back through records).
+    if whole.earlier_sessions().all(whole).is_empty() {
+        return None;
+    }
     let now = whole.time_before(before)?;
     let window = release_window(model);
     let earlier: Vec<_> = whole
