@@ -213,3 +213,77 @@ pub fn codex_with_usage(rollout: &str) -> String {
     }
     counted
 }
+
+/// The shape of a generated agent session ([`agent_session`]): how long its turns run and
+/// how big its tool results are. The benchmark generator ([`openai_transcript`]) makes one
+/// shape (short turns of similar size); replay speed must hold on every shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionShape {
+    /// Tool rounds (an assistant call and its result) per human turn: `1..=rounds`.
+    pub rounds: usize,
+    /// Words of a tool result: `result_words..result_words * 4`.
+    pub result_words: usize,
+    /// One tool result in `huge_every` is a hundred times larger (a file dumped whole);
+    /// 0 for none.
+    pub huge_every: usize,
+}
+
+impl SessionShape {
+    /// Many short turns: a human turn every three or four messages (about 36% of them).
+    pub const SHORT_TURNS: SessionShape = SessionShape {
+        rounds: 1,
+        result_words: 30,
+        huge_every: 0,
+    };
+    /// Few long turns: tool loops of up to 60 rounds between human turns.
+    pub const LONG_LOOPS: SessionShape = SessionShape {
+        rounds: 60,
+        result_words: 40,
+        huge_every: 0,
+    };
+    /// Mixed turns with an occasional huge tool result.
+    pub const BURSTY: SessionShape = SessionShape {
+        rounds: 8,
+        result_words: 20,
+        huge_every: 97,
+    };
+    /// Every shape above, named (benchmarks and tests iterate over them).
+    pub const ALL: [(&'static str, SessionShape); 3] = [
+        ("short-turns", SessionShape::SHORT_TURNS),
+        ("long-loops", SessionShape::LONG_LOOPS),
+        ("bursty", SessionShape::BURSTY),
+    ];
+}
+
+/// A compact OpenAI chat transcript (one message per line) of exactly `messages` messages
+/// in `shape`: a system prompt, then human turns each followed by a tool loop and a reply.
+pub fn agent_session(messages: usize, shape: SessionShape, seed: u64) -> String {
+    let mut rng = SplitMix(seed);
+    let mut items: Vec<serde_json::Value> = Vec::with_capacity(messages + 64);
+    items.push(json!({"role": "system", "content": "You are an agent. Use the tools."}));
+    let mut call = 0usize;
+    while items.len() < messages {
+        items.push(json!({"role": "user", "content": prose(&mut rng, 8, 40)}));
+        for _ in 0..=rng.below(shape.rounds.max(1)) {
+            let id = format!("call_{call}");
+            call += 1;
+            items.push(json!({"role": "assistant", "content": null, "tool_calls": [{"id": id, "type": "function", "function": {"name": "run", "arguments": format!("{{\"cmd\":\"step {}\"}}", rng.below(1000))}}]}));
+            let huge = shape.huge_every > 0 && call.is_multiple_of(shape.huge_every);
+            let words = shape.result_words.max(1);
+            let words = if huge { words * 100 } else { words };
+            items.push(json!({"role": "tool", "tool_call_id": id, "content": prose(&mut rng, words, words * 3)}));
+        }
+        items.push(json!({"role": "assistant", "content": prose(&mut rng, 5, 30)}));
+    }
+    items.truncate(messages);
+    let mut out = String::with_capacity(messages * 300);
+    out.push('[');
+    for (k, item) in items.iter().enumerate() {
+        if k > 0 {
+            out.push_str(",\n");
+        }
+        write!(out, "{item}").expect("writing to a String cannot fail");
+    }
+    out.push_str("]\n");
+    out
+}
