@@ -10,6 +10,8 @@
 //! `dropped` or `cleared`. Upstream bugs are reproduced as the agent behaves and named in
 //! [`PolicyPlan::warnings`].
 
+#[cfg(test)]
+mod added_policy_tests;
 pub mod chat;
 pub mod claude_code;
 mod codex;
