@@ -726,7 +726,7 @@ impl Sentences {
     pub fn holds_value(&self, value: &str, words: &[impl AsRef<str>]) -> Option<Evidence> {
         let forms = value_forms(value);
         let short_number = value.len() < 4 && value.chars().all(|c| c.is_ascii_digit() || c == '.');
-        (0..self.units.len()).find_map(|k| {
+        self.units_that_may_hold(&forms).find_map(|k| {
             let text = self.quote(k);
             let lower = text.to_lowercase();
             let held = self.ids[k].iter().map(|&id| &self.words[id as usize]);
@@ -746,6 +746,58 @@ impl Sentences {
                 coverage: 1.0,
             })
         })
+    }
+}
+
+impl Sentences {
+    /// The units, in order, that may hold one of `forms` as a token: a unit holding a
+    /// form holds each of the form's content words, so a form's candidates are the units
+    /// on its rarest word's list that hold its other words too. A value is then sought in
+    /// a few sentences rather than every one: a session's summaries grow with its
+    /// firings, and reading them all for each value a user gave made a long replay
+    /// quadratic. A form with no content word (all function words) is sought everywhere.
+    fn units_that_may_hold(&self, forms: &[String]) -> Box<dyn Iterator<Item = usize> + '_> {
+        let mut per_form: Vec<(&[usize], Vec<u32>)> = Vec::with_capacity(forms.len());
+        for form in forms {
+            let mut ids = Vec::new();
+            let mut absent = false;
+            each_content_word(form, |word| match self.vocabulary.get(word) {
+                Some(&id) => ids.push(id),
+                None => absent = true,
+            });
+            if ids.is_empty() && !absent {
+                return Box::new(0..self.units.len());
+            }
+            if absent {
+                continue; // a word of the form is in no unit: neither is the form
+            }
+            ids.sort_unstable();
+            ids.dedup();
+            let rarest = ids
+                .iter()
+                .map(|&id| self.postings[id as usize].as_slice())
+                .min_by_key(|list| list.len())
+                .unwrap_or_default();
+            per_form.push((rarest, ids));
+        }
+        // Each form's list is in unit order: merged lazily, so a value found early reads
+        // no further.
+        let mut heads = vec![0usize; per_form.len()];
+        let mut last = None;
+        Box::new(std::iter::from_fn(move || loop {
+            let (f, &k) = per_form
+                .iter()
+                .zip(&heads)
+                .enumerate()
+                .filter_map(|(f, ((list, _), &at))| list.get(at).map(|k| (f, k)))
+                .min_by_key(|&(_, k)| *k)?;
+            heads[f] += 1;
+            let holds_all = per_form[f].1.iter().all(|id| self.ids[k].binary_search(id).is_ok());
+            if holds_all && last != Some(k) {
+                last = Some(k);
+                return Some(k);
+            }
+        }))
     }
 }
 
@@ -1013,6 +1065,37 @@ mod tests {
         assert!(s
             .holds_value("624a4a58-b34c-462d-a70d-13421c8125a8", &[] as &[&str])
             .is_some());
+    }
+
+    #[test]
+    fn a_value_is_found_through_the_word_lists_where_a_scan_finds_it() {
+        // Every shipped transcript's text as the summary, every value any of its
+        // messages holds as what is sought: the candidates of `units_that_may_hold` never
+        // miss a unit a scan of all of them would take.
+        let mut found = 0;
+        for transcript in crate::test_data::shipped_transcripts().iter().take(40) {
+            let texts: Vec<String> = (0..transcript.messages.len().min(300))
+                .map(|i| transcript.readable_text(i))
+                .collect();
+            let sentences = Sentences::new(texts.iter().map(|t| (None, t.as_str())));
+            let mut values: Vec<String> = texts.iter().flat_map(|t| crate::loss::turns::values(t)).collect();
+            values.sort_unstable();
+            values.dedup();
+            for value in values.iter().take(200) {
+                let forms = value_forms(value);
+                let scanned = (0..sentences.units.len()).find(|&k| {
+                    let lower = sentences.quote(k).to_lowercase();
+                    forms.iter().any(|f| contains_token(&lower, f))
+                });
+                let indexed = sentences.units_that_may_hold(&forms).find(|&k| {
+                    let lower = sentences.quote(k).to_lowercase();
+                    forms.iter().any(|f| contains_token(&lower, f))
+                });
+                assert_eq!(indexed, scanned, "{value:?} in {}", transcript.source());
+                found += usize::from(scanned.is_some());
+            }
+        }
+        assert!(found > 100, "the values are found ({found})");
     }
 
     #[test]
