@@ -1,4 +1,5 @@
-//! The loss report against hand-labelled compactions (`tests/data/forget/`): for every
+//! The loss report against hand-labelled compactions (`tests/data/forget/`, and the
+//! project's own `tests/data/forget-own/`): for every
 //! case, `history CASE --json` is read as the labels' scorer reads it, and the turns it
 //! calls lost instructions are compared with the turns labelled `instruction` + `lost`.
 //! Over all cases precision and recall must be at least 0.9 each and no chatter turn may be
@@ -72,16 +73,27 @@ fn score(case: &std::path::Path) -> Scored {
     }
 }
 
+/// Every labelled set: the shared examples (`forget`), and the project's own cases, one
+/// per class of failure a loss report made on unseen sessions (`forget-own`, see its
+/// README).
+const LABELLED_SETS: [(&str, usize); 2] = [("forget", 12), ("forget-own", 18)];
+
 #[test]
 fn lost_instructions_are_found_as_the_labels_say() {
-    let root = data().join("forget");
+    for (set, at_least) in LABELLED_SETS {
+        lost_instructions_are_found_in(set, at_least);
+    }
+}
+
+fn lost_instructions_are_found_in(set: &str, at_least: usize) {
+    let root = data().join(set);
     let mut cases: Vec<_> = std::fs::read_dir(&root)
         .expect("forget cases")
         .map(|e| e.expect("entry").path())
         .filter(|p| p.join("labels.json").exists())
         .collect();
     cases.sort();
-    assert!(cases.len() >= 12, "{} cases", cases.len());
+    assert!(cases.len() >= at_least, "{set}: {} cases", cases.len());
     let (mut listed, mut gold, mut hits, mut chatter) = (0, 0, 0, 0);
     for case in &cases {
         let s = score(case);
@@ -92,9 +104,12 @@ fn lost_instructions_are_found_as_the_labels_say() {
     }
     let precision = hits as f64 / listed.max(1) as f64;
     let recall = hits as f64 / gold.max(1) as f64;
-    assert!(precision >= 0.9, "precision {precision:.2} ({hits} of {listed} listed)");
-    assert!(recall >= 0.9, "recall {recall:.2} ({hits} of {gold} lost)");
-    assert_eq!(chatter, 0, "chatter listed as lost instructions");
+    assert!(
+        precision >= 0.9,
+        "{set}: precision {precision:.2} ({hits} of {listed} listed)"
+    );
+    assert!(recall >= 0.9, "{set}: recall {recall:.2} ({hits} of {gold} lost)");
+    assert_eq!(chatter, 0, "{set}: chatter listed as lost instructions");
 }
 
 #[test]

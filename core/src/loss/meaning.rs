@@ -22,6 +22,10 @@ const NEAR_LINES: usize = 2;
 const SHORT_TURN: usize = 6;
 /// Candidate sentences compared word by word for one turn (the rest share fewer words).
 const CANDIDATES: usize = 24;
+/// The most distinct words a sentence restating a turn may hold, whatever the turn…
+const LONGEST_RESTATEMENT: usize = 60;
+/// …or this many times the turn's own, for a long turn.
+const RESTATEMENT_SPREAD: usize = 4;
 /// The most sentence references read to pick one turn's candidates.
 const POSTINGS_READ: usize = 2_000;
 
@@ -38,6 +42,9 @@ const STOPWORDS: &[&str] = &[
     "now", "again", "once", "only", "even", "still", "yet", "up", "out", "over", "under", "via", "per", "through",
     "across", "not", "no", "don't", "doesn't", "didn't", "won't", "can't", "isn't", "aren't", "user", "asked", "said",
     "says", "wants", "wanted", "need", "needs", "needed", "help", "look", "see",
+    // Chat spellings of the words above, and fillers of quantity and light verbs.
+    "u", "ur", "dont", "doesnt", "didnt", "cant", "wont", "isnt", "arent", "im", "ive", "pls", "plz", "lot", "lots",
+    "bunch", "get", "gets", "got", "getting",
 ];
 
 /// [`STOPWORDS`] as a set (every word of every text is looked up, twice).
@@ -74,6 +81,10 @@ fn each_content_word(text: &str, mut found: impl FnMut(&str)) {
                 return;
             }
             stem(&mut word_buffer);
+            if let Some(meaning) = super::synonyms::canonical(&word_buffer) {
+                word_buffer.clear();
+                word_buffer.push_str(meaning);
+            }
             if !word_buffer.is_empty() && !STOP.contains(word_buffer.as_str()) {
                 found(&word_buffer);
             }
@@ -117,6 +128,18 @@ fn stem(word: &mut String) {
     for (suffix, min) in [("ing", 6), ("ed", 5), ("ly", 5)] {
         if ends(word, suffix, min) {
             word.truncate(word.len() - suffix.len());
+            // `setting` is `set`, `skipped` is `skip`: English doubles a final consonant
+            // before these endings (but `install`, `pass`, `buzz` end doubled anyway).
+            if suffix != "ly" {
+                let bytes = word.as_bytes();
+                let n = bytes.len();
+                if n >= 3
+                    && bytes[n - 1] == bytes[n - 2]
+                    && matches!(bytes[n - 1], b'b' | b'd' | b'g' | b'm' | b'n' | b'p' | b'r' | b't')
+                {
+                    word.truncate(n - 1);
+                }
+            }
             return;
         }
     }
@@ -238,6 +261,10 @@ pub struct TurnWords {
     clauses: Vec<std::ops::Range<usize>>,
     /// Each distinct word's slot in a [`WordBits`] set.
     bits: Vec<u16>,
+    /// The words only an `@file` mention or a pasted ``` block holds, sorted: they
+    /// count for a restatement that holds them, never against one that drops them, and
+    /// never alone.
+    mention_only: Vec<String>,
 }
 
 /// A set of words as 2^16 bits, each word one bit by its hash: a text's vocabulary, in
@@ -283,22 +310,52 @@ impl TurnWords {
         let mut buffer = String::with_capacity(text.len());
         let mut spans = Vec::with_capacity(text.len() / 6);
         let mut clauses = Vec::new();
+        let mut mention_spans: Vec<std::ops::Range<usize>> = Vec::new();
         // First the words (the clauses' and the sentences' spans of them), then each
         // sentence's distinct words numbered, keyed by the words kept in `buffer`.
         let mut cut_at: Vec<(usize, std::ops::Range<usize>, std::ops::Range<usize>)> = Vec::new();
         let base = text.as_ptr() as usize;
+        let mut in_fence = false;
         for (number, line) in text.lines().enumerate() {
+            // What the user pasted in a ``` fence (a log, a file, JSON) is material
+            // for the request, not the request: like a mention, its words count only
+            // where a restatement holds them.
+            let fence = line.trim_start().starts_with("```");
+            in_fence ^= fence;
+            if in_fence || fence {
+                let start = spans.len();
+                push_words(line, &mut buffer, &mut spans);
+                mention_spans.push(start..spans.len());
+                let at = line.as_ptr() as usize - base;
+                cut_at.push((number, at..at + line.len(), start..spans.len()));
+                continue;
+            }
             for sentence in split_sentences(line) {
                 let first = spans.len();
-                for clause in sentence.split(", ").filter(|c| !c.trim().is_empty()) {
+                // A clause ends at a comma, and before a `but` (what follows it is the
+                // constraint a summary most often drops: "fix it but don't change X").
+                for clause in sentence
+                    .split(", ")
+                    .flat_map(|c| c.split(" but "))
+                    .filter(|c| !c.trim().is_empty())
+                {
+                    // An `@file` mention is how the client attaches a file: its words
+                    // count in the turn's, never as a clause a restatement must keep (a
+                    // summary that drops the mention restates the turn all the same).
                     let start = spans.len();
-                    each_content_word(clause, |w| {
-                        let at = buffer.len();
-                        buffer.push_str(w);
-                        spans.push(at..buffer.len());
-                    });
-                    if spans.len() - start >= 2 {
-                        clauses.push(start..spans.len());
+                    let end = if clause.contains('@') {
+                        let plain = without_mentions(clause);
+                        push_words(&plain, &mut buffer, &mut spans);
+                        let end = spans.len();
+                        push_words(&mentions_of(clause, &plain), &mut buffer, &mut spans);
+                        mention_spans.push(end..spans.len());
+                        end
+                    } else {
+                        push_words(clause, &mut buffer, &mut spans);
+                        spans.len()
+                    };
+                    if end - start >= 2 {
+                        clauses.push(start..end);
                     }
                 }
                 let start = sentence.as_ptr() as usize - base;
@@ -325,11 +382,30 @@ impl TurnWords {
         let mut bits: Vec<u16> = spans.iter().map(|s| word_bit(&buffer[s.clone()])).collect();
         bits.sort_unstable();
         bits.dedup();
+        let mention_only = if mention_spans.is_empty() {
+            Vec::new()
+        } else {
+            let in_mention = |k: usize| mention_spans.iter().any(|r| r.contains(&k));
+            let plain: rustc_hash::FxHashSet<&str> = (0..spans.len())
+                .filter(|&k| !in_mention(k))
+                .map(|k| &buffer[spans[k].clone()])
+                .collect();
+            let mut only: Vec<String> = (0..spans.len())
+                .filter(|&k| in_mention(k))
+                .map(|k| &buffer[spans[k].clone()])
+                .filter(|w| !plain.contains(w))
+                .map(str::to_owned)
+                .collect();
+            only.sort_unstable();
+            only.dedup();
+            only
+        };
         let words = TurnWords {
             buffer,
             spans,
             clauses,
             bits,
+            mention_only,
         };
         (words, cut)
     }
@@ -338,6 +414,46 @@ impl TurnWords {
     pub fn words(&self) -> Vec<&str> {
         self.spans.iter().map(|s| &self.buffer[s.clone()]).collect()
     }
+}
+
+/// `text` with each `@mention` (`@src/a/b.md`, `@README.md`) blanked to spaces of the
+/// same length.
+fn without_mentions(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut previous_space = true;
+    let mut blanking = false;
+    for (i, c) in text.char_indices() {
+        let ends_word = text[i + c.len_utf8()..].starts_with(char::is_whitespace) || i + c.len_utf8() == text.len();
+        if c.is_whitespace() || (matches!(c, ',' | ';' | ')') && ends_word) {
+            blanking = false;
+        } else if previous_space && c == '@' {
+            blanking = text[i + 1..].starts_with(|n: char| n.is_alphanumeric() || matches!(n, '/' | '.' | '~'));
+        }
+        previous_space = c.is_whitespace();
+        if blanking {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Appends `text`'s content words to `buffer`, each one's place in it to `spans`.
+fn push_words(text: &str, buffer: &mut String, spans: &mut Vec<std::ops::Range<usize>>) {
+    each_content_word(text, |w| {
+        let at = buffer.len();
+        buffer.push_str(w);
+        spans.push(at..buffer.len());
+    });
+}
+
+/// What [`without_mentions`] blanked out of `text` (`plain`), as one text.
+fn mentions_of(text: &str, plain: &str) -> String {
+    text.char_indices()
+        .zip(plain.chars())
+        .map(|((_, original), kept)| if original != kept && kept == ' ' { original } else { ' ' })
+        .collect()
 }
 
 /// A text cut into sentences, with an index from word to sentences, to be searched for
@@ -376,6 +492,8 @@ struct Sought<'a> {
     words: Vec<(&'a str, std::ops::Range<usize>)>,
     /// The numbers, word after word.
     found_as: Vec<u32>,
+    /// Per word: it counts only where it is found (a mention's).
+    optional: Vec<bool>,
 }
 
 impl Sought<'_> {
@@ -395,6 +513,29 @@ impl Sought<'_> {
         at.sort_unstable();
         at.dedup();
         at
+    }
+}
+
+/// A sentence's count of a turn's words ([`Sentences::tally`]).
+#[derive(Debug, Default, Clone, Copy)]
+struct Tally {
+    /// The turn's own words (not only a mention's).
+    required: usize,
+    /// Of those, the ones the sentence holds.
+    found_required: usize,
+    /// Mention words the sentence holds.
+    found_optional: usize,
+}
+
+impl Tally {
+    /// Words held.
+    fn found(self) -> usize {
+        self.found_required + self.found_optional
+    }
+
+    /// Words counted: the turn's own, and the mention words held.
+    fn counted(self) -> usize {
+        self.required + self.found_optional
     }
 }
 
@@ -516,7 +657,7 @@ impl Sentences {
         distinct.sort_unstable();
         distinct.dedup();
         let mut found_as = Vec::new();
-        let words = distinct
+        let words: Vec<(&str, std::ops::Range<usize>)> = distinct
             .into_iter()
             .map(|w| {
                 let start = found_as.len();
@@ -525,7 +666,12 @@ impl Sentences {
                 (w, start..found_as.len())
             })
             .collect();
-        Sought { words, found_as }
+        let optional = vec![false; words.len()];
+        Sought {
+            words,
+            found_as,
+            optional,
+        }
     }
 
     /// Pushes the numbers of the words turn word `w` is found as: itself, and for a word
@@ -562,9 +708,28 @@ impl Sentences {
     /// How much of the turn's words sentence `k` holds: a word counts when the sentence
     /// has it exactly or has a word close enough to it (a typo, another form).
     fn coverage(&self, sought: &Sought<'_>, k: usize) -> f64 {
+        let tally = self.tally(sought, k);
+        if tally.required == 0 {
+            return tally.found_optional as f64 / sought.words.len() as f64;
+        }
+        tally.found() as f64 / tally.counted() as f64
+    }
+
+    /// How many of the turn's words sentence `k` holds: its own words, and the words of
+    /// its mentions, which count only where they are found.
+    fn tally(&self, sought: &Sought<'_>, k: usize) -> Tally {
         let numbers = &self.ids[k];
-        let found = (0..sought.words.len()).filter(|&i| sought.found_in(i, numbers)).count();
-        found as f64 / sought.words.len() as f64
+        let mut tally = Tally::default();
+        for i in 0..sought.words.len() {
+            let found = usize::from(sought.found_in(i, numbers));
+            if sought.optional[i] {
+                tally.found_optional += found;
+            } else {
+                tally.required += 1;
+                tally.found_required += found;
+            }
+        }
+        tally
     }
 
     /// [`Sentences::coverage`] of the turn's words at `positions` (a clause).
@@ -688,10 +853,26 @@ impl Sentences {
         if !words.iter().any(|w| self.vocabulary.contains_key(*w)) {
             return None;
         }
-        let sought = self.sought(&words);
-        let (at, best) = self.best_where(&sought, first, |k| from(self.units[k].message))?;
-        let needed = if words.len() <= 2 { 1.0 } else { RESTATED };
-        if best.coverage < needed {
+        let mut sought = self.sought(&words);
+        for (i, (word, _)) in sought.words.iter().enumerate() {
+            sought.optional[i] = turn.mention_only.binary_search_by(|m| m.as_str().cmp(word)).is_ok();
+        }
+        // A restatement is a sentence, not a page: a unit holding many times the turn's
+        // words (a file or a prompt on one line) holds most words of any turn by chance.
+        let longest = LONGEST_RESTATEMENT.max(RESTATEMENT_SPREAD * sought.words.len());
+        let (at, best) = self.best_where(&sought, first, |k| {
+            self.ids[k].len() <= longest && from(self.units[k].message)
+        })?;
+        // A turn of one or two words must be held whole; a mention's words count only
+        // where held, and never alone (a path restates no request).
+        let tally = self.tally(&sought, at);
+        let counted = if tally.required == 0 {
+            words.len()
+        } else {
+            tally.counted()
+        };
+        let needed = if counted <= 2 { 1.0 } else { RESTATED };
+        if best.coverage < needed || (tally.required > 0 && tally.found_required == 0) {
             return None;
         }
         // A short turn with numbers is about one of them (`question 0` is not `question
@@ -1039,6 +1220,71 @@ mod tests {
     }
 
     #[test]
+    fn a_summary_in_other_words_of_the_same_meaning_restates_the_turn() {
+        // Abbreviations and swapped verbs (loss::synonyms): each turn shares under half
+        // its words with the sentence letter for letter, all of them by meaning.
+        let s = summary("- Delete the temporary folders and keep the existing configuration untouched.");
+        assert!(s.restates("rm the tmp dirs, preserve current config").is_some());
+        let s = summary("The user asked to verify the repository documentation before release.");
+        assert!(s.restates("check repo docs before release").is_some());
+        // A sentence sharing the meaning of one word only does not.
+        assert!(s.restates("check the build on windows").is_none());
+    }
+
+    #[test]
+    fn a_dropped_file_mention_still_restates_the_turn() {
+        let s = summary("User asked to review the old and current implementation for metrics.");
+        assert!(s
+            .restates("@src/providers/plugins/sso/ARCHITECTURE-REFACTORING.md review old and current implementation for metrics")
+            .is_some());
+        assert_eq!(without_mentions("see @a/b.md, me@x.io @ 1"), "see        , me@x.io @ 1");
+        let s = summary("Reuse the existing session navigation component template for the combined transcript.");
+        assert!(s
+            .restates("could we reuse @claude_code_log/templates/components/session_nav.html for that? looks like it's very similar?")
+            .is_some(), "a mention that is what the turn is about still counts where it is found");
+        let s = summary("- `claude_code_log/templates/transcript.html`\nDo not recap, or similar.");
+        assert!(s
+            .restates("could we reuse @claude_code_log/templates/components/session_nav.html for that? looks like it's very similar?")
+            .is_none(), "a path restates no request, nor one word of two");
+    }
+
+    #[test]
+    fn what_the_user_pasted_in_a_fence_is_not_the_request() {
+        let turn = "base the field names on this, it's a real session file from my machine\n\n```json\n{\"sessionId\": \"b81c\", \"agentName\": \"claude\", \"provider\": \"sso\", \"startTime\": 1737795301123}\n```";
+        let s = summary("Field names are to follow the real session file the user pasted.");
+        assert!(s.restates(turn).is_some());
+        let s = summary("The session file holds sessionId, agentName, provider and startTime.");
+        assert!(s.restates(turn).is_none(), "the pasted words alone restate no request");
+    }
+
+    #[test]
+    fn a_page_on_one_line_restates_nothing() {
+        // A prompt or a file read on one line holds most words of a turn by chance.
+        let page = format!(
+            "spin up three teammates in worktrees {} and each commits with their name",
+            (0..80).map(|k| format!("word{k}x")).collect::<Vec<_>>().join(" ")
+        );
+        let s = summary(&page);
+        assert!(s.restates("spin up 3 teammates, each in its own worktree").is_none());
+        let s = summary("Spin up three teammates, each working in its own worktree.");
+        assert!(s
+            .restates("spin up three teammates, each in its own worktree")
+            .is_some());
+    }
+
+    #[test]
+    fn a_constraint_after_but_must_be_kept_too() {
+        let s = summary("- Fix the sidechain items overlapping the group labels.");
+        assert!(s
+            .restates("the sidechain items overlap the group labels now. fix that but dont change the colours again")
+            .is_none());
+        let s = summary("- Fix the sidechain items overlapping the group labels without changing the colours again.");
+        assert!(s
+            .restates("the sidechain items overlap the group labels now. fix that but dont change the colours again")
+            .is_some());
+    }
+
+    #[test]
     fn a_turn_whose_constraint_is_dropped_is_restated_only_in_part() {
         let s = summary("The user wants to track the CodeMie conversation_uid; the last sync stays the same.");
         assert!(s
@@ -1108,6 +1354,10 @@ mod tests {
         assert_eq!(stemmed("phases"), "phase");
         assert_eq!(stemmed("tracking"), "track");
         assert_eq!(stemmed("class"), "class");
+        assert_eq!(stemmed("setting"), "set");
+        assert_eq!(stemmed("skipped"), "skip");
+        assert_eq!(stemmed("installing"), "install");
+        assert_eq!(stemmed("passed"), "pass");
         assert!(same_word("converation", "conversation"));
         assert!(same_word("proposal", "propos"));
         assert!(!same_word("file", "fine"));

@@ -10,6 +10,7 @@ mod instructions;
 pub mod meaning;
 pub mod rank;
 pub mod session;
+mod synonyms;
 mod text_masks;
 pub mod turns;
 mod windows;
@@ -540,8 +541,12 @@ const FIRST_AFTER_STRETCH: usize = 512 << 10;
 
 /// Marks the turns still lost that the messages `stretch` say again.
 fn search_after(transcript: &Transcript, judged: &mut [Turn], verdicts: &HashMap<&str, Verdict>, stretch: &[usize]) {
+    // Said again by the user, or in what the agent reads (a tool's output): the agent's
+    // own words about a request ("fixed the colour mismatch") do not restate it.
+    let rules = transcript.format.dialect.rules();
     let texts: Vec<(Option<usize>, String)> = stretch
         .par_iter()
+        .filter(|&&i| !rules.is_model_output(&transcript.messages[i].role))
         .map(|&i| {
             let text = transcript.readable_text(i);
             let text = if transcript.messages[i].boundary {
@@ -609,8 +614,12 @@ impl LineFilter {
             words.sort_unstable();
             words.dedup();
             let short = words.len() <= 2;
-            for w in words.iter().filter(|w| w.chars().count() >= 3) {
-                *patterns.entry(w.chars().take(4).collect()).or_default() |= short;
+            // A word read as its synonyms' meaning (`doc` as `document`) is looked for
+            // in each of its spellings: the line holds the one the writer chose.
+            for spelling in words.iter().flat_map(|w| synonyms::spellings(w)) {
+                if spelling.chars().count() >= 3 {
+                    *patterns.entry(spelling.chars().take(4).collect()).or_default() |= short;
+                }
             }
             for value in &turn.values {
                 for form in meaning::value_forms(value) {

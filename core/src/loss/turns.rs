@@ -57,6 +57,9 @@ pub fn user_words(text: &str) -> Option<String> {
             rest = without_block(&rest, tag);
         }
     }
+    if rest.contains('[') {
+        rest = without_image_marks(&rest);
+    }
     let kept: Vec<&str> = rest
         .lines()
         .filter(|l| {
@@ -67,6 +70,35 @@ pub fn user_words(text: &str) -> Option<String> {
         .collect();
     let words = kept.join("\n").trim().to_owned();
     (!words.is_empty()).then_some(words)
+}
+
+/// `text` without the marks that stand for a pasted image: the client's `[Image #1]`
+/// in the user's text, and the `[image]` line ctxlens reads an image block as. An image
+/// is not the user's words (and its number is no value the user gave).
+fn without_image_marks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('[') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let mark = ["[image]", "[Image]"]
+            .iter()
+            .find(|m| tail.starts_with(**m))
+            .map(|m| m.len())
+            .or_else(|| {
+                let digits = tail.strip_prefix("[Image #")?;
+                let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+                (n > 0 && digits[n..].starts_with(']')).then_some("[Image #".len() + n + 1)
+            });
+        if let Some(len) = mark {
+            rest = &tail[len..];
+        } else {
+            out.push('[');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The text inside the first `<tag>…</tag>`.
@@ -190,6 +222,7 @@ const ASKING: &[&str] = &[
     "please", "can", "could", "would", "should", "must", "need", "needs", "want", "don't", "dont", "do", "make", "use",
     "add", "remove", "fix", "change", "check", "create", "update", "write", "run", "try", "keep", "avoid", "never",
     "always", "stop", "let's", "lets", "why", "what", "how", "where", "when", "which", "instead", "but", "not", "no",
+    "without", "except",
 ];
 
 /// The kind of a turn whose words are `words`.
@@ -209,13 +242,220 @@ pub fn classify(words: &str) -> TurnKind {
     if tokens.len() <= LONGEST_CHATTER && !question && tokens.iter().all(|w| CHATTER.contains(&w.as_str())) {
         return TurnKind::Chatter;
     }
-    let asks = question || tokens.iter().any(|w| ASKING.contains(&w.as_str()));
+    let asks = asks(words, &tokens, question);
+    // A short turn led by an acknowledgement that asks for nothing and gives no value
+    // ("yeah go for it", "haha yes finally", "nice, that reads way better") is chatter,
+    // whatever words follow the acknowledgement.
+    if !asks
+        && tokens.len() <= LONGEST_CHATTER
+        && tokens.first().is_some_and(|w| ACKNOWLEDGING.contains(&w.as_str()))
+        && values(words).is_empty()
+    {
+        return TurnKind::Chatter;
+    }
     // A short answer carrying a value ("Sure, it's 97214.", "~800 words each", "the
     // sessions are in /path/") supplies a fact rather than asking for something.
     if !asks && !values(words).is_empty() {
         return TurnKind::UserFact;
     }
     TurnKind::Instruction
+}
+
+/// Whether a turn asks for something: a question, a request word anywhere, or a
+/// sentence led by a verb of a request.
+fn asks(words: &str, tokens: &[String], question: bool) -> bool {
+    question
+        || tokens.iter().any(|w| ASKING.contains(&w.as_str()))
+        || words.split(['.', '!', ';', '\n']).any(|sentence| {
+            let lead: Vec<String> = sentence
+                .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+                .filter(|w| !w.is_empty())
+                .take(3)
+                .map(str::to_lowercase)
+                .collect();
+            starts_with_a_verb(&lead)
+        })
+}
+
+/// Words that open an acknowledgement ("yeah …", "sweet", "lol ok", "haha yes …").
+const ACKNOWLEDGING: &[&str] = &[
+    "ok",
+    "okay",
+    "k",
+    "kk",
+    "yes",
+    "yep",
+    "yeah",
+    "yup",
+    "ya",
+    "sure",
+    "great",
+    "cool",
+    "nice",
+    "perfect",
+    "good",
+    "sweet",
+    "awesome",
+    "excellent",
+    "thanks",
+    "thank",
+    "thx",
+    "ty",
+    "lol",
+    "haha",
+    "hah",
+    "heh",
+    "wow",
+    "amazing",
+    "brilliant",
+    "neat",
+    "lovely",
+    "alright",
+    "right",
+    "fine",
+    "lgtm",
+    "done",
+    "yay",
+    "woo",
+    "ah",
+    "oh",
+];
+
+/// Verbs a request to a coding agent starts with ("send them in batches, max 50",
+/// "set the timeout to 45s", "retry 3 times max"): a short turn led by one asks for
+/// something even when it carries a number.
+const IMPERATIVE: &[&str] = &[
+    "send",
+    "set",
+    "limit",
+    "cap",
+    "put",
+    "move",
+    "rename",
+    "delete",
+    "implement",
+    "refactor",
+    "merge",
+    "commit",
+    "push",
+    "split",
+    "retry",
+    "return",
+    "log",
+    "print",
+    "show",
+    "skip",
+    "ignore",
+    "replace",
+    "convert",
+    "install",
+    "build",
+    "deploy",
+    "test",
+    "start",
+    "ensure",
+    "include",
+    "exclude",
+    "wrap",
+    "copy",
+    "list",
+    "drop",
+    "clean",
+    "format",
+    "rebase",
+    "squash",
+    "bump",
+    "pin",
+    "upgrade",
+    "downgrade",
+    "enable",
+    "disable",
+    "allow",
+    "block",
+    "require",
+    "throttle",
+    "cache",
+    "parse",
+    "validate",
+    "verify",
+    "output",
+    "export",
+    "import",
+    "mark",
+    "tag",
+    "post",
+    "fetch",
+    "poll",
+    "wait",
+    "batch",
+    "round",
+    "truncate",
+    "pad",
+    "sort",
+    "filter",
+    "group",
+    "increase",
+    "decrease",
+    "reduce",
+    "raise",
+    "lower",
+    "bound",
+    "restrict",
+    "default",
+    "name",
+    "call",
+    "save",
+    "load",
+    "store",
+    "read",
+    "open",
+    "close",
+    "revert",
+    "undo",
+    "restore",
+    "backup",
+    "schedule",
+    "run",
+    "stop",
+    "kill",
+    "restart",
+    "timeout",
+    "normalize",
+    "normalise",
+    "resize",
+    "scale",
+    "align",
+    "center",
+    "centre",
+    "apply",
+    "mute",
+    "trim",
+    "compress",
+    "encode",
+    "decode",
+    "render",
+    "draw",
+    "plot",
+    "clamp",
+    "debounce",
+    "paginate",
+    "migrate",
+    "seed",
+    "mock",
+];
+
+/// Whether the first word of `tokens` (a sentence's; after a leading `then`, `and`,
+/// `also`, `now`, `so`) is an [`IMPERATIVE`] verb.
+fn starts_with_a_verb(tokens: &[String]) -> bool {
+    tokens
+        .iter()
+        .find(|w| {
+            !matches!(
+                w.as_str(),
+                "then" | "and" | "also" | "now" | "so" | "ok" | "okay" | "oh"
+            )
+        })
+        .is_some_and(|w| IMPERATIVE.contains(&w.as_str()))
 }
 
 /// The most words a chatter turn has.
@@ -256,6 +496,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_pasted_image_is_not_the_users_words() {
+        assert_eq!(
+            user_words("[image]\nthe labels overlap [Image #1] fix it [Image #12]").as_deref(),
+            Some("the labels overlap  fix it")
+        );
+        assert_eq!(user_words("[image]"), None, "an image alone says nothing");
+        assert_eq!(
+            user_words("see [Image #x] and [note]").as_deref(),
+            Some("see [Image #x] and [note]")
+        );
+        let words = user_words("[Image #1] the header is cut off on small screens").expect("words");
+        assert_eq!(classify(&words), TurnKind::Instruction, "#1 is no value the user gave");
+    }
+
+    #[test]
     fn client_wrappers_are_taken_away_and_command_arguments_kept() {
         let text = "<ide_opened_file>The user opened the file /a/b.md in the IDE.</ide_opened_file>fix the build";
         assert_eq!(user_words(text).as_deref(), Some("fix the build"));
@@ -285,6 +540,15 @@ mod tests {
         ] {
             assert_eq!(classify(chatter), TurnKind::Chatter, "{chatter}");
         }
+        for chatter in [
+            "yeah go for it",
+            "haha yes finally",
+            "nice, that reads way better",
+            "sweet",
+            "lol ok",
+        ] {
+            assert_eq!(classify(chatter), TurnKind::Chatter, "{chatter}");
+        }
         for fact in [
             "Sure, it's 97214.",
             "10 seconds",
@@ -301,6 +565,12 @@ mod tests {
             "no, it's not phase 1 there bunch of pahses completed",
             "what about edge cases and error handling?",
             "Deploy build 7 to /srv/app/releases please",
+            "send the messages in batches, max 50 per request",
+            "set the timeout to 45s",
+            "then retry 3 times max",
+            "it clips at the end like this. normalize every track to -1 dBFS",
+            "ok but make it blue",
+            "yeah, without the header though",
         ] {
             assert_eq!(classify(instruction), TurnKind::Instruction, "{instruction}");
         }
