@@ -466,6 +466,36 @@ fn toml_string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
+/// The command a post-compaction hook runs (`ctxlens ledger --hook`: the standing
+/// instructions the last compaction lost, see `ledger`).
+pub const HOOK_COMMAND: &str = "ctxlens ledger --hook";
+
+/// Seconds the agent gives the hook (it ends within five of its own).
+const HOOK_TIMEOUT_SECONDS: u64 = 10;
+
+/// The settings that make `kind`'s agent run [`HOOK_COMMAND`] after every compaction and
+/// give its output to the model: for Claude Code, a `SessionStart` hook with the matcher
+/// `compact` (its settings files' `hooks` key; the hook's standard output is added to
+/// the context). Other agents have no hook that runs after compacting in their released
+/// configuration formats, and are refused with that reason.
+pub fn post_compaction_hook(kind: Kind) -> crate::Result<serde_json::Value> {
+    match kind {
+        Kind::ClaudeCode => Ok(serde_json::json!({
+            "hooks": {
+                "SessionStart": [{
+                    "matcher": "compact",
+                    "hooks": [{"type": "command", "command": HOOK_COMMAND, "timeout": HOOK_TIMEOUT_SECONDS}]
+                }]
+            }
+        })),
+        other => Err(crate::Error::Setting(format!(
+            "--emit-hook {}: that agent's configuration has no hook that runs after a compaction (ctxlens writes one for {} only)",
+            crate::names::Named::name(other),
+            crate::names::Named::name(Kind::ClaudeCode),
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

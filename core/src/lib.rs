@@ -50,6 +50,7 @@ pub mod export;
 pub mod follow;
 pub mod forgetting;
 pub mod history;
+pub mod ledger;
 pub mod loss;
 pub mod meter;
 pub mod models;

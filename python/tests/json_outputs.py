@@ -35,6 +35,7 @@ def commands(bin_path, path):
         ("status", ["status", p, "--json"]),
         ("scan", ["scan", p, "--json"]),
         ("backtest", ["backtest", p, "--json"]),
+        ("ledger", ["ledger", p, "--json"]),
     ]
 
 

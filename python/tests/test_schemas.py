@@ -60,3 +60,19 @@ def test_scan_rows_of_both_kinds_match_the_scan_schema(tmp_path):
     assert {"error" in row for row in rows} == {True, False}
     for row in rows:
         jsonschema.validate(row, schema("scan"))
+
+
+def test_the_emitted_hook_is_one_claude_codes_settings_schema_accepts():
+    """`ledger --emit-hook claude-code` against Claude Code's settings schema as
+    SchemaStore publishes it (tests/data/schemas/, see its ORIGIN.md)."""
+    import subprocess
+
+    settings_schema = json.loads((ROOT / "tests" / "data" / "schemas" / "claude-code-settings.json").read_text(encoding="utf-8"))
+    out = subprocess.run([BIN, "ledger", "--emit-hook", "claude-code"], capture_output=True, check=True, text=True)
+    settings = json.loads(out.stdout)
+    jsonschema.validate(settings, settings_schema)
+    hook = settings["hooks"]["SessionStart"][0]
+    assert hook["matcher"] == "compact"
+    broken = {"hooks": {"SessionStart": [{"matcher": "compact", "hooks": [{"type": "command"}]}]}}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, settings_schema)

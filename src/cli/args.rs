@@ -44,7 +44,7 @@ pub struct InputArgs {
 }
 
 /// How to read the input.
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 pub struct FormatArgs {
     /// Force the input format instead of detecting it.
     #[arg(long, value_parser = named::<FormatOverride>())]

@@ -23,7 +23,7 @@ pub struct BacktestArgs {
 }
 
 /// The session logs under `path` (itself when it is a file), in name order.
-fn logs(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
+pub(super) fn logs(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }

@@ -21,6 +21,13 @@ pub const HISTORY: &str = "Examples:
   ctxlens history session.jsonl
   ctxlens history session.jsonl --all --json";
 
+pub const LEDGER: &str = "Examples:
+  ctxlens ledger ~/.claude/projects/-home-me-myproject
+  ctxlens ledger session.jsonl --json
+  ctxlens ledger --emit-hook claude-code    # paste into .claude/settings.json
+  ctxlens ledger session.jsonl --hook       # what the agent would be handed (a dry run)
+  ctxlens ledger ~/.claude/projects/-home-me-myproject --emit-config claude-md >> CLAUDE.md";
+
 pub const REPLAY: &str = "Examples:
   ctxlens replay session.jsonl --max-tokens 40000 --keep-tail 10000
   ctxlens replay session.jsonl --policy claude-code";

@@ -11,6 +11,7 @@ mod emit;
 mod examples;
 mod history_cmd;
 mod json_out;
+mod ledger_cmd;
 mod policy_cmd;
 mod policy_sweep;
 mod progress_line;
@@ -92,6 +93,10 @@ enum Command {
     /// Predict every automatic compaction a log records from what was known before it,
     /// against what happened: where it fired, the next request's size.
     Backtest(backtest_cmd::BacktestArgs),
+    /// The standing instructions a user gave across compactions and sessions, what each
+    /// compaction did with them, and a hook that hands the lost ones back to the agent.
+    #[command(after_help = examples::LEDGER)]
+    Ledger(ledger_cmd::LedgerArgs),
     /// Run a compactor over the session's whole life: when it fires, what it costs and loses.
     #[command(after_help = examples::REPLAY)]
     Replay(Box<replay_cmd::ReplayArgs>),
@@ -140,6 +145,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             history_cmd::run(args)
         }
         Some(Command::Backtest(args)) => backtest_cmd::run(args),
+        Some(Command::Ledger(args)) => ledger_cmd::run(args),
         Some(Command::Replay(args)) => {
             remove_temporary_files_on_signals()?;
             replay_cmd::run(args)

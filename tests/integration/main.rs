@@ -13,6 +13,7 @@ mod deterministic;
 mod fixture;
 mod formats;
 mod interleavings;
+mod ledger;
 mod loss_labels;
 mod msrv;
 mod one_core;

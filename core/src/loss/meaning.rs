@@ -261,7 +261,8 @@ pub struct TurnWords {
     clauses: Vec<std::ops::Range<usize>>,
     /// Each distinct word's slot in a [`WordBits`] set.
     bits: Vec<u16>,
-    /// The words only an `@file` mention or a pasted ``` block holds, sorted: they
+    /// The words only an `@file` mention or a pasted block (in a code fence) holds,
+    /// sorted: they
     /// count for a restatement that holds them, never against one that drops them, and
     /// never alone.
     mention_only: Vec<String>,
