@@ -81,7 +81,7 @@ fn sweeps(c: &mut Criterion) {
         tails: vec![TailRule::Default],
         flush_to_memory: false,
     };
-    let settings = range.answer_grid();
+    let settings = range.chart();
     for (name, summarizer) in [
         ("placeholder", &Placeholder as &dyn Summarizer),
         ("extractive", &Extractive { summary_tokens: 400 }),

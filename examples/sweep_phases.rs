@@ -37,7 +37,7 @@ fn main() {
         tails: vec![tail],
         flush_to_memory: false,
     };
-    let settings = range.answer_grid();
+    let settings = range.chart();
     let inputs = Inputs {
         view: &view,
         facts: &facts,

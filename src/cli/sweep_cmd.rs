@@ -357,6 +357,16 @@ fn json_doc(prepared: &super::replay_cmd::Prepared, outcome: &Sweep) -> serde_js
     })
 }
 
+/// `; the smallest safe budget is outside the range shown` when it is.
+fn outside_note(outcome: &Sweep, range: &Range) -> &'static str {
+    match &outcome.smallest_safe {
+        Some(a) if a.max_tokens < range.from || a.max_tokens > range.to => {
+            "; the smallest safe budget is outside the range shown"
+        }
+        _ => "",
+    }
+}
+
 const CSV_HEADER: &str = "max_tokens,keep_tail,model_calls,firings,loops,calls_over_budget,first_firing,final_tokens,summary_input_tokens,fact_survival_percent,facts_lost,instructions_lost,keeps";
 
 fn write_csv(out: &mut impl Write, outcome: &Sweep, keep: Option<usize>) -> anyhow::Result<()> {
@@ -456,14 +466,14 @@ fn print(
         writeln!(out, "{}", line.trim_end())?;
     }
     writeln!(out)?;
-    print_answers(out, outcome, range, keep, instructions)
+    print_answers(out, outcome, (range, prepared.view.total()), keep, instructions)
 }
 
 /// The answers under the table, each with its own replay's figures.
 fn print_answers(
     out: &mut impl Write,
     outcome: &Sweep,
-    range: &Range,
+    (range, total): (&Range, u64),
     keep: Option<usize>,
     instructions: usize,
 ) -> anyhow::Result<()> {
@@ -481,10 +491,10 @@ fn print_answers(
     };
     writeln!(
         out,
-        "Answers searched on {} equal steps over {}..{} (the same whatever the table's step):",
+        "Answers searched on {} equal steps up to the session's peak of {} tokens, the smallest safe budget narrowed between them (the same whatever the range or step typed{}):",
         ANSWER_STEPS,
-        thousands(range.from),
-        thousands(range.to)
+        thousands(total),
+        outside_note(outcome, range)
     )?;
     match &outcome.knee {
         Some(a) => writeln!(out, "Knee: {}: beyond it, more budget saves few firings.", describe(a))?,

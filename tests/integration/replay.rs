@@ -469,9 +469,10 @@ fn sweep_over_the_fixture_gives_seven_settings_and_answers() {
         assert_eq!(r["final_tokens"], one["final_tokens"]);
         assert_eq!(r["loops"], one["loops"]);
     }
-    // The answers are points of the answer grid (every row of this table is one: 500 is
-    // four of its 125-token steps): each answer's own replay is what it claims, and no
-    // smaller row of the table is.
+    // The answers are searched on the session's own grid, narrowed between its points:
+    // each answer's own replay is what it claims, every row of the table from the answer
+    // up is too (the answer is the smallest budget from which every larger one is), and
+    // another range typed gives the same answers.
     let alone = |answer: &str| {
         let a = &doc[answer];
         let one = json_stdout(&ctxlens(&[
@@ -489,8 +490,8 @@ fn sweep_over_the_fixture_gives_seven_settings_and_answers() {
     };
     let (keeping, row) = alone("smallest_keeping");
     assert_eq!(row["keeps"], Value::Bool(true));
-    let smaller = |budget: u64| rows.iter().filter(move |r| r["max_tokens"].as_u64().unwrap() < budget);
-    assert!(smaller(keeping).all(|r| r["keeps"] == Value::Bool(false)));
+    let larger = |budget: u64| rows.iter().filter(move |r| r["max_tokens"].as_u64().unwrap() >= budget);
+    assert!(larger(keeping).all(|r| r["keeps"] == Value::Bool(true)));
     let floor = doc["fact_floor_percent"].as_f64().unwrap();
     let safe_row = |r: &Value| {
         r["loops"].as_u64() == Some(0)
@@ -499,7 +500,19 @@ fn sweep_over_the_fixture_gives_seven_settings_and_answers() {
     };
     let (safe, row) = alone("smallest_safe");
     assert!(safe_row(&row), "{row}");
-    assert!(smaller(safe).all(|r| !safe_row(r)));
+    assert!(larger(safe).all(safe_row));
+    let elsewhere = json_stdout(&ctxlens(&[
+        "sweep",
+        path(&fixture),
+        "--max-tokens",
+        "200..9000:2200",
+        "--json",
+        "--keep",
+        "90",
+    ]));
+    for answer in ["knee", "smallest_safe", "smallest_keeping"] {
+        assert_eq!(elsewhere[answer], doc[answer], "{answer} whatever the range");
+    }
     // CSV: a header and one line per setting.
     let csv = stdout(&ctxlens(&[
         "sweep",

@@ -3,10 +3,13 @@
 //! safe (never loops, keeps every user instruction and at least a floor of the facts), and
 //! the smallest that keeps a given message verbatim to the end.
 //!
-//! The answers do not depend on the rows shown: they are searched on a fixed grid of
-//! [`ANSWER_STEPS`] equal steps over the sweep's [`Range`] (replays shared with the rows
-//! where they coincide), so a table of 5 budgets and one of 50 over the same range give
-//! the same knee and the same smallest safe budget.
+//! The answers depend neither on the rows shown nor on the range typed: they are searched
+//! on the session's own grid, [`ANSWER_STEPS`] equal steps up to its peak context (where
+//! no budget fires any more), with the range's tail rules (replays shared with the rows
+//! where they coincide), and the smallest safe budget is then narrowed by bisection
+//! between the grid's last unsafe budget and the first from which every larger one is
+//! safe. A table of 5 budgets and one of 50, over `40000..200000` or `0..152518`, give the
+//! same knee and the same smallest safe budget.
 
 use std::collections::HashMap;
 
@@ -18,8 +21,16 @@ use crate::cancel::CancelToken;
 use crate::compact::{Options, SummaryRole};
 use crate::summarize::Summarizer;
 
-/// Equal steps of the grid the answers are searched on (the range's ends included).
+/// Equal steps of the grid the answers are searched on, up to the session's peak (and of
+/// a chart's rows over a range).
 pub const ANSWER_STEPS: u64 = 24;
+
+/// Rounds of the search that narrows the smallest safe budget between two grid points,
+/// each replaying [`PROBES`] budgets at once (an interval of a 24th of the peak ends a
+/// `(PROBES + 1)^ROUNDS`th of it: 1/1536 of the peak).
+const ROUNDS: u32 = 3;
+/// Budgets replayed in parallel in each round.
+const PROBES: u64 = 3;
 
 /// The share of the facts a safe budget keeps unless the user sets another, in percent.
 pub const DEFAULT_FACT_FLOOR: f64 = 50.0;
@@ -89,9 +100,22 @@ impl Range {
         out
     }
 
-    /// The grid the answers are searched on.
-    pub fn answer_grid(&self) -> Vec<Options> {
+    /// [`ANSWER_STEPS`] equal steps over the range, each with every tail rule: a chart's
+    /// rows (the TUI's sweep).
+    pub fn chart(&self) -> Vec<Options> {
         self.settings(&self.budgets(ANSWER_STEPS))
+    }
+
+    /// The grid the answers are searched on: [`ANSWER_STEPS`] equal steps up to `peak`
+    /// (the session's largest context), whatever the range, with its tail rules.
+    fn answer_grid(&self, peak: u64) -> Vec<Options> {
+        let peak = peak.max(1);
+        let mut budgets: Vec<u64> = (1..=ANSWER_STEPS)
+            .map(|k| u64::try_from(u128::from(peak) * u128::from(k) / u128::from(ANSWER_STEPS)).unwrap_or(peak))
+            .filter(|&b| b > 0)
+            .collect();
+        budgets.dedup();
+        self.settings(&budgets)
     }
 }
 
@@ -231,7 +255,7 @@ fn identity(o: &Options) -> (u64, u64, bool) {
 /// Replays every setting shown and every point of the answer grid (each once), and
 /// answers.
 pub fn sweep(inputs: &Inputs) -> crate::Result<Sweep> {
-    let grid = inputs.range.answer_grid();
+    let grid = inputs.range.answer_grid(inputs.view.total());
     let mut unique: Vec<Options> = Vec::with_capacity(inputs.settings.len() + grid.len());
     let mut seen = std::collections::HashSet::new();
     for options in inputs.settings.iter().chain(&grid) {
@@ -262,8 +286,7 @@ pub fn sweep(inputs: &Inputs) -> crate::Result<Sweep> {
         .collect();
     let grid_rows: Vec<Row> = grid.iter().map(|o| by_identity[&identity(o)].clone()).collect();
     let by_budget = sorted_by_budget(&grid_rows);
-    let answer = |i: usize| {
-        let r = &grid_rows[i];
+    let answer = |r: &Row| {
         let nearest_row = nearest(&rows, r);
         Answer {
             max_tokens: r.max_tokens,
@@ -275,14 +298,94 @@ pub fn sweep(inputs: &Inputs) -> crate::Result<Sweep> {
             row: r.clone(),
         }
     };
-    let smallest = |ok: &dyn Fn(&Row) -> bool| by_budget.iter().copied().find(|&i| ok(&grid_rows[i])).map(answer);
+    let floor = inputs.fact_floor;
+    let smallest_safe = smallest_from_here_up(inputs, &grid_rows, &by_budget, &|r| r.is_safe(floor))?;
+    let smallest_keeping = smallest_from_here_up(inputs, &grid_rows, &by_budget, &|r| r.keeps == Some(true))?;
     Ok(Sweep {
-        knee: knee(&grid_rows, &by_budget).map(answer),
-        smallest_safe: smallest(&|r| r.is_safe(inputs.fact_floor)),
-        smallest_keeping: smallest(&|r| r.keeps == Some(true)),
+        knee: knee(&grid_rows, &by_budget).map(|i| answer(&grid_rows[i])),
+        smallest_safe: smallest_safe.as_ref().map(answer),
+        smallest_keeping: smallest_keeping.as_ref().map(answer),
         fact_floor: inputs.fact_floor,
         rows,
     })
+}
+
+/// The smallest budget from which every larger budget of the grid is `ok` (a budget is
+/// `ok` when one of its tail rules is), narrowed by bisection between it and the grid's
+/// budget below: the row of that budget with the tail rule that was `ok` there. `None`
+/// when even the peak is not.
+fn smallest_from_here_up(
+    inputs: &Inputs,
+    grid_rows: &[Row],
+    by_budget: &[usize],
+    ok: &(dyn Fn(&Row) -> bool + Sync),
+) -> crate::Result<Option<Row>> {
+    // Each budget's first `ok` row, budgets ascending.
+    let mut budgets: Vec<(u64, Option<usize>)> = Vec::new();
+    for &i in by_budget {
+        let r = &grid_rows[i];
+        match budgets.last_mut() {
+            Some((b, first)) if *b == r.max_tokens => {
+                if first.is_none() && ok(r) {
+                    *first = Some(i);
+                }
+            }
+            _ => budgets.push((r.max_tokens, ok(r).then_some(i))),
+        }
+    }
+    let from = budgets
+        .iter()
+        .rposition(|(_, first)| first.is_none())
+        .map_or(0, |k| k + 1);
+    let Some(&(_, Some(found))) = budgets.get(from) else {
+        return Ok(None);
+    };
+    let mut best = grid_rows[found].clone();
+    let mut below = from.checked_sub(1).map_or(0, |k| budgets[k].0);
+    let tail = inputs.range.tails.iter().copied().find(|t| {
+        let keep = t.at(best.max_tokens);
+        Options {
+            max_tokens: best.max_tokens,
+            keep_tail: keep,
+            flush_to_memory: inputs.range.flush_to_memory,
+        }
+        .effective_keep_tail()
+            == best.keep_tail
+    });
+    let Some(tail) = tail else {
+        return Ok(Some(best));
+    };
+    for _ in 0..ROUNDS {
+        let above = best.max_tokens;
+        if above.saturating_sub(below) <= PROBES + 1 {
+            break;
+        }
+        let probes: Vec<u64> = (1..=PROBES)
+            .map(|k| below + (above - below) * k / (PROBES + 1))
+            .collect();
+        let replayed: Vec<Row> = probes
+            .par_iter()
+            .map(|&max_tokens| {
+                row(
+                    inputs,
+                    &Options {
+                        max_tokens,
+                        keep_tail: tail.at(max_tokens),
+                        flush_to_memory: inputs.range.flush_to_memory,
+                    },
+                )
+            })
+            .collect::<crate::Result<_>>()?;
+        // The smallest probe from which every larger probe is `ok` too.
+        let first_ok = replayed.iter().rposition(|r| !ok(r)).map_or(0, |k| k + 1);
+        if first_ok > 0 {
+            below = probes[first_ok - 1];
+        }
+        if let Some(r) = replayed.get(first_ok) {
+            best = r.clone();
+        }
+    }
+    Ok(Some(best))
 }
 
 /// The shown row nearest to `to` (by budget, then tail; the first of equals).
@@ -407,7 +510,11 @@ mod tests {
         assert_eq!(swept.rows.len(), 6);
         // The rows and the answer grid share the replays they have in common.
         let replays = {
-            let mut all: Vec<(u64, u64, bool)> = settings.iter().chain(&range.answer_grid()).map(identity).collect();
+            let mut all: Vec<(u64, u64, bool)> = settings
+                .iter()
+                .chain(&range.answer_grid(view.total()))
+                .map(identity)
+                .collect();
             all.sort_unstable();
             all.dedup();
             all.len()
@@ -415,6 +522,56 @@ mod tests {
         let mut told = told.into_inner().expect("lock");
         told.sort_unstable();
         assert_eq!(told, (1..=replays).map(|d| (d, replays)).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_answers_do_not_depend_on_the_range_typed() {
+        let (view, facts, total) = session_of(400);
+        let answers = |from: u64, to: u64| {
+            let range = Range {
+                from,
+                to,
+                tails: vec![TailRule::Default],
+                flush_to_memory: false,
+            };
+            let settings = range.settings(&range.budgets(4));
+            let swept = sweep(&Inputs {
+                view: &view,
+                facts: &facts,
+                settings: &settings,
+                range: &range,
+                fact_floor: 0.0,
+                summary_role: SummaryRole::System,
+                cuts_a_tail: true,
+                summarizer: &crate::summarize::Placeholder,
+                keep: Some(view.len() / 3),
+                cancel: crate::cancel::never(),
+                progress: None,
+            })
+            .expect("sweeps");
+            let point = |a: &Option<Answer>| a.as_ref().map(|a| (a.max_tokens, a.keep_tail));
+            (
+                point(&swept.knee),
+                point(&swept.smallest_safe),
+                point(&swept.smallest_keeping),
+            )
+        };
+        let whole = answers(total / 20, total);
+        assert!(
+            whole.1.is_some() && whole.2.is_some(),
+            "a safe budget and one keeping the message: {whole:?}"
+        );
+        for (from, to) in [(total / 3, total * 2 / 3), (0, total * 2), (total / 2, total / 2 + 1)] {
+            assert_eq!(answers(from, to), whole, "range {from}..{to}");
+        }
+        // Narrowed below the grid's step: every budget of the grid above it is safe, and
+        // the next grid budget down is not.
+        let step = view.total() / ANSWER_STEPS;
+        let safe = whole.2.expect("keeping").0;
+        assert!(
+            safe % step != 0 || safe == step,
+            "narrowed between grid points: {safe} (step {step})"
+        );
     }
 
     #[test]

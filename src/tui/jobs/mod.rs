@@ -150,7 +150,7 @@ impl SweepKey {
     /// The settings it shows: the answer grid itself, so the chart's points are the
     /// ones the answers were found on and no replay is made twice.
     pub fn settings(&self) -> Vec<crate::compact::Options> {
-        self.range.answer_grid()
+        self.range.chart()
     }
 }
 
