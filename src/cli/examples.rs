@@ -21,6 +21,10 @@ pub const HISTORY: &str = "Examples:
   ctxlens history session.jsonl
   ctxlens history session.jsonl --all --json";
 
+pub const BACKTEST: &str = "Examples:
+  ctxlens backtest ~/.claude/projects
+  ctxlens backtest session.jsonl --json";
+
 pub const LEDGER: &str = "Examples:
   ctxlens ledger ~/.claude/projects/-home-me-myproject
   ctxlens ledger session.jsonl --json

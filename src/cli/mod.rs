@@ -12,6 +12,7 @@ mod examples;
 mod history_cmd;
 mod json_out;
 mod ledger_cmd;
+mod man;
 mod policy_cmd;
 mod policy_sweep;
 mod progress_line;
@@ -92,6 +93,7 @@ enum Command {
     History(history_cmd::HistoryArgs),
     /// Predict every automatic compaction a log records from what was known before it,
     /// against what happened: where it fired, the next request's size.
+    #[command(after_help = examples::BACKTEST)]
     Backtest(backtest_cmd::BacktestArgs),
     /// The standing instructions a user gave across compactions and sessions, what each
     /// compaction did with them, and a hook that hands the lost ones back to the agent.
@@ -121,9 +123,17 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff), for `man`.
-    #[command(after_help = "Example:\n  ctxlens man > ~/.local/share/man/man1/ctxlens.1 && man ctxlens")]
-    Man,
+    /// Print a manual page (roff), for `man`: the top one, or a subcommand's.
+    #[command(
+        after_help = "Examples:\n  ctxlens man > ~/.local/share/man/man1/ctxlens.1 && man ctxlens\n  ctxlens man stats > ctxlens-stats.1 && man -l ctxlens-stats.1\n  ctxlens man --dir ~/.local/share/man/man1    # every page, for packagers"
+    )]
+    Man {
+        /// The subcommand whose page to print (`stats`, `compact`, …).
+        subcommand: Option<String>,
+        /// Write every page (ctxlens.1, ctxlens-stats.1, …) into this folder instead.
+        #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// Runs the command line; the exit code is 0 (ok) or 1 (`check` found problems).
@@ -169,8 +179,12 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             std::io::Write::write_all(&mut std::io::stdout(), &script)?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Man) => {
-            clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut std::io::stdout())?;
+        Some(Command::Man { subcommand, dir }) => {
+            man::run(
+                <Cli as clap::CommandFactory>::command(),
+                subcommand.as_deref(),
+                dir.as_deref(),
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         None => open(&cli.open),
