@@ -94,7 +94,7 @@ pub struct Fate {
 pub struct Entry {
     /// The user's words, the first time they gave it.
     pub text: String,
-    /// The project it was given in (its sessions' folder).
+    /// The project it was given in (the folder the agent worked in).
     pub project: String,
     /// Every place they gave it.
     pub given: Vec<Given>,

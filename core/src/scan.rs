@@ -252,8 +252,16 @@ pub struct ScanRead {
 /// [`scan_file`], keeping what the row was made from.
 pub fn scan_read(path: &Path, tokenizer: Tokenizer, options: Option<Options>) -> Result<ScanRead, LoadError> {
     // The state first: a write that lands while this reads is seen by the next look.
-    let state =
-        crate::follow::FileState::of(path).map_err(|e| LoadError::whole(&path.display().to_string(), e.to_string()))?;
+    // Standard input has none (it is read once, and never grows under a scan).
+    let state = if path.as_os_str() == "-" {
+        crate::follow::FileState {
+            len: 0,
+            identity: None,
+            modified: 0,
+        }
+    } else {
+        crate::follow::FileState::of(path).map_err(|e| LoadError::whole(&path.display().to_string(), e.to_string()))?
+    };
     let whole = Transcript::read_whole(path)?;
     let counts = Counts::compute(&whole, tokenizer);
     let session = session_of(path, &whole, &counts, options)?;
@@ -328,7 +336,11 @@ fn session_of(
         .last()
         .map_or(0, |c| c.summary_message.map_or(c.at, |s| s.min(c.at)));
     Ok(Session {
-        path: path.display().to_string(),
+        path: if path.as_os_str() == "-" {
+            "<stdin>".to_owned()
+        } else {
+            path.display().to_string()
+        },
         project: project_of(whole, path),
         started: started_of(whole, path),
         format: whole.format.name().to_owned(),

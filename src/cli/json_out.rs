@@ -10,6 +10,16 @@ use std::io::Write;
 
 use serde::Serialize;
 
+/// A path as a document's `file` names it: as the user typed it, `<stdin>` for `-` (the
+/// name every error and every document gives standard input).
+pub fn file_name(path: &std::path::Path) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".to_owned()
+    } else {
+        path.display().to_string()
+    }
+}
+
 /// The version of every document's schema today.
 const VERSION: u32 = 1;
 

@@ -92,7 +92,7 @@ pub fn run(args: &LedgerArgs) -> anyhow::Result<ExitCode> {
             compactions: found.compaction_count,
             instructions: &found.entries,
         };
-        super::json_out::write(&mut out, "ledger", &path.display().to_string(), &doc, true)?;
+        super::json_out::write(&mut out, "ledger", &super::json_out::file_name(path), &doc, true)?;
         writeln!(out)?;
     } else {
         print(&mut out, &found)?;
@@ -118,8 +118,13 @@ fn ledger_of(path: &Path, format: &FormatArgs, review: &Review) -> anyhow::Resul
         let counts = Counts::compute(&whole, Tokenizer::Estimate);
         let history = ctxlens::history::history(&whole, &counts);
         let started = whole.line_timestamp(1).unwrap_or_default();
-        // A project is a folder of sessions (Claude Code keeps one per working folder).
-        let project = file.parent().map(|p| p.display().to_string()).unwrap_or_default();
+        // A project is the folder the agent worked in, as the log records it (Claude
+        // Code's `cwd`, Codex's `payload.cwd`), else the folder of the log (Claude Code
+        // keeps one per working folder).
+        let project = whole
+            .first_record_field("cwd")
+            .or_else(|| file.parent().map(|p| p.display().to_string()))
+            .unwrap_or_default();
         loaded.push((started, file.display().to_string(), project, whole, history));
     }
     loaded.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));

@@ -174,7 +174,7 @@ pub fn run_replay(
             turns: replayed.turns.iter().map(super::history_cmd::TurnDoc::of).collect(),
             replayed: &replayed,
         };
-        super::json_out::write(&mut out, "replay-policy", &file.display().to_string(), &doc, true)?;
+        super::json_out::write(&mut out, "replay-policy", &super::json_out::file_name(file), &doc, true)?;
         writeln!(out)?;
     } else {
         print_replay(&mut out, file, &replayed, settings, &prepared.spec.to_string())?;
@@ -412,7 +412,7 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
             cost: costs_of(&prepared.whole, &rows),
             policies: rows,
         };
-        super::json_out::write(&mut out, "compare", &args.file.display().to_string(), &doc, true)?;
+        super::json_out::write(&mut out, "compare", &super::json_out::file_name(&args.file), &doc, true)?;
         writeln!(out)?;
     } else {
         print_compare(

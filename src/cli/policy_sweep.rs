@@ -74,7 +74,13 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
             rows,
             first_safe,
         };
-        super::json_out::write(&mut out, "sweep-policy", &args.file.display().to_string(), &doc, true)?;
+        super::json_out::write(
+            &mut out,
+            "sweep-policy",
+            &super::json_out::file_name(args.file),
+            &doc,
+            true,
+        )?;
         writeln!(out)?;
     } else if args.csv {
         print_csv(&mut out, &args.vary.key, rows)?;

@@ -303,18 +303,24 @@ fn every_example_in_the_help_runs() {
             let out = std::process::Command::new("sh")
                 .args(["-c", &format!("\"$0\" {command}"), env!("CARGO_BIN_EXE_ctxlens")])
                 .env("XDG_CACHE_HOME", common::test_cache())
+                // `~` in an example is this folder: nothing is written to the real home.
+                .env("HOME", dir.path())
                 .current_dir(dir.path())
                 .output()
                 .expect("runs");
             let ok = out.status.code() == Some(0) || (sub == "check" && out.status.code() == Some(1));
             assert!(ok, "`ctxlens {example}` failed: {}", stderr(&out));
-            // An example that writes a file (`-o OUT`) writes it; any other prints.
-            match words.iter().position(|w| *w == "-o") {
-                Some(at) => assert!(
-                    dir.path().join(words[at + 1]).is_file(),
-                    "`ctxlens {example}` wrote nothing"
-                ),
-                None => assert!(!out.stdout.is_empty(), "`ctxlens {example}` printed nothing"),
+            // An example that writes a file (`-o OUT`) or a folder (`--dir DIR`) writes
+            // it; any other prints.
+            let target = |flag: &str| words.iter().position(|w| *w == flag).map(|at| words[at + 1]);
+            match (target("-o"), target("--dir")) {
+                (Some(file), _) => assert!(dir.path().join(file).is_file(), "`ctxlens {example}` wrote nothing"),
+                (None, Some(folder)) => {
+                    let folder = folder.replacen('~', &dir.path().display().to_string(), 1);
+                    let written = std::fs::read_dir(&folder).map_or(0, Iterator::count);
+                    assert!(written > 0, "`ctxlens {example}` wrote nothing in {folder}");
+                }
+                (None, None) => assert!(!out.stdout.is_empty(), "`ctxlens {example}` printed nothing"),
             }
             ran += 1;
         }
@@ -345,6 +351,82 @@ fn completions_and_the_manual_page_cover_every_subcommand() {
         .output()
         .expect("sh runs");
     assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+#[test]
+fn every_subcommand_has_a_manual_page_with_exit_status_environment_and_files() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let out = ctxlens(&["man", "--dir", dir.path().to_str().expect("utf-8")]);
+    assert_exit(&out, 0);
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("pages")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    // The pages the top page's SUBCOMMANDS section names, each produced.
+    let top = std::fs::read_to_string(dir.path().join("ctxlens.1")).expect("the top page");
+    for sub in [
+        "stats", "compact", "history", "ledger", "replay", "sweep", "scan", "compare", "status",
+    ] {
+        let page = format!("ctxlens-{sub}.1");
+        assert!(names.contains(&page), "{page} in {names:?}");
+        assert!(
+            top.contains(&format!("ctxlens\\-{sub}(1)")),
+            "the top page names {page}"
+        );
+        let text = std::fs::read_to_string(dir.path().join(&page)).expect("a page");
+        assert!(
+            text.contains(&format!(".TH ctxlens-{sub} 1")),
+            "{page} is titled after its command"
+        );
+        for section in [".SH EXAMPLES", ".SH EXIT STATUS", ".SH ENVIRONMENT", ".SH FILES"] {
+            assert!(text.contains(section), "{page}: {section}");
+        }
+        assert_eq!(
+            stdout(&ctxlens(&["man", sub])),
+            text,
+            "man {sub} prints the page --dir writes"
+        );
+    }
+    let unknown = ctxlens(&["man", "nope"]);
+    assert_exit(&unknown, 2);
+    assert!(stderr(&unknown).contains("one of: stats"), "{}", stderr(&unknown));
+    // Rendered as `man -l` renders it (preconv for UTF-8, -k), with every warning on: none.
+    if std::process::Command::new("groff").arg("--version").output().is_ok() {
+        for name in &names {
+            let rendered = std::process::Command::new("groff")
+                .args(["-k", "-man", "-Tutf8", "-ww", "-z"])
+                .arg(dir.path().join(name))
+                .output()
+                .expect("groff runs");
+            assert!(
+                rendered.stderr.is_empty(),
+                "{name}: {}",
+                String::from_utf8_lossy(&rendered.stderr)
+            );
+        }
+    }
+}
+
+#[test]
+fn standard_input_is_read_and_named_the_same_in_every_command() {
+    let sample = std::fs::read(sample("support-agent.json")).expect("a sample");
+    let scanned = ctxlens_stdin(&["scan", "-", "--json"], &sample);
+    assert_exit(&scanned, 0);
+    let row: serde_json::Value = serde_json::from_slice(&scanned.stdout).expect("a row");
+    assert_eq!(row["path"], "<stdin>", "{row}");
+    assert!(row.get("error").is_none(), "{row}");
+    assert!(row["started"].is_null(), "no file, no date: {row}");
+    for argv in [
+        &["compare", "-", "--json", "--summarizer", "placeholder"][..],
+        &["history", "-", "--json"],
+        &["stats", "-", "--json"],
+    ] {
+        let out = ctxlens_stdin(argv, &sample);
+        assert_exit(&out, 0);
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(doc["file"], "<stdin>", "{argv:?}");
+    }
 }
 
 #[test]
