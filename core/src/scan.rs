@@ -68,6 +68,10 @@ pub struct Session {
     pub firings: Option<usize>,
     /// With settings: firings still over budget afterwards.
     pub loops: Option<usize>,
+    /// What the recorded calls cost, in US dollars, with the shipped price table (the
+    /// same figure `stats` gives, see [`crate::cost`]); `None` for a file with no
+    /// recorded usage or a model the table does not price.
+    pub cost_usd: Option<f64>,
 }
 
 /// The extensions of session files.
@@ -366,6 +370,7 @@ fn session_of(
         orphans: whole.groups.orphans.len(),
         firings,
         loops,
+        cost_usd: crate::cost::session_cost(whole, crate::cost::PriceTable::builtin()).and_then(|c| c.total),
     })
 }
 

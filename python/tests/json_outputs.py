@@ -34,6 +34,7 @@ def commands(bin_path, path):
         ("compare", ["compare", p, "--json", "--summarizer", "placeholder"]),
         ("status", ["status", p, "--json"]),
         ("scan", ["scan", p, "--json"]),
+        ("scan", ["scan", p, "--max-tokens", budget, "--json"]),
         ("backtest", ["backtest", p, "--json"]),
         ("ledger", ["ledger", p, "--json"]),
     ]

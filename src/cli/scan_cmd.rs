@@ -61,8 +61,33 @@ enum Outcome {
     Failed(String, String),
 }
 
-const CSV_HEADER: &str =
-    "path,project,started,format,messages,tokens,recorded_peak,compactions,orphans,firings,loops,error";
+/// The CSV columns: every field of a JSON row, in its order, then `error` (a row that
+/// did not load has only `path` and `error`). A cell is the field's JSON value flattened:
+/// a string as CSV text, a number or boolean as JSON writes it, `null` empty.
+const CSV_COLUMNS: [&str; 22] = [
+    "path",
+    "project",
+    "started",
+    "format",
+    "messages",
+    "tokens",
+    "live_tokens",
+    "title",
+    "model",
+    "last_activity",
+    "modified",
+    "session_id",
+    "parent_session",
+    "recorded_peak",
+    "peak_percent_of_window",
+    "compactions",
+    "autocompact_at",
+    "orphans",
+    "firings",
+    "loops",
+    "cost_usd",
+    "error",
+];
 
 /// The scan table of a folder (`ctxlens DIR` when standard output is not a terminal).
 pub fn print_table(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
@@ -128,7 +153,7 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
     let progress = std::io::stderr().is_terminal();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.csv {
-        writeln!(out, "{CSV_HEADER}")?;
+        writeln!(out, "{}", CSV_COLUMNS.join(","))?;
     } else if !args.json {
         writeln!(
             out,
@@ -204,31 +229,22 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-fn opt(n: Option<impl ToString>) -> String {
-    n.map(|n| n.to_string()).unwrap_or_default()
-}
-
 fn write_row(out: &mut impl Write, args: &ScanArgs, s: &Session) -> anyhow::Result<()> {
     if args.json {
         // Each row is a document of its own (JSON Lines): its schema and file first.
         super::json_out::write(&mut *out, "scan", &s.path, s, false)?;
         writeln!(out)?;
     } else if args.csv {
-        writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{},",
-            csv_field(&s.path),
-            csv_field(&s.project),
-            csv_field(&s.started),
-            s.format,
-            s.messages,
-            s.tokens,
-            opt(s.recorded_peak),
-            s.compactions,
-            s.orphans,
-            opt(s.firings),
-            opt(s.loops)
-        )?;
+        let row = serde_json::to_value(s)?;
+        let cells: Vec<String> = CSV_COLUMNS
+            .iter()
+            .map(|column| match row.get(*column) {
+                None | Some(serde_json::Value::Null) => String::new(),
+                Some(serde_json::Value::String(text)) => csv_field(text),
+                Some(other) => other.to_string(),
+            })
+            .collect();
+        writeln!(out, "{}", cells.join(","))?;
     } else {
         writeln!(
             out,
@@ -263,7 +279,8 @@ fn write_error(out: &mut impl Write, args: &ScanArgs, path: &str, error: &str) -
         )?;
         writeln!(out)?;
     } else if args.csv {
-        writeln!(out, "{},,,,,,,,,,,{}", csv_field(path), csv_field(error))?;
+        let empty = ",".repeat(CSV_COLUMNS.len() - 2);
+        writeln!(out, "{}{empty},{}", csv_field(path), csv_field(error))?;
     } else {
         writeln!(out, "error: {}", ctxlens::text::visible(error, false))?;
     }

@@ -185,3 +185,37 @@ fn a_grown_session_is_rescanned_from_where_it_stopped() {
     }
     assert!(read_on * 10 > steps * 6, "read on at {read_on} of {steps} steps");
 }
+
+#[test]
+fn a_csv_row_carries_every_field_of_a_json_row_and_the_cost_stats_gives() {
+    let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let path = log.to_str().expect("utf-8");
+    let json: serde_json::Value =
+        serde_json::from_str(stdout(&ctxlens(&["scan", path, "--json"])).trim()).expect("a row");
+    let csv = stdout(&ctxlens(&["scan", path, "--csv"]));
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    let fields: Vec<&str> = json
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !["schema", "file"].contains(k))
+        .collect();
+    assert_eq!(
+        &header[..header.len() - 1],
+        &fields[..],
+        "the JSON row's fields, in its order, then error"
+    );
+    assert_eq!(header.last(), Some(&"error"));
+    let row: Vec<&str> = lines.next().expect("a row").split(',').collect();
+    let cost_column = header.iter().position(|c| *c == "cost_usd").expect("cost_usd");
+    assert_eq!(row[cost_column], json["cost_usd"].to_string());
+    let stats: serde_json::Value = serde_json::from_slice(&ctxlens(&["stats", path, "--json"]).stdout).expect("stats");
+    assert_eq!(json["cost_usd"], stats["cost"]["total"], "the same dollars as stats");
+    assert!(
+        json["cost_usd"].as_f64().is_some_and(|d| d > 1.0),
+        "{}",
+        json["cost_usd"]
+    );
+}
