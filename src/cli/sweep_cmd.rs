@@ -100,8 +100,13 @@ fn parse_budgets(s: &str) -> Result<Budgets, String> {
         if (b - a) / step >= MAX_BUDGETS as u64 {
             return Err(format!("{s} has more than {MAX_BUDGETS} budgets: use a larger step"));
         }
-        // Each value at most B: a + k·step never passes it (k ≤ (B − A) / step).
-        (0..=(b - a) / step).map(|k| a + k * step).collect()
+        // Each value at most B: a + k·step never passes it (k ≤ (B − A) / step); and the
+        // range ends at its end, B itself, whatever the step (`100..1005:300` ends 1005).
+        let mut values: Vec<u64> = (0..=(b - a) / step).map(|k| a + k * step).collect();
+        if values.last() != Some(&b) {
+            values.push(b);
+        }
+        values
     } else {
         s.split(',').map(number).collect::<Result<Vec<_>, _>>()?
     };
@@ -536,6 +541,11 @@ mod tests {
     #[test]
     fn budgets_parse_as_ranges_and_lists() {
         assert_eq!(parse_budgets("1000..4000:500").unwrap().values.len(), 7);
+        assert_eq!(
+            parse_budgets("100..1005:300").unwrap().values,
+            [100, 400, 700, 1000, 1005],
+            "a range ends at its end"
+        );
         let stepped = parse_budgets("1000..4300:1000").unwrap();
         assert_eq!(
             (stepped.from, stepped.to),
