@@ -93,6 +93,7 @@ fn parse_budgets(s: &str) -> Result<Budgets, String> {
         if b < a {
             return Err(format!("the range {s} is empty ({b} < {a})"));
         }
+        let explicit_step = step;
         let step = step.unwrap_or(((b - a) / 10).max(1));
         if step == 0 {
             return Err("the step must be positive".to_owned());
@@ -102,7 +103,12 @@ fn parse_budgets(s: &str) -> Result<Budgets, String> {
         }
         // Each value at most B: a + k·step never passes it (k ≤ (B − A) / step); and the
         // range ends at its end, B itself, whatever the step (`100..1005:300` ends 1005).
-        let mut values: Vec<u64> = (0..=(b - a) / step).map(|k| a + k * step).collect();
+        // Without a step, 11 equal steps from A to B.
+        let mut values: Vec<u64> = match explicit_step {
+            Some(_) => (0..=(b - a) / step).map(|k| a + k * step).collect(),
+            None => (0..=10u64).map(|k| a + (b - a) * k / 10).collect(),
+        };
+        values.dedup();
         if values.last() != Some(&b) {
             values.push(b);
         }
