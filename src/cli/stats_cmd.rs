@@ -242,6 +242,26 @@ pub fn stats_doc<'a>(transcript: &'a Transcript, counts: &'a Counts, prices: &Pr
 }
 
 /// The human table: a header, then one row per message.
+/// Says which recorded usages cannot be real and were left out (nothing when none).
+fn write_implausible_usage(out: &mut impl Write, transcript: &Transcript) -> std::io::Result<()> {
+    let implausible: Vec<String> = (0..transcript.messages().len())
+        .filter(|&i| transcript.messages()[i].implausible_usage())
+        .map(|i| format!("#{i}"))
+        .collect();
+    if !implausible.is_empty() {
+        writeln!(
+            out,
+            "warning: {} recorded usage{} cannot be real (over {} tokens: {}) and {} left out of fits, meter and cost",
+            implausible.len(),
+            if implausible.len() == 1 { "" } else { "s" },
+            thousands(ctxlens::transcript::IMPLAUSIBLE_TOKENS),
+            implausible.join(", "),
+            if implausible.len() == 1 { "is" } else { "are" },
+        )?;
+    }
+    Ok(())
+}
+
 pub fn write_table(
     out: &mut impl Write,
     transcript: &Transcript,
@@ -271,6 +291,7 @@ pub fn write_table(
     if let Some(cost) = ctxlens::cost::session_cost(transcript, prices) {
         write_cost(out, &cost)?;
     }
+    write_implausible_usage(out, transcript)?;
     writeln!(out)?;
     writeln!(
         out,

@@ -187,3 +187,50 @@ fn a_device_or_a_pipe_is_refused_not_read_forever() {
     assert_exit(&out, 2);
     assert!(stderr(&out).contains("not a session file"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_usage_that_cannot_be_real_is_left_out_and_said() {
+    // A Claude Code log whose second response records u64::MAX input tokens: it used to
+    // saturate every sum and report an overhead of 18446744073709551615, "fit error 0.0%".
+    let dir = tempfile::tempdir().expect("a folder");
+    let log = dir.path().join("huge.jsonl");
+    let record = |k: usize, kind: &str, message: serde_json::Value| {
+        serde_json::json!({"parentUuid": if k == 0 { serde_json::Value::Null } else { format!("u{}", k - 1).into() },
+            "isSidechain": false, "type": kind, "uuid": format!("u{k}"), "sessionId": "s", "timestamp": "2026-01-01T00:00:00Z",
+            "message": message}).to_string()
+    };
+    let usage = |input: u64| serde_json::json!({"input_tokens": input, "output_tokens": 10});
+    let lines = [
+        record(0, "user", serde_json::json!({"role": "user", "content": "hello"})),
+        record(
+            1,
+            "assistant",
+            serde_json::json!({"id": "m1", "role": "assistant", "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": "hi"}], "usage": usage(1_000)}),
+        ),
+        record(2, "user", serde_json::json!({"role": "user", "content": "again"})),
+        record(
+            3,
+            "assistant",
+            serde_json::json!({"id": "m2", "role": "assistant", "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": "ok"}], "usage": usage(u64::MAX)}),
+        ),
+    ];
+    std::fs::write(&log, lines.join("\n") + "\n").expect("written");
+    let path = log.to_str().expect("utf-8");
+    let text = common::ctxlens(&["stats", path]);
+    assert_eq!(text.status.code(), Some(0), "{}", common::stderr(&text));
+    let shown = common::stdout(&text);
+    assert!(
+        shown.contains("1 recorded usage cannot be real") && shown.contains("#3"),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains("18446744073709551615") && !shown.contains("18,446,744"),
+        "{shown}"
+    );
+    let status = common::ctxlens(&["status", path, "--json"]);
+    assert!(
+        !common::stdout(&status).contains("18446744073709551615"),
+        "{}",
+        common::stdout(&status)
+    );
+}

@@ -114,6 +114,9 @@ pub struct Extra {
     synthetic: Option<String>,
     /// Usage the provider recorded for the response this message is (or precedes).
     pub recorded: Option<Recorded>,
+    /// The log recorded a usage that cannot be real (see [`Recorded::is_plausible`]):
+    /// left out of `recorded`, so of every fit, meter and cost, and said.
+    pub implausible_usage: bool,
 }
 
 /// One message of a transcript: about 56 bytes, plus its shared extras when it has any.
@@ -173,7 +176,28 @@ pub struct Recorded {
     pub reasoning_tokens: u64,
 }
 
+/// More tokens than any model's window holds, many times over (the largest windows are
+/// ten million): a usage over it is a corrupt or hand-edited log, not a request.
+pub const IMPLAUSIBLE_TOKENS: u64 = 100_000_000;
+
 impl Recorded {
+    /// Whether a provider could have billed it: every figure under
+    /// [`IMPLAUSIBLE_TOKENS`] (`u64::MAX` in a log would otherwise saturate every sum and
+    /// fit it touches).
+    pub fn is_plausible(&self) -> bool {
+        [
+            self.input_tokens,
+            self.cache_write_5m_tokens,
+            self.cache_write_1h_tokens,
+            self.cache_read_tokens,
+            self.output_tokens,
+            self.reasoning_tokens,
+        ]
+        .iter()
+        .all(|&t| t < IMPLAUSIBLE_TOKENS)
+            && self.context_tokens() < IMPLAUSIBLE_TOKENS
+    }
+
     /// The whole prompt the provider counted: input, cache writes and cache reads.
     pub fn context_tokens(&self) -> u64 {
         self.input_tokens
@@ -441,9 +465,20 @@ impl Message {
 
     /// Sets the recorded usage (nothing is allocated for none).
     pub(crate) fn set_recorded(&mut self, recorded: Option<Recorded>) {
+        if recorded.is_some_and(|r| !r.is_plausible()) {
+            let extra = self.extra_mut();
+            extra.recorded = None;
+            extra.implausible_usage = true;
+            return;
+        }
         if recorded.is_some() || self.extra.is_some() {
             self.extra_mut().recorded = recorded;
         }
+    }
+
+    /// The log recorded a usage for this message that cannot be real, and it was left out.
+    pub fn implausible_usage(&self) -> bool {
+        self.extra.as_ref().is_some_and(|e| e.implausible_usage)
     }
 
     /// `preview` cut to `max_chars` characters, ending in `…` when cut.

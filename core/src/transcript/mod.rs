@@ -34,7 +34,8 @@ pub(crate) use logs::{answers_a_call, anthropic_usage, codex_usage};
 pub use logs::{Conversation, LogRecord, Note, PastCompaction};
 pub use media_resolution::MediaResolution;
 pub use message::{
-    legacy_call_id, readable_text as readable_text_of, Message, Recorded, RequestShape, ToolCall, PREVIEW_CHARS,
+    legacy_call_id, readable_text as readable_text_of, Message, Recorded, RequestShape, ToolCall, IMPLAUSIBLE_TOKENS,
+    PREVIEW_CHARS,
 };
 pub use request::CountMode;
 pub use source_text::SourceText;
