@@ -424,3 +424,44 @@ fn a_policys_name_is_written_only_in_its_module() {
         }
     }
 }
+
+/// docs/architecture.md is the map of the code: every source file of both crates (and
+/// the command line's) is named there, by its file name or, for a `mod.rs`, its folder's.
+#[test]
+fn the_architecture_document_names_every_source_file() {
+    let top = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(top.join("docs/architecture.md")).expect("docs/architecture.md");
+    let named = |word: &str| {
+        doc.match_indices(word).any(|(at, _)| {
+            let before = doc[..at].chars().next_back();
+            let after = doc[at + word.len()..].chars().next();
+            let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            !part(before) && !part(after)
+        })
+    };
+    let mut missing = Vec::new();
+    let mut stack = vec![top.join("core/src"), top.join("src")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("a source folder") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let stem = path.file_stem().expect("a name").to_string_lossy().into_owned();
+            let name = if stem == "mod" {
+                dir.file_name().expect("a folder").to_string_lossy().into_owned()
+            } else {
+                stem
+            };
+            if !named(&name) {
+                missing.push(path.strip_prefix(top).expect("in the repository").display().to_string());
+            }
+        }
+    }
+    missing.sort();
+    assert!(missing.is_empty(), "docs/architecture.md does not name: {missing:?}");
+}
