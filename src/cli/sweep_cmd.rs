@@ -106,7 +106,9 @@ fn parse_budgets(s: &str) -> Result<Budgets, String> {
         // Without a step, 11 equal steps from A to B.
         let mut values: Vec<u64> = match explicit_step {
             Some(_) => (0..=(b - a) / step).map(|k| a + k * step).collect(),
-            None => (0..=10u64).map(|k| a + (b - a) * k / 10).collect(),
+            None => (0..=10u128)
+                .map(|k| a + u64::try_from(u128::from(b - a) * k / 10).unwrap_or(b - a))
+                .collect(),
         };
         values.dedup();
         if values.last() != Some(&b) {
@@ -568,6 +570,8 @@ mod tests {
         assert!(parse_budgets("4000..1000").is_err());
         assert!(parse_budgets("1..1000000:1").is_err());
         assert!(parse_budgets("a..b").is_err());
+        let whole = parse_budgets(&format!("0..{}", u64::MAX)).expect("the widest range");
+        assert_eq!(whole.values.last(), Some(&u64::MAX), "no overflow, ends at its end");
         assert!(parse_ratio("0").is_err() && parse_ratio("1.5").is_err() && parse_ratio("0.25").is_ok());
     }
 }
