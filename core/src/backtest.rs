@@ -101,7 +101,7 @@ pub fn backtest(
     let sources = replayed
         .warnings
         .iter()
-        .filter(|w| w.starts_with("threshold "))
+        .filter(|w| w.starts_with("threshold ") || w.starts_with("summary size "))
         .cloned()
         .collect();
     let auto: Vec<_> = whole

@@ -4,8 +4,9 @@
 //! - a call that grows the context the previous call sent reads that previous prompt
 //!   and writes only what came since;
 //! - a call right after a firing (a summary, a rewritten or cleared history, a view that
-//!   left something out) shares only the stable prefix — the system prompt and tools,
-//!   the smallest cache read the log records — and writes the rest;
+//!   left something out) shares only the stable prefix — the system prompt and tools, as
+//!   the log's cache reads showed them before that call (the replay's own rule for the
+//!   request after a firing, `policy::replay::surviving_prefix`) — and writes the rest;
 //! - a call after an idle gap longer than the cache lives (5 minutes, from the log's own
 //!   clock) reads nothing and writes its whole prompt;
 //! - a firing that summarizes makes one call more: the summarizer reads the context it
@@ -50,13 +51,6 @@ pub struct ReplayCost {
 
 /// The cost of `replayed` (a replay of `whole`) with prompt caching, priced from `table`.
 pub fn replay_cost(whole: &Transcript, replayed: &Replayed, table: &PriceTable) -> ReplayCost {
-    let stable_prefix = whole
-        .messages()
-        .iter()
-        .filter_map(|m| m.recorded().map(|r| r.cache_read_tokens))
-        .filter(|&read| read > 0)
-        .min()
-        .unwrap_or(0);
     let firings: BTreeMap<usize, &crate::policy::replay::Firing> = replayed.firings.iter().map(|f| (f.at, f)).collect();
     let mut out = ReplayCost {
         policy: replayed.policy,
@@ -110,7 +104,9 @@ pub fn replay_cost(whole: &Transcript, replayed: &Replayed, table: &PriceTable) 
                     });
                 }
                 if fired.is_some() {
-                    stable_prefix
+                    // What survives a change to the messages, as the replay predicts the
+                    // request after a firing (one rule for its size and its price).
+                    crate::policy::replay::surviving_prefix(whole, call.at).unwrap_or(0)
                 } else {
                     before
                 }

@@ -12,6 +12,7 @@
 
 #[cfg(test)]
 mod added_policy_tests;
+pub mod agent_summary;
 pub mod chat;
 pub mod claude_code;
 mod codex;

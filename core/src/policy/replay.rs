@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 
 use super::chat::{written, ChatMessage, Kind};
 use super::running::{FastView, Running};
-use super::{InPlace, Policy, PolicyPlan, PolicySettings, Section};
+use super::{agent_summary, InPlace, Policy, PolicyPlan, PolicySettings, Section};
 use crate::calibrate::{epoch_of, EpochFit};
 use crate::cancel::CancelToken;
 use crate::loss::session::SessionTurns;
@@ -239,6 +239,11 @@ impl Replayed {
         summaries: &mut Vec<String>,
         real_lineage: &mut bool,
     ) -> (usize, u64, Option<u64>) {
+        if let Some(note) = fired.note {
+            if !self.warnings.contains(&note) {
+                self.warnings.push(note);
+            }
+        }
         self.loops += usize::from(fired.firing.loops);
         self.summary_input_tokens += fired.firing.summary_input_tokens;
         if !fired.firing.summary.is_empty() {
@@ -279,23 +284,34 @@ fn billed(fits: &[EpochFit], sent: &[ChatMessage], counted: u64, at: usize) -> O
 /// the messages the log holds: the system prompt and tools, and also context the agent
 /// attached without logging it (files opened by `@`, instructions re-read), which a
 /// rewrite drops. Only the system prompt and tools are sure to stay, and the log shows
-/// them: a call that hits the prompt cache reads at least that prefix (cached first), so
-/// the smallest cache read of any call before `at` bounds it. The rest at the fit's ratio.
+/// them ([`surviving_prefix`]). The rest at the fit's ratio.
 fn billed_after_summary(inputs: &Inputs, sent: &[ChatMessage], counted: u64, at: usize) -> Option<u64> {
     let lineage = sent.iter().find_map(|m| m.origin).unwrap_or(at);
     let fit = known_fit(inputs.fits, lineage, at)?.calibration.as_ref()?;
-    let prefix = smallest_cache_read(inputs.whole, at).map_or(fit.overhead, |p| p.min(fit.overhead));
+    let prefix = surviving_prefix(inputs.whole, at).map_or(fit.overhead, |p| p.min(fit.overhead));
     Some((prefix as f64 + fit.ratio * counted as f64).round().max(0.0) as u64)
 }
 
-/// The smallest non-zero cache read recorded before message `at` (calls that missed
-/// the cache read nothing and say nothing of the prefix).
-fn smallest_cache_read(whole: &Transcript, at: usize) -> Option<u64> {
-    whole.messages()[..at.min(whole.messages().len())]
-        .iter()
-        .filter_map(|m| m.recorded().map(|r| r.cache_read_tokens))
-        .filter(|&read| read > 0)
-        .min()
+/// What of a request survives a change to its messages, as the prompt cache showed it
+/// before message `at`. A call that rewrote more of its prompt than it read from the
+/// cache had its messages changed, yet read the prefix that stayed the same — the system
+/// prompt and tools: the latest such call tells the prefix in force (a session's tools
+/// and prompt change; the first calls may have had fewer). Without one, the smallest
+/// non-zero cache read bounds it (a call that hits the cache reads at least that prefix;
+/// calls that missed the cache read nothing and say nothing of it).
+pub(crate) fn surviving_prefix(whole: &Transcript, at: usize) -> Option<u64> {
+    let before = &whole.messages()[..at.min(whole.messages().len())];
+    let reads = || {
+        before
+            .iter()
+            .filter_map(crate::transcript::Message::recorded)
+            .filter(|r| r.cache_read_tokens > 0)
+    };
+    reads()
+        .rev()
+        .find(|r| r.cache_write_tokens() > r.cache_read_tokens)
+        .map(|r| r.cache_read_tokens)
+        .or_else(|| reads().map(|r| r.cache_read_tokens).min())
 }
 
 /// The fit of `lineage`'s epoch as known at call `at`. An epoch still running at `at` was
@@ -438,7 +454,8 @@ fn summary_for(
     inputs: &Inputs,
     context: &[ChatMessage],
     plan: &PolicyPlan,
-) -> crate::Result<Option<(ChatMessage, u64)>> {
+    at: usize,
+) -> crate::Result<Option<(ChatMessage, u64, Option<String>)>> {
     let Some(inserted) = plan.inserted.first() else {
         return Ok(None);
     };
@@ -460,17 +477,26 @@ fn summary_for(
         inputs.summarizer.summarize(&older, inputs.cancel)?
     };
     let text = inserted.text.replace("{summary}", &text);
-    let counted = count_json(
+    let mut counted = count_json(
         inputs.whole,
         Tokenizer::Estimate,
         &serde_json::json!({"role": inserted.role, "content": text}).to_string(),
     );
+    // The agent's own policy on its own log: its summary weighs what the agent's earlier
+    // summaries weighed (the replay's text stands in for words nobody can know).
+    let mut note = None;
+    if inputs.policy.agent_logs().as_ref() == Some(&inputs.whole.format().container) {
+        if let Some(known) = agent_summary::known_before(inputs.whole, at) {
+            counted = known.counted;
+            note = Some(known.source);
+        }
+    }
     let kind = match inserted.role {
         "assistant" => Kind::Assistant,
         "system" => Kind::System,
         _ => Kind::User,
     };
-    Ok(Some((written(kind, inserted.role, text, counted), read)))
+    Ok(Some((written(kind, inserted.role, text, counted), read, note)))
 }
 
 /// What one firing leaves: the context it sends, the firing's record, its cost in the
@@ -482,6 +508,9 @@ struct Fired {
     gone: Vec<usize>,
     /// The history was rewritten (the context and its running figures changed).
     rewritten: bool,
+    /// What the firing's figures rest on beyond the policy's plan (the agent's summary
+    /// size), for the replay's warnings.
+    note: Option<String>,
 }
 
 /// Applies `plan` at the call answered by message `at` (the context's size before:
@@ -496,10 +525,14 @@ fn fire(
     (counted, billed_before): (u64, Option<u64>),
 ) -> crate::Result<Fired> {
     let policy = inputs.policy;
-    let summary = summary_for(inputs, context, plan)?;
-    let summary_read = summary.as_ref().map_or(0, |(_, r)| *r);
+    let summary = summary_for(inputs, context, plan, at)?;
+    let summary_read = summary.as_ref().map_or(0, |(_, r, _)| *r);
     let summarized = summary.is_some();
-    let summary_text = summary.as_ref().map(|(s, _)| s.text.to_lowercase()).unwrap_or_default();
+    let summary_text = summary
+        .as_ref()
+        .map(|(s, _, _)| s.text.to_lowercase())
+        .unwrap_or_default();
+    let note = summary.as_ref().and_then(|(_, _, n)| n.clone());
     let gone: Vec<usize> = plan
         .messages
         .iter()
@@ -511,7 +544,7 @@ fn fire(
         clear_in_place(inputs, context, running, plan);
         None
     } else {
-        Some(rebuild(inputs, context, plan, summary.map(|(s, _)| s), rewritten))
+        Some(rebuild(inputs, context, plan, summary.map(|(s, _, _)| s), rewritten))
     };
     let (messages, view_counted, billed_after, loops) = match view {
         // A view policy: the view is what this call sends; the context stays.
@@ -560,6 +593,7 @@ fn fire(
         firing,
         gone,
         rewritten,
+        note,
     })
 }
 
@@ -660,6 +694,7 @@ fn act_in_place(
         },
         gone,
         rewritten: true,
+        note: None,
     }))
 }
 

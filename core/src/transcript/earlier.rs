@@ -74,6 +74,8 @@ pub struct EarlierCompaction {
     pub high: u64,
     /// Found in the log's own folder (the same project), not the sessions root.
     pub same_folder: bool,
+    /// The summary the agent wrote there (its readable text), when the log holds it.
+    pub summary: Option<String>,
 }
 
 /// The earlier compactions gathered for one log, lazily.
@@ -119,11 +121,22 @@ impl EarlierSessions {
             .iter()
             .filter(|c| c.time.as_str() < time && c.version.as_deref() == version)
             .collect();
-        if usable.iter().any(|c| c.same_folder) {
-            usable.into_iter().filter(|c| c.same_folder).collect()
-        } else {
-            usable
-        }
+        same_folder_first(usable)
+    }
+
+    /// The ones that happened before `time`, of any release: the same folder's when it
+    /// has any, else the root's.
+    pub fn before_any_release<'a>(&'a self, target: &Transcript, time: &str) -> Vec<&'a EarlierCompaction> {
+        same_folder_first(self.all(target).iter().filter(|c| c.time.as_str() < time).collect())
+    }
+}
+
+/// The same folder's compactions when there are any (the same project), else all.
+fn same_folder_first(usable: Vec<&EarlierCompaction>) -> Vec<&EarlierCompaction> {
+    if usable.iter().any(|c| c.same_folder) {
+        usable.into_iter().filter(|c| c.same_folder).collect()
+    } else {
+        usable
     }
 }
 
@@ -225,6 +238,7 @@ fn of_session(session: &Transcript, file: &Path, same_folder: bool) -> Vec<Earli
                 low,
                 high,
                 same_folder,
+                summary: c.summary_message.map(|i| session.readable_text(i)),
             })
         })
         .collect()
@@ -290,6 +304,58 @@ mod tests {
             .with_earlier_sessions(EarlierSessions::from(&log, source));
         let at = whole.compactions()[0].at;
         (whole, at)
+    }
+
+    /// The agent's summary size at the vsla compaction (predicted with what came before).
+    fn summary_known(whole: &Transcript, at: usize) -> Option<crate::policy::agent_summary::KnownSummary> {
+        crate::policy::agent_summary::known_before(whole, at)
+    }
+
+    #[test]
+    fn an_earlier_sessions_summary_sizes_the_agents_next_one_and_is_named() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let long = "the paper's figures are regenerated from the raw data. ".repeat(200);
+        let earlier = sibling("s1", "2025-07-19", 100_000, 120_000)
+            .replace("summarized below:\\nthe paper", &format!("summarized below:\\n{long}"));
+        let later = sibling("s2", "2025-07-21", 100_000, 120_000);
+        let (whole, at) = vsla_beside(dir.path(), &[("earlier.jsonl", earlier), ("later.jsonl", later)], None);
+        let known = summary_known(&whole, at).expect("the earlier session's summary");
+        // About a quarter of its characters, as the estimate counts prose.
+        assert!(
+            (2_000..4_000).contains(&known.counted),
+            "{} tokens: {}",
+            known.counted,
+            known.source
+        );
+        assert!(known.source.contains("earlier.jsonl line 5"), "{}", known.source);
+        assert!(!known.source.contains("later.jsonl"), "no look-ahead: {}", known.source);
+        // With no evidence, nothing is known and nothing is said.
+        let (whole, at) = vsla_beside(
+            tempfile::tempdir().expect("temp dir").path(),
+            &[],
+            Some(Source::Nowhere),
+        );
+        assert_eq!(summary_known(&whole, at), None);
+    }
+
+    #[test]
+    fn this_logs_own_earlier_summary_sizes_its_next_compaction() {
+        let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/data/real-transcripts/claude-code-jsonl")
+            .join(VSLA);
+        let whole = Transcript::read_whole(&shipped).expect("loads");
+        let past = &whole.compactions()[0];
+        let summary = past.summary_message.expect("its summary is in the log");
+        // At the compaction itself its summary is the answer, not evidence.
+        assert_eq!(summary_known(&whole, past.at), None);
+        // Once the agent has answered after it, it sizes the next one.
+        let later = whole.messages().len();
+        let known = summary_known(&whole, later).expect("known after");
+        assert_eq!(
+            known.counted,
+            crate::policy::agent_summary::summary_counted(&whole, &whole.readable_text(summary))
+        );
+        assert!(known.source.contains("earlier in this log"), "{}", known.source);
     }
 
     #[test]

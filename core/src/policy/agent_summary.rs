@@ -1,0 +1,125 @@
+//! How large the summary is that the agent itself writes when it compacts, as known
+//! before a moment of the session. A replay makes its own summary (the extractive one
+//! by default, a few hundred tokens); the agent's model writes its own, often ten times
+//! longer (Claude Code asks for nine detailed sections). Predicting the agent's next
+//! request with the replay's summary predicts it too small, so the policy of the agent
+//! that wrote the log weighs its summary as the agent's earlier summaries weighed: those
+//! of this log before the firing, else those of the user's earlier sessions
+//! ([`crate::transcript::earlier`]: the same release first, then any) — never one
+//! written after the moment predicted (no look-ahead). With none known, the replay's
+//! own summary stands, and nothing is said.
+
+use crate::transcript::Transcript;
+
+/// The agent's summary size known at a firing, and where it comes from (in words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnownSummary {
+    /// ctxlens' count of the summary message (as the replay counts its own).
+    pub counted: u64,
+    /// Where the figure comes from, for the replay's warnings.
+    pub source: String,
+}
+
+/// The median of the summaries the agent wrote before message `at` of `whole`:
+/// this log's own compactions first, else the earlier sessions'. `None` with none known.
+pub fn known_before(whole: &Transcript, at: usize) -> Option<KnownSummary> {
+    let own: Vec<u64> = whole
+        .compactions()
+        .iter()
+        // Known once the agent answered after it, before this call (the compaction being
+        // predicted is not: its summary is the answer).
+        .filter(|c| {
+            c.at < at
+                && whole.messages()[c.at..at.min(whole.messages().len())]
+                    .iter()
+                    .any(|m| m.recorded().is_some())
+        })
+        .filter_map(|c| c.summary_message)
+        .map(|i| summary_counted(whole, &whole.readable_text(i)))
+        .filter(|&n| n > 0)
+        .collect();
+    if let Some(counted) = median(own.clone()) {
+        return Some(KnownSummary {
+            counted,
+            source: format!(
+                "summary size {counted}: {} this agent wrote earlier in this log",
+                summaries(own.len())
+            ),
+        });
+    }
+    earlier_sessions(whole, at)
+}
+
+/// The summaries of the user's earlier sessions before message `at`: of the log's own
+/// release when there are any, else of any release of the agent.
+fn earlier_sessions(whole: &Transcript, at: usize) -> Option<KnownSummary> {
+    let sessions = whole.earlier_sessions();
+    if sessions.all(whole).is_empty() {
+        return None;
+    }
+    let now = whole.time_before(at)?;
+    let version = whole.client_version();
+    let same_release = sessions.before(whole, &now, version.as_deref());
+    let (found, which) = if same_release.iter().any(|c| c.summary.is_some()) {
+        (same_release, "of the same release")
+    } else {
+        (sessions.before_any_release(whole, &now), "of another release")
+    };
+    let sizes: Vec<u64> = found
+        .iter()
+        .filter_map(|c| c.summary.as_deref())
+        .map(|text| summary_counted(whole, text))
+        .collect();
+    let counted = median(sizes.clone())?;
+    let latest = found
+        .iter()
+        .filter(|c| c.summary.is_some())
+        .max_by(|a, b| a.time.cmp(&b.time))?;
+    Some(KnownSummary {
+        counted,
+        source: format!(
+            "summary size {counted}: {} of earlier sessions {which} (the latest: {} line {})",
+            summaries(sizes.len()),
+            latest.file,
+            latest.line
+        ),
+    })
+}
+
+/// ctxlens' count of a summary's `text` as a user message of `whole` (in its count
+/// form), the way a replay counts the summary it inserts.
+pub fn summary_counted(whole: &Transcript, text: &str) -> u64 {
+    crate::tokens::count_json(
+        whole,
+        crate::tokens::Tokenizer::Estimate,
+        &serde_json::json!({"role": "user", "content": text}).to_string(),
+    )
+}
+
+/// "the summary" or "the median of the N summaries".
+fn summaries(n: usize) -> String {
+    if n == 1 {
+        "the summary".to_owned()
+    } else {
+        format!("the median of the {n} summaries")
+    }
+}
+
+/// The median (the lower of the two middle values), `None` for none.
+fn median(mut values: Vec<u64>) -> Option<u64> {
+    values.sort_unstable();
+    values.get(values.len().checked_sub(1)? / 2).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_median_is_the_lower_middle() {
+        assert_eq!(median(vec![]), None);
+        assert_eq!(median(vec![7]), Some(7));
+        assert_eq!(median(vec![9, 1, 5]), Some(5));
+        assert_eq!(median(vec![4, 1, 9, 2]), Some(2));
+    }
+}
