@@ -200,7 +200,14 @@ pub struct Browser {
     /// The user moved the cursor: until then it stays on the first row (the newest
     /// session) while rows arrive.
     moved: bool,
+    /// The help overlay (`?`), scrolled this many lines, when shown.
+    help: Option<usize>,
+    /// The screen's size (columns, rows), for the help's last page.
+    size: (u16, u16),
 }
+
+/// The heading of the browser's keys in the help (the key table's name for its context).
+const BROWSER_HELP_HEADING: &str = "The session browser";
 
 impl Browser {
     /// A browser over `total` files under `roots` (the rows arrive with [`Browser::add`]).
@@ -224,6 +231,8 @@ impl Browser {
             status: None,
             sort: SortBy::default(),
             moved: false,
+            help: None,
+            size: (80, 24),
         }
     }
 
@@ -342,13 +351,53 @@ impl Browser {
         self.sort
     }
 
-    /// The key context: typing a filter, or browsing.
+    /// The key context: reading the help, typing a filter, or browsing.
     pub fn key_context(&self) -> Context {
-        if self.typing {
+        if self.help.is_some() {
+            Context::Help
+        } else if self.typing {
             Context::Prompt
         } else {
             Context::Browser
         }
+    }
+
+    /// The help's scroll, when it is shown.
+    pub fn help_scroll(&self) -> Option<usize> {
+        self.help
+    }
+
+    /// An action while the help is shown: it scrolls (never past its last page) or
+    /// closes; `^C` still quits.
+    fn update_help(&mut self, action: &Action) -> Option<Effect> {
+        let rows = super::layout::overlay_rows(self.size);
+        let width = usize::from(self.size.0.saturating_sub(2));
+        let heights: Vec<usize> = super::help::lines(&self.theme)
+            .iter()
+            .map(|l| super::wrap::height(&l.to_string(), width))
+            .collect();
+        let last = super::wrap::last_scroll(&heights, rows);
+        let scroll = self.help.get_or_insert(0);
+        match action {
+            Action::Up => *scroll = scroll.saturating_sub(1),
+            Action::Down => *scroll += 1,
+            Action::PageUp => *scroll = scroll.saturating_sub(rows),
+            Action::PageDown => *scroll += rows,
+            Action::Top => *scroll = 0,
+            Action::Bottom => *scroll = last,
+            Action::Scroll(n) | Action::ScrollAt(_, _, n) => *scroll = scroll.saturating_add_signed(*n as isize),
+            Action::Resize(w, h) => {
+                self.size = (*w, *h);
+                self.rows = usize::from(h.saturating_sub(8)).max(1);
+            }
+            Action::Back | Action::ToggleHelp => self.help = None,
+            Action::Quit => return Some(Effect::Quit),
+            _ => {}
+        }
+        if let Some(scroll) = &mut self.help {
+            *scroll = (*scroll).min(last);
+        }
+        None
     }
 
     /// The indices of the entries the filter shows.
@@ -406,6 +455,9 @@ impl Browser {
 
     /// Applies an action; returns what the loop must do.
     pub fn update(&mut self, action: &Action) -> Option<Effect> {
+        if self.help.is_some() {
+            return self.update_help(action);
+        }
         if self.typing {
             match action {
                 Action::PromptChar(c) => self.filter.push(*c),
@@ -481,8 +533,22 @@ impl Browser {
                 None => {}
             },
             Action::Back if !self.filter.is_empty() => self.filter.clear(),
-            Action::Back | Action::Quit => return Some(Effect::Quit),
-            Action::Resize(_, h) => self.rows = usize::from(h.saturating_sub(8)).max(1),
+            // Esc leaves a filter or an overlay, never the app: quitting is `q`.
+            Action::Back => self.status = Some("q quits".to_owned()),
+            Action::Quit => return Some(Effect::Quit),
+            // The help opens at the browser's own keys (the rest is a scroll away).
+            Action::ToggleHelp => {
+                let section = super::help::lines(&self.theme)
+                    .iter()
+                    .position(|l| l.to_string().starts_with(BROWSER_HELP_HEADING))
+                    .unwrap_or(0);
+                self.help = Some(section);
+                return self.update_help(&Action::Scroll(0));
+            }
+            Action::Resize(w, h) => {
+                self.size = (*w, *h);
+                self.rows = usize::from(h.saturating_sub(8)).max(1);
+            }
             _ => {}
         }
         if self.selected < self.offset {
@@ -582,6 +648,9 @@ pub fn draw(frame: &mut Frame, browser: &Browser) {
         ]),
         footer,
     );
+    if let Some(scroll) = browser.help {
+        super::widgets::overlay::help_with(frame, area, t, scroll);
+    }
 }
 
 /// The list's columns at a width: the fixed ones, and the model's only when there is room

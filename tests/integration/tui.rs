@@ -1632,7 +1632,7 @@ fn the_browser_lists_sessions_newest_first_filters_sorts_and_opens_one() {
     assert_eq!(browser.shown().len(), 3, "the three codemie sessions");
     let terminal = draw_browser(&browser);
     insta::assert_snapshot!("browser_filtered", terminal.backend());
-    // Enter opens the highlighted one; Esc clears the filter, then quits.
+    // Enter opens the highlighted one; Esc clears the filter, and never quits (q does).
     let Some(BrowserEffect::Open(path)) = browser.update(&Action::Activate) else {
         panic!("opens")
     };
@@ -1690,7 +1690,24 @@ fn the_browser_lists_sessions_newest_first_filters_sorts_and_opens_one() {
     late.recorded_peak = late.recorded_peak.map(|p| p + 1);
     browser.add(ctxlens::tui::browser::Entry::Session(Box::new(late)));
     assert_eq!(browser.shown_sessions()[0].path, "late.json");
-    assert_eq!(browser.update(&Action::Back), Some(BrowserEffect::Quit));
+    // `?` shows the help over the list (its keys then scroll and close it); Esc there
+    // closes it, Esc on the list quits nothing, q quits.
+    assert_eq!(browser.update(&Action::ToggleHelp), None);
+    assert_eq!(browser.key_context(), ctxlens::tui::keys::Context::Help);
+    let terminal = draw_browser(&browser);
+    let screen = format!("{:?}", terminal.backend());
+    assert!(
+        screen.contains(" help ") && screen.contains("The session browser"),
+        "{screen}"
+    );
+    browser.update(&Action::Bottom);
+    let last = browser.help_scroll().expect("shown");
+    browser.update(&Action::Down);
+    assert_eq!(browser.help_scroll(), Some(last), "never past the last page");
+    assert_eq!(browser.update(&Action::Back), None);
+    assert_eq!(browser.help_scroll(), None);
+    assert_eq!(browser.update(&Action::Back), None, "Esc never quits the app");
+    assert_eq!(browser.update(&Action::Quit), Some(BrowserEffect::Quit));
 }
 
 // ---- a key storm: the way out is always there -------------------------------------------

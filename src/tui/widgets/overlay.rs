@@ -56,13 +56,17 @@ pub(super) fn scrolled(
 
 /// The help overlay.
 pub fn help(frame: &mut Frame, area: Rect, app: &App, scroll: usize) {
-    let title = Line::styled(" help ", app.theme().accent);
+    help_with(frame, area, app.theme(), scroll);
+}
+
+/// The help overlay in `theme` (the app's, or the session browser's: one help for both).
+pub fn help_with(frame: &mut Frame, area: Rect, theme: &crate::tui::theme::Theme, scroll: usize) {
     scrolled(
         frame,
         area,
-        title,
+        Line::styled(" help ", theme.accent),
         hint_line(Context::Help),
-        crate::tui::help::lines(app.theme()),
+        crate::tui::help::lines(theme),
         scroll,
     );
 }
