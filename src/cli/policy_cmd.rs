@@ -358,7 +358,7 @@ struct CompareDoc {
 struct CostsDoc {
     prices: String,
     recorded: Option<f64>,
-    policies: Vec<ctxlens::cost::ReplayCost>,
+    policies: Vec<ctxlens::policy::replay_cost::ReplayCost>,
 }
 
 /// The costs of a comparison, when the log records what its calls cost.
@@ -370,7 +370,7 @@ fn costs_of(whole: &ctxlens::transcript::Transcript, rows: &[Compared]) -> Optio
         recorded: recorded.total,
         policies: rows
             .iter()
-            .map(|r| ctxlens::cost::replay_cost(whole, &r.replayed, table))
+            .map(|r| ctxlens::policy::replay_cost::replay_cost(whole, &r.replayed, table))
             .collect(),
     })
 }

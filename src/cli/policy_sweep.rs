@@ -1,7 +1,8 @@
 //! `ctxlens sweep FILE --policy NAME --vary KEY=VALUES`: the core's policy sweep
-//! ([`ctxlens::policy::sweep`]) printed as a table, JSON or CSV, with the answer a user
+//! ([`ctxlens::policy::sweep`]) printed as a table, JSON or CSV, with the answers a user
 //! wants to paste: the first value (in the order given) at which the policy never loops
-//! and keeps every user instruction.
+//! and keeps every user instruction, and the safe value that costs least with prompt
+//! caching (`--minimise cost` makes it the answer).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -22,6 +23,12 @@ struct SweepDoc<'a> {
     rows: &'a [Row],
     /// The first value at which the policy never loops and keeps every instruction.
     first_safe: Option<&'a str>,
+    /// The safe value that costs least with prompt caching (rows priced from `prices`).
+    cheapest_safe: Option<&'a str>,
+    /// The answer: `first_safe`, or `cheapest_safe` under `--minimise cost`.
+    answer: Option<&'a str>,
+    /// The price table the rows' `cost_usd` come from.
+    prices: &'a str,
 }
 
 /// What a policy sweep needs from the command line.
@@ -44,6 +51,8 @@ pub struct PolicySweep<'a> {
     pub csv: bool,
     /// `--context-window`, when given.
     pub context_window: Option<u64>,
+    /// `--minimise`, when given.
+    pub minimise: Option<super::sweep_cmd::Minimise>,
 }
 
 /// Replays the policy once per value and prints the table.
@@ -52,6 +61,7 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
     let prepared = super::replay_cmd::prepare(args.file, args.input, args.make)?;
     let window = super::policy_cmd::window_for(args.context_window, &prepared.whole);
     let settings = super::policy_cmd::with_defaults(chosen, window, &args.settings);
+    let prices = ctxlens::cost::PriceTable::builtin();
     let swept = sweep_policy(&SweepInputs {
         whole: &prepared.whole,
         counts: &prepared.counts,
@@ -61,9 +71,16 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
         summarizer: prepared.summarizer.as_ref(),
         cancel: ctxlens::cancel::never(),
         window: Some(window),
+        prices: Some(prices),
     })?;
     let rows = &swept.rows;
     let first_safe = swept.first_safe.map(|i| rows[i].value.as_str());
+    let cheapest_safe = swept.cheapest_safe.map(|i| rows[i].value.as_str());
+    let answer = if args.minimise.is_some() {
+        cheapest_safe
+    } else {
+        first_safe
+    };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let doc = SweepDoc {
@@ -73,6 +90,9 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
             summarizer: prepared.spec.to_string(),
             rows,
             first_safe,
+            cheapest_safe,
+            answer,
+            prices: &prices.name,
         };
         super::json_out::write(
             &mut out,
@@ -85,7 +105,12 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
     } else if args.csv {
         print_csv(&mut out, &args.vary.key, rows)?;
     } else {
-        print_table(&mut out, args, rows, first_safe, &prepared.spec.to_string())?;
+        let answers = Answers {
+            first_safe,
+            cheapest: swept.cheapest_safe.map(|i| &rows[i]),
+            prices: &prices.name,
+        };
+        print_table(&mut out, args, rows, &answers, &prepared.spec.to_string())?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -94,7 +119,7 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
 fn print_csv(out: &mut impl Write, key: &str, rows: &[Row]) -> anyhow::Result<()> {
     writeln!(
         out,
-        "{key},firings,loops,peak_counted,peak_billed,counted_total,billed_total,summary_input_tokens,instructions_lost,instructions,first_lost"
+        "{key},firings,loops,peak_counted,peak_billed,counted_total,billed_total,summary_input_tokens,instructions_lost,instructions,first_lost,cost_usd"
     )?;
     let opt = |v: Option<u64>| v.map_or(String::new(), |v| v.to_string());
     for row in rows {
@@ -107,7 +132,7 @@ fn print_csv(out: &mut impl Write, key: &str, rows: &[Row]) -> anyhow::Result<()
         let r = &row.figures;
         writeln!(
             out,
-            "{value},{},{},{},{},{},{},{},{},{},{}",
+            "{value},{},{},{},{},{},{},{},{},{},{},{}",
             r.firings,
             r.loops,
             r.peak_counted,
@@ -117,17 +142,25 @@ fn print_csv(out: &mut impl Write, key: &str, rows: &[Row]) -> anyhow::Result<()
             r.summary_input_tokens,
             r.instructions_lost,
             r.instructions,
-            opt(r.first_lost.map(|i| i as u64))
+            opt(r.first_lost.map(|i| i as u64)),
+            row.cost_usd.map_or(String::new(), |c| c.to_string())
         )?;
     }
     Ok(())
+}
+
+/// What the table's last lines answer.
+struct Answers<'a> {
+    first_safe: Option<&'a str>,
+    cheapest: Option<&'a Row>,
+    prices: &'a str,
 }
 
 fn print_table(
     out: &mut impl Write,
     args: &PolicySweep<'_>,
     rows: &[Row],
-    first_safe: Option<&str>,
+    answers: &Answers<'_>,
     summarizer: &str,
 ) -> anyhow::Result<()> {
     let billed = rows.iter().any(|r| r.figures.billed_total.is_some());
@@ -165,18 +198,46 @@ fn print_table(
         .max()
         .unwrap_or(0)
         .max(args.vary.key.len());
-    writeln!(out, "{}", table_line(&args.vary.key, width, None))?;
+    let priced = rows.iter().any(|r| r.cost_usd.is_some());
+    let cost = |r: Option<&Row>| match r.and_then(|r| r.cost_usd) {
+        Some(dollars) => format!(" {:>9}", format!("${dollars:.2}")),
+        None if r.is_none() => format!(" {:>9}", "cost"),
+        None => format!(" {:>9}", "unknown"),
+    };
+    let with_cost = |line: String, r: Option<&Row>| if priced { line + &cost(r) } else { line };
+    writeln!(out, "{}", with_cost(table_line(&args.vary.key, width, None), None))?;
     for r in rows {
-        writeln!(out, "{}", table_line(&r.value, width, Some((&r.figures, billed))))?;
+        writeln!(
+            out,
+            "{}",
+            with_cost(table_line(&r.value, width, Some((&r.figures, billed))), Some(r))
+        )?;
     }
     writeln!(out)?;
-    match first_safe {
+    let key = &args.vary.key;
+    match answers.first_safe {
         Some(v) => writeln!(
             out,
-            "first value that never loops and keeps every user instruction: {}={v}",
-            args.vary.key
+            "first value that never loops and keeps every user instruction: {key}={v}"
         )?,
         None => writeln!(out, "no value here both never loops and keeps every user instruction")?,
+    }
+    if priced {
+        match answers.cheapest {
+            Some(r) => writeln!(
+                out,
+                "cheapest of those with prompt caching: {key}={} (${:.2}; prices: {})",
+                r.value,
+                r.cost_usd.unwrap_or_default(),
+                answers.prices
+            )?,
+            None => writeln!(out, "no safe value here is priced (prices: {})", answers.prices)?,
+        }
+    } else if args.minimise.is_some() {
+        writeln!(
+            out,
+            "no cost to minimise: the log records no usage to price its calls by"
+        )?;
     }
     let mut warnings: Vec<&String> = rows.iter().flat_map(|r| &r.warnings).collect();
     warnings.sort();

@@ -52,6 +52,11 @@ pub struct SweepArgs {
     fact_floor: f64,
     #[command(flatten)]
     make: MakeArgs,
+    /// With --policy: what the answer minimises — `cost`: the safe value that costs least
+    /// with prompt caching (priced from the log's recorded usage), rather than the first
+    /// safe value in the order given.
+    #[arg(long, value_enum, value_name = "WHAT", requires = "policy")]
+    minimise: Option<Minimise>,
     /// Print JSON.
     #[arg(long, conflicts_with = "csv")]
     json: bool,
@@ -62,6 +67,13 @@ pub struct SweepArgs {
     input: InputArgs,
     #[command(flatten)]
     emit: EmitArgs,
+}
+
+/// `sweep --minimise WHAT`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Minimise {
+    /// Dollars over the session's life, with prompt caching.
+    Cost,
 }
 
 /// The `--max-tokens` values, and the range they were given as (`A..B`, or a list's
@@ -183,7 +195,16 @@ impl SweepArgs {
             json: self.json,
             csv: self.csv,
             context_window: self.emit.context_window(),
+            minimise: self.minimise,
         }))
+    }
+
+    /// `--minimise cost` where no policy sweep runs: the §7F sweep's replays are not priced.
+    fn refuse_minimise(&self) -> anyhow::Result<()> {
+        if self.minimise.is_some() {
+            bail!("--minimise cost needs a policy sweep (--vary KEY=VALUES or --set): the §7F sweep's replays are not priced");
+        }
+        Ok(())
     }
 
     /// The range the answers are searched over, with the tail rules.
@@ -245,6 +266,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     if let Some(policy_sweep) = args.policy_sweep()? {
         return super::policy_sweep::run(&policy_sweep);
     }
+    args.refuse_minimise()?;
     if args.max_tokens.is_none() {
         bail!("sweep needs --max-tokens A..B (or --policy NAME --vary KEY=VALUES)");
     }

@@ -820,6 +820,82 @@ fn llm4s_is_the_deterministic_strategy_through_the_policy_contract() {
     );
 }
 
+/// Each value of a policy sweep is priced as `compare` prices that policy under that
+/// setting (one cache model, one answer), and `--minimise cost` answers with the safe
+/// value that costs least; a log without usage is priced nowhere.
+#[test]
+fn a_policy_sweep_prices_each_value_as_compare_does_and_can_minimise_cost() {
+    let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let log = log.to_str().expect("utf-8 path");
+    let vary = "threshold=60000..160000:50000";
+    let swept = json_of(&[
+        "sweep",
+        log,
+        "--policy",
+        "claude-code",
+        "--vary",
+        vary,
+        "--json",
+        "--minimise",
+        "cost",
+    ]);
+    let rows = swept["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 3);
+    for row in rows {
+        let set = format!("claude-code.threshold={}", row["value"].as_str().expect("value"));
+        let compared = json_of(&["compare", log, "--policies", "claude-code", "--set", &set, "--json"]);
+        let priced = &compared["cost"]["policies"][0]["total"];
+        assert!(priced.is_f64(), "{set}: {compared}");
+        assert_eq!(&row["cost_usd"], priced, "{set}");
+    }
+    let safe_costs: Vec<(&Value, f64)> = rows
+        .iter()
+        .filter(|r| r["loops"] == 0 && r["instructions_lost"] == 0 && r["refused"] == 0)
+        .map(|r| (&r["value"], r["cost_usd"].as_f64().expect("priced")))
+        .collect();
+    let cheapest = safe_costs
+        .iter()
+        .fold(None, |best: Option<&(&Value, f64)>, row| match best {
+            Some(b) if b.1 <= row.1 => best,
+            _ => Some(row),
+        })
+        .map_or(Value::Null, |(v, _)| (*v).clone());
+    assert_eq!(swept["cheapest_safe"], cheapest);
+    assert_eq!(
+        swept["answer"], swept["cheapest_safe"],
+        "--minimise cost answers with it"
+    );
+    assert!(swept["prices"].as_str().is_some_and(|p| p.contains("LiteLLM")));
+    let by_order = json_of(&["sweep", log, "--policy", "claude-code", "--vary", vary, "--json"]);
+    assert_eq!(by_order["answer"], by_order["first_safe"]);
+    let text = String::from_utf8_lossy(&ctxlens(&["sweep", log, "--policy", "claude-code", "--vary", vary]).stdout)
+        .into_owned();
+    assert!(
+        text.contains("cheapest of those with prompt caching") || text.contains("no safe value here is priced"),
+        "{text}"
+    );
+    // No usage recorded: nothing priced, nothing cheapest.
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-transcripts/support-agent.json");
+    let unpriced = json_of(&[
+        "sweep",
+        sample.to_str().unwrap(),
+        "--policy",
+        "claude-code",
+        "--vary",
+        "threshold=1000,2000",
+        "--json",
+    ]);
+    assert!(unpriced["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["cost_usd"].is_null()));
+    assert!(unpriced["cheapest_safe"].is_null());
+    // The §7F sweep is not priced: asking it to minimise cost is refused with the reason.
+    let out = ctxlens(&["sweep", log, "--max-tokens", "50000..150000", "--minimise", "cost"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
 #[test]
 fn a_policy_sweep_is_one_replay_per_value() {
     // Each row of `sweep --policy NAME --vary KEY=…` reads what `replay --policy NAME --set

@@ -9,14 +9,12 @@
 //! call, or none the log shows.
 
 pub mod prices;
-pub mod replayed;
 
 use std::collections::BTreeSet;
 
 use serde::Serialize;
 
 pub use prices::{PriceTable, Prices, Rates};
-pub use replayed::{replay_cost, ReplayCost};
 
 use crate::transcript::{Container, Recorded, Transcript};
 
@@ -52,7 +50,8 @@ impl Dollars {
         }
     }
 
-    fn add(&mut self, other: &Dollars) {
+    /// Adds `other` to these, part by part.
+    pub fn add(&mut self, other: &Dollars) {
         self.input += other.input;
         self.cache_write += other.cache_write;
         self.cache_read += other.cache_read;

@@ -105,6 +105,7 @@ fn a_new_policy_runs_through_compare_sweep_and_plans_from_its_own_module() {
         summarizer: &Placeholder,
         cancel: never(),
         window: None,
+        prices: None,
     })
     .expect("sweeps");
     assert_eq!(swept.rows.len(), 2);

@@ -17,6 +17,10 @@ use crate::transcript::Transcript;
 pub struct Compared {
     /// The settings it ran with.
     pub settings: Vec<(String, String)>,
+    /// What the session would have cost under it with prompt caching, in dollars (the
+    /// built-in price table, [`super::replay_cost::replay_cost`]); `None` where the log records no
+    /// usage or the table lacks a model's price.
+    pub cost_usd: Option<f64>,
     /// Its replay.
     #[serde(flatten)]
     pub replayed: Replayed,
@@ -104,6 +108,9 @@ pub fn compare(
         .map(|p| settings_for(*p, window, set))
         .collect::<Result<_, _>>()?;
     let session = SessionReplays::of(whole, counts);
+    // Priced only where the log says what its calls were billed.
+    let prices =
+        Some(crate::cost::PriceTable::builtin()).filter(|table| crate::cost::session_cost(whole, table).is_some());
     policies
         .par_iter()
         .zip(settings.par_iter())
@@ -115,6 +122,7 @@ pub fn compare(
             }
             Ok(Compared {
                 settings: settings.pairs(),
+                cost_usd: prices.and_then(|table| super::replay_cost::replay_cost(whole, &replayed, table).total),
                 replayed,
             })
         })

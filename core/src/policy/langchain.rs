@@ -623,108 +623,139 @@ impl Policy for ClearToolUses {
         Ok(cost > settings.number_or("trigger", 100_000)?)
     }
 
-    /// Without `clear_at_least`, `exclude_tools` or `clear_tool_inputs`: every clearable
-    /// result but the newest `keep` results is cleared. Other settings take the plan.
     fn fast_view(
         &self,
         settings: &PolicySettings,
         running: &Running,
         placeholder: &dyn Fn(&str) -> u64,
     ) -> Result<Option<FastView>, crate::Error> {
-        let plain = settings.number_or("clear_at_least", 0)? == 0
-            && settings.list("exclude_tools").is_empty()
-            && !settings.flag("clear_tool_inputs", false)?;
-        if !plain {
-            return Ok(None);
-        }
-        let n = running.messages();
-        if running.total_cost() <= settings.number_or("trigger", 100_000)? {
-            return Ok(Some(FastView {
-                changed: false,
-                messages: n,
-                counted: running.total_counted(),
-                removed: 0,
-            }));
-        }
-        let keep = settings.number_or("keep", 3)?;
-        let end = running.after_tool(running.tools[n].saturating_sub(keep));
-        let cleared = running.clearable[end];
-        Ok(Some(FastView {
-            changed: cleared > 0,
-            messages: n,
-            counted: running.total_counted() - running.clearable_counted[end] + cleared * placeholder(PLACEHOLDER),
-            removed: cleared as usize,
-        }))
+        let over = running.total_cost() > settings.number_or("trigger", 100_000)?;
+        clearing_fast_view(settings, running, placeholder, over)
     }
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
-        let trigger = settings.number_or("trigger", 100_000)?;
-        let keep = settings.number_or("keep", 3)? as usize;
-        let clear_at_least = settings.number_or("clear_at_least", 0)?;
-        let excluded = settings.list("exclude_tools");
-        let clear_inputs = settings.flag("clear_tool_inputs", false)?;
-        let mut chat = chat.to_vec();
-        let n = chat.len();
         let tokens = |chat: &[ChatMessage]| chat.iter().map(approximate_tokens).sum::<u64>();
-        let before = tokens(&chat);
-        let mut plan = PolicyPlan::unchanged(self.name(), COUNTER, n);
-        plan.tokens_before = Some(before);
-        plan.tokens_after = Some(before);
-        if before <= trigger {
-            return Ok(plan);
-        }
-        let results: Vec<usize> = (0..n).filter(|&i| chat[i].kind == Kind::Tool).collect();
-        let candidates: &[usize] = if keep >= results.len() {
-            &[]
-        } else {
-            &results[..results.len() - keep]
-        };
-        for &idx in candidates {
-            let Some(ai) = (0..idx).rev().find(|&i| chat[i].kind == Kind::Assistant) else {
-                continue;
-            };
-            let id = chat[idx].call_id.clone().unwrap_or_default();
-            let Some(call) = chat[ai].calls.iter().position(|c| c.id == id) else {
-                continue;
-            };
-            let tool = chat[idx]
-                .name
-                .clone()
-                .filter(|n| !n.is_empty())
-                .unwrap_or_else(|| chat[ai].calls[call].name.clone());
-            if excluded.contains(&tool) {
-                continue;
-            }
-            PLACEHOLDER.clone_into(&mut chat[idx].text);
-            chat[idx].content_parts = None;
-            chat[idx].images = 0;
-            plan.messages[idx].section = Section::Cleared;
-            // Arguments that were empty already are not a change to the message.
-            let empty_already = chat[ai].calls[call]
-                .args
-                .as_object()
-                .is_some_and(serde_json::Map::is_empty);
-            if clear_inputs && !empty_already {
-                chat[ai].calls[call].args = Value::Object(serde_json::Map::new());
-                "{}".clone_into(&mut chat[ai].calls[call].arguments);
-                plan.messages[ai].inputs_cleared = true;
-            }
-            if clear_at_least > 0 && before.saturating_sub(tokens(&chat)) >= clear_at_least {
-                break;
-            }
-        }
-        plan.tokens_after = Some(tokens(&chat));
-        plan.placeholder = Some(PLACEHOLDER);
-        plan.compacted = plan
-            .messages
-            .iter()
-            .any(|r| r.section == Section::Cleared || r.inputs_cleared);
-        plan.split_around_clearing();
-        if plan.compacted {
-            plan.warnings.push(
-                "clearing rewrites history from the first cleared result on: the prompt cache is invalidated from there".to_owned(),
-            );
-        }
-        Ok(plan)
+        clear_tool_uses(
+            PolicyPlan::unchanged(self.name(), COUNTER, chat.len()),
+            chat,
+            settings,
+            &tokens,
+        )
     }
+}
+
+/// The cheap view of a clearing edit, once `over` says the context passed its trigger:
+/// without `clear_at_least`, `exclude_tools` or `clear_tool_inputs`, every clearable
+/// result but the newest `keep` results is cleared; other settings take the plan
+/// (`None`). Shared by LangChain's copy of the edit and the API's own
+/// (`super::anthropic_api`), which differ in what they count.
+pub(super) fn clearing_fast_view(
+    settings: &PolicySettings,
+    running: &Running,
+    placeholder: &dyn Fn(&str) -> u64,
+    over: bool,
+) -> Result<Option<FastView>, crate::Error> {
+    let plain = settings.number_or("clear_at_least", 0)? == 0
+        && settings.list("exclude_tools").is_empty()
+        && !settings.flag("clear_tool_inputs", false)?;
+    if !plain {
+        return Ok(None);
+    }
+    let n = running.messages();
+    if !over {
+        return Ok(Some(FastView {
+            changed: false,
+            messages: n,
+            counted: running.total_counted(),
+            removed: 0,
+        }));
+    }
+    let keep = settings.number_or("keep", 3)?;
+    let end = running.after_tool(running.tools[n].saturating_sub(keep));
+    let cleared = running.clearable[end];
+    Ok(Some(FastView {
+        changed: cleared > 0,
+        messages: n,
+        counted: running.total_counted() - running.clearable_counted[end] + cleared * placeholder(PLACEHOLDER),
+        removed: cleared as usize,
+    }))
+}
+
+/// The clearing edit on `chat`, into `plan` (unchanged so far): above `trigger`, the
+/// oldest tool results but the newest `keep` become the placeholder (their calls' inputs
+/// too with `clear_tool_inputs`), skipping `exclude_tools`, until `clear_at_least` is
+/// reclaimed when set — every size measured by `tokens`.
+pub(super) fn clear_tool_uses(
+    mut plan: PolicyPlan,
+    chat: &[ChatMessage],
+    settings: &PolicySettings,
+    tokens: &dyn Fn(&[ChatMessage]) -> u64,
+) -> Result<PolicyPlan, crate::Error> {
+    let trigger = settings.number_or("trigger", 100_000)?;
+    let keep = settings.number_or("keep", 3)? as usize;
+    let clear_at_least = settings.number_or("clear_at_least", 0)?;
+    let excluded = settings.list("exclude_tools");
+    let clear_inputs = settings.flag("clear_tool_inputs", false)?;
+    let mut chat = chat.to_vec();
+    let n = chat.len();
+    let before = tokens(&chat);
+    plan.tokens_before = Some(before);
+    plan.tokens_after = Some(before);
+    if before <= trigger {
+        return Ok(plan);
+    }
+    let results: Vec<usize> = (0..n).filter(|&i| chat[i].kind == Kind::Tool).collect();
+    let candidates: &[usize] = if keep >= results.len() {
+        &[]
+    } else {
+        &results[..results.len() - keep]
+    };
+    for &idx in candidates {
+        let Some(ai) = (0..idx).rev().find(|&i| chat[i].kind == Kind::Assistant) else {
+            continue;
+        };
+        let id = chat[idx].call_id.clone().unwrap_or_default();
+        let Some(call) = chat[ai].calls.iter().position(|c| c.id == id) else {
+            continue;
+        };
+        let tool = chat[idx]
+            .name
+            .clone()
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| chat[ai].calls[call].name.clone());
+        if excluded.contains(&tool) {
+            continue;
+        }
+        PLACEHOLDER.clone_into(&mut chat[idx].text);
+        chat[idx].content_parts = None;
+        chat[idx].images = 0;
+        plan.messages[idx].section = Section::Cleared;
+        // Arguments that were empty already are not a change to the message.
+        let empty_already = chat[ai].calls[call]
+            .args
+            .as_object()
+            .is_some_and(serde_json::Map::is_empty);
+        if clear_inputs && !empty_already {
+            chat[ai].calls[call].args = Value::Object(serde_json::Map::new());
+            "{}".clone_into(&mut chat[ai].calls[call].arguments);
+            plan.messages[ai].inputs_cleared = true;
+        }
+        if clear_at_least > 0 && before.saturating_sub(tokens(&chat)) >= clear_at_least {
+            break;
+        }
+    }
+    plan.tokens_after = Some(tokens(&chat));
+    plan.placeholder = Some(PLACEHOLDER);
+    plan.compacted = plan
+        .messages
+        .iter()
+        .any(|r| r.section == Section::Cleared || r.inputs_cleared);
+    plan.split_around_clearing();
+    if plan.compacted {
+        plan.warnings.push(
+            "clearing rewrites history from the first cleared result on: the prompt cache is invalidated from there"
+                .to_owned(),
+        );
+    }
+    Ok(plan)
 }

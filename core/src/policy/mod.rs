@@ -13,6 +13,7 @@
 #[cfg(test)]
 mod added_policy_tests;
 pub mod agent_summary;
+mod anthropic_api;
 pub mod chat;
 pub mod claude_code;
 mod codex;
@@ -24,6 +25,7 @@ mod openhands;
 mod python_repr;
 pub mod render;
 pub mod replay;
+pub mod replay_cost;
 pub mod running;
 mod semantic_kernel;
 mod settings;
@@ -359,6 +361,7 @@ pub fn all() -> Vec<&'static dyn Policy> {
         &langchain::Trim,
         &langchain::Summarization,
         &langchain::ClearToolUses,
+        &anthropic_api::ServerClearToolUses,
         &codex::Codex,
         &openhands::Recent,
         &openhands::Mask,

@@ -817,7 +817,7 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
                 if view.changed {
                     let billed_after = billed(inputs.fits, &context, view.counted, at);
                     out.firings
-                        .push(view_firing(at, &running, view, billed_before, billed_after));
+                        .push(view_firing(policy, at, &running, view, (billed_before, billed_after)));
                     sent = (view.messages, view.counted, billed_after);
                 }
             } else if !policy.may_act(&settings, &running)? {
@@ -908,16 +908,22 @@ fn placeholder_counted(inputs: &Inputs, text: &str) -> u64 {
 
 /// The record of a call whose view a view policy changed, sized without a plan.
 fn view_firing(
+    policy: &dyn Policy,
     at: usize,
     running: &Running,
     view: FastView,
-    billed_before: Option<u64>,
-    billed_after: Option<u64>,
+    (billed_before, billed_after): (Option<u64>, Option<u64>),
 ) -> Firing {
+    // A policy that counts what the provider bills has its figures in that unit.
+    let (tokens_before, tokens_after) = if policy.counts_billed() {
+        (billed_before.or(Some(running.total_cost())), billed_after)
+    } else {
+        (Some(running.total_cost()), None)
+    };
     Firing {
         at,
-        tokens_before: Some(running.total_cost()),
-        tokens_after: None,
+        tokens_before,
+        tokens_after,
         counted_before: running.total_counted(),
         counted_after: view.counted,
         billed_before,

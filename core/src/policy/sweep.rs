@@ -1,8 +1,10 @@
 //! One policy replayed once per value of one of its settings (`sweep --policy NAME
-//! --vary KEY=VALUES`), in parallel, with the answer a user wants to paste: the first
+//! --vary KEY=VALUES`), in parallel, with the answers a user wants to paste: the first
 //! value, in the order given, at which the policy never loops and keeps every user
-//! instruction ([`Row::safe`]). The command line, the TUI and Python call this one
-//! function and print its rows; none of them decides what "safe" means.
+//! instruction ([`Row::safe`]), and the safe value that costs least with prompt caching
+//! ([`Swept::cheapest_safe`], each row priced by [`super::replay_cost::replay_cost`] where the
+//! log records usage). `sweep --policy` prints its rows and answers; what "safe" or
+//! "cheapest" means is decided here, never by a front end.
 //!
 //! `VALUES` is a list (`a,b,c`) or a range `A..B[:STEP]` after an optional prefix the
 //! key's values carry (`trigger=tokens:100000..180000:20000`); a range ends at `B`
@@ -13,6 +15,7 @@ use rayon::prelude::*;
 use super::replay::{Replayed, SessionReplays};
 use super::{Policy, PolicySettings};
 use crate::cancel::CancelToken;
+use crate::cost::PriceTable;
 use crate::summarize::Summarizer;
 use crate::tokens::Counts;
 use crate::transcript::Transcript;
@@ -186,6 +189,10 @@ pub struct Row {
     /// The replay's figures.
     #[serde(flatten)]
     pub figures: Figures,
+    /// What the session would have cost under this value with prompt caching, in
+    /// dollars (the sweep's price table); `None` where the log records no usage to
+    /// model the cache by, or the table has no price for a model it used.
+    pub cost_usd: Option<f64>,
     /// The policy's warnings under this value.
     pub warnings: Vec<String>,
 }
@@ -205,6 +212,8 @@ pub struct Swept {
     pub rows: Vec<Row>,
     /// The first safe row, when one is.
     pub first_safe: Option<usize>,
+    /// The safe row that costs least (the first of equals), when any safe row is priced.
+    pub cheapest_safe: Option<usize>,
 }
 
 /// What a policy sweep replays.
@@ -225,6 +234,8 @@ pub struct SweepInputs<'a> {
     pub cancel: &'a CancelToken,
     /// The model's context window (requests over it are refused), when known.
     pub window: Option<u64>,
+    /// Prices each row's replay (`None`: no cost is modelled).
+    pub prices: Option<&'a PriceTable>,
 }
 
 /// Replays the policy once per value, in parallel; the key and the fixed settings are
@@ -241,6 +252,10 @@ pub fn sweep_policy(inputs: &SweepInputs<'_>) -> crate::Result<Swept> {
     }
     inputs.settings.check_keys(policy.name(), policy.keys())?;
     let session = SessionReplays::of(inputs.whole, inputs.counts);
+    // A replay is priced only where the log says what its calls were billed.
+    let prices = inputs
+        .prices
+        .filter(|table| crate::cost::session_cost(inputs.whole, table).is_some());
     let rows: Vec<Row> = inputs
         .vary
         .values
@@ -256,12 +271,32 @@ pub fn sweep_policy(inputs: &SweepInputs<'_>) -> crate::Result<Swept> {
             Ok(Row {
                 value: value.clone(),
                 figures: Figures::of(&replayed),
+                cost_usd: prices.and_then(|table| super::replay_cost::replay_cost(inputs.whole, &replayed, table).total),
                 warnings: replayed.warnings,
             })
         })
         .collect::<crate::Result<_>>()?;
     let first_safe = rows.iter().position(Row::safe);
-    Ok(Swept { rows, first_safe })
+    let cheapest_safe = cheapest_safe(&rows);
+    Ok(Swept {
+        rows,
+        first_safe,
+        cheapest_safe,
+    })
+}
+
+/// The safe row with the lowest cost, the first of equals; `None` when no safe row is
+/// priced.
+fn cheapest_safe(rows: &[Row]) -> Option<usize> {
+    rows.iter()
+        .enumerate()
+        .filter(|(_, r)| r.safe())
+        .filter_map(|(i, r)| Some((i, r.cost_usd?)))
+        .fold(None, |best: Option<(usize, f64)>, (i, cost)| match best {
+            Some((_, lowest)) if lowest <= cost => best,
+            _ => Some((i, cost)),
+        })
+        .map(|(i, _)| i)
 }
 
 #[cfg(test)]
@@ -332,10 +367,44 @@ mod tests {
                 refused,
                 ..figures.clone()
             },
+            cost_usd: None,
             warnings: Vec::new(),
         };
         assert!(row(0).safe());
         assert!(!row(2).safe());
+    }
+
+    #[test]
+    fn the_cheapest_safe_row_is_the_lowest_priced_safe_one_first_of_equals() {
+        let row = |loops, cost_usd| Row {
+            value: String::new(),
+            figures: Figures {
+                firings: 1,
+                loops,
+                peak_counted: 0,
+                peak_billed: None,
+                counted_total: 0,
+                billed_total: None,
+                summary_input_tokens: 0,
+                instructions_lost: 0,
+                instructions: 1,
+                first_lost: None,
+                refused: 0,
+            },
+            cost_usd,
+            warnings: Vec::new(),
+        };
+        // A cheaper row that loops is not safe; an unpriced one is not chosen.
+        let rows = [
+            row(0, Some(3.0)),
+            row(1, Some(1.0)),
+            row(0, None),
+            row(0, Some(2.0)),
+            row(0, Some(2.0)),
+        ];
+        assert_eq!(cheapest_safe(&rows), Some(3));
+        assert_eq!(cheapest_safe(&rows[..3]), Some(0));
+        assert_eq!(cheapest_safe(&[row(0, None)]), None);
     }
 
     #[test]

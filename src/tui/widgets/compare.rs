@@ -1,8 +1,10 @@
 //! The compare view (`C`): every agent's policy replayed over the session, one row each
 //! — firings, loops, peak context, tokens sent over the session's life, instructions
-//! lost, the first message lost (loops dropped first on a narrow screen) — in one unit, named on screen (billed where the log's
-//! usage could be fitted, else counted), and the highlighted policy's settings and
-//! warnings below.
+//! lost, the first message lost, and what the session would have cost under it with
+//! prompt caching where the log records usage (loops, then the cost, dropped first on a
+//! narrow screen: the highlighted policy's line below says both) — in one unit, named on
+//! screen (billed where the log's usage could be fitted, else counted), and the
+//! highlighted policy's settings and warnings below.
 
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -19,25 +21,33 @@ use crate::tui::layout::overlay_area;
 /// The widest column of policy names (`semantic-kernel-summarization`).
 const NAME: usize = 29;
 
-/// The columns after the name: (heading, width), the loops column first to go when the
-/// view is narrow (the highlighted policy's line below says its loops).
-const FIGURES: [(&str, usize); 6] = [
+/// The columns after the name: (heading, width). When the view is narrow the loops
+/// column goes first, then the cost (the highlighted policy's line below says both).
+const FIGURES: [(&str, usize); 7] = [
     ("loops", 5),
     ("firings", 7),
     ("peak", 9),
     ("sent", 11),
     ("lost", 7),
     ("first", 6),
+    ("cost", 9),
 ];
 
-/// The figure columns that fit `width` beside the names (indices into [`FIGURES`]).
-fn figure_columns(width: usize) -> Vec<usize> {
-    let all: usize = NAME + FIGURES.iter().map(|(_, w)| w + 1).sum::<usize>();
-    if all <= width {
-        vec![1, 0, 2, 3, 4, 5]
-    } else {
-        vec![1, 2, 3, 4, 5]
-    }
+/// The figure columns that fit `width` beside the names (indices into [`FIGURES`], in
+/// the order shown); the cost only where some policy is priced.
+fn figure_columns(width: usize, priced: bool) -> Vec<usize> {
+    let wide = |columns: &[usize]| NAME + columns.iter().map(|&k| FIGURES[k].1 + 1).sum::<usize>() <= width;
+    let candidates: [&[usize]; 3] = [&[1, 0, 2, 3, 4, 5, 6], &[1, 2, 3, 4, 5, 6], &[1, 2, 3, 4, 5]];
+    candidates
+        .into_iter()
+        .map(|c| c.iter().copied().filter(|&k| priced || k != 6).collect::<Vec<usize>>())
+        .find(|c| wide(c))
+        .unwrap_or_else(|| vec![1, 2, 3, 4, 5])
+}
+
+/// Dollars as the view shows them (`$12.34`, `–` when not priced).
+fn dollars(cost: Option<f64>) -> String {
+    cost.map_or_else(|| "–".to_owned(), |d| format!("${d:.2}"))
 }
 
 /// One table line: the name left-aligned, the figures right-aligned.
@@ -76,7 +86,8 @@ fn table<'a>(app: &App, rows: &'a [Compared], selected: usize, width: usize) -> 
     } else {
         "peak and sent in counted tokens (the log records no usage)"
     };
-    let columns = figure_columns(width);
+    let priced = rows.iter().any(|r| r.cost_usd.is_some());
+    let columns = figure_columns(width, priced);
     let headings: Vec<String> = columns.iter().map(|&k| FIGURES[k].0.to_owned()).collect();
     let mut lines = vec![
         Line::styled(fit(unit, width, false), t.dim),
@@ -100,6 +111,7 @@ fn table<'a>(app: &App, rows: &'a [Compared], selected: usize, width: usize) -> 
             thousands(sent),
             format!("{}/{}", r.instructions_lost.len(), r.instructions),
             r.first_lost.map_or_else(|| "–".to_owned(), |i| format!("#{i}")),
+            dollars(compared.cost_usd),
         ];
         let shown: Vec<String> = columns.iter().map(|&k| figures[k].clone()).collect();
         let text = row(r.policy, &shown, &columns);
@@ -119,8 +131,13 @@ fn table<'a>(app: &App, rows: &'a [Compared], selected: usize, width: usize) -> 
             settings.join(", ")
         };
         let r = &compared.replayed;
+        let cost = if priced {
+            format!(" · {} with prompt caching", dollars(compared.cost_usd))
+        } else {
+            String::new()
+        };
         lines.push(Line::raw(fit(
-            &format!("{}: {settings} · {} loops", r.policy, thousands(r.loops as u64)),
+            &format!("{}: {settings} · {} loops{cost}", r.policy, thousands(r.loops as u64)),
             width,
             false,
         )));

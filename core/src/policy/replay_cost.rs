@@ -16,14 +16,14 @@
 //! the one its response names (a log may switch models). What the model cannot know —
 //! a cache evicted early, an instruction changed early in the prompt — it leaves out, so
 //! it prices a policy that never fires below what such a log recorded; compare it with
-//! the log's own cost ([`super::session_cost`]), whose rewrites name their causes.
+//! the log's own cost ([`crate::cost::session_cost`]), whose rewrites name their causes.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::{seconds, Dollars, PriceTable};
-use crate::policy::replay::Replayed;
+use super::replay::Replayed;
+use crate::cost::{seconds, Dollars, PriceTable};
 use crate::transcript::{Recorded, Transcript};
 
 /// The cache's lifetime when nothing says otherwise (Anthropic's default; OpenAI keeps
@@ -68,7 +68,7 @@ pub fn replay_cost(whole: &Transcript, replayed: &Replayed, table: &PriceTable) 
     let mut last_model = whole
         .model()
         .map(str::to_owned)
-        .or_else(|| super::session_cost(whole, table).and_then(|c| c.calls.iter().rev().find_map(|c| c.model.clone())));
+        .or_else(|| crate::cost::session_cost(whole, table).and_then(|c| c.calls.iter().rev().find_map(|c| c.model.clone())));
     let mut previous: Option<(u64, Option<i64>)> = None;
     for call in &replayed.calls {
         let prompt = call.billed.unwrap_or(call.counted);
@@ -106,7 +106,7 @@ pub fn replay_cost(whole: &Transcript, replayed: &Replayed, table: &PriceTable) 
                 if fired.is_some() {
                     // What survives a change to the messages, as the replay predicts the
                     // request after a firing (one rule for its size and its price).
-                    crate::policy::replay::surviving_prefix(whole, call.at).unwrap_or(0)
+                    super::replay::surviving_prefix(whole, call.at).unwrap_or(0)
                 } else {
                     before
                 }
