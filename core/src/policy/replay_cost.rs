@@ -65,10 +65,9 @@ pub fn replay_cost(whole: &Transcript, replayed: &Replayed, table: &PriceTable) 
     let mut priced_any = false;
     // Where responses do not name their model (Codex names it per turn), the one the
     // log's recorded calls were made with.
-    let mut last_model = whole
-        .model()
-        .map(str::to_owned)
-        .or_else(|| crate::cost::session_cost(whole, table).and_then(|c| c.calls.iter().rev().find_map(|c| c.model.clone())));
+    let mut last_model = whole.model().map(str::to_owned).or_else(|| {
+        crate::cost::session_cost(whole, table).and_then(|c| c.calls.iter().rev().find_map(|c| c.model.clone()))
+    });
     let mut previous: Option<(u64, Option<i64>)> = None;
     for call in &replayed.calls {
         let prompt = call.billed.unwrap_or(call.counted);

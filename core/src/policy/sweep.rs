@@ -271,7 +271,8 @@ pub fn sweep_policy(inputs: &SweepInputs<'_>) -> crate::Result<Swept> {
             Ok(Row {
                 value: value.clone(),
                 figures: Figures::of(&replayed),
-                cost_usd: prices.and_then(|table| super::replay_cost::replay_cost(inputs.whole, &replayed, table).total),
+                cost_usd: prices
+                    .and_then(|table| super::replay_cost::replay_cost(inputs.whole, &replayed, table).total),
                 warnings: replayed.warnings,
             })
         })
