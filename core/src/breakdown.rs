@@ -181,6 +181,8 @@ fn is_summary(value: &Value) -> bool {
             .unwrap_or_default(),
         _ => "",
     };
+    // A Claude Code log's opens with Claude Code's sentence first.
+    let text = text.strip_prefix(crate::compact::CLAUDE_CODE_OPENING).unwrap_or(text);
     text.starts_with(crate::compact::SUMMARY_PREFIX)
 }
 

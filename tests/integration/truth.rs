@@ -232,7 +232,8 @@ fn where_the_context_goes_by_kind_and_by_tool() {
 }
 
 /// claude-code-log (on `PyPI`) reads every compacted Claude Code sample without a validation
-/// error or an orphan, and renders the summary. Run when `CTXLENS_CLAUDE_CODE_LOG` names
+/// error or an orphan, and takes ctxlens' summary for a compaction's, as it takes Claude
+/// Code's own (by its opening sentence). Run when `CTXLENS_CLAUDE_CODE_LOG` names
 /// its executable (`.ci/run` installs it and sets `CTXLENS_REQUIRE_CLIENTS=1`).
 #[test]
 fn claude_code_log_reads_every_compacted_sample() {
@@ -248,7 +249,7 @@ fn claude_code_log_reads_every_compacted_sample() {
     let folder = common::data().join("real-transcripts/claude-code-jsonl");
     let mut checked = 0;
     let files = std::fs::read_dir(&folder).expect("folder").count();
-    for entry in std::fs::read_dir(folder).expect("folder") {
+    for entry in std::fs::read_dir(&folder).expect("folder") {
         let file = entry.expect("entry").path();
         let name = file.file_name().expect("name").to_string_lossy().into_owned();
         let half = total(&["stats", &file.display().to_string(), "--json"]) / 2;
@@ -293,13 +294,37 @@ fn claude_code_log_reads_every_compacted_sample() {
         for problem in ["validation error", "Orphan", "orphan", "Unexpected error"] {
             assert!(!said.contains(problem), "{name}: claude-code-log says {said}");
         }
-        let html = std::fs::read_to_string(&rendered).expect("rendered");
+        // The viewer knows a compaction summary by Claude Code's opening sentence and
+        // treats ctxlens' as it treats Claude Code's own (1.7.0 lists neither among the
+        // messages, see below): never as an ordinary user turn.
+        let messages = rendered_messages(&rendered);
         assert!(
-            html.contains("Summary of earlier conversation"),
-            "{name}: the summary is rendered"
+            !messages.contains("Summary of earlier conversation"),
+            "{name}: the summary is rendered as a user's turn, not as a compaction's"
         );
         checked += 1;
     }
     assert_eq!(checked, files, "every shipped Claude Code log");
     assert!(checked >= 7, "the shipped logs are there: {checked}");
+    // Like with like: Claude Code's own compaction summary, in the log it wrote, is not on
+    // the page either.
+    let real = folder.join("codemie-autocompact-624a4a58.jsonl");
+    let rendered = dir.path().join("codemie.json");
+    let run = std::process::Command::new(&viewer)
+        .arg(&real)
+        .arg("-o")
+        .arg(&rendered)
+        .output()
+        .expect("claude-code-log runs");
+    assert!(run.status.success());
+    let messages = rendered_messages(&rendered);
+    assert!(messages.contains("Ultra-Deep Analysis"), "the log's turns are there");
+    assert!(!messages.contains("being continued from a previous conversation"));
+}
+
+/// The messages of a claude-code-log JSON export, as one text (its `messages`).
+fn rendered_messages(path: &std::path::Path) -> String {
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("rendered")).expect("claude-code-log writes JSON");
+    doc["messages"].to_string()
 }

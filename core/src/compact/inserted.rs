@@ -22,6 +22,13 @@ use crate::transcript::{Container, Dialect, Transcript};
 /// The prefix of the summary message's content (§7F 9.2).
 pub const SUMMARY_PREFIX: &str = "[Summary of earlier conversation]\n";
 
+/// How Claude Code opens the summary it writes after compacting (its `cli.js`). Log
+/// viewers recognise a compaction summary by it (claude-code-log 1.7.0's
+/// `COMPACTED_SUMMARY_PREFIX`), so a summary ctxlens writes into a Claude Code log opens
+/// with it too, before §7F's own prefix.
+pub const CLAUDE_CODE_OPENING: &str =
+    "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n";
+
 /// The memory-tool reminder added with `flush_to_memory` (§7F 9.3; the dash is U+2014).
 pub const FLUSH_REMINDER: &str = "Before continuing: if anything from earlier is worth keeping, save it with the memory tool now \u{2014} the earlier transcript is about to be summarized.";
 
@@ -100,7 +107,7 @@ pub fn insertion(
 ) -> Insertion {
     let texts = inserted_texts(flush_to_memory, summary);
     match (&transcript.format.container, transcript.format.dialect) {
-        (Container::ClaudeCode, _) => claude_code(transcript, cut, &texts),
+        (Container::ClaudeCode, _) => claude_code(transcript, cut, &claude_code_texts(texts)),
         (Container::Codex, _) => codex(transcript, cut, &texts),
         (_, dialect) => {
             let messages: Vec<String> = texts.iter().map(|t| list_message(dialect, role, t)).collect();
@@ -121,7 +128,10 @@ pub fn visible_messages(
     role: SummaryRole,
     summary: &str,
 ) -> Vec<String> {
-    let texts = inserted_texts(flush_to_memory, summary);
+    let mut texts = inserted_texts(flush_to_memory, summary);
+    if transcript.format.container == Container::ClaudeCode {
+        texts = claude_code_texts(texts);
+    }
     texts
         .iter()
         .map(|text| match &transcript.format.container {
@@ -130,6 +140,15 @@ pub fn visible_messages(
             _ => list_message(transcript.format.dialect, role, text),
         })
         .collect()
+}
+
+/// The texts a firing writes into a Claude Code log: the summary opening as Claude
+/// Code's does ([`CLAUDE_CODE_OPENING`]), then the reminder as it is.
+fn claude_code_texts(mut texts: Vec<String>) -> Vec<String> {
+    if let Some(summary) = texts.first_mut() {
+        summary.insert_str(0, CLAUDE_CODE_OPENING);
+    }
+    texts
 }
 
 /// Claude Code's summary message (a user message; the record marks it as a summary).

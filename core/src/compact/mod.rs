@@ -16,8 +16,8 @@ mod strategy;
 pub use document::{write_document, Document};
 pub use figures::{figures, Figures};
 pub use inserted::{
-    inserted_messages, inserted_texts, insertion, visible_messages, Insertion, SummaryRole, FLUSH_REMINDER,
-    SUMMARY_PREFIX,
+    inserted_messages, inserted_texts, insertion, visible_messages, Insertion, SummaryRole, CLAUDE_CODE_OPENING,
+    FLUSH_REMINDER, SUMMARY_PREFIX,
 };
 pub use plan::{head_end, plan, plan_shape, Cut, Decision, Options, Plan, Section, Shape, SplitReason};
 pub use plan_doc::write_plan;

@@ -35,9 +35,6 @@ pub const AUTOCOMPACT_MARGIN: u64 = 13_000;
 /// System prompt and tools when no recorded usage tells (Claude Code's own are 15–35k).
 pub const ASSUMED_OVERHEAD: u64 = 20_000;
 
-/// How the real summary starts (an `isCompactSummary` user message).
-const SUMMARY_START: &str = "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n{summary}";
-
 /// The window minus the reply's reserve.
 pub fn effective_window(window: u64, max_output: u64) -> u64 {
     window.saturating_sub(max_output.min(OUTPUT_RESERVE))
@@ -467,7 +464,7 @@ impl Policy for ClaudeCode {
             position: 0,
             role: "user",
             kind: "summary",
-            text: SUMMARY_START.to_owned(),
+            text: format!("{}{{summary}}", crate::compact::CLAUDE_CODE_OPENING),
             tokens: None,
         });
         let restored = restored(chat, &RestoreLimits::of(settings.text("version")));
