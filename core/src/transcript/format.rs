@@ -296,6 +296,13 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
         Err(e) if e.to_string().starts_with("trailing characters") => return split_jsonl(source, text, start),
         Err(e) => return Err(json_error(source, text, start, &e)),
     };
+    if let Some(agent) = unread_agent_log(&map) {
+        return Err(unread_log_error(
+            source,
+            Position::of_offset(text, start + body.find('{').unwrap_or(0)),
+            agent,
+        ));
+    }
     let Some((key, list)) = ["messages", "history", "contents", "input"]
         .iter()
         .find_map(|k| map.get(*k).map(|v| (*k, *v)))
@@ -385,6 +392,16 @@ fn split_jsonl(source: &str, text: &str, start: usize) -> Result<Split, LoadErro
             // A log is recognised by any of its first records, not only the first: a log
             // copied from the middle may open with a record that says nothing.
             if spans.len() < LOG_MARKER_RECORDS {
+                if let Some(agent) = unread_agent_log(&record) {
+                    return Err(unread_log_error(
+                        source,
+                        Position {
+                            line: line_index + 1,
+                            column: 1,
+                        },
+                        agent,
+                    ));
+                }
                 if let Some(log) = log_container(&record) {
                     return Ok(Split::of(log, Vec::new()));
                 }
@@ -408,6 +425,44 @@ const CODEX_RECORD_TYPES: [&str; 5] = [
     "compacted",
     "turn_context",
 ];
+
+/// Another agent's session log that ctxlens does not read, recognised by one of its
+/// records (or its top-level object) so that it is refused by name rather than misread
+/// as a message list (a Gemini CLI recording's messages carry `type`, not `role`; a
+/// Copilot CLI record has a `sessionId` as Claude Code's do):
+/// - Gemini CLI's chat recordings (`~/.gemini/tmp/…/chats/session-*.json[l]`): the
+///   conversation record, or the JSONL form's first line, holds `sessionId` and
+///   `projectHash` (gemini-cli `chatRecordingService.ts`);
+/// - GitHub Copilot CLI's `events.jsonl`: records `{type: "session.start" | "user.message"
+///   | …, data}` (dotted event names, github/copilot-sdk `session-events.ts`), and its older
+///   single file with `chatMessages` and `timeline`.
+fn unread_agent_log(record: &BTreeMap<String, &RawValue>) -> Option<&'static str> {
+    if record.contains_key("projectHash") && record.contains_key("sessionId") {
+        return Some("a Gemini CLI chat recording");
+    }
+    let dotted_event = record.get("type").is_some_and(|t| {
+        let t = t.get().trim_matches('"');
+        t.contains('.') && !t.contains(' ') && t.split('.').all(|part| !part.is_empty())
+    });
+    if dotted_event && record.contains_key("data") {
+        return Some("a GitHub Copilot CLI session log (events.jsonl)");
+    }
+    if record.contains_key("sessionId") && (record.contains_key("chatMessages") || record.contains_key("timeline")) {
+        return Some("a GitHub Copilot CLI session (its older single-file form)");
+    }
+    None
+}
+
+/// The refusal of an agent's log ctxlens does not read.
+fn unread_log_error(source: &str, at: Position, agent: &str) -> LoadError {
+    LoadError::at(
+        source,
+        at,
+        format!(
+            "{agent}: ctxlens does not read this agent's logs yet (it reads Claude Code and Codex session logs and the providers' request shapes; see docs/formats.md)"
+        ),
+    )
+}
 
 /// The log format a leading JSONL record announces, if any.
 fn log_container(record: &BTreeMap<String, &RawValue>) -> Option<Container> {
