@@ -658,6 +658,8 @@ pub fn draw(frame: &mut Frame, browser: &Browser) {
 struct Columns {
     title: usize,
     model: usize,
+    /// What the session cost (its recorded usage priced), from 100 columns.
+    cost: usize,
 }
 
 impl Columns {
@@ -666,21 +668,28 @@ impl Columns {
 
     fn at(width: usize) -> Columns {
         let model = if width >= 110 { 18 } else { 0 };
+        let cost = if width >= 100 { 9 } else { 0 };
         Columns {
-            title: width.saturating_sub(Columns::FIXED + model).max(10),
+            title: width.saturating_sub(Columns::FIXED + model + cost).max(10),
             model,
+            cost,
         }
     }
 
-    fn row(&self, cells: [&str; 7]) -> String {
-        let [active, title, model, live, log, peak, cmp] = cells;
+    fn row(&self, cells: [&str; 8]) -> String {
+        let [active, title, model, live, log, cost, peak, cmp] = cells;
         let model = if self.model > 0 {
             format!("{} ", fit(model, self.model - 1, false))
         } else {
             String::new()
         };
+        let cost = if self.cost > 0 {
+            format!("{} ", fit(cost, self.cost - 1, true))
+        } else {
+            String::new()
+        };
         format!(
-            "{} {} {model}{live:>9} {log:>9} {peak:>6} {cmp:>3}",
+            "{} {} {model}{live:>9} {log:>9} {cost}{peak:>6} {cmp:>3}",
             fit(active, 16, false),
             fit(title, self.title, false),
         )
@@ -706,6 +715,7 @@ fn draw_list(frame: &mut Frame, area: Rect, browser: &Browser) {
         "model",
         "live tok",
         "log tok",
+        "cost",
         "peak",
         "cmp",
     ]);
@@ -740,12 +750,15 @@ fn draw_list(frame: &mut Frame, area: Rect, browser: &Browser) {
                     &short_model(s.model.as_deref().unwrap_or("–")),
                     &thousands(s.live_tokens),
                     &thousands(s.tokens),
+                    &s.cost_usd.map_or_else(|| "–".to_owned(), |d| format!("${d:.2}")),
                     &s.peak_percent_of_window
                         .map_or_else(|| "–".to_owned(), |p| format!("{p:.0}%")),
                     &s.compactions.to_string(),
                 ])
             }
-            Entry::Failed(path, _) => columns.row(["", &visible(path, false), "", "", "", "", ""]) + " failed to load",
+            Entry::Failed(path, _) => {
+                columns.row(["", &visible(path, false), "", "", "", "", "", ""]) + " failed to load"
+            }
         };
         let style = if matches!(browser.entries[i], Entry::Failed(..)) {
             style.patch(t.warning)
