@@ -83,17 +83,7 @@ impl Policy for ServerClearToolUses {
     fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         // Without a replay to set them, the bill is fitted to this log's recorded usage.
         let counts = crate::tokens::Counts::compute(transcript, crate::tokens::Tokenizer::Estimate);
-        let mut settings = settings.clone();
-        let mut notes = Vec::new();
-        if settings.text("overhead").is_none() {
-            if let Some(fit) = crate::calibrate::calibrate(transcript, &counts) {
-                settings = settings.with("overhead", fit.overhead).with("ratio", fit.ratio);
-                notes.push(format!(
-                    "input tokens ≈ {} + {:.3} × counted, fitted to this log's recorded usage",
-                    fit.overhead, fit.ratio
-                ));
-            }
-        }
+        let (settings, notes) = Billing::fitted_to_log(transcript, &counts, settings);
         let mut plan = self.plan_chat(&super::chat_view_counted(transcript, &counts), &settings)?;
         plan.warnings.splice(0..0, notes);
         Ok(plan)

@@ -264,6 +264,28 @@ pub(super) struct Billing {
 }
 
 impl Billing {
+    /// `settings` with `overhead` and `ratio` fitted to `transcript`'s recorded usage
+    /// where the user set no overhead (a plan made without a replay to set them), and the
+    /// note that says so.
+    pub(super) fn fitted_to_log(
+        transcript: &Transcript,
+        counts: &crate::tokens::Counts,
+        settings: &PolicySettings,
+    ) -> (PolicySettings, Vec<String>) {
+        let mut settings = settings.clone();
+        let mut notes = Vec::new();
+        if settings.text("overhead").is_none() {
+            if let Some(fit) = crate::calibrate::calibrate(transcript, counts) {
+                settings = settings.with("overhead", fit.overhead).with("ratio", fit.ratio);
+                notes.push(format!(
+                    "billed ≈ {} + {:.3} × counted, fitted to this log's recorded usage",
+                    fit.overhead, fit.ratio
+                ));
+            }
+        }
+        (settings, notes)
+    }
+
     /// From the `overhead` and `ratio` settings.
     pub(super) fn of(settings: &PolicySettings) -> Result<Billing, crate::Error> {
         let ratio = match settings.text("ratio") {
@@ -417,17 +439,7 @@ impl Policy for ClaudeCode {
 
     fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let counts = crate::tokens::Counts::compute(transcript, crate::tokens::Tokenizer::Estimate);
-        let mut settings = settings.clone();
-        let mut notes = Vec::new();
-        if settings.text("overhead").is_none() {
-            if let Some(fit) = crate::calibrate::calibrate(transcript, &counts) {
-                settings = settings.with("overhead", fit.overhead).with("ratio", fit.ratio);
-                notes.push(format!(
-                    "billed ≈ {} + {:.3} × counted, fitted to this log's recorded usage",
-                    fit.overhead, fit.ratio
-                ));
-            }
-        }
+        let (mut settings, notes) = Billing::fitted_to_log(transcript, &counts, settings);
         if settings.text("threshold").is_none() {
             for (key, value) in self.settings_from_log(transcript, transcript.messages.len(), &settings) {
                 settings = settings.with(key, value);

@@ -347,37 +347,10 @@ mod tests {
         assert_eq!(v.values.last().map(String::as_str), Some("3.0"));
     }
 
-    #[test]
-    fn a_setting_whose_requests_the_provider_refuses_is_not_safe() {
-        let figures = Figures {
-            firings: 0,
-            loops: 0,
-            peak_counted: 0,
-            peak_billed: None,
-            counted_total: 0,
-            billed_total: None,
-            summary_input_tokens: 0,
-            instructions_lost: 0,
-            instructions: 3,
-            first_lost: None,
-            refused: 0,
-        };
-        let row = |refused| Row {
-            value: "1".to_owned(),
-            figures: Figures {
-                refused,
-                ..figures.clone()
-            },
-            cost_usd: None,
-            warnings: Vec::new(),
-        };
-        assert!(row(0).safe());
-        assert!(!row(2).safe());
-    }
-
-    #[test]
-    fn the_cheapest_safe_row_is_the_lowest_priced_safe_one_first_of_equals() {
-        let row = |loops, cost_usd| Row {
+    /// A row that loops `loops` times, sends `refused` requests the provider refuses and
+    /// costs `cost_usd`; nothing lost.
+    fn row(loops: usize, refused: usize, cost_usd: Option<f64>) -> Row {
+        Row {
             value: String::new(),
             figures: Figures {
                 firings: 1,
@@ -388,24 +361,34 @@ mod tests {
                 billed_total: None,
                 summary_input_tokens: 0,
                 instructions_lost: 0,
-                instructions: 1,
+                instructions: 3,
                 first_lost: None,
-                refused: 0,
+                refused,
             },
             cost_usd,
             warnings: Vec::new(),
-        };
+        }
+    }
+
+    #[test]
+    fn a_setting_whose_requests_the_provider_refuses_is_not_safe() {
+        assert!(row(0, 0, None).safe());
+        assert!(!row(0, 2, None).safe());
+    }
+
+    #[test]
+    fn the_cheapest_safe_row_is_the_lowest_priced_safe_one_first_of_equals() {
         // A cheaper row that loops is not safe; an unpriced one is not chosen.
         let rows = [
-            row(0, Some(3.0)),
-            row(1, Some(1.0)),
-            row(0, None),
-            row(0, Some(2.0)),
-            row(0, Some(2.0)),
+            row(0, 0, Some(3.0)),
+            row(1, 0, Some(1.0)),
+            row(0, 0, None),
+            row(0, 0, Some(2.0)),
+            row(0, 0, Some(2.0)),
         ];
         assert_eq!(cheapest_safe(&rows), Some(3));
         assert_eq!(cheapest_safe(&rows[..3]), Some(0));
-        assert_eq!(cheapest_safe(&[row(0, None)]), None);
+        assert_eq!(cheapest_safe(&[row(0, 0, None)]), None);
     }
 
     #[test]
