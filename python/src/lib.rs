@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use pyo3::exceptions::{PyFileNotFoundError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyPermissionError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::{json, Value};
@@ -100,7 +100,7 @@ impl Transcript {
     /// The file it was read from (`<python>` for messages given as lists and dicts).
     #[getter]
     fn source(&self) -> &str {
-        &self.inner.source()
+        self.inner.source()
     }
 
     /// The format, as `--format` names it (`openai`, `claude-code`…).
@@ -175,6 +175,13 @@ impl Transcript {
         let t = self::tokenizer(tokenizer)?;
         let (max_tokens, keep_tail) = budgets(max_tokens, keep_tail)?;
         let settings = settings(max_tokens, keep_tail, flush_to_memory, strategy, summary_role)?;
+        // An empty summary loses everything summarized without a word (the command line's
+        // summarizers refuse one too).
+        if summary.as_deref().is_some_and(|s| s.trim().is_empty()) {
+            return Err(value_error(
+                "summary is empty: give its text, or leave summary out for the placeholder",
+            ));
+        }
         let strategy = settings.strategy;
         py.detach(|| {
             let counts = Counts::compute(&self.inner, t);
@@ -267,12 +274,8 @@ fn load(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&str>) -> PyRe
         py.detach(|| Core::parse("<python>", text.into_bytes(), forced))
     } else if source.is_instance_of::<PyString>() || source.hasattr("__fspath__")? {
         let path: PathBuf = source.extract()?;
-        if path.as_os_str() != "-" && !path.exists() {
-            return Err(PyFileNotFoundError::new_err((
-                2,
-                "No such file or directory",
-                path.display().to_string(),
-            )));
+        if path.as_os_str() != "-" {
+            refuse_unreadable(&path)?;
         }
         py.detach(|| Core::read(&path, forced))
     } else {
@@ -284,6 +287,26 @@ fn load(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&str>) -> PyRe
     Ok(Transcript {
         inner: inner.map_err(value_error)?,
     })
+}
+
+/// A path that cannot be read as a file, refused with the `OSError` subclass Python's own
+/// `open()` raises for it (`FileNotFoundError`, `IsADirectoryError`, `PermissionError`),
+/// so callers catch what they would catch for a file; other faults stay `ValueError`s.
+fn refuse_unreadable(path: &std::path::Path) -> PyResult<()> {
+    let name = path.display().to_string();
+    if path.is_dir() {
+        return Err(PyIsADirectoryError::new_err((21, "Is a directory", name)));
+    }
+    match std::fs::File::open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(PyFileNotFoundError::new_err((2, "No such file or directory", name)))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            Err(PyPermissionError::new_err((13, "Permission denied", name)))
+        }
+        Err(_) => Ok(()), // the reader names any other fault with the file
+    }
 }
 
 /// The tokenizers `counts()` and friends accept.

@@ -120,6 +120,33 @@ def test_errors_are_the_ones_python_users_expect():
         t.compact(10, keep_tail=-5)
 
 
+def test_a_path_that_is_not_a_readable_file_raises_the_oserror_open_raises(tmp_path):
+    # The OSError subclasses Python's own open() raises, with errno and the path.
+    with pytest.raises(IsADirectoryError) as raised:
+        ctxlens.load(str(tmp_path))
+    assert raised.value.errno == 21 and raised.value.filename == str(tmp_path)
+    with pytest.raises(FileNotFoundError) as raised:
+        ctxlens.load(tmp_path / "missing.json")
+    assert raised.value.errno == 2
+    if os.geteuid() != 0:  # root reads any file
+        locked = tmp_path / "locked.json"
+        locked.write_text("[]")
+        locked.chmod(0)
+        with pytest.raises(PermissionError):
+            ctxlens.load(locked)
+    # Every one is an OSError, as callers that catch file errors expect.
+    with pytest.raises(OSError):
+        ctxlens.load(str(tmp_path))
+
+
+def test_an_empty_summary_is_refused_as_the_command_line_refuses_one():
+    t = ctxlens.load(str(ROOT / "sample-transcripts" / "support-agent.json"))
+    total = t.total()
+    with pytest.raises(ValueError, match="summary is empty"):
+        t.compact(total // 3, summary="  ")
+    assert "[Summary of earlier conversation]" in t.compact(total // 3)
+
+
 def python_blocks(page):
     text = (ROOT / "docs" / page).read_text(encoding="utf-8")
     return [block.split("```", 1)[0] for block in text.split("```python\n")[1:]]
