@@ -123,6 +123,7 @@ fn policies(c: &mut Criterion) {
         let fits = calibrate_epochs(&whole, &counts);
         let chat = chat_view_counted(&whole, &counts);
         let turns = ctxlens::loss::session::SessionTurns::of_session(&whole);
+        let prefixes = policy_replay::SurvivingPrefixes::of(&whole);
         let window = counts.total() / 50;
         for policy in all() {
             let settings = settings_for(policy, window, &[]).expect("defaults");
@@ -138,6 +139,7 @@ fn policies(c: &mut Criterion) {
                     turns: &turns,
                     cancel: never(),
                     window: None,
+                    prefixes: &prefixes,
                 })
                 .expect("replays")
                 .firings

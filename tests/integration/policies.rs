@@ -1038,6 +1038,7 @@ fn acting_in_place_replays_as_planning_every_call_does() {
         let fits = ctxlens::calibrate::calibrate_epochs(&whole, &counts);
         let chat = chat_view_counted(&whole, &counts);
         let turns = ctxlens::loss::session::SessionTurns::of_session(&whole);
+        let prefixes = replay::SurvivingPrefixes::of(&whole);
         for (name, settings) in &cases {
             let policy = by_name(name).expect("policy");
             let planned = PlannedEveryCall(policy);
@@ -1053,6 +1054,7 @@ fn acting_in_place_replays_as_planning_every_call_does() {
                     turns: &turns,
                     cancel: ctxlens::cancel::never(),
                     window: None,
+                    prefixes: &prefixes,
                 })
                 .expect("replays");
                 serde_json::to_value(&replayed).expect("serializes")

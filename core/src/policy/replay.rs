@@ -54,6 +54,9 @@ pub struct Inputs<'a> {
     /// The model's context window: a request larger than it is one the provider refuses
     /// (counted in [`Replayed::refused`]); `None` when unknown.
     pub window: Option<u64>,
+    /// What survives a change to the messages, before each message
+    /// ([`SurvivingPrefixes::of`] of `whole`).
+    pub prefixes: &'a SurvivingPrefixes,
 }
 
 /// What every policy replay of one session reads, made once and shared: the per-epoch
@@ -65,6 +68,7 @@ pub struct SessionReplays<'a> {
     fits: Vec<EpochFit>,
     chat: Vec<ChatMessage>,
     turns: SessionTurns,
+    prefixes: SurvivingPrefixes,
 }
 
 impl<'a> SessionReplays<'a> {
@@ -76,6 +80,7 @@ impl<'a> SessionReplays<'a> {
             fits: crate::calibrate::calibrate_epochs(whole, counts),
             chat: super::chat_view_counted(whole, counts),
             turns: SessionTurns::of_session(whole),
+            prefixes: SurvivingPrefixes::of(whole),
         }
     }
 
@@ -99,6 +104,7 @@ impl<'a> SessionReplays<'a> {
             turns: &self.turns,
             cancel,
             window,
+            prefixes: &self.prefixes,
         })
     }
 }
@@ -284,34 +290,60 @@ fn billed(fits: &[EpochFit], sent: &[ChatMessage], counted: u64, at: usize) -> O
 /// the messages the log holds: the system prompt and tools, and also context the agent
 /// attached without logging it (files opened by `@`, instructions re-read), which a
 /// rewrite drops. Only the system prompt and tools are sure to stay, and the log shows
-/// them ([`surviving_prefix`]). The rest at the fit's ratio.
+/// them ([`SurvivingPrefixes`]). The rest at the fit's ratio.
 fn billed_after_summary(inputs: &Inputs, sent: &[ChatMessage], counted: u64, at: usize) -> Option<u64> {
     let lineage = sent.iter().find_map(|m| m.origin).unwrap_or(at);
     let fit = known_fit(inputs.fits, lineage, at)?.calibration.as_ref()?;
-    let prefix = surviving_prefix(inputs.whole, at).map_or(fit.overhead, |p| p.min(fit.overhead));
+    let prefix = inputs.prefixes.before(at).map_or(fit.overhead, |p| p.min(fit.overhead));
     Some((prefix as f64 + fit.ratio * counted as f64).round().max(0.0) as u64)
 }
 
 /// What of a request survives a change to its messages, as the prompt cache showed it
-/// before message `at`. A call that rewrote more of its prompt than it read from the
+/// before each message. A call that rewrote more of its prompt than it read from the
 /// cache had its messages changed, yet read the prefix that stayed the same — the system
 /// prompt and tools: the latest such call tells the prefix in force (a session's tools
 /// and prompt change; the first calls may have had fewer). Without one, the smallest
 /// non-zero cache read bounds it (a call that hits the cache reads at least that prefix;
-/// calls that missed the cache read nothing and say nothing of it).
-pub(crate) fn surviving_prefix(whole: &Transcript, at: usize) -> Option<u64> {
-    let before = &whole.messages()[..at.min(whole.messages().len())];
-    let reads = || {
-        before
+/// calls that missed the cache read nothing and say nothing of it). Made in one pass over
+/// the session and asked at each firing (a policy may fire at every call).
+#[derive(Debug, Clone, Default)]
+pub struct SurvivingPrefixes {
+    /// `(i, prefix)`: from message `i + 1` on (message `i` known), the answer is `prefix`,
+    /// until the next step. Sorted by `i`.
+    steps: Vec<(usize, u64)>,
+}
+
+impl SurvivingPrefixes {
+    /// The answers for every message of `whole`.
+    pub fn of(whole: &Transcript) -> SurvivingPrefixes {
+        let mut steps: Vec<(usize, u64)> = Vec::new();
+        let (mut latest_rewrite, mut smallest): (Option<u64>, Option<u64>) = (None, None);
+        for (i, r) in whole
+            .messages()
             .iter()
-            .filter_map(crate::transcript::Message::recorded)
-            .filter(|r| r.cache_read_tokens > 0)
-    };
-    reads()
-        .rev()
-        .find(|r| r.cache_write_tokens() > r.cache_read_tokens)
-        .map(|r| r.cache_read_tokens)
-        .or_else(|| reads().map(|r| r.cache_read_tokens).min())
+            .enumerate()
+            .filter_map(|(i, m)| Some((i, m.recorded()?)))
+        {
+            if r.cache_read_tokens == 0 {
+                continue;
+            }
+            smallest = Some(smallest.map_or(r.cache_read_tokens, |s| s.min(r.cache_read_tokens)));
+            if r.cache_write_tokens() > r.cache_read_tokens {
+                latest_rewrite = Some(r.cache_read_tokens);
+            }
+            let answer = latest_rewrite.or(smallest).unwrap_or_default();
+            if steps.last().is_none_or(|&(_, last)| last != answer) {
+                steps.push((i, answer));
+            }
+        }
+        SurvivingPrefixes { steps }
+    }
+
+    /// The prefix known before message `at` (from messages `..at`), if any call read one.
+    pub fn before(&self, at: usize) -> Option<u64> {
+        let known = self.steps.partition_point(|&(i, _)| i < at);
+        known.checked_sub(1).map(|k| self.steps[k].1)
+    }
 }
 
 /// The fit of `lineage`'s epoch as known at call `at`. An epoch still running at `at` was
@@ -932,5 +964,40 @@ fn view_firing(
         summary_input_tokens: 0,
         loops: false,
         summary: String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule of [`SurvivingPrefixes`], asked directly of the messages before `at`.
+    fn surviving_prefix_by_scan(whole: &Transcript, at: usize) -> Option<u64> {
+        let before = &whole.messages()[..at.min(whole.messages().len())];
+        let reads = || {
+            before
+                .iter()
+                .filter_map(crate::transcript::Message::recorded)
+                .filter(|r| r.cache_read_tokens > 0)
+        };
+        reads()
+            .rev()
+            .find(|r| r.cache_write_tokens() > r.cache_read_tokens)
+            .map(|r| r.cache_read_tokens)
+            .or_else(|| reads().map(|r| r.cache_read_tokens).min())
+    }
+
+    #[test]
+    fn the_prefix_table_answers_as_a_scan_of_the_messages_before_at_every_message() {
+        let mut asked = 0;
+        for (name, text) in crate::test_data::real_claude_code_logs() {
+            let whole = Transcript::parse(name, text.into_bytes(), None).expect("a shipped log");
+            let table = SurvivingPrefixes::of(&whole);
+            for at in 0..=whole.messages().len() + 1 {
+                assert_eq!(table.before(at), surviving_prefix_by_scan(&whole, at), "{name} at {at}");
+                asked += 1;
+            }
+        }
+        assert!(asked > 200, "{asked}");
     }
 }

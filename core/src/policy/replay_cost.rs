@@ -6,7 +6,7 @@
 //! - a call right after a firing (a summary, a rewritten or cleared history, a view that
 //!   left something out) shares only the stable prefix — the system prompt and tools, as
 //!   the log's cache reads showed them before that call (the replay's own rule for the
-//!   request after a firing, `policy::replay::surviving_prefix`) — and writes the rest;
+//!   request after a firing, `policy::replay::SurvivingPrefixes`) — and writes the rest;
 //! - a call after an idle gap longer than the cache lives (5 minutes, from the log's own
 //!   clock) reads nothing and writes its whole prompt;
 //! - a firing that summarizes makes one call more: the summarizer reads the context it
@@ -51,6 +51,8 @@ pub struct ReplayCost {
 
 /// The cost of `replayed` (a replay of `whole`) with prompt caching, priced from `table`.
 pub fn replay_cost(whole: &Transcript, replayed: &Replayed, table: &PriceTable) -> ReplayCost {
+    // One pass over the session, asked at each firing (a view policy fires at every call).
+    let prefixes = super::replay::SurvivingPrefixes::of(whole);
     let firings: BTreeMap<usize, &crate::policy::replay::Firing> = replayed.firings.iter().map(|f| (f.at, f)).collect();
     let mut out = ReplayCost {
         policy: replayed.policy,
@@ -105,7 +107,7 @@ pub fn replay_cost(whole: &Transcript, replayed: &Replayed, table: &PriceTable) 
                 if fired.is_some() {
                     // What survives a change to the messages, as the replay predicts the
                     // request after a firing (one rule for its size and its price).
-                    super::replay::surviving_prefix(whole, call.at).unwrap_or(0)
+                    prefixes.before(call.at).unwrap_or(0)
                 } else {
                     before
                 }
