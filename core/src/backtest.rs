@@ -18,6 +18,7 @@ use crate::transcript::Transcript;
 
 /// One real compaction, predicted.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Backtested {
     /// 1-based line of its record in the log.
     pub line: usize,
@@ -59,6 +60,7 @@ impl Backtested {
 /// A log's backtest: the policy replayed, where its threshold came from, and each
 /// automatic compaction predicted.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Backtest {
     /// The policy replayed (the agent's own).
     pub policy: &'static str,
@@ -69,6 +71,10 @@ pub struct Backtest {
     /// Compactions not predicted: asked for by the user (`/compact`), or whose log does
     /// not say what set them off (Codex records no trigger).
     pub not_automatic: usize,
+}
+
+impl crate::document::Document for Backtest {
+    const NAME: &'static str = "backtest";
 }
 
 /// The agent's own policy for a session log: the policy whose agent writes logs of this

@@ -306,6 +306,7 @@ pub fn tool_names(transcript: &Transcript) -> BTreeMap<String, String> {
 
 /// One row of a breakdown.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Row {
     /// What it is.
     pub label: String,

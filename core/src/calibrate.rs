@@ -9,6 +9,7 @@ use crate::transcript::Transcript;
 
 /// One model call with recorded usage, beside the fit.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CallFit {
     /// The message the response is (its prompt is everything before it).
     pub index: usize,
@@ -24,6 +25,7 @@ pub struct CallFit {
 
 /// The fit of a log's recorded usage.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Calibration {
     /// Tokens every call carries that the log does not hold (system prompt, tools).
     pub overhead: u64,
@@ -131,6 +133,7 @@ fn fitted(points: &[(usize, u64, u64)]) -> Option<Calibration> {
 /// One epoch of a session (what the model saw between two real compactions) and the fit
 /// of its own calls.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct EpochFit {
     /// Its messages in the whole session.
     pub messages: std::ops::Range<usize>,

@@ -18,6 +18,7 @@ use crate::transcript::Transcript;
 
 /// What was done again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Again {
     /// A file read before, read again.
@@ -44,6 +45,7 @@ impl Again {
 
 /// One thing done again after the compaction.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DoneAgain {
     /// The message that did it again (the call, or the user's turn).
     pub message: usize,

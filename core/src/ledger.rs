@@ -65,6 +65,7 @@ pub fn is_standing(words: &str) -> bool {
 
 /// One place an instruction was given.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Given {
     /// The session (its file, as given).
     pub file: String,
@@ -80,17 +81,19 @@ pub struct Given {
 
 /// What one compaction did with an instruction given before it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Fate {
     /// The session.
     pub file: String,
     /// The 1-based line of the compaction's record.
     pub line: usize,
     /// `in_summary`, `repeated_later` or `lost` (the loss report's words).
-    pub status: &'static str,
+    pub status: crate::loss::TurnStatus,
 }
 
 /// One standing instruction.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Entry {
     /// The user's words, the first time they gave it.
     pub text: String,
@@ -109,14 +112,13 @@ pub struct Entry {
 impl Entry {
     /// Whether the last compaction that saw it lost it.
     pub fn lost_last(&self) -> bool {
-        self.compactions
-            .last()
-            .is_some_and(|f| f.status == TurnStatus::Lost.name())
+        self.compactions.last().is_some_and(|f| f.status == TurnStatus::Lost)
     }
 }
 
 /// The ledger of one or more sessions.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Ledger {
     /// Sessions read.
     pub sessions: usize,
@@ -272,7 +274,7 @@ fn add_session(out: &mut Ledger, words: &mut Vec<TurnWords>, session: &Session<'
             entry.compactions.push(Fate {
                 file: session.file.to_owned(),
                 line: compaction.line,
-                status: status.name(),
+                status,
             });
         }
     }

@@ -45,6 +45,7 @@ pub mod cancel;
 pub mod check;
 pub mod compact;
 pub mod cost;
+pub mod document;
 pub mod error;
 pub mod export;
 pub mod follow;

@@ -14,6 +14,7 @@ use crate::transcript::{Container, Transcript};
 
 /// The meter's figures.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Meter {
     /// The model the log names.
     pub model: Option<String>,
@@ -146,6 +147,7 @@ fn measured(transcript: &Transcript, counts: &Counts, window: u64, threshold: (u
 /// a status bar asking every few seconds of a session being written reads only what was
 /// written since).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MeterState {
     /// Bytes of the file read: its complete lines.
     pub read_to: u64,

@@ -24,6 +24,13 @@ pub fn names<T: Named>() -> Vec<&'static str> {
     T::ALL.iter().map(|v| v.name()).collect()
 }
 
+/// The JSON Schema of a document's string that holds one of `T`'s names (a field kept as
+/// the name, `&'static str`, rather than the enum): `{"type": "string", "enum": [...]}`.
+#[cfg(feature = "schema")]
+pub fn schema<T: Named>(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "string", "enum": names::<T>() })
+}
+
 /// The value of `T` called `text`, else an error listing the names.
 pub fn parse<T: Named>(text: &str) -> crate::Result<T> {
     T::ALL

@@ -13,8 +13,30 @@ use crate::summarize::Placeholder;
 use crate::tokens::{Counts, Tokenizer};
 use crate::transcript::Transcript;
 
+/// One row of `scan --json` (each a document of its own, JSON Lines): a session read, or
+/// a file that could not be, with why.
+#[derive(Debug, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum Row<'a> {
+    /// A session.
+    Read(&'a Session),
+    /// A file that could not be read as a session.
+    Unreadable {
+        /// The file.
+        path: &'a str,
+        /// Why, as one line.
+        error: &'a str,
+    },
+}
+
+impl crate::document::Document for Row<'_> {
+    const NAME: &'static str = "scan";
+}
+
 /// One session, summarized.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Session {
     /// The file.
     pub path: String,
@@ -24,6 +46,7 @@ pub struct Session {
     /// time, as RFC 3339 (UTC); sorts newest first as text. Empty when neither is known
     /// (standard input): `null` in JSON.
     #[serde(serialize_with = "empty_as_null")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     pub started: String,
     /// Its detected format.
     pub format: String,
@@ -40,9 +63,11 @@ pub struct Session {
     pub model: Option<String>,
     /// The last timestamp the log records, else the file's modification time (RFC 3339).
     #[serde(serialize_with = "empty_as_null")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     pub last_activity: String,
     /// When the file was last written (RFC 3339; `null` for standard input).
     #[serde(serialize_with = "empty_as_null")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<String>"))]
     pub modified: String,
     /// The same, in seconds since the Unix epoch (0 when unknown): a session written in the
     /// last minutes is one being written now.

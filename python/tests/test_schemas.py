@@ -22,23 +22,35 @@ def schema(name):
 
 
 def test_every_document_has_a_schema():
-    names = {name for name, _ in json_outputs.commands(BIN, TRANSCRIPTS[0])}
+    names = {name for name, _, _ in json_outputs.commands(BIN, TRANSCRIPTS[0])}
     files = {p.stem for p in (ROOT / "docs" / "schemas").glob("*.json")}
     assert names == files
 
 
 @pytest.mark.parametrize("path", TRANSCRIPTS, ids=lambda p: p.name)
 def test_every_json_output_matches_its_schema(path):
-    checked = 0
-    for name, argv in json_outputs.commands(BIN, path):
-        doc = json_outputs.run(BIN, argv)
+    """Every command and every policy (planned and replayed) on every shipped transcript,
+    two processes at a time; the count of documents per schema is printed (`pytest -s`)."""
+    from collections import Counter
+    from concurrent.futures import ThreadPoolExecutor
+
+    listed = json_outputs.commands(BIN, path, every_policy=json_outputs.policies(BIN))
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        docs = list(pool.map(lambda c: json_outputs.run(BIN, c[1], c[2]), listed))
+    checked = Counter()
+    for (name, argv, _), doc in zip(listed, docs):
         if doc is None:
             continue
-        jsonschema.validate(doc, schema(name))
+        try:
+            jsonschema.validate(doc, schema(name))
+        except jsonschema.ValidationError as e:
+            raise AssertionError(f"ctxlens {' '.join(argv)}: {e.message} at {list(e.absolute_path)}") from None
         assert doc["schema"] == f"ctxlens.{name}/1"
         assert doc["file"] == str(path)
-        checked += 1
-    assert checked >= 10, f"{checked} documents checked"
+        checked[name] += 1
+    print(f"{path.name}: {sum(checked.values())} documents validated: {dict(sorted(checked.items()))}")
+    assert checked["compact-policy-plan"] >= len(json_outputs.policies(BIN)), checked
+    assert sum(checked.values()) >= 30, checked
 
 
 def test_a_document_that_breaks_its_schema_is_refused():

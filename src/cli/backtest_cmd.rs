@@ -64,7 +64,7 @@ pub fn run(args: &BacktestArgs) -> anyhow::Result<ExitCode> {
             size_errors.extend(row.size_error_percent);
         }
         if args.json {
-            super::json_out::write(&mut out, "backtest", &super::json_out::file_name(&file), &result, false)?;
+            super::json_out::write(&mut out, &super::json_out::file_name(&file), &result, false)?;
             writeln!(out)?;
         } else {
             print_log(&mut out, &file, &result)?;

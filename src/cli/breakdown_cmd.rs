@@ -11,9 +11,10 @@ use ctxlens::text::{fit, thousands};
 use ctxlens::tokens::{Counts, Tokenizer};
 use ctxlens::transcript::Transcript;
 
-#[derive(Serialize)]
-struct Doc<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(super) struct Doc<'a> {
     by: &'static str,
+    #[schemars(schema_with = "ctxlens::names::schema::<ctxlens::tokens::Tokenizer>")]
     tokenizer: &'static str,
     total: u64,
     /// The fitted system prompt and tools (not in the log), when the log records usage:
@@ -23,6 +24,10 @@ struct Doc<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     max_tokens: Option<u64>,
     rows: &'a [Row],
+}
+
+impl ctxlens::document::Document for Doc<'_> {
+    const NAME: &'static str = "stats-by";
 }
 
 /// Prints the breakdown; with `max_tokens`, each row split into head, summarized, tail.
@@ -59,7 +64,7 @@ pub fn print(
             max_tokens,
             rows: &rows,
         };
-        super::json_out::write(&mut out, "stats-by", transcript.source(), &doc, false)?;
+        super::json_out::write(&mut out, transcript.source(), &doc, false)?;
         writeln!(out)?;
     } else {
         write_table(&mut out, transcript, &counts, overhead, &rows, planned.is_some())?;

@@ -4,11 +4,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use serde_json::json;
-
 use super::args::{named, FormatArgs};
-use ctxlens::check::check;
 use ctxlens::check::Provider;
+use ctxlens::check::Report;
 
 /// `ctxlens check FILE`.
 #[derive(Debug, clap::Args)]
@@ -29,15 +27,11 @@ pub struct CheckArgs {
 pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let transcript = args.format.load(&args.file)?;
     let provider = super::provider_for(args.provider, transcript.format().dialect);
-    let problems = check(&transcript, provider);
+    let report = Report::of(&transcript, provider);
+    let problems = &report.problems;
     let mut out = std::io::stdout().lock();
     if args.json {
-        let list: Vec<_> = problems
-            .iter()
-            .map(|p| json!({"index": p.index, "problem": p.problem, "provider_error": p.provider_error}))
-            .collect();
-        let doc = json!({"provider": provider.name(), "ok": problems.is_empty(), "problems": list});
-        super::json_out::write(&mut out, "check", transcript.source(), &doc, false)?;
+        super::json_out::write(&mut out, transcript.source(), &report, false)?;
         writeln!(out)?;
     } else if problems.is_empty() {
         writeln!(
@@ -48,7 +42,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             ctxlens::text::thousands(transcript.messages().len() as u64)
         )?;
     } else {
-        for p in &problems {
+        for p in problems {
             writeln!(out, "{}: {p}", transcript.source())?;
         }
         writeln!(

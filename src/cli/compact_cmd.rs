@@ -104,7 +104,7 @@ fn run_policy(args: &CompactArgs, name: &str) -> anyhow::Result<ExitCode> {
     }
     if args.plan {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        super::json_out::write(&mut out, "compact-policy-plan", transcript.source(), &plan, false)?;
+        super::json_out::write(&mut out, transcript.source(), &plan, false)?;
         writeln!(out)?;
         out.flush()?;
         return Ok(ExitCode::SUCCESS);
@@ -270,9 +270,10 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
     }
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if args.report && args.json {
-        let doc = outcome.loss.as_ref().map(super::history_cmd::LossDoc::of);
-        let doc = serde_json::json!({ "loss": doc });
-        super::json_out::write(&mut out, "compact-report", transcript.source(), &doc, true)?;
+        let doc = ReportDoc {
+            loss: outcome.loss.as_ref().map(ctxlens::loss::document::LossDoc::of),
+        };
+        super::json_out::write(&mut out, transcript.source(), &doc, true)?;
         writeln!(out)?;
     } else if args.report {
         match &outcome.loss {
@@ -287,13 +288,24 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
     } else if args.plan {
         let mut plan = Vec::new();
         ctxlens::compact::write_plan(&mut plan, &outcome)?;
-        super::json_out::write_serialized(&mut out, "compact-plan", transcript.source(), &plan, false)?;
+        super::json_out::write_body::<ctxlens::compact::PlanDocument>(&mut out, transcript.source(), &plan, false)?;
     } else if args.output_path().is_none() {
         outcome.document.write_to(&mut out)?;
     }
     out.flush()?;
     super::leave_to_the_os((transcript, counts, outcome));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `compact --report --json` document.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub(super) struct ReportDoc<'a> {
+    /// What the summary lost (`null`: nothing was summarized).
+    loss: Option<ctxlens::loss::document::LossDoc<'a>>,
+}
+
+impl ctxlens::document::Document for ReportDoc<'_> {
+    const NAME: &'static str = "compact-report";
 }
 
 /// One line on what was done.

@@ -52,3 +52,8 @@ pub const STATUS: &str = "Examples:
   ctxlens status session.jsonl
   ctxlens status sessions --format '{pct}% · compacts in {left}'
   ctxlens status session.jsonl --json";
+
+pub const SCHEMA: &str = "Examples:
+  ctxlens schema                         # the documents' names
+  ctxlens schema stats > stats.schema.json
+  ctxlens stats s.json --json > s.stats.json && check-jsonschema --schemafile stats.schema.json s.stats.json";

@@ -12,8 +12,9 @@ use super::args::InputArgs;
 use super::summaries_compared::{self, Compared};
 use ctxlens::forgetting::DoneAgain;
 use ctxlens::history::{history, History};
+use ctxlens::loss::document::LossDoc;
 use ctxlens::loss::rank::Detail;
-use ctxlens::loss::{LossReport, Survival};
+use ctxlens::loss::Survival;
 use ctxlens::text::{one_line, thousands};
 use ctxlens::tokens::Counts;
 use ctxlens::transcript::Transcript;
@@ -77,7 +78,7 @@ pub fn run(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let doc = document(&whole, &counts, &found, &done_again, &compared);
-        super::json_out::write(&mut out, "history", whole.source(), &doc, true)?;
+        super::json_out::write(&mut out, whole.source(), &doc, true)?;
         writeln!(out)?;
     } else {
         print(&mut out, &whole, &counts, &found, &done_again, &compared, args.all)?;
@@ -86,16 +87,21 @@ pub fn run(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-#[derive(Serialize)]
-struct Doc<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(super) struct Doc<'a> {
     format: &'a str,
+    #[schemars(schema_with = "ctxlens::names::schema::<ctxlens::tokens::Tokenizer>")]
     tokenizer: &'a str,
     messages: usize,
     epochs: Vec<EpochDoc>,
     compactions: Vec<CompactionDoc<'a>>,
 }
 
-#[derive(Serialize)]
+impl ctxlens::document::Document for Doc<'_> {
+    const NAME: &'static str = "history";
+}
+
+#[derive(Serialize, schemars::JsonSchema)]
 struct EpochDoc {
     index: usize,
     first: usize,
@@ -110,7 +116,7 @@ struct EpochDoc {
     cost: Option<f64>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct CompactionDoc<'a> {
     index: usize,
     line: usize,
@@ -137,131 +143,6 @@ struct CompactionDoc<'a> {
     /// With --compare-summaries: the real summary and the others on the same cut.
     #[serde(skip_serializing_if = "Option::is_none")]
     summaries: Option<&'a [Compared]>,
-}
-
-/// A loss report as JSON.
-#[derive(Serialize)]
-pub struct LossDoc<'a> {
-    facts: usize,
-    in_summary: usize,
-    kept: usize,
-    lost: usize,
-    survival_percent: f64,
-    lost_facts: Vec<FactDoc<'a>>,
-    /// Every summarized human turn: `{message, kind, text, status, evidence}`.
-    instructions: Vec<TurnDoc<'a>>,
-    instructions_lost: Vec<InstructionDoc<'a>>,
-}
-
-/// A human turn as JSON (the loss report's contract).
-#[derive(Serialize)]
-pub struct TurnDoc<'a> {
-    /// The message.
-    pub message: usize,
-    /// `instruction`, `user_fact` or `chatter`.
-    pub kind: &'static str,
-    /// The user's own words.
-    pub text: &'a str,
-    /// `kept` (never summarized: replay only), `in_summary`, `repeated_later` or `lost`.
-    pub status: &'static str,
-    /// The sentence that restates it, when it survives.
-    pub evidence: Option<EvidenceDoc<'a>>,
-    /// The values a user fact supplies.
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    pub values: &'a [String],
-}
-
-/// Where a turn is restated.
-#[derive(Serialize)]
-pub struct EvidenceDoc<'a> {
-    /// `summary` or `after`.
-    #[serde(rename = "where")]
-    pub place: &'static str,
-    /// The message holding it (after the compaction).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<usize>,
-    /// The sentence.
-    pub quote: &'a str,
-}
-
-impl<'a> TurnDoc<'a> {
-    /// The contract's form of `turn`.
-    pub fn of(turn: &'a ctxlens::loss::Turn) -> TurnDoc<'a> {
-        TurnDoc {
-            message: turn.message,
-            kind: turn.kind.name(),
-            text: &turn.text,
-            status: turn.status.name(),
-            evidence: turn.evidence.as_ref().map(|e| EvidenceDoc {
-                place: if e.message.is_some() { "after" } else { "summary" },
-                message: e.message,
-                quote: &e.quote,
-            }),
-            values: &turn.values,
-        }
-    }
-}
-
-/// A fact as JSON.
-#[derive(Serialize)]
-pub struct FactDoc<'a> {
-    /// Where it was first seen.
-    pub message: usize,
-    /// Its kind.
-    pub kind: &'a str,
-    /// The fact.
-    pub text: &'a str,
-    /// Why a lost fact matters (`user`, `error`, `edited`, `command`, `other`) or the
-    /// noise it is (`noise:hash`…); lost facts are listed what matters first.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub why: Option<&'static str>,
-}
-
-/// A user instruction as JSON.
-#[derive(Serialize)]
-pub struct InstructionDoc<'a> {
-    /// The human turn.
-    pub message: usize,
-    /// Its first line.
-    pub text: &'a str,
-}
-
-impl<'a> LossDoc<'a> {
-    /// The JSON of `report`.
-    pub fn of(report: &'a LossReport) -> LossDoc<'a> {
-        let instruction = |(message, text): &'a (usize, String)| InstructionDoc {
-            message: *message,
-            text: text.as_str(),
-        };
-        LossDoc {
-            facts: report.facts.len(),
-            in_summary: report.count(Survival::Summary),
-            kept: report.count(Survival::Kept),
-            lost: report.count(Survival::Lost),
-            survival_percent: report.survival_percent(),
-            lost_facts: report
-                .ranked
-                .matter
-                .iter()
-                .map(|(f, why)| (f, why.name()))
-                .chain(
-                    report
-                        .ranked
-                        .noise
-                        .iter()
-                        .flat_map(|(noise, facts)| facts.iter().map(|f| (f, noise.name()))),
-                )
-                .map(|(f, why)| FactDoc {
-                    message: f.message,
-                    kind: f.kind.name(),
-                    text: &f.text,
-                    why: Some(why),
-                })
-                .collect(),
-            instructions: report.turns.iter().map(TurnDoc::of).collect(),
-            instructions_lost: report.instructions_lost.iter().map(instruction).collect(),
-        }
-    }
 }
 
 /// The system prompt and tools epoch `messages` of `whole` carried (not in the log),

@@ -58,11 +58,15 @@ pub struct LedgerArgs {
     format: FormatArgs,
 }
 
-#[derive(Serialize)]
-struct LedgerDoc<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(super) struct LedgerDoc<'a> {
     sessions: usize,
     compactions: usize,
     instructions: &'a [ledger::Entry],
+}
+
+impl ctxlens::document::Document for LedgerDoc<'_> {
+    const NAME: &'static str = "ledger";
 }
 
 pub fn run(args: &LedgerArgs) -> anyhow::Result<ExitCode> {
@@ -92,7 +96,7 @@ pub fn run(args: &LedgerArgs) -> anyhow::Result<ExitCode> {
             compactions: found.compaction_count,
             instructions: &found.entries,
         };
-        super::json_out::write(&mut out, "ledger", &super::json_out::file_name(path), &doc, true)?;
+        super::json_out::write(&mut out, &super::json_out::file_name(path), &doc, true)?;
         writeln!(out)?;
     } else {
         print(&mut out, &found)?;

@@ -115,6 +115,14 @@ enum Command {
     /// One line for a status bar: how full the context is and how far the next compaction.
     #[command(after_help = examples::STATUS)]
     Status(status_cmd::StatusArgs),
+    /// Print the JSON Schema of a `--json` document (`stats`, `compact-plan`, …), or with
+    /// no name the documents' names.
+    #[command(after_help = examples::SCHEMA)]
+    Schema {
+        /// The document (its `schema` key without `ctxlens.` and the version).
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(json_out::DOCUMENTS.iter().map(|(n, _)| *n)))]
+        document: Option<String>,
+    },
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     #[command(
         after_help = "Examples:\n  ctxlens completions bash > ~/.local/share/bash-completion/completions/ctxlens\n  ctxlens completions zsh > \"${fpath[1]}/_ctxlens\"\n  ctxlens completions fish > ~/.config/fish/completions/ctxlens.fish"
@@ -170,6 +178,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             policy_cmd::run_compare(args)
         }
         Some(Command::Status(args)) => status_cmd::run(args),
+        Some(Command::Schema { document }) => json_out::print_schema(document.as_deref()),
         Some(Command::Completions { shell }) => {
             // Made in memory, then written: clap_complete panics on a write error (a
             // closed pipe), which `main` treats as success when it is returned.

@@ -109,8 +109,8 @@ impl clap::builder::TypedValueParser for PolicyName {
 }
 
 /// A policy's replay as JSON.
-#[derive(Serialize)]
-struct ReplayDoc<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(super) struct ReplayDoc<'a> {
     settings: Vec<(String, String)>,
     summarizer: String,
     #[serde(flatten)]
@@ -118,7 +118,11 @@ struct ReplayDoc<'a> {
     instructions_lost_count: usize,
     /// Every human turn in the report contract (`instructions` is already the count in
     /// a policy replay's rows, which `compare` shares).
-    turns: Vec<super::history_cmd::TurnDoc<'a>>,
+    turns: Vec<ctxlens::loss::document::TurnDoc<'a>>,
+}
+
+impl ctxlens::document::Document for ReplayDoc<'_> {
+    const NAME: &'static str = "replay-policy";
 }
 
 /// The model's window for a policy's run: `--context-window`, else the one the log
@@ -171,10 +175,14 @@ pub fn run_replay(
             settings: settings.pairs(),
             summarizer: prepared.spec.to_string(),
             instructions_lost_count: replayed.instructions_lost.len(),
-            turns: replayed.turns.iter().map(super::history_cmd::TurnDoc::of).collect(),
+            turns: replayed
+                .turns
+                .iter()
+                .map(ctxlens::loss::document::TurnDoc::of)
+                .collect(),
             replayed: &replayed,
         };
-        super::json_out::write(&mut out, "replay-policy", &super::json_out::file_name(file), &doc, true)?;
+        super::json_out::write(&mut out, &super::json_out::file_name(file), &doc, true)?;
         writeln!(out)?;
     } else {
         print_replay(&mut out, file, &replayed, settings, &prepared.spec.to_string())?;
@@ -343,8 +351,8 @@ pub struct CompareArgs {
     input: InputArgs,
 }
 
-#[derive(Serialize)]
-struct CompareDoc {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(super) struct CompareDoc {
     context_window: u64,
     summarizer: String,
     policies: Vec<Compared>,
@@ -353,8 +361,12 @@ struct CompareDoc {
     cost: Option<CostsDoc>,
 }
 
+impl ctxlens::document::Document for CompareDoc {
+    const NAME: &'static str = "compare";
+}
+
 /// The costs in `compare --json`: the log's own, and each policy's modelled one.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct CostsDoc {
     prices: String,
     recorded: Option<f64>,
@@ -412,7 +424,7 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
             cost: costs_of(&prepared.whole, &rows),
             policies: rows,
         };
-        super::json_out::write(&mut out, "compare", &super::json_out::file_name(&args.file), &doc, true)?;
+        super::json_out::write(&mut out, &super::json_out::file_name(&args.file), &doc, true)?;
         writeln!(out)?;
     } else {
         print_compare(

@@ -14,8 +14,8 @@ use super::policy_cmd::table_line;
 use ctxlens::policy::sweep::{sweep_policy, Row, SweepInputs, Vary};
 use ctxlens::policy::{self, PolicySettings};
 
-#[derive(Serialize)]
-struct SweepDoc<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(super) struct SweepDoc<'a> {
     policy: &'a str,
     key: &'a str,
     settings: Vec<(String, String)>,
@@ -29,6 +29,10 @@ struct SweepDoc<'a> {
     answer: Option<&'a str>,
     /// The price table the rows' `cost_usd` come from.
     prices: &'a str,
+}
+
+impl ctxlens::document::Document for SweepDoc<'_> {
+    const NAME: &'static str = "sweep-policy";
 }
 
 /// What a policy sweep needs from the command line.
@@ -94,13 +98,7 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
             answer,
             prices: &prices.name,
         };
-        super::json_out::write(
-            &mut out,
-            "sweep-policy",
-            &super::json_out::file_name(args.file),
-            &doc,
-            true,
-        )?;
+        super::json_out::write(&mut out, &super::json_out::file_name(args.file), &doc, true)?;
         writeln!(out)?;
     } else if args.csv {
         print_csv(&mut out, &args.vary.key, rows)?;

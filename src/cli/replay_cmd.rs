@@ -7,13 +7,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::bail;
-use serde::Serialize;
 
 use super::args::{BudgetArgs, EmitArgs, InputArgs, MakeArgs};
-use super::history_cmd::{FactDoc, InstructionDoc, TurnDoc};
 use ctxlens::compact::{DeterministicOptions, Settings};
+use ctxlens::replay::document::{real_compactions, ReplayDoc, Replayed};
 use ctxlens::replay::lost::{lifetime_loss, FactIndex, LifetimeLoss};
-use ctxlens::replay::{replay, Call, Firing, Inputs, Replay, View};
+use ctxlens::replay::{replay, Inputs, Replay, View};
 use ctxlens::summarize::Spec;
 use ctxlens::text::thousands;
 use ctxlens::tokens::Counts;
@@ -119,121 +118,22 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     let loss = lifetime_loss(&facts, &outcome);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        let doc = document(&prepared, &settings, &outcome, &loss);
-        super::json_out::write(&mut out, "replay", prepared.whole.source(), &doc, true)?;
+        let doc = ReplayDoc::of(&Replayed {
+            whole: &prepared.whole,
+            counts: &prepared.counts,
+            view: &prepared.view,
+            summarizer: prepared.spec.to_string(),
+            settings: &settings,
+            outcome: &outcome,
+            loss: &loss,
+        });
+        super::json_out::write(&mut out, prepared.whole.source(), &doc, true)?;
         writeln!(out)?;
     } else {
         print(&mut out, &prepared, &settings, &outcome, &loss)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-#[derive(Serialize)]
-struct Doc<'a> {
-    tokenizer: &'a str,
-    strategy: &'a str,
-    summarizer: String,
-    max_tokens: u64,
-    keep_tail: u64,
-    flush_to_memory: bool,
-    messages: usize,
-    model_calls: usize,
-    firings: &'a [Firing],
-    final_tokens: u64,
-    final_messages: usize,
-    loops: usize,
-    calls_over_budget: usize,
-    summary_input_tokens: u64,
-    lost: LostDoc<'a>,
-    real_compactions: Vec<RealDoc<'a>>,
-    calls: &'a [Call],
-}
-
-#[derive(Serialize)]
-struct LostDoc<'a> {
-    facts: usize,
-    facts_lost: usize,
-    survival_percent: f64,
-    human_turns: usize,
-    lost_facts: Vec<FactDoc<'a>>,
-    instructions_lost: Vec<InstructionDoc<'a>>,
-    /// Every human turn in the report contract `history --json` uses (`message`: its
-    /// position in the model view; `kept`: never summarized).
-    instructions: Vec<TurnDoc<'a>>,
-}
-
-#[derive(Serialize)]
-struct RealDoc<'a> {
-    /// The model-view position of the first message after it.
-    at: usize,
-    trigger: Option<&'a str>,
-    pre_tokens: Option<u64>,
-}
-
-/// The real compactions of the log, placed in the model view.
-fn real_compactions(prepared: &Prepared) -> Vec<RealDoc<'_>> {
-    prepared
-        .whole
-        .compactions()
-        .iter()
-        .map(|c| RealDoc {
-            at: prepared.view.positions.partition_point(|&i| i < c.at),
-            trigger: c.trigger.as_deref(),
-            pre_tokens: c.pre_tokens,
-        })
-        .collect()
-}
-
-fn document<'a>(
-    prepared: &'a Prepared,
-    settings: &'a Settings,
-    outcome: &'a Replay,
-    loss: &'a LifetimeLoss,
-) -> Doc<'a> {
-    Doc {
-        tokenizer: prepared.counts.tokenizer.name(),
-        strategy: settings.strategy.name(),
-        summarizer: prepared.spec.to_string(),
-        max_tokens: settings.options.max_tokens,
-        keep_tail: settings.options.effective_keep_tail(),
-        flush_to_memory: settings.options.flush_to_memory,
-        messages: prepared.view.len(),
-        model_calls: outcome.model_calls,
-        firings: &outcome.firings,
-        final_tokens: outcome.final_tokens,
-        final_messages: outcome.final_messages,
-        loops: outcome.loops,
-        calls_over_budget: outcome.calls_over_budget,
-        summary_input_tokens: outcome.summary_input_tokens,
-        lost: LostDoc {
-            facts: loss.facts,
-            facts_lost: loss.lost.len(),
-            survival_percent: loss.survival_percent(),
-            human_turns: loss.instructions,
-            lost_facts: loss
-                .lost
-                .iter()
-                .map(|f| FactDoc {
-                    message: f.message,
-                    kind: f.kind.name(),
-                    text: &f.text,
-                    why: None,
-                })
-                .collect(),
-            instructions_lost: loss
-                .instructions_lost
-                .iter()
-                .map(|(message, text)| InstructionDoc {
-                    message: *message,
-                    text,
-                })
-                .collect(),
-            instructions: loss.turns.iter().map(TurnDoc::of).collect(),
-        },
-        real_compactions: real_compactions(prepared),
-        calls: &outcome.calls,
-    }
 }
 
 /// How many lost facts (and lost instructions) the plain output lists.
@@ -315,7 +215,7 @@ fn print_firings(out: &mut impl Write, outcome: &Replay) -> anyhow::Result<()> {
 
 /// The real compactions and recorded usage of the log, beside the simulation.
 fn print_what_really_happened(out: &mut impl Write, prepared: &Prepared, outcome: &Replay) -> anyhow::Result<()> {
-    let real = real_compactions(prepared);
+    let real = real_compactions(&prepared.whole, &prepared.view);
     let simulated = match outcome.first_firing() {
         Some(f) => format!(
             "these settings fire {} time{}, first at #{}",

@@ -232,7 +232,7 @@ fn csv_field(s: &str) -> String {
 fn write_row(out: &mut impl Write, args: &ScanArgs, s: &Session) -> anyhow::Result<()> {
     if args.json {
         // Each row is a document of its own (JSON Lines): its schema and file first.
-        super::json_out::write(&mut *out, "scan", &s.path, s, false)?;
+        super::json_out::write(&mut *out, &s.path, &ctxlens::scan::Row::Read(s), false)?;
         writeln!(out)?;
     } else if args.csv {
         let row = serde_json::to_value(s)?;
@@ -270,13 +270,7 @@ fn write_row(out: &mut impl Write, args: &ScanArgs, s: &Session) -> anyhow::Resu
 
 fn write_error(out: &mut impl Write, args: &ScanArgs, path: &str, error: &str) -> anyhow::Result<()> {
     if args.json {
-        super::json_out::write(
-            &mut *out,
-            "scan",
-            path,
-            &serde_json::json!({"path": path, "error": error}),
-            false,
-        )?;
+        super::json_out::write(&mut *out, path, &ctxlens::scan::Row::Unreadable { path, error }, false)?;
         writeln!(out)?;
     } else if args.csv {
         let empty = ",".repeat(CSV_COLUMNS.len() - 2);

@@ -75,7 +75,6 @@ pub fn print(transcript: &Transcript, tokenizer: Tokenizer, prices: &PriceTable,
     if as_json {
         super::json_out::write(
             &mut out,
-            "stats",
             transcript.source(),
             &stats_doc(transcript, &counts, prices),
             false,
@@ -89,9 +88,10 @@ pub fn print(transcript: &Transcript, tokenizer: Tokenizer, prices: &PriceTable,
 }
 
 /// The `stats --json` document; field order is the documented key order.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct StatsDoc<'a> {
     format: &'static str,
+    #[schemars(schema_with = "ctxlens::names::schema::<ctxlens::tokens::Tokenizer>")]
     tokenizer: &'static str,
     total: u64,
     messages: StatsRows<'a>,
@@ -109,8 +109,12 @@ pub struct StatsDoc<'a> {
     cost: Option<ctxlens::cost::SessionCost>,
 }
 
+impl ctxlens::document::Document for StatsDoc<'_> {
+    const NAME: &'static str = "stats";
+}
+
 /// The calibration in `stats --json`.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct CalibrationDoc {
     overhead: u64,
     ratio: f64,
@@ -132,7 +136,7 @@ fn calibration_doc(transcript: &Transcript, counts: &Counts) -> Option<Calibrati
     })
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct NoteRow<'a> {
     before: usize,
     line: usize,
@@ -145,7 +149,7 @@ struct StatsRows<'a> {
     counts: &'a Counts,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct StatsRow<'a> {
     index: usize,
     role: &'a str,
@@ -161,14 +165,14 @@ struct StatsRow<'a> {
 }
 
 /// A binary-heavy message's media in `stats --json`.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct MediaDoc {
     /// What the provider's rules make of the message.
     provider_tokens: u64,
     parts: Vec<MediaPart>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct MediaPart {
     kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -196,6 +200,16 @@ fn media_doc(transcript: &Transcript, index: usize) -> Option<MediaDoc> {
             })
             .collect(),
     })
+}
+
+/// The rows' schema: a list of [`StatsRow`], as they are serialized.
+impl schemars::JsonSchema for StatsRows<'_> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "StatsRows".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <Vec<StatsRow<'static>>>::json_schema(generator)
+    }
 }
 
 impl Serialize for StatsRows<'_> {

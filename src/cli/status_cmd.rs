@@ -96,13 +96,17 @@ fn default_line(s: &Status) -> String {
 }
 
 /// What the line says: the file and its meter (`ctxlens::meter`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct Status {
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub(super) struct Status {
     /// Written in front by the JSON writer, with the schema.
     #[serde(skip)]
     file: String,
     #[serde(flatten)]
     meter: Meter,
+}
+
+impl ctxlens::document::Document for Status {
+    const NAME: &'static str = "status";
 }
 
 pub fn run(args: &StatusArgs) -> anyhow::Result<ExitCode> {
@@ -137,7 +141,7 @@ pub fn run(args: &StatusArgs) -> anyhow::Result<ExitCode> {
     };
     if args.json {
         let mut out = std::io::stdout().lock();
-        super::json_out::write(&mut out, "status", &status.file, &status, false)?;
+        super::json_out::write(&mut out, &status.file, &status, false)?;
         std::io::Write::write_all(&mut out, b"\n")?;
     } else {
         match &template {
@@ -212,7 +216,7 @@ struct Cache {
 }
 
 /// What a cache file holds.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, schemars::JsonSchema)]
 struct Cached {
     key: (u64, u128, Option<u64>),
     identity: Option<(u64, u64)>,

@@ -11,7 +11,7 @@ use ctxlens::summarize::{Settings, Spec};
 use ctxlens::transcript::Transcript;
 
 /// One summary of one compaction and what it loses.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Compared {
     /// `real` (what the agent got), or the summarizer's name.
     pub by: String,

@@ -356,13 +356,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        super::json_out::write(
-            &mut out,
-            "sweep",
-            prepared.whole.source(),
-            &json_doc(&prepared, &outcome),
-            true,
-        )?;
+        super::json_out::write(&mut out, prepared.whole.source(), &json_doc(&prepared, &outcome), true)?;
         writeln!(out)?;
     } else if args.csv {
         write_csv(&mut out, &outcome, args.keep)?;
@@ -373,23 +367,43 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn json_doc(prepared: &super::replay_cmd::Prepared, outcome: &Sweep) -> serde_json::Value {
-    let pick = |a: &Option<Answer>| {
-        a.as_ref()
-            .map(|a| serde_json::json!({"max_tokens": a.max_tokens, "keep_tail": a.keep_tail}))
-    };
-    serde_json::json!({
-        "tokenizer": prepared.counts.tokenizer.name(),
-        "summarizer": prepared.spec.to_string(),
-        "messages": prepared.view.len(),
-        "total_tokens": prepared.view.total(),
-        "settings": outcome.rows,
-        "knee": pick(&outcome.knee),
-        "smallest_safe": pick(&outcome.smallest_safe),
-        "smallest_keeping": pick(&outcome.smallest_keeping),
-        "fact_floor_percent": outcome.fact_floor,
-        "answer_steps": ANSWER_STEPS,
-    })
+/// The `sweep --json` document.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub(super) struct SweepDoc<'a> {
+    #[schemars(schema_with = "ctxlens::names::schema::<ctxlens::tokens::Tokenizer>")]
+    tokenizer: &'static str,
+    summarizer: String,
+    messages: usize,
+    total_tokens: u64,
+    /// One row per setting, in the order given.
+    settings: &'a [ctxlens::replay::sweep::Row],
+    /// Where more budget stops buying many fewer firings.
+    knee: Option<&'a Answer>,
+    /// The smallest safe setting.
+    smallest_safe: Option<&'a Answer>,
+    /// The smallest `max_tokens` that keeps the `--keep` message verbatim to the end.
+    smallest_keeping: Option<&'a Answer>,
+    fact_floor_percent: f64,
+    answer_steps: u64,
+}
+
+impl ctxlens::document::Document for SweepDoc<'_> {
+    const NAME: &'static str = "sweep";
+}
+
+fn json_doc<'a>(prepared: &super::replay_cmd::Prepared, outcome: &'a Sweep) -> SweepDoc<'a> {
+    SweepDoc {
+        tokenizer: prepared.counts.tokenizer.name(),
+        summarizer: prepared.spec.to_string(),
+        messages: prepared.view.len(),
+        total_tokens: prepared.view.total(),
+        settings: &outcome.rows,
+        knee: outcome.knee.as_ref(),
+        smallest_safe: outcome.smallest_safe.as_ref(),
+        smallest_keeping: outcome.smallest_keeping.as_ref(),
+        fact_floor_percent: outcome.fact_floor,
+        answer_steps: ANSWER_STEPS,
+    }
 }
 
 /// `; the smallest safe budget is outside the range shown` when it is.

@@ -706,3 +706,36 @@ fn other_agents_logs_are_refused_by_name() {
         "{rows:?}"
     );
 }
+
+/// `ctxlens schema` lists every document whose schema is published, and prints each as
+/// published; a name it does not know is refused with the list.
+#[test]
+fn the_schema_command_prints_the_published_schemas() {
+    let listed = ctxlens(&["schema"]);
+    assert_exit(&listed, 0);
+    let names: Vec<String> = stdout(&listed).lines().map(str::to_owned).collect();
+    let mut files: Vec<String> = std::fs::read_dir(repo().join("docs/schemas"))
+        .expect("docs/schemas")
+        .filter_map(|e| {
+            e.ok()?
+                .file_name()
+                .into_string()
+                .ok()?
+                .strip_suffix(".json")
+                .map(str::to_owned)
+        })
+        .collect();
+    files.sort();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(sorted, files);
+    for name in &names {
+        let out = ctxlens(&["schema", name]);
+        assert_exit(&out, 0);
+        let published = std::fs::read_to_string(repo().join(format!("docs/schemas/{name}.json"))).expect("schema");
+        assert_eq!(stdout(&out), published, "{name}");
+    }
+    let unknown = ctxlens(&["schema", "stat"]);
+    assert_exit(&unknown, 2);
+    assert!(stderr(&unknown).contains("stats"), "{}", stderr(&unknown));
+}

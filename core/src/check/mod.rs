@@ -9,7 +9,8 @@ pub use crate::transcript::Provider;
 use crate::transcript::Transcript;
 
 /// One way a transcript breaks a provider's rules.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Problem {
     /// Index of the offending message.
     pub index: usize,
@@ -27,6 +28,34 @@ impl fmt::Display for Problem {
             self.index, self.problem, self.provider_error
         )
     }
+}
+
+/// The `check` document: the provider's rules applied and every problem found.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Report {
+    /// The provider whose rules were applied (`openai`, `anthropic`, `gemini`, `responses`).
+    pub provider: &'static str,
+    /// No problem found.
+    pub ok: bool,
+    /// Every problem, in message order.
+    pub problems: Vec<Problem>,
+}
+
+impl Report {
+    /// `transcript` checked by `provider`'s rules.
+    pub fn of(transcript: &Transcript, provider: Provider) -> Report {
+        let problems = check(transcript, provider);
+        Report {
+            provider: provider.name(),
+            ok: problems.is_empty(),
+            problems,
+        }
+    }
+}
+
+impl crate::document::Document for Report {
+    const NAME: &'static str = "check";
 }
 
 /// Every problem `transcript` has for `provider`, in message order.

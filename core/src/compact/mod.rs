@@ -20,7 +20,7 @@ pub use inserted::{
     FLUSH_REMINDER, SUMMARY_PREFIX,
 };
 pub use plan::{head_end, plan, plan_shape, Cut, Decision, Options, Plan, Section, Shape, SplitReason};
-pub use plan_doc::write_plan;
+pub use plan_doc::{write_plan, PlanDocument};
 pub use render::Rendered;
 pub use run::{Compaction, Outcome};
 pub use strategy::{derive, plan_strategy, Derived, DeterministicOptions, Planned, Settings, Strategy, Warning};

@@ -83,7 +83,9 @@ pub enum Decision {
 }
 
 /// Where a message ends up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
 pub enum Section {
     /// The leading system message, kept verbatim.
     Head,

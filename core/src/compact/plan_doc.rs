@@ -14,15 +14,16 @@ use crate::transcript::Transcript;
 pub fn write_plan(out: &mut impl std::io::Write, outcome: &Outcome) -> std::io::Result<()> {
     let tail = || PlanDoc::new(&outcome.view, &outcome.view_counts, outcome);
     // The stages that ran decide the document: the deterministic pass, the tail plan, or both.
-    let head = match (&outcome.compressed, outcome.planned.tail.is_some()) {
-        (Some(c), false) => serde_json::to_vec(&DeterministicPlan::new(c))?,
-        (Some(c), true) => serde_json::to_vec(&ComposedPlan {
+    let document = match (&outcome.compressed, outcome.planned.tail.is_some()) {
+        (Some(c), false) => PlanDocument::Deterministic(DeterministicPlan::new(c)),
+        (Some(c), true) => PlanDocument::Composed(ComposedPlan {
             strategy: outcome.settings.strategy.name(),
             deterministic: DeterministicPlan::new(c),
             tail: tail(),
-        })?,
-        (None, _) => serde_json::to_vec(&tail())?,
+        }),
+        (None, _) => PlanDocument::Tail(tail()),
     };
+    let head = serde_json::to_vec(&document)?;
     // The rows go where the document holds their empty list (the tail plan is always
     // last, and no other value of the document can contain this text).
     match find_last(&head, ROWS_MARKER) {
@@ -49,9 +50,32 @@ fn find_last(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).rposition(|w| w == needle)
 }
 
+/// The `compact --plan` document (written by [`write_plan`]): the stages that ran decide
+/// its shape.
+#[derive(Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum PlanDocument<'a> {
+    /// The §7F tail plan (`--strategy tail`).
+    Tail(PlanDoc<'a>),
+    /// The deterministic pass alone.
+    Deterministic(DeterministicPlan),
+    /// `deterministic,tail`: both stages.
+    Composed(ComposedPlan<'a>),
+}
+
+impl crate::document::Document for PlanDocument<'_> {
+    const NAME: &'static str = "compact-plan";
+}
+
 /// The deterministic strategy's `--plan` document.
 #[derive(Serialize)]
-struct DeterministicPlan {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct DeterministicPlan {
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "crate::names::schema::<crate::compact::Strategy>")
+    )]
     strategy: &'static str,
     tokens_before: u64,
     tokens_after: u64,
@@ -60,7 +84,8 @@ struct DeterministicPlan {
 }
 
 #[derive(Serialize)]
-struct EditRow {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct EditRow {
     index: usize,
     rule: &'static str,
     tokens_before: u64,
@@ -90,7 +115,12 @@ impl DeterministicPlan {
 
 /// `deterministic,tail`: both stages' plans.
 #[derive(Serialize)]
-struct ComposedPlan<'a> {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ComposedPlan<'a> {
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "crate::names::schema::<crate::compact::Strategy>")
+    )]
     strategy: &'static str,
     deterministic: DeterministicPlan,
     tail: PlanDoc<'a>,
@@ -98,7 +128,12 @@ struct ComposedPlan<'a> {
 
 /// The §7F `--plan` document.
 #[derive(Serialize)]
-struct PlanDoc<'a> {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PlanDoc<'a> {
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "crate::names::schema::<crate::tokens::Tokenizer>")
+    )]
     tokenizer: &'static str,
     tokens_before: u64,
     max_tokens: u64,
@@ -111,7 +146,8 @@ struct PlanDoc<'a> {
 }
 
 #[derive(Serialize)]
-struct CutDoc {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CutDoc {
     head_end: usize,
     split: usize,
     summarized: usize,
@@ -147,22 +183,34 @@ impl<'a> PlanDoc<'a> {
 }
 
 /// The per-message rows.
-struct Rows<'a> {
+pub struct Rows<'a> {
     transcript: &'a Transcript,
     counts: &'a Counts,
     planned: Planned,
 }
 
 #[derive(Serialize)]
-struct Row<'a> {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Row<'a> {
     index: usize,
     role: &'a str,
     tokens: u64,
-    section: &'static str,
+    section: super::Section,
     group: Option<usize>,
     /// What the provider's rules make of a message that is mostly binary data.
     #[serde(skip_serializing_if = "Option::is_none")]
     provider_tokens: Option<u64>,
+}
+
+/// The rows' schema: a list of [`Row`] (what [`Rows::write`] writes in the list's place).
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Rows<'_> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PlanRows".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <Vec<Row<'static>>>::json_schema(generator)
+    }
 }
 
 /// Serialized as an empty list: [`write_plan`] writes the rows in its place.
@@ -209,7 +257,7 @@ impl Rows<'_> {
             index: i,
             role: &self.transcript.messages[i].role,
             tokens: self.counts.message(i),
-            section: self.planned.section(i).name(),
+            section: self.planned.section(i),
             group: self.transcript.groups.group_of(i),
             provider_tokens: crate::tokens::media::binary_heavy(self.transcript, i).map(|h| h.provider_tokens),
         }

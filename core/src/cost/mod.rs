@@ -20,6 +20,7 @@ use crate::transcript::{Container, Recorded, Transcript};
 
 /// Dollars of one call, or of many, by what they paid for.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Dollars {
     /// Uncached input.
     pub input: f64,
@@ -61,6 +62,7 @@ impl Dollars {
 
 /// One model call the log records.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Call {
     /// 1-based line of the record that carries its usage (the first, for a response
     /// written over several).
@@ -77,6 +79,7 @@ pub struct Call {
 
 /// Why a call wrote most of its prompt to the cache again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RewriteCause {
     /// The first call of the session: nothing was cached yet.
@@ -93,6 +96,7 @@ pub enum RewriteCause {
 
 /// A call that wrote most of its prompt to the cache.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Rewrite {
     /// Which call ([`SessionCost::calls`]).
     pub call: usize,
@@ -110,6 +114,7 @@ pub struct Rewrite {
 
 /// A session's cost.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SessionCost {
     /// The table the figures come from.
     pub prices: String,
@@ -149,6 +154,7 @@ impl SessionCost {
 
 /// A call the log does not record, estimated from what it does.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct EstimatedCall {
     /// The line of the compaction it made.
     pub line: usize,

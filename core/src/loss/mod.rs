@@ -4,6 +4,7 @@
 //! kept messages, or nowhere; and the user instructions that were summarized away.
 //! That is the answer to "why did my agent lose context".
 
+pub mod document;
 mod facts;
 mod finder;
 mod instructions;
@@ -43,6 +44,7 @@ pub enum Survival {
 
 /// What became of a human turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TurnStatus {
     /// Never summarized: it is still in the context.

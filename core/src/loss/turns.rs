@@ -21,6 +21,7 @@ const CLIENT_BLOCKS: &[&str] = &[
 
 /// What kind of turn it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TurnKind {
     /// A request, constraint or preference the agent must keep acting on.

@@ -14,6 +14,7 @@ use crate::transcript::Transcript;
 
 /// One policy's row.
 #[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Compared {
     /// The settings it ran with.
     pub settings: Vec<(String, String)>,

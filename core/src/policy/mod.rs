@@ -42,6 +42,7 @@ use crate::transcript::Transcript;
 
 /// What a policy does with one input message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Section {
     /// Kept verbatim, before the policy's summary or cut.
@@ -58,6 +59,7 @@ pub enum Section {
 
 /// One input message's fate.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Row {
     /// The message.
     pub index: usize,
@@ -129,6 +131,7 @@ pub enum InPlace {
 
 /// A message the policy adds.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Inserted {
     /// Where, in the output list.
     pub position: usize,
@@ -146,6 +149,7 @@ pub struct Inserted {
 
 /// What a policy would do with a transcript: the contract of `compact --policy … --plan`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PolicyPlan {
     /// The policy's name.
     pub policy: &'static str,
@@ -184,6 +188,10 @@ pub struct PolicyPlan {
     /// replay's working context holds from then on).
     #[serde(skip)]
     pub rewritten_text: std::collections::BTreeMap<usize, String>,
+}
+
+impl crate::document::Document for PolicyPlan {
+    const NAME: &'static str = "compact-policy-plan";
 }
 
 impl PolicyPlan {

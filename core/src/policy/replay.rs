@@ -111,6 +111,7 @@ impl<'a> SessionReplays<'a> {
 
 /// One time the policy changed the context.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Firing {
     /// The message whose call it ran before.
     pub at: usize,
@@ -139,6 +140,7 @@ pub struct Firing {
 
 /// One model call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Call {
     /// The assistant message answering it.
     pub at: usize,
@@ -159,6 +161,7 @@ pub struct Call {
 
 /// A policy's replay.
 #[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Replayed {
     /// The policy.
     pub policy: &'static str,

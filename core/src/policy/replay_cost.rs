@@ -32,6 +32,7 @@ const CACHE_SECONDS: i64 = 300;
 
 /// A replay's modelled cost.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ReplayCost {
     /// The policy.
     pub policy: &'static str,

@@ -137,6 +137,7 @@ fn range(left: &str, right: &str) -> Result<Vec<String>, String> {
 /// One replay's figures, as the tables of `compare` and of a policy sweep show them (and
 /// their JSON).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Figures {
     /// Times it fired.
     pub firings: usize,
@@ -183,6 +184,7 @@ impl Figures {
 
 /// One value's replay.
 #[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Row {
     /// The value, as `--set` takes it.
     pub value: String,

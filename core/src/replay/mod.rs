@@ -14,6 +14,7 @@
 //! sums, nothing re-counted); a firing also costs its summary. [`lost`] says which facts
 //! and user instructions a whole replay lost; [`sweep`] replays many settings.
 
+pub mod document;
 pub mod lost;
 pub mod sweep;
 pub mod view;
@@ -48,6 +49,7 @@ pub struct Inputs<'a> {
 
 /// One firing of the compactor.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Firing {
     /// The position of the assistant message whose call fired it.
     pub at: usize,
@@ -72,6 +74,7 @@ pub struct Firing {
 
 /// The context at one model call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Call {
     /// The position of the assistant message answering it.
     pub at: usize,

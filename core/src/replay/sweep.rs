@@ -148,6 +148,7 @@ pub struct Inputs<'a> {
 
 /// One setting's outcome.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Row {
     /// `max_tokens`.
     pub max_tokens: u64,
@@ -187,6 +188,7 @@ impl Row {
 
 /// A setting the sweep answers with (a point of the answer grid), with its replay.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Answer {
     /// `max_tokens`.
     pub max_tokens: u64,
@@ -205,6 +207,7 @@ pub struct Answer {
 
 /// A sweep's outcome.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Sweep {
     /// One row per setting, in the order given.
     pub rows: Vec<Row>,

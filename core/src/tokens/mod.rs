@@ -332,6 +332,7 @@ impl Counts {
 
 /// Usage a log recorded for a response, beside ctxlens's estimate of the same prompt.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RecordedRow {
     /// Prompt tokens the provider recorded for this response (the split's sum).
     pub context_tokens: u64,

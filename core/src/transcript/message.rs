@@ -161,6 +161,7 @@ pub struct Message {
 ///   `cached_input_tokens`, so the uncached input is the difference and the cached part a
 ///   read; `reasoning_output_tokens` is part of `output_tokens`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Recorded {
     /// Prompt tokens billed as plain input (neither written to nor read from a cache).
     pub input_tokens: u64,
