@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyPermissionError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
-use serde_json::{json, Value};
 
 use ::ctxlens::compact::{self, Options, Settings, Strategy, SummaryRole};
+use ::ctxlens::document;
 use ::ctxlens::summarize::Placeholder;
 use ::ctxlens::tokens::{Counts, Tokenizer};
 use ::ctxlens::transcript::{FormatOverride, Transcript as Core};
@@ -57,10 +57,12 @@ fn budgets(max_tokens: i64, keep_tail: Option<i64>) -> PyResult<(u64, Option<u64
     ))
 }
 
-/// A JSON value as Python objects (through the `json` module: plain dicts and lists).
-fn to_python(py: Python<'_>, value: &Value) -> PyResult<Py<PyAny>> {
+/// A JSON document as Python objects (through the `json` module: plain dicts and lists,
+/// keys in the document's order).
+fn json_to_python(py: Python<'_>, text: &[u8]) -> PyResult<Py<PyAny>> {
     let json = py.import("json")?;
-    Ok(json.call_method1("loads", (value.to_string(),))?.unbind())
+    let text = std::str::from_utf8(text).map_err(value_error)?;
+    Ok(json.call_method1("loads", (text,))?.unbind())
 }
 
 /// A loaded transcript.
@@ -128,7 +130,8 @@ impl Transcript {
         Ok(py.detach(|| Counts::compute(&self.inner, t).total()))
     }
 
-    /// The plan: the document `ctxlens compact --plan` prints (same keys, same order).
+    /// The plan: the document `ctxlens compact --plan` prints (the same bytes: `schema`,
+    /// `file`, then the plan, keys in the same order).
     #[pyo3(signature = (max_tokens, keep_tail=None, flush_to_memory=false, tokenizer="estimate", strategy="tail"))]
     fn plan(
         &self,
@@ -144,17 +147,14 @@ impl Transcript {
         let settings = settings(max_tokens, keep_tail, flush_to_memory, strategy, "system")?;
         let text = py.detach(|| -> Result<Vec<u8>, String> {
             let outcome = self.run(t, &settings, &Placeholder)?;
+            let mut plan = Vec::new();
+            compact::write_plan(&mut plan, &outcome).map_err(|e| e.to_string())?;
             let mut out = Vec::new();
-            compact::write_plan(&mut out, &outcome).map_err(|e| e.to_string())?;
+            document::write_body::<compact::PlanDocument>(&mut out, self.inner.source(), &plan, false)
+                .map_err(|e| e.to_string())?;
             Ok(out)
         });
-        let json = py.import("json")?;
-        Ok(json
-            .call_method1(
-                "loads",
-                (String::from_utf8_lossy(&text.map_err(value_error)?).into_owned(),),
-            )?
-            .unbind())
+        json_to_python(py, &text.map_err(value_error)?)
     }
 
     /// The compacted transcript, as `ctxlens compact` writes it (placeholder summary,
@@ -199,8 +199,10 @@ impl Transcript {
         })
     }
 
-    /// A compactor over the session's whole life (placeholder summaries): model calls,
-    /// firings, final context, loops.
+    /// A compactor over the session's whole life (placeholder summaries): the document
+    /// `ctxlens replay FILE --max-tokens N --json --summarizer placeholder` prints (model
+    /// calls, firings, final context, loops, what the whole life lost, the log's real
+    /// compactions).
     #[pyo3(signature = (max_tokens, keep_tail=None, flush_to_memory=false, tokenizer="estimate"))]
     fn replay(
         &self,
@@ -210,36 +212,38 @@ impl Transcript {
         flush_to_memory: bool,
         tokenizer: &str,
     ) -> PyResult<Py<PyAny>> {
+        use ::ctxlens::replay::document::{ReplayDoc, Replayed};
+        use ::ctxlens::replay::lost::{lifetime_loss, FactIndex};
         let t = self::tokenizer(tokenizer)?;
         let (max_tokens, keep_tail) = budgets(max_tokens, keep_tail)?;
-        let options = Options {
-            max_tokens,
-            keep_tail,
-            flush_to_memory,
-        };
-        let doc = py.detach(|| -> Result<Value, String> {
-            let whole = self.inner.whole_session().map_err(|e| e.to_string())?;
+        let settings = settings(max_tokens, keep_tail, flush_to_memory, "tail", "system")?;
+        let text = py.detach(|| -> ::ctxlens::Result<String> {
+            let never = ::ctxlens::cancel::never();
+            let whole = self.inner.whole_session()?;
             let counts = Counts::compute(&whole, t);
-            let view = ::ctxlens::replay::View::new(whole, counts);
-            let r = ::ctxlens::replay::replay(&::ctxlens::replay::Inputs {
+            let view = ::ctxlens::replay::view_for(&whole, &counts, false, never)?;
+            let outcome = ::ctxlens::replay::replay(&::ctxlens::replay::Inputs {
                 view: &view,
-                options,
-                summary_role: SummaryRole::System,
+                options: settings.options,
+                summary_role: settings.summary_role,
                 cuts_a_tail: true,
                 summarizer: &Placeholder,
-                cancel: ::ctxlens::cancel::never(),
+                cancel: never,
                 progress: None,
-            })
-            .map_err(|e| e.to_string())?;
-            Ok(json!({
-                "model_calls": r.model_calls,
-                "firings": r.firings,
-                "final_tokens": r.final_tokens,
-                "final_messages": r.final_messages,
-                "loops": r.loops,
-            }))
+            })?;
+            let loss = lifetime_loss(&FactIndex::build(&view, never)?, &outcome);
+            let doc = ReplayDoc::of(&Replayed {
+                whole: &whole,
+                counts: &counts,
+                view: &view,
+                summarizer: ::ctxlens::summarize::Spec::Placeholder.to_string(),
+                settings: &settings,
+                outcome: &outcome,
+                loss: &loss,
+            });
+            Ok(document::to_string(self.inner.source(), &doc, true))
         });
-        to_python(py, &doc.map_err(value_error)?)
+        json_to_python(py, text.map_err(value_error)?.as_bytes())
     }
 
     /// Pairing problems by a provider's rules (`openai`, `anthropic`, `gemini`,
@@ -251,13 +255,8 @@ impl Transcript {
             None => Provider::for_dialect(self.inner.format().dialect),
             Some(name) => name.parse::<Provider>().map_err(value_error)?,
         };
-        let problems: Vec<Value> = py.detach(|| {
-            check(&self.inner, provider)
-                .iter()
-                .map(|p| json!({"index": p.index, "problem": p.problem.to_string(), "provider_error": p.provider_error.to_string()}))
-                .collect()
-        });
-        to_python(py, &Value::Array(problems))
+        let problems = py.detach(|| serde_json::to_vec(&check(&self.inner, provider)));
+        json_to_python(py, &problems.map_err(value_error)?)
     }
 }
 
