@@ -25,6 +25,10 @@ pub enum Row<'a> {
     Unreadable {
         /// The file.
         path: &'a str,
+        /// Its name's bytes, base64-encoded, where they are not UTF-8 (see
+        /// [`Session::path_base64`]).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        path_base64: Option<String>,
         /// Why, as one line.
         error: &'a str,
     },
@@ -34,12 +38,36 @@ impl crate::document::Document for Row<'_> {
     const NAME: &'static str = "scan";
 }
 
+/// A file name's bytes, base64-encoded, when they are not UTF-8 (the name as text then
+/// holds U+FFFD and cannot be opened again); `None` for a UTF-8 name. As ripgrep's JSON
+/// output carries such a path.
+pub fn path_base64(path: &Path) -> Option<String> {
+    use base64::Engine as _;
+    if path.to_str().is_some() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Some(base64::engine::general_purpose::STANDARD.encode(path.as_os_str().as_bytes()))
+    }
+    #[cfg(not(unix))]
+    {
+        Some(base64::engine::general_purpose::STANDARD.encode(path.as_os_str().as_encoded_bytes()))
+    }
+}
+
 /// One session, summarized.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Session {
-    /// The file.
+    /// The file (a name that is not UTF-8 shows U+FFFD where its bytes are not: see
+    /// `path_base64`).
     pub path: String,
+    /// Where the file's name is not UTF-8: its bytes, base64-encoded (standard alphabet,
+    /// padded), the name a consumer can open again. Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path_base64: Option<String>,
     /// The project it belongs to: the working directory a log records, else its folder.
     pub project: String,
     /// When it started (the first timestamp a log records), else the file's modification
@@ -370,6 +398,7 @@ fn session_of(
         } else {
             path.display().to_string()
         },
+        path_base64: path_base64(path),
         project: project_of(whole, path),
         started: started_of(whole, path),
         format: whole.format.name().to_owned(),

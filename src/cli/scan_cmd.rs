@@ -4,7 +4,7 @@
 //! on a terminal; a summary at the end.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
 
@@ -58,7 +58,7 @@ fn expand(pattern: &str, skipped: &mut Vec<Skipped>) -> anyhow::Result<Vec<PathB
 /// What one file gave.
 enum Outcome {
     Done(Box<Session>),
-    Failed(String, String),
+    Failed(PathBuf, String),
 }
 
 /// The CSV columns: every field of a JSON row, in its order, then `error` (a row that
@@ -145,7 +145,7 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
         files.par_iter().enumerate().for_each_with(tx, |tx, (index, path)| {
             let outcome = match scan_file(path, tokenizer, options) {
                 Ok(session) => Outcome::Done(Box::new(session)),
-                Err(e) => Outcome::Failed(path.display().to_string(), e.to_string()),
+                Err(e) => Outcome::Failed(path.clone(), e.to_string()),
             };
             let _ = tx.send((index, outcome));
         });
@@ -165,7 +165,7 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
         (0usize, 0usize, 0usize, 0u64, 0usize, 0usize);
     // What was passed over comes first, each an error row, so nothing is skipped unsaid.
     for skipped in &unread {
-        write_error(&mut out, args, &skipped.path.display().to_string(), &skipped.reason)?;
+        write_error(&mut out, args, &skipped.path, &skipped.reason)?;
     }
     out.flush()?;
     for outcome in in_file_order(rx) {
@@ -268,15 +268,29 @@ fn write_row(out: &mut impl Write, args: &ScanArgs, s: &Session) -> anyhow::Resu
     Ok(())
 }
 
-fn write_error(out: &mut impl Write, args: &ScanArgs, path: &str, error: &str) -> anyhow::Result<()> {
+fn write_error(out: &mut impl Write, args: &ScanArgs, file: &Path, error: &str) -> anyhow::Result<()> {
+    let path = &file.display().to_string();
     if args.json {
-        super::json_out::write(&mut *out, path, &ctxlens::scan::Row::Unreadable { path, error }, false)?;
+        let row = ctxlens::scan::Row::Unreadable {
+            path,
+            path_base64: ctxlens::scan::path_base64(file),
+            error,
+        };
+        super::json_out::write(&mut *out, path, &row, false)?;
         writeln!(out)?;
     } else if args.csv {
         let empty = ",".repeat(CSV_COLUMNS.len() - 2);
         writeln!(out, "{}{empty},{}", csv_field(path), csv_field(error))?;
-    } else {
+    } else if error.starts_with(path.as_str()) {
         writeln!(out, "error: {}", ctxlens::text::visible(error, false))?;
+    } else {
+        // The row says which file, as every row of the table does.
+        writeln!(
+            out,
+            "error: {}: {}",
+            ctxlens::text::visible(path, false),
+            ctxlens::text::visible(error, false)
+        )?;
     }
     Ok(())
 }

@@ -219,3 +219,61 @@ fn a_csv_row_carries_every_field_of_a_json_row_and_the_cost_stats_gives() {
         json["cost_usd"]
     );
 }
+
+/// A file name that is not UTF-8 comes back with its bytes (`path_base64`), from which
+/// the file opens again; its `path` is only for reading. A file that does not load gets
+/// them too, and the table's error row names the file.
+#[cfg(unix)]
+#[test]
+fn a_name_that_is_not_utf8_comes_back_as_bytes_that_reopen_the_file() {
+    use base64::Engine as _;
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (extension, text) = ctxlens::synth::session(0, 30, false, 1);
+    let raw = |name: &[u8]| dir.path().join(std::ffi::OsString::from_vec(name.to_vec()));
+    let session = raw(&[b"s\xff.".as_slice(), extension.as_bytes()].concat());
+    std::fs::write(&session, &text).expect("write");
+    let broken = raw(b"b\xfe.json");
+    std::fs::write(&broken, "[{").expect("write");
+    let out = ctxlens(&["scan", dir.path().to_str().expect("utf-8 temp dir"), "--json"]);
+    assert_exit(&out, 0);
+    let rows: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON row"))
+        .collect();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for (row, file) in rows.iter().zip([&broken, &session]) {
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(
+                row["path_base64"]
+                    .as_str()
+                    .expect("path_base64 on a name that is not UTF-8"),
+            )
+            .expect("base64");
+        assert_eq!(bytes, file.as_os_str().as_bytes());
+        let reopened = std::path::PathBuf::from(std::ffi::OsString::from_vec(bytes));
+        assert!(std::fs::metadata(&reopened).is_ok(), "{}", reopened.display());
+        let lossy = std::path::Path::new(row["path"].as_str().expect("path"));
+        assert!(!lossy.exists(), "the text name {} is not the file", lossy.display());
+    }
+    assert!(rows[0]["error"].is_string(), "the broken file sorts first: {rows:?}");
+    let table = ctxlens(&["scan", dir.path().to_str().expect("utf-8 temp dir")]);
+    let error_line = stdout(&table)
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .map(str::to_owned);
+    assert!(
+        error_line.is_some_and(|l| l.contains("b\u{fffd}.json")),
+        "{}",
+        stdout(&table)
+    );
+    let utf8 = ctxlens(&[
+        "scan",
+        data()
+            .join("real-transcripts/claude-code-jsonl")
+            .to_str()
+            .expect("utf-8"),
+        "--json",
+    ]);
+    assert!(!stdout(&utf8).contains("path_base64"), "a UTF-8 name carries no bytes");
+}
