@@ -1,6 +1,6 @@
 //! The documents ctxlens answers with (`--json` on the command line, the dicts of the
 //! Python package): each is one type implementing [`Document`], which names it, and is
-//! written by [`write`] — so the command line and Python print the same bytes for the
+//! written by [`write()`] — so the command line and Python print the same bytes for the
 //! same answer, and the published JSON Schema of a document (`docs/schemas/<name>.json`,
 //! generated from the type with the `schema` feature) cannot drift from what is printed.
 //!
@@ -50,7 +50,7 @@ pub fn write<D: Document>(out: &mut impl Write, file: &str, doc: &D, pretty: boo
     write_body::<D>(out, file, &body, pretty)
 }
 
-/// [`write`] for the document `D` already serialized as `body` (a JSON object; the
+/// [`write()`] for the document `D` already serialized as `body` (a JSON object; the
 /// `compact --plan` document is written as a stream).
 pub fn write_body<D: Document>(out: &mut impl Write, file: &str, body: &[u8], pretty: bool) -> std::io::Result<()> {
     let Some(rest) = body.strip_prefix(b"{") else {
@@ -76,7 +76,7 @@ pub fn write_body<D: Document>(out: &mut impl Write, file: &str, body: &[u8], pr
     Ok(())
 }
 
-/// [`write`] into a string (what Python returns, parsed).
+/// [`write()`] into a string (what Python returns, parsed).
 pub fn to_string<D: Document>(file: &str, doc: &D, pretty: bool) -> String {
     let mut out = Vec::new();
     write(&mut out, file, doc, pretty).expect("a document serializes to memory");

@@ -63,9 +63,11 @@ def run(bin_path, argv, budget=None):
     that needs a setting the agent has no default for (`needs --set KEY=N`) is run
     again with `budget` for it."""
     out = subprocess.run([bin_path, *argv], capture_output=True)
-    needs = re.search(rb"needs --set (\w+)=N", out.stderr) if out.returncode == 2 else None
+    # `needs --set KEY=N`, or `needs --max-tokens N` (the §7F policy's shorthand).
+    needs = re.search(rb"needs --(?:set (\w+)=|(max-tokens) )N", out.stderr) if out.returncode == 2 else None
     if needs and budget is not None:
-        out = subprocess.run([bin_path, *argv, "--set", f"{needs.group(1).decode()}={budget}"], capture_output=True)
+        key = (needs.group(1) or needs.group(2)).decode().replace("-", "_")
+        out = subprocess.run([bin_path, *argv, "--set", f"{key}={budget}"], capture_output=True)
     if out.returncode not in (0, 1) or not out.stdout.strip():
         return None
     return json.loads(out.stdout)
