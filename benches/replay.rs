@@ -140,6 +140,7 @@ fn policies(c: &mut Criterion) {
                     cancel: never(),
                     window: None,
                     prefixes: &prefixes,
+                    summaries: &std::sync::OnceLock::new(),
                 })
                 .expect("replays")
                 .firings

@@ -1055,6 +1055,7 @@ fn acting_in_place_replays_as_planning_every_call_does() {
                     cancel: ctxlens::cancel::never(),
                     window: None,
                     prefixes: &prefixes,
+                    summaries: &std::sync::OnceLock::new(),
                 })
                 .expect("replays");
                 serde_json::to_value(&replayed).expect("serializes")

@@ -20,70 +20,135 @@ pub struct KnownSummary {
     pub source: String,
 }
 
-/// The median of the summaries the agent wrote before message `at` of `whole`:
-/// this log's own compactions first, else the earlier sessions'. `None` with none known.
-pub fn known_before(whole: &Transcript, at: usize) -> Option<KnownSummary> {
-    let own: Vec<u64> = whole
-        .compactions()
-        .iter()
-        // Known once the agent answered after it, before this call (the compaction being
-        // predicted is not: its summary is the answer).
-        .filter(|c| {
-            c.at < at
-                && whole.messages()[c.at..at.min(whole.messages().len())]
-                    .iter()
-                    .any(|m| m.recorded().is_some())
-        })
-        .filter_map(|c| c.summary_message)
-        .map(|i| summary_counted(whole, &whole.readable_text(i)))
-        .filter(|&n| n > 0)
-        .collect();
-    if let Some(counted) = median(own.clone()) {
-        return Some(KnownSummary {
-            counted,
-            source: format!(
-                "summary size {counted}: {} this agent wrote earlier in this log",
-                summaries(own.len())
-            ),
-        });
-    }
-    earlier_sessions(whole, at)
+/// The agent's summaries a session knows of, each counted once: a replay asks at every
+/// firing ([`KnownSummaries::before`]), which must not count every summary again (nor scan
+/// the log for the answer after each compaction) each time.
+#[derive(Debug, Default)]
+pub struct KnownSummaries {
+    /// This log's compactions with a summary, in order.
+    own: Vec<OwnSummary>,
+    /// The earlier sessions' summaries' counts, by file and line (read once they are asked
+    /// for: gathering the earlier sessions reads other files).
+    earlier: std::sync::OnceLock<std::collections::HashMap<(String, usize), u64>>,
 }
 
-/// The summaries of the user's earlier sessions before message `at`: of the log's own
-/// release when there are any, else of any release of the agent.
-fn earlier_sessions(whole: &Transcript, at: usize) -> Option<KnownSummary> {
-    let sessions = whole.earlier_sessions();
-    if sessions.all(whole).is_empty() {
-        return None;
+/// One of this log's summaries.
+#[derive(Debug)]
+struct OwnSummary {
+    /// The compaction's position.
+    at: usize,
+    /// The first message at or after it with recorded usage (the agent answered): the
+    /// summary is known to a call after it. `usize::MAX` when none.
+    answered: usize,
+    /// Its count.
+    counted: u64,
+}
+
+impl KnownSummaries {
+    /// The summaries of `whole` (this log's; the earlier sessions' are counted when first
+    /// asked for).
+    pub fn of(whole: &Transcript) -> KnownSummaries {
+        let recorded: Vec<usize> = whole
+            .messages()
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.recorded().is_some())
+            .map(|(i, _)| i)
+            .collect();
+        let own = whole
+            .compactions()
+            .iter()
+            .filter_map(|c| {
+                let counted = summary_counted(whole, &whole.readable_text(c.summary_message?));
+                let answered = recorded
+                    .get(recorded.partition_point(|&i| i < c.at))
+                    .copied()
+                    .unwrap_or(usize::MAX);
+                (counted > 0).then_some(OwnSummary {
+                    at: c.at,
+                    answered,
+                    counted,
+                })
+            })
+            .collect();
+        KnownSummaries {
+            own,
+            earlier: std::sync::OnceLock::new(),
+        }
     }
-    let now = whole.time_before(at)?;
-    let version = whole.client_version();
-    let same_release = sessions.before(whole, &now, version.as_deref());
-    let (found, which) = if same_release.iter().any(|c| c.summary.is_some()) {
-        (same_release, "of the same release")
-    } else {
-        (sessions.before_any_release(whole, &now), "of another release")
-    };
-    let sizes: Vec<u64> = found
-        .iter()
-        .filter_map(|c| c.summary.as_deref())
-        .map(|text| summary_counted(whole, text))
-        .collect();
-    let counted = median(sizes.clone())?;
-    let latest = found
-        .iter()
-        .filter(|c| c.summary.is_some())
-        .max_by(|a, b| a.time.cmp(&b.time))?;
-    Some(KnownSummary {
-        counted,
-        source: format!(
-            "summary size {counted}: {} of earlier sessions {which} (the latest: {} line {})",
-            summaries(sizes.len()),
-            latest.file,
-            latest.line
-        ),
-    })
+
+    /// The median of the summaries the agent wrote before message `at` of `whole` (the
+    /// session these were made of): this log's own compactions first, else the earlier
+    /// sessions'. `None` with none known.
+    pub fn before(&self, whole: &Transcript, at: usize) -> Option<KnownSummary> {
+        // Known once the agent answered after it, before this call (the compaction being
+        // predicted is not: its summary is the answer).
+        let own: Vec<u64> = self
+            .own
+            .iter()
+            .filter(|s| s.at < at && s.answered < at)
+            .map(|s| s.counted)
+            .collect();
+        if let Some(counted) = median(own.clone()) {
+            return Some(KnownSummary {
+                counted,
+                source: format!(
+                    "summary size {counted}: {} this agent wrote earlier in this log",
+                    summaries(own.len())
+                ),
+            });
+        }
+        self.earlier_sessions(whole, at)
+    }
+
+    /// The summaries of the user's earlier sessions before message `at`: of the log's own
+    /// release when there are any, else of any release of the agent.
+    fn earlier_sessions(&self, whole: &Transcript, at: usize) -> Option<KnownSummary> {
+        let sessions = whole.earlier_sessions();
+        if sessions.all(whole).is_empty() {
+            return None;
+        }
+        let now = whole.time_before(at)?;
+        let version = whole.client_version();
+        let same_release = sessions.before(whole, &now, version.as_deref());
+        let (found, which) = if same_release.iter().any(|c| c.summary.is_some()) {
+            (same_release, "of the same release")
+        } else {
+            (sessions.before_any_release(whole, &now), "of another release")
+        };
+        let counts = self.earlier.get_or_init(|| {
+            sessions
+                .all(whole)
+                .iter()
+                .filter_map(|c| Some(((c.file.clone(), c.line), summary_counted(whole, c.summary.as_deref()?))))
+                .collect()
+        });
+        let sizes: Vec<u64> = found
+            .iter()
+            .filter(|c| c.summary.is_some())
+            .filter_map(|c| counts.get(&(c.file.clone(), c.line)).copied())
+            .collect();
+        let counted = median(sizes.clone())?;
+        let latest = found
+            .iter()
+            .filter(|c| c.summary.is_some())
+            .max_by(|a, b| a.time.cmp(&b.time))?;
+        Some(KnownSummary {
+            counted,
+            source: format!(
+                "summary size {counted}: {} of earlier sessions {which} (the latest: {} line {})",
+                summaries(sizes.len()),
+                latest.file,
+                latest.line
+            ),
+        })
+    }
+}
+
+/// The agent's summary known at message `at` of `whole` ([`KnownSummaries::before`], for
+/// one question; a replay keeps the [`KnownSummaries`] for all its firings).
+pub fn known_before(whole: &Transcript, at: usize) -> Option<KnownSummary> {
+    KnownSummaries::of(whole).before(whole, at)
 }
 
 /// ctxlens' count of a summary's `text` as a user message of `whole` (in its count
@@ -114,6 +179,44 @@ fn median(mut values: Vec<u64>) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rule as first written: at each question, every compaction before `at` whose
+    /// summary the agent answered after (recorded usage between it and `at`), counted anew.
+    fn own_by_scan(whole: &Transcript, at: usize) -> Option<u64> {
+        let own: Vec<u64> = whole
+            .compactions()
+            .iter()
+            .filter(|c| {
+                c.at < at
+                    && whole.messages()[c.at..at.min(whole.messages().len())]
+                        .iter()
+                        .any(|m| m.recorded().is_some())
+            })
+            .filter_map(|c| c.summary_message)
+            .map(|i| summary_counted(whole, &whole.readable_text(i)))
+            .filter(|&n| n > 0)
+            .collect();
+        median(own)
+    }
+
+    #[test]
+    fn summaries_counted_once_answer_as_the_scan_at_every_message_of_the_shipped_logs() {
+        let (mut asked, mut known) = (0, 0);
+        for (name, text) in crate::test_data::real_claude_code_logs() {
+            let whole = Transcript::parse(name, text.into_bytes(), None)
+                .expect("a shipped log")
+                .whole_session()
+                .expect("its whole session");
+            let table = KnownSummaries::of(&whole);
+            for at in 0..=whole.messages().len() + 1 {
+                let answer = table.before(&whole, at).map(|k| k.counted);
+                assert_eq!(answer, own_by_scan(&whole, at), "{name} at {at}");
+                asked += 1;
+                known += usize::from(answer.is_some());
+            }
+        }
+        assert!(asked > 200 && known > 0, "{asked} asked, {known} known");
+    }
 
     #[test]
     fn the_median_is_the_lower_middle() {

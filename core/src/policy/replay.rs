@@ -57,6 +57,9 @@ pub struct Inputs<'a> {
     /// What survives a change to the messages, before each message
     /// ([`SurvivingPrefixes::of`] of `whole`).
     pub prefixes: &'a SurvivingPrefixes,
+    /// The agent's own summaries `whole` knows of, counted once when first asked for (by
+    /// the agent's own policy on its own log).
+    pub summaries: &'a std::sync::OnceLock<agent_summary::KnownSummaries>,
 }
 
 /// What every policy replay of one session reads, made once and shared: the per-epoch
@@ -69,6 +72,7 @@ pub struct SessionReplays<'a> {
     chat: Vec<ChatMessage>,
     turns: SessionTurns,
     prefixes: SurvivingPrefixes,
+    summaries: std::sync::OnceLock<agent_summary::KnownSummaries>,
 }
 
 impl<'a> SessionReplays<'a> {
@@ -81,6 +85,7 @@ impl<'a> SessionReplays<'a> {
             chat: super::chat_view_counted(whole, counts),
             turns: SessionTurns::of_session(whole),
             prefixes: SurvivingPrefixes::of(whole),
+            summaries: std::sync::OnceLock::new(),
         }
     }
 
@@ -105,6 +110,7 @@ impl<'a> SessionReplays<'a> {
             cancel,
             window,
             prefixes: &self.prefixes,
+            summaries: &self.summaries,
         })
     }
 }
@@ -521,7 +527,11 @@ fn summary_for(
     // summaries weighed (the replay's text stands in for words nobody can know).
     let mut note = None;
     if inputs.policy.agent_logs().as_ref() == Some(&inputs.whole.format().container) {
-        if let Some(known) = agent_summary::known_before(inputs.whole, at) {
+        let known = inputs
+            .summaries
+            .get_or_init(|| agent_summary::KnownSummaries::of(inputs.whole))
+            .before(inputs.whole, at);
+        if let Some(known) = known {
             counted = known.counted;
             note = Some(known.source);
         }
