@@ -268,7 +268,10 @@ fn codex(settings: &Settings) -> Emitted {
         "# ~/.codex/config.toml: Codex compacts when the conversation passes this many tokens;"
     );
     let _ = writeln!(text, "# {}.", billed_note(settings));
-    text.push_str("# Codex has no tail budget: after compacting it keeps the user's own messages (up to 20,000 tokens) and the summary.\n");
+    text.push_str("# Codex has no tail budget: after compacting it keeps the user's own messages (up to 20,000 tokens) and the summary;\n");
+    text.push_str(
+        "# with the OpenAI provider it compacts remotely: the server keeps the user messages and one encrypted item.\n",
+    );
     match settings.context_window {
         Some(w) => {
             let clamp = w * CODEX_LIMIT_SHARE.0 / CODEX_LIMIT_SHARE.1;

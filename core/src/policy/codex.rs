@@ -1,9 +1,18 @@
-//! `codex`: Codex CLI's local compaction (openai/codex `codex-rs/core/src/compact.rs`).
-//! It fires when the context reaches `auto_compact_token_limit`; the new history is only
-//! the user's own messages, newest first while they fit in 20,000 tokens (the first that
-//! does not fit is cut to what is left), in their original order, then the summary as a
-//! user message. Assistant messages, tool calls and outputs, earlier summaries and
-//! injected context (AGENTS.md, the environment) are all summarized away.
+//! `codex`: Codex CLI's compaction. It fires when the context reaches
+//! `auto_compact_token_limit`, then takes one of two paths (openai/codex at 001cb8e:
+//! `compact.rs` `should_use_remote_compact_task` is the provider being OpenAI's):
+//! - **local** (`compaction=local`, the default; `codex-rs/core/src/compact.rs`): the new
+//!   history is only the user's own messages, newest first while they fit in 20,000
+//!   tokens (the first that does not fit is cut to what is left), in their original
+//!   order, then the summary as a user message. Assistant messages, tool calls and
+//!   outputs, earlier summaries and injected context (AGENTS.md, the environment) are all
+//!   summarized away.
+//! - **remote** (`compaction=remote`; `compact_remote.rs`): the whole history goes to the
+//!   Responses API's `/responses/compact`, whose answer replaces it: the user messages,
+//!   then one encrypted compaction item standing in for everything else (OpenAI's
+//!   compaction guide). What the server keeps of long user messages and how large its
+//!   item is are not known before the next call's usage: the replay keeps every user
+//!   message whole and weighs the item as its own summary, and says so.
 //!
 //! Its counter is Codex's: the last response's recorded usage (system prompt and tools
 //! included) plus an estimate of the items added since, four bytes a token
@@ -65,9 +74,30 @@ impl Policy for Codex {
             "auto_compact_token_limit",
             "context_window",
             "user_message_budget",
+            "compaction",
             "overhead",
             "ratio",
+            "provider",
         ]
+    }
+
+    fn settings_from_log(
+        &self,
+        whole: &crate::transcript::Transcript,
+        before: usize,
+        given: &PolicySettings,
+    ) -> Vec<(&'static str, String)> {
+        let _ = before;
+        // The provider is in the rollout's first record: known from the start.
+        let own_log = whole.format().container == crate::transcript::Container::Codex;
+        match (given.text("provider"), own_log) {
+            (None, true) => whole
+                .first_record_field("model_provider")
+                .map(|p| ("provider", p))
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 
     fn counts_billed(&self) -> bool {
@@ -102,6 +132,15 @@ impl Policy for Codex {
                         .to_owned(),
                 )),
             };
+        let remote = match settings.text("compaction") {
+            None | Some("local") => false,
+            Some("remote") => true,
+            Some(other) => {
+                return Err(crate::Error::Setting(format!(
+                    "--set compaction={other}: codex compacts `local` or `remote`"
+                )))
+            }
+        };
         let budget = settings.number_or("user_message_budget", 20_000)?;
         let total = counter(settings, chat.iter().map(message_tokens).sum())?;
         let label = if settings.text("overhead").is_some() {
@@ -112,54 +151,108 @@ impl Policy for Codex {
         let mut plan = PolicyPlan::unchanged(self.name(), label, chat.len());
         plan.tokens_before = Some(total);
         plan.tokens_after = Some(total);
-        let mut limit = limit;
-        if let Some(window) = window {
-            let clamp = window * 9 / 10;
-            if limit > clamp {
-                plan.warnings.push(format!(
-                    "auto_compact_token_limit {limit} is above 90% of the {window}-token window: current Codex versions clamp it to {clamp}"
-                ));
-                limit = clamp;
-            }
-        }
+        let limit = limit_in_force(settings, window, limit, &mut plan.warnings);
         if total < limit {
             return Ok(plan);
         }
         for row in &mut plan.messages {
             row.section = Section::Summarized;
         }
-        let mut remaining = budget;
-        let mut kept_tokens = 0;
-        for m in chat.iter().rev().filter(|m| is_real_user_message(m)) {
-            if remaining == 0 {
-                break;
+        let kept_tokens = if remote {
+            plan.warnings.push(
+                "remote compaction: the server keeps the user messages and one encrypted compaction item whose size is not known before the next call; every user message is kept whole and the item weighed as the replay's summary".to_owned(),
+            );
+            if settings.text("user_message_budget").is_some() {
+                plan.warnings
+                    .push("user_message_budget applies to local compaction only".to_owned());
             }
-            let tokens = approx_tokens(m.text.len());
-            let row = &mut plan.messages[m.index];
-            row.section = Section::Head;
-            if tokens <= remaining {
-                remaining -= tokens;
-                kept_tokens += tokens;
-            } else {
-                row.truncated = true;
-                row.truncated_to_tokens = Some(remaining);
-                plan.rewritten_text.insert(m.index, truncate_middle(&m.text, remaining));
-                kept_tokens += remaining;
-                break;
-            }
-        }
+            keep_every_user_message(chat, &mut plan)
+        } else {
+            keep_recent_user_messages(chat, &mut plan, budget)
+        };
         let kept = plan.messages.iter().filter(|r| r.section == Section::Head).count();
         plan.compacted = true;
         plan.tokens_after = Some(kept_tokens);
-        plan.inserted.push(Inserted {
-            position: kept,
-            role: "user",
-            kind: "summary",
-            text: format!("{SUMMARY_PREFIX_START} and produced a summary of its thinking process. …\n{{summary}}"),
-            tokens: None,
+        plan.inserted.push(if remote {
+            Inserted {
+                position: kept,
+                role: "assistant",
+                kind: "summary",
+                text: "{summary}".to_owned(),
+                tokens: None,
+            }
+        } else {
+            Inserted {
+                position: kept,
+                role: "user",
+                kind: "summary",
+                text: format!("{SUMMARY_PREFIX_START} and produced a summary of its thinking process. …\n{{summary}}"),
+                tokens: None,
+            }
         });
         Ok(plan)
     }
+}
+
+/// The limit in force (current Codex clamps it to 90% of the window), and what these
+/// settings leave unsaid added to `warnings`.
+fn limit_in_force(settings: &PolicySettings, window: Option<u64>, limit: u64, warnings: &mut Vec<String>) -> u64 {
+    if settings.text("compaction").is_none() && settings.text("provider") == Some("openai") {
+        warnings.push(
+            "this rollout's provider is openai, for which Codex compacts remotely (codex-rs `should_use_remote_compact_task`): replayed as local compaction; --set compaction=remote replays the server's path".to_owned(),
+        );
+    }
+    match window {
+        Some(window) if limit > window * 9 / 10 => {
+            let clamp = window * 9 / 10;
+            warnings.push(format!(
+                "auto_compact_token_limit {limit} is above 90% of the {window}-token window: current Codex versions clamp it to {clamp}"
+            ));
+            clamp
+        }
+        _ => limit,
+    }
+}
+
+/// Local compaction's kept messages: the user's own, newest first while they fit in
+/// `budget` (the first that does not fit cut in the middle to what is left). Their tokens.
+fn keep_recent_user_messages(chat: &[ChatMessage], plan: &mut PolicyPlan, budget: u64) -> u64 {
+    let mut remaining = budget;
+    let mut kept_tokens = 0;
+    for m in chat.iter().rev().filter(|m| is_real_user_message(m)) {
+        if remaining == 0 {
+            break;
+        }
+        let tokens = approx_tokens(m.text.len());
+        let row = &mut plan.messages[m.index];
+        row.section = Section::Head;
+        if tokens <= remaining {
+            remaining -= tokens;
+            kept_tokens += tokens;
+        } else {
+            row.truncated = true;
+            row.truncated_to_tokens = Some(remaining);
+            plan.rewritten_text.insert(m.index, truncate_middle(&m.text, remaining));
+            kept_tokens += remaining;
+            break;
+        }
+    }
+    kept_tokens
+}
+
+/// Remote compaction's kept messages: every user message the history sends (the server
+/// sees no difference between the user's words and the context Codex injects as user
+/// messages), earlier summaries aside. Their tokens.
+fn keep_every_user_message(chat: &[ChatMessage], plan: &mut PolicyPlan) -> u64 {
+    let mut kept_tokens = 0;
+    for m in chat
+        .iter()
+        .filter(|m| m.kind == Kind::User && m.role == "user" && !m.text.trim_start().starts_with(SUMMARY_PREFIX_START))
+    {
+        plan.messages[m.index].section = Section::Head;
+        kept_tokens += approx_tokens(m.text.len());
+    }
+    kept_tokens
 }
 
 /// Codex's count of a context whose items estimate to `estimate`: with recorded usage
@@ -262,6 +355,111 @@ mod tests {
             println!("{file}: {compared} calls, median |error| {median:.2}%");
             assert!(median <= 5.0, "{file}: median error {median:.1}%");
         }
+    }
+
+    /// A session: the injected environment, two user requests (one long), the agent's
+    /// answers and a tool's output.
+    fn session() -> Vec<crate::policy::ChatMessage> {
+        use crate::policy::chat::{written, Kind};
+        let long = "please keep the tests green ".repeat(4_000);
+        let messages = [
+            (
+                Kind::User,
+                "user",
+                "<environment_context>cwd /repo</environment_context>".to_owned(),
+            ),
+            (Kind::User, "user", long),
+            (Kind::Assistant, "assistant", "I will run them.".repeat(50)),
+            (Kind::Tool, "tool", "ok ".repeat(2_000)),
+            (Kind::User, "user", "now fix the lint".to_owned()),
+            (Kind::Assistant, "assistant", "Done.".to_owned()),
+        ];
+        messages
+            .into_iter()
+            .enumerate()
+            .map(|(index, (kind, role, text))| {
+                let mut m = written(kind, role, text, 0);
+                m.index = index;
+                m.past_summary = false;
+                m
+            })
+            .collect()
+    }
+
+    fn sections(plan: &crate::policy::PolicyPlan) -> Vec<crate::policy::Section> {
+        plan.messages.iter().map(|r| r.section).collect()
+    }
+
+    #[test]
+    fn remote_compaction_keeps_every_user_message_whole_and_says_what_is_unknown() {
+        use crate::policy::{Policy, PolicySettings, Section};
+        let chat = session();
+        let settings = PolicySettings::default()
+            .with("auto_compact_token_limit", 100)
+            .with("compaction", "remote");
+        let plan = super::Codex.plan_chat(&chat, &settings).expect("plans");
+        assert!(plan.compacted);
+        assert_eq!(
+            sections(&plan),
+            [
+                Section::Head,
+                Section::Head,
+                Section::Summarized,
+                Section::Summarized,
+                Section::Head,
+                Section::Summarized
+            ]
+        );
+        assert!(
+            plan.messages.iter().all(|r| !r.truncated),
+            "nothing is cut: {:?}",
+            plan.messages
+        );
+        assert_eq!(plan.inserted.len(), 1);
+        assert_eq!((plan.inserted[0].position, plan.inserted[0].role), (3, "assistant"));
+        assert!(
+            plan.warnings.iter().any(|w| w.contains("encrypted compaction item")),
+            "{:?}",
+            plan.warnings
+        );
+        // Local compaction of the same session: the injected context goes, the long request
+        // is cut to what the 20,000-token budget leaves.
+        let local = super::Codex
+            .plan_chat(&chat, &settings.clone().with("compaction", "local"))
+            .expect("plans");
+        assert_eq!(local.section(0), Section::Summarized);
+        assert!(local.messages[1].truncated);
+        assert!(
+            plan.tokens_after > local.tokens_after,
+            "{:?} {:?}",
+            plan.tokens_after,
+            local.tokens_after
+        );
+        assert!(!local.warnings.iter().any(|w| w.contains("encrypted")));
+        let wrong = super::Codex.plan_chat(&chat, &settings.with("compaction", "server"));
+        assert!(wrong.is_err_and(|e| e.to_string().contains("`local` or `remote`")));
+    }
+
+    #[test]
+    fn an_openai_rollout_replayed_locally_says_codex_compacts_it_remotely() {
+        use crate::policy::{Policy, PolicySettings};
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/data/real-transcripts/codex-rollout/codemie-codex-cli-019e1625.jsonl");
+        let whole = Transcript::read_whole(&path).expect("loads");
+        let given = PolicySettings::default();
+        let from_log = super::Codex.settings_from_log(&whole, 0, &given);
+        assert_eq!(from_log, [("provider", "openai".to_owned())]);
+        let settings = given.with("provider", "openai").with("auto_compact_token_limit", 100);
+        let plan = super::Codex.plan_chat(&session(), &settings).expect("plans");
+        assert!(
+            plan.warnings.iter().any(|w| w.contains("compacts remotely")),
+            "{:?}",
+            plan.warnings
+        );
+        let chosen = super::Codex
+            .plan_chat(&session(), &settings.with("compaction", "local"))
+            .expect("plans");
+        assert!(!chosen.warnings.iter().any(|w| w.contains("compacts remotely")));
     }
 
     #[test]
