@@ -52,6 +52,7 @@ pub mod follow;
 pub mod forgetting;
 pub mod history;
 pub mod ledger;
+pub mod ledger_files;
 pub mod loss;
 pub mod meter;
 pub mod models;

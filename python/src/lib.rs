@@ -308,6 +308,37 @@ fn refuse_unreadable(path: &std::path::Path) -> PyResult<()> {
     }
 }
 
+/// The standing instructions of the session logs at `path` (a log, or a folder searched
+/// for `*.jsonl` logs) across their compactions: the document `ctxlens ledger PATH
+/// --json` prints. `review`: the review file (`pin:`/`ignore:` lines; default: a
+/// `.ctxlens-ledger` beside the sessions). A file in a folder that is not a session log
+/// is passed over with a `UserWarning`.
+#[pyfunction]
+#[pyo3(signature = (path, review=None, format=None))]
+fn ledger(py: Python<'_>, path: PathBuf, review: Option<PathBuf>, format: Option<&str>) -> PyResult<Py<PyAny>> {
+    use ::ctxlens::ledger_files::{ledger_at, read_review, LedgerDoc};
+    let forced: Option<FormatOverride> = format.map(str::parse).transpose().map_err(value_error)?;
+    if !path.exists() {
+        let name = path.display().to_string();
+        return Err(PyFileNotFoundError::new_err((2, "No such file or directory", name)));
+    }
+    let (text, skipped) = py.detach(|| -> ::ctxlens::Result<(String, Vec<String>)> {
+        let review = read_review(review.as_deref(), &path)?;
+        let mut skipped = Vec::new();
+        let found = ledger_at(&path, forced, &review, &mut |file, e| {
+            skipped.push(format!("{}: skipped: {e}", file.display()));
+        })?;
+        let doc = document::to_string(&document::file_name(&path), &LedgerDoc::of(&found), true);
+        Ok((doc, skipped))
+    })
+    .map_err(value_error)?;
+    let warnings = py.import("warnings")?;
+    for message in skipped {
+        warnings.call_method1("warn", (message,))?;
+    }
+    json_to_python(py, text.as_bytes())
+}
+
 /// The tokenizers `counts()` and friends accept.
 #[pyfunction]
 fn tokenizers() -> Vec<&'static str> {
@@ -318,12 +349,14 @@ fn tokenizers() -> Vec<&'static str> {
 ///
 /// `ctxlens.load(path_or_messages)` gives a `Transcript`: `counts()`, `total()`, `plan()`,
 /// `compact()`, `replay()`, `check()` return plain Python values (the documents the
-/// `ctxlens` command prints as JSON). Every call releases the GIL while it works.
+/// `ctxlens` command prints as JSON); `ctxlens.ledger(path)` the standing instructions of
+/// a session or a folder of them. Every call releases the GIL while it works.
 #[pymodule]
 fn ctxlens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Transcript>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(tokenizers, m)?)?;
+    m.add_function(wrap_pyfunction!(ledger, m)?)?;
     Ok(())
 }

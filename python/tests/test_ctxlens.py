@@ -106,6 +106,36 @@ def test_python_and_the_command_line_give_the_same_document(path):
     assert json.dumps(t.check()) == json.dumps(report["problems"])
 
 
+@pytest.mark.parametrize(
+    "path",
+    [ROOT / "tests" / "data" / "real-transcripts" / "claude-code-jsonl", *sorted((ROOT / "tests" / "data" / "ledger").glob("*.jsonl"))],
+    ids=lambda p: p.name,
+)
+def test_the_ledger_is_the_command_lines_document(path):
+    ours = ctxlens.ledger(path)
+    theirs = cli("ledger", path, "--json")
+    assert json.dumps(ours, ensure_ascii=False) == json.dumps(json.loads(theirs), ensure_ascii=False)
+    assert ours["schema"] == "ctxlens.ledger/1" and ours["sessions"] >= 1
+
+
+def test_the_ledger_passes_over_what_is_not_a_log_and_refuses_what_is_not_there(tmp_path):
+    import shutil
+    import warnings
+
+    shutil.copy(ROOT / "tests" / "data" / "real-transcripts" / "claude-code-jsonl" / "worktrees-ef958aa1.jsonl", tmp_path)
+    (tmp_path / "broken.jsonl").write_text("{", encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        found = ctxlens.ledger(str(tmp_path))
+    assert found["sessions"] == 1
+    assert any("broken.jsonl: skipped" in str(w.message) for w in caught), [str(w.message) for w in caught]
+    with pytest.raises(FileNotFoundError):
+        ctxlens.ledger(tmp_path / "nothing-here")
+    (tmp_path / "review").write_text("nonsense line\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="review:1"):
+        ctxlens.ledger(tmp_path, review=tmp_path / "review")
+
+
 def test_replay_and_check_are_dicts():
     fixture = ROOT / "tests" / "data" / "conformance" / "toolnexus-fixture-transcript.json"
     t = ctxlens.load(str(fixture))

@@ -22,33 +22,11 @@ pub struct BacktestArgs {
     input: InputArgs,
 }
 
-/// The session logs under `path` (itself when it is a file), in name order.
-pub(super) fn logs(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    if !path.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let mut found = Vec::new();
-    let mut folders = vec![path.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(&folder).map_err(|e| anyhow::anyhow!("{}: {e}", folder.display()))? {
-            let entry = entry?;
-            let kind = entry.file_type()?;
-            if kind.is_dir() {
-                folders.push(entry.path());
-            } else if kind.is_file() && entry.path().extension().is_some_and(|e| e == "jsonl") {
-                found.push(entry.path());
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
-}
-
 pub fn run(args: &BacktestArgs) -> anyhow::Result<ExitCode> {
     let summarizer = ctxlens::summarizers::build(&Spec::Extractive, &ctxlens::summarize::Settings::default())?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let (mut fired, mut predicted, mut within_3, mut size_errors) = (0usize, 0usize, 0usize, Vec::new());
-    for file in logs(&args.path)? {
+    for file in ctxlens::ledger_files::session_logs(&args.path)? {
         let Ok(live) = args.input.load(&file) else { continue };
         let whole = live.whole_session()?;
         let counts = Counts::compute(&whole, args.input.tokenizer());

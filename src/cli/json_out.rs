@@ -44,7 +44,7 @@ pub const DOCUMENTS: &[Described] = &[
     document::<super::status_cmd::Status>(),
     document::<ctxlens::scan::Row<'static>>(),
     document::<ctxlens::backtest::Backtest>(),
-    document::<super::ledger_cmd::LedgerDoc<'static>>(),
+    document::<ctxlens::ledger_files::LedgerDoc<'static>>(),
 ];
 
 const fn document<D: Document + schemars::JsonSchema>() -> Described {

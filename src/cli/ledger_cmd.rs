@@ -11,14 +11,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 use ctxlens::agent_config::Kind;
-use ctxlens::ledger::{self, Ledger, Review, Session};
-use ctxlens::tokens::{Counts, Tokenizer};
-use serde::Serialize;
+use ctxlens::ledger::{self, Ledger, Review};
+use ctxlens::ledger_files::{ledger_at, LedgerDoc};
 
 use super::args::{named, FormatArgs};
-
-/// The file of the user's review of a ledger, beside the sessions.
-const REVIEW_FILE: &str = ".ctxlens-ledger";
 
 /// How long `--hook` may take: past it, it prints nothing (a hook must never hold the
 /// agent up).
@@ -58,17 +54,6 @@ pub struct LedgerArgs {
     format: FormatArgs,
 }
 
-#[derive(Serialize, schemars::JsonSchema)]
-pub(super) struct LedgerDoc<'a> {
-    sessions: usize,
-    compactions: usize,
-    instructions: &'a [ledger::Entry],
-}
-
-impl ctxlens::document::Document for LedgerDoc<'_> {
-    const NAME: &'static str = "ledger";
-}
-
 pub fn run(args: &LedgerArgs) -> anyhow::Result<ExitCode> {
     if args.hook {
         return Ok(hook(args));
@@ -91,12 +76,12 @@ pub fn run(args: &LedgerArgs) -> anyhow::Result<ExitCode> {
         }
         write!(out, "{lines}")?;
     } else if args.json {
-        let doc = LedgerDoc {
-            sessions: found.sessions,
-            compactions: found.compaction_count,
-            instructions: &found.entries,
-        };
-        super::json_out::write(&mut out, &super::json_out::file_name(path), &doc, true)?;
+        super::json_out::write(
+            &mut out,
+            &super::json_out::file_name(path),
+            &LedgerDoc::of(&found),
+            true,
+        )?;
         writeln!(out)?;
     } else {
         print(&mut out, &found)?;
@@ -105,59 +90,16 @@ pub fn run(args: &LedgerArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The ledger of the session logs at `path`, oldest session first.
+/// The ledger of the session logs at `path`, oldest session first (a file in a folder that
+/// is not a session log is passed over, said on stderr).
 fn ledger_of(path: &Path, format: &FormatArgs, review: &Review) -> anyhow::Result<Ledger> {
-    let mut loaded = Vec::new();
-    for file in super::backtest_cmd::logs(path)? {
-        // In a folder, a file that is not a session log is passed over; named alone, it
-        // is an error.
-        let whole = match format.load(&file).and_then(|t| Ok(t.whole_session()?)) {
-            Ok(whole) => whole,
-            Err(e) if path.is_dir() => {
-                eprintln!("ctxlens: {}: skipped: {e}", file.display());
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        let counts = Counts::compute(&whole, Tokenizer::Estimate);
-        let history = ctxlens::history::history(&whole, &counts);
-        let started = whole.line_timestamp(1).unwrap_or_default();
-        // A project is the folder the agent worked in, as the log records it (Claude
-        // Code's `cwd`, Codex's `payload.cwd`), else the folder of the log (Claude Code
-        // keeps one per working folder).
-        let project = whole
-            .first_record_field("cwd")
-            .or_else(|| file.parent().map(|p| p.display().to_string()))
-            .unwrap_or_default();
-        loaded.push((started, file.display().to_string(), project, whole, history));
-    }
-    loaded.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
-    let sessions: Vec<Session<'_>> = loaded
-        .iter()
-        .map(|(_, file, project, whole, history)| Session {
-            file,
-            project,
-            whole,
-            history,
-        })
-        .collect();
-    Ok(ledger::ledger(&sessions, review))
+    let mut skipped = |file: &Path, e: &ctxlens::Error| eprintln!("ctxlens: {}: skipped: {e}", file.display());
+    Ok(ledger_at(path, format.format, review, &mut skipped)?)
 }
 
 /// The review at `given`, else `.ctxlens-ledger` beside the sessions when there is one.
 fn read_review(given: Option<&Path>, sessions: &Path) -> anyhow::Result<Review> {
-    let beside = if sessions.is_dir() {
-        sessions.join(REVIEW_FILE)
-    } else {
-        sessions.parent().unwrap_or(Path::new(".")).join(REVIEW_FILE)
-    };
-    let path = match given {
-        Some(path) => path.to_path_buf(),
-        None if beside.is_file() => beside,
-        None => return Ok(Review::default()),
-    };
-    let text = std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    Review::parse(&text).map_err(|(line, e)| anyhow::anyhow!("{}:{line}: {e}", path.display()))
+    Ok(ctxlens::ledger_files::read_review(given, sessions)?)
 }
 
 fn print(out: &mut impl Write, found: &Ledger) -> anyhow::Result<()> {
