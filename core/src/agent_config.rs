@@ -25,10 +25,13 @@ pub enum Kind {
     Opencode,
     /// ctxlens' own `.ctxlens.toml`.
     Ctxlens,
+    /// Anthropic's Messages API `context_management` request field (JSON): the settings of
+    /// a policy the API applies, never a §7F budget.
+    Anthropic,
 }
 
 impl Kind {
-    /// Every kind, in the order the TUI cycles through them.
+    /// Every kind a §7F budget is written as, in the order the TUI cycles through them.
     pub const ALL: [Kind; 6] = [
         Kind::Ctxlens,
         Kind::Toolnexus,
@@ -47,6 +50,7 @@ impl Kind {
             Kind::ClaudeCode => "claude-code",
             Kind::Opencode => "opencode",
             Kind::Ctxlens => "ctxlens",
+            Kind::Anthropic => "anthropic",
         }
     }
 
@@ -59,13 +63,14 @@ impl Kind {
             Kind::ClaudeCode => "claude-code-autocompact.sh",
             Kind::Opencode => "opencode.json",
             Kind::Ctxlens => ".ctxlens.toml",
+            Kind::Anthropic => "anthropic-context-management.json",
         }
     }
 
     /// The format of its output.
     pub fn format(self) -> &'static str {
         match self {
-            Kind::Toolnexus | Kind::Opencode => "JSON",
+            Kind::Toolnexus | Kind::Opencode | Kind::Anthropic => "JSON",
             Kind::Langchain => "Python",
             Kind::Codex | Kind::Ctxlens => "TOML",
             Kind::ClaudeCode => "shell",
@@ -75,7 +80,17 @@ impl Kind {
 
 impl crate::names::Named for Kind {
     const KIND: &'static str = "config kind";
-    const ALL: &'static [Self] = &Kind::ALL;
+    // Every kind `--emit-config` takes: the §7F ones and the request field of a policy
+    // the provider applies.
+    const ALL: &'static [Self] = &[
+        Kind::Ctxlens,
+        Kind::Toolnexus,
+        Kind::Langchain,
+        Kind::Codex,
+        Kind::ClaudeCode,
+        Kind::Opencode,
+        Kind::Anthropic,
+    ];
 
     fn name(self) -> &'static str {
         Kind::name(self)
@@ -171,11 +186,35 @@ pub fn emit(kind: Kind, settings: &Settings) -> crate::Result<Emitted> {
         Kind::ClaudeCode => claude_code(settings)?,
         Kind::Opencode => opencode(settings)?,
         Kind::Ctxlens => commented(ctxlens(settings)),
+        Kind::Anthropic => {
+            return Err(crate::Error::Setting(
+                "--emit-config anthropic: the Messages API's context_management clears old tool results and never summarizes, so a §7F budget is not written as it; give --policy with a policy the API applies (`ctxlens policies`)".to_owned(),
+            ))
+        }
     };
     if let Some(warning) = emitted.threshold.and_then(|t| over_window(t, settings.context_window)) {
         emitted.warnings.insert(0, warning);
     }
     Ok(emitted)
+}
+
+/// A policy's request field (`request_config`) as `--emit-config anthropic` prints it:
+/// the JSON to merge into the request, the beta header it needs beside it, and its
+/// trigger as the threshold.
+pub fn request_field(field: &crate::policy::RequestField) -> Emitted {
+    let text = serde_json::to_string_pretty(&field.body).unwrap_or_default();
+    let header = field
+        .beta_header
+        .map_or_else(String::new, |h| format!(", sent with the header `anthropic-beta: {h}`"));
+    Emitted {
+        text,
+        note: Some(format!("merge into the Messages API request body{header}")),
+        warnings: Vec::new(),
+        threshold: field
+            .body
+            .pointer("/context_management/edits/0/trigger/value")
+            .and_then(serde_json::Value::as_u64),
+    }
 }
 
 /// A text whose format holds its own comments.

@@ -90,3 +90,67 @@ def test_the_emitted_hook_is_one_claude_codes_settings_schema_accepts():
     broken = {"hooks": {"SessionStart": [{"matcher": "compact", "hooks": [{"type": "command"}]}]}}
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(broken, settings_schema)
+
+
+def conforms(value, hint):
+    """`value` (parsed JSON) is of the SDK's type `hint`: TypedDicts closed to other keys,
+    with their required keys; literals, unions, lists and scalars as annotated."""
+    import collections.abc
+    import typing
+
+    import typing_extensions
+
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing_extensions.Required, typing_extensions.NotRequired, typing.Annotated):
+        return conforms(value, args[0])
+    if origin is typing.Literal or origin is typing_extensions.Literal:
+        return value in args
+    if origin is typing.Union:
+        return any(conforms(value, a) for a in args)
+    if hint is type(None):
+        return value is None
+    if typing_extensions.is_typeddict(hint):
+        hints = typing.get_type_hints(hint, include_extras=True)
+        return (
+            isinstance(value, dict)
+            and set(value) <= set(hints)
+            and hint.__required_keys__ <= set(value)
+            and all(conforms(v, hints[k]) for k, v in value.items())
+        )
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint in (int, float, str):
+        return isinstance(value, hint) and not isinstance(value, bool)
+    sequence = origin in (list, collections.abc.Iterable, collections.abc.Sequence) or "Sequence" in getattr(origin, "__name__", "")
+    if sequence:
+        return isinstance(value, list) and all(conforms(v, args[0]) for v in value)
+    raise AssertionError(f"no rule for {hint!r}")
+
+
+def test_the_emitted_context_management_is_what_anthropics_sdk_types_take():
+    """`--emit-config anthropic` against the Messages API's own request types, as the
+    official Python SDK declares them (anthropic.types.beta)."""
+    import subprocess
+
+    from anthropic.types.beta import BetaContextManagementConfigParam
+    from anthropic.types.beta.message_create_params import MessageCreateParamsBase
+
+    sample = str(ROOT / "sample-transcripts" / "support-agent.json")
+    settings = ["trigger=60000", "keep=4", "clear_at_least=5000", "exclude_tools=web_search,memory", "clear_tool_inputs=true"]
+    for given in ([], settings):
+        argv = [BIN, "compact", sample, "--policy", "anthropic-context-management", "--emit-config", "anthropic"]
+        for pair in given:
+            argv += ["--set", pair]
+        body = json.loads(subprocess.run(argv, capture_output=True, check=True, text=True).stdout)
+        assert set(body) <= set(typing_keys(MessageCreateParamsBase)), body
+        assert conforms(body["context_management"], BetaContextManagementConfigParam), body
+    broken = {"edits": [{"type": "clear_tool_uses_20250919", "trigger": {"type": "input_token", "value": 1}}]}
+    assert not conforms(broken, BetaContextManagementConfigParam)
+    stray = {"edits": [{"type": "clear_tool_uses_20250919", "overhead": 3}]}
+    assert not conforms(stray, BetaContextManagementConfigParam)
+
+
+def typing_keys(typed_dict):
+    import typing
+
+    return typing.get_type_hints(typed_dict).keys()

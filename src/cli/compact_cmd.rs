@@ -127,10 +127,10 @@ fn run_policy(args: &CompactArgs, name: &str) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--policy NAME --emit-config KIND`: the policy's own settings as its agent's
+/// `--policy NAME --emit-config KIND` (on `compact` and `replay`): the policy's own settings as its agent's
 /// configuration, where the policy fires at one billed threshold and KIND is Claude Code's
 /// override; otherwise refused with the reason (never a transcript printed instead).
-fn emit_policy_config(
+pub(super) fn emit_policy_config(
     name: &str,
     kind: ctxlens::agent_config::Kind,
     settings: &ctxlens::policy::PolicySettings,
@@ -144,6 +144,12 @@ fn emit_policy_config(
         if settings.text(key).is_none() {
             settings = settings.with(key, value);
         }
+    }
+    if kind == ctxlens::agent_config::Kind::Anthropic {
+        let Some(field) = policy.request_config(&settings)? else {
+            bail!("--emit-config anthropic with --policy {name}: {name} is not applied by the API; the request field is written for a policy the API applies (`ctxlens policies`)");
+        };
+        return super::emit::print_emitted(&ctxlens::agent_config::request_field(&field));
     }
     let trigger = policy.billed_trigger(&settings)?;
     let (ctxlens::agent_config::Kind::ClaudeCode, Some((threshold, window))) = (kind, trigger) else {

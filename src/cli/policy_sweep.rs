@@ -57,6 +57,8 @@ pub struct PolicySweep<'a> {
     pub context_window: Option<u64>,
     /// `--minimise`, when given.
     pub minimise: Option<super::sweep_cmd::Minimise>,
+    /// `--emit-config`, when given: the answer's settings as that configuration.
+    pub emit: Option<ctxlens::agent_config::Kind>,
 }
 
 /// Replays the policy once per value and prints the table.
@@ -85,6 +87,24 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
     } else {
         first_safe
     };
+    if let Some(kind) = args.emit {
+        // The answer's settings, as `compact --policy … --emit-config` writes them.
+        let Some(value) = answer else {
+            anyhow::bail!(
+                "--emit-config {}: no value of {} is safe (never loops, keeps every user instruction): nothing to emit",
+                kind.name(),
+                args.vary.key
+            );
+        };
+        let which = if args.minimise.is_some() {
+            "the cheapest safe one"
+        } else {
+            "the first safe one"
+        };
+        eprintln!("ctxlens: emitting {}={value} ({which})", args.vary.key);
+        let settings = args.settings.clone().with(&args.vary.key, value);
+        return super::compact_cmd::emit_policy_config(args.name, kind, &settings, &prepared.whole);
+    }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let doc = SweepDoc {

@@ -75,6 +75,12 @@ pub fn prepare(file: &std::path::Path, input: &InputArgs, make: &MakeArgs) -> an
 pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     if let Some(name) = args.policy.chosen() {
         let settings = args.policy.settings(name, &args.budget)?;
+        if let Some(kind) = args.emit.emit_config {
+            // The policy's own settings, as `compact --policy` writes them; never a replay
+            // printed with the option left unused.
+            let transcript = args.input.load(&args.file)?;
+            return super::compact_cmd::emit_policy_config(name, kind, &settings, &transcript);
+        }
         return super::policy_cmd::run_replay(
             &args.file,
             &args.input,

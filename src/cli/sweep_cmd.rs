@@ -196,6 +196,7 @@ impl SweepArgs {
             csv: self.csv,
             context_window: self.emit.context_window(),
             minimise: self.minimise,
+            emit: self.emit.emit_config,
         }))
     }
 

@@ -1204,6 +1204,83 @@ fn a_policys_emitted_config_is_its_own_setting_or_a_refusal() {
     );
 }
 
+/// `--emit-config anthropic` writes the request field of the policy the Messages API
+/// applies (its `context_management`), with the beta header it needs said beside it; a
+/// policy the API does not apply, and a §7F budget, are refused with the reason.
+#[test]
+fn the_server_side_policy_is_written_as_the_requests_own_field() {
+    let demo = common::repo().join("sample-transcripts/support-agent.json");
+    let demo = demo.to_str().expect("utf-8 path");
+    let out = ctxlens(&[
+        "compact",
+        demo,
+        "--policy",
+        "anthropic-context-management",
+        "--set",
+        "trigger=60000",
+        "--set",
+        "exclude_tools=web_search",
+        "--emit-config",
+        "anthropic",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let field: Value = serde_json::from_slice(&out.stdout).expect("the field is JSON");
+    let edit = &field["context_management"]["edits"][0];
+    assert_eq!(edit["trigger"]["value"], 60_000);
+    assert_eq!(edit["exclude_tools"], serde_json::json!(["web_search"]));
+    assert!(
+        stderr(&out).contains("anthropic-beta: context-management-2025-06-27"),
+        "{}",
+        stderr(&out)
+    );
+    // `replay --policy` and `sweep --policy` write the same field (the sweep: its answer's
+    // value), never a replay or a table with the option left unused.
+    let replayed = ctxlens(&[
+        "replay",
+        demo,
+        "--policy",
+        "anthropic-context-management",
+        "--set",
+        "trigger=60000",
+        "--set",
+        "exclude_tools=web_search",
+        "--emit-config",
+        "anthropic",
+    ]);
+    assert_eq!(replayed.status.code(), Some(0), "{}", stderr(&replayed));
+    assert_eq!(replayed.stdout, out.stdout);
+    let swept = ctxlens(&[
+        "sweep",
+        demo,
+        "--policy",
+        "anthropic-context-management",
+        "--vary",
+        "trigger=1000,60000",
+        "--emit-config",
+        "anthropic",
+    ]);
+    assert_eq!(swept.status.code(), Some(0), "{}", stderr(&swept));
+    let answer = stderr(&swept);
+    let chosen = if answer.contains("trigger=1000 ") {
+        1_000
+    } else {
+        60_000
+    };
+    assert!(answer.contains("ctxlens: emitting trigger="), "{answer}");
+    let field: Value = serde_json::from_slice(&swept.stdout).expect("JSON");
+    assert_eq!(field["context_management"]["edits"][0]["trigger"]["value"], chosen);
+    for refused in [
+        vec!["compact", demo, "--policy", "codex", "--emit-config", "anthropic"],
+        vec!["replay", demo, "--policy", "codex", "--emit-config", "anthropic"],
+        vec!["compact", demo, "--max-tokens", "1000", "--emit-config", "anthropic"],
+    ] {
+        let out = ctxlens(&refused);
+        assert_eq!(out.status.code(), Some(2), "{refused:?}");
+        assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+        assert!(stderr(&out).contains("--emit-config anthropic"), "{}", stderr(&out));
+    }
+}
+
 /// The records of `text` after 1-based line `after`, with every recorded usage tripled:
 /// what a log would say had its later calls been billed otherwise.
 fn usage_tripled_after(text: &str, after: usize) -> String {

@@ -16,8 +16,14 @@ use super::chat::ChatMessage;
 use super::claude_code::Billing;
 use super::langchain::{clear_tool_uses, clearing_fast_view};
 use super::running::{FastView, Running};
-use super::{Policy, PolicyPlan, PolicySettings};
+use super::{Policy, PolicyPlan, PolicySettings, RequestField};
 use crate::transcript::Transcript;
+
+/// The edit's type in the request.
+const EDIT_TYPE: &str = "clear_tool_uses_20250919";
+
+/// The beta header the request carries.
+const BETA_HEADER: &str = "context-management-2025-06-27";
 
 /// The unit of its counts.
 const COUNTER: &str = "billed input tokens (overhead + ratio × estimate)";
@@ -52,6 +58,38 @@ impl Policy for ServerClearToolUses {
             "overhead",
             "ratio",
         ]
+    }
+
+    fn request_config(&self, settings: &PolicySettings) -> Result<Option<RequestField>, crate::Error> {
+        // The Messages API's field, as its reference gives it: only what the user set
+        // beside the trigger and `keep` (the API's defaults hold for the rest).
+        let mut edit = serde_json::Map::new();
+        edit.insert("type".into(), EDIT_TYPE.into());
+        edit.insert(
+            "trigger".into(),
+            serde_json::json!({"type": "input_tokens", "value": Self::trigger(settings)?}),
+        );
+        edit.insert(
+            "keep".into(),
+            serde_json::json!({"type": "tool_uses", "value": settings.number_or("keep", 3)?}),
+        );
+        if let Some(tokens) = settings.number("clear_at_least")? {
+            edit.insert(
+                "clear_at_least".into(),
+                serde_json::json!({"type": "input_tokens", "value": tokens}),
+            );
+        }
+        let excluded = settings.list("exclude_tools");
+        if !excluded.is_empty() {
+            edit.insert("exclude_tools".into(), excluded.into());
+        }
+        if settings.flag("clear_tool_inputs", false)? {
+            edit.insert("clear_tool_inputs".into(), true.into());
+        }
+        Ok(Some(RequestField {
+            body: serde_json::json!({ "context_management": { "edits": [edit] } }),
+            beta_header: Some(BETA_HEADER),
+        }))
     }
 
     fn rewrites_history(&self) -> bool {
@@ -120,6 +158,45 @@ mod tests {
         }
         let text = serde_json::json!({ "messages": messages }).to_string();
         Transcript::parse("rounds.json", text.into_bytes(), None).expect("a transcript")
+    }
+
+    #[test]
+    fn the_request_field_is_the_apis_edit_with_only_what_was_set() {
+        let field = ServerClearToolUses
+            .request_config(&PolicySettings::default())
+            .expect("valid settings")
+            .expect("the API applies it");
+        assert_eq!(field.beta_header, Some(BETA_HEADER));
+        let edit = &field.body["context_management"]["edits"][0];
+        assert_eq!(edit["type"], EDIT_TYPE);
+        assert_eq!(
+            edit["trigger"],
+            serde_json::json!({"type": "input_tokens", "value": 100_000})
+        );
+        assert_eq!(edit["keep"], serde_json::json!({"type": "tool_uses", "value": 3}));
+        assert_eq!(edit.as_object().expect("an object").len(), 3, "{edit}");
+        let set = PolicySettings::default()
+            .with("trigger", 60_000)
+            .with("keep", 5)
+            .with("clear_at_least", 8_000)
+            .with("exclude_tools", "web_search, memory")
+            .with("clear_tool_inputs", "true")
+            .with("overhead", 20_000);
+        let field = ServerClearToolUses
+            .request_config(&set)
+            .expect("valid")
+            .expect("applied");
+        let edit = &field.body["context_management"]["edits"][0];
+        assert_eq!(edit["trigger"]["value"], 60_000);
+        assert_eq!(edit["keep"]["value"], 5);
+        assert_eq!(
+            edit["clear_at_least"],
+            serde_json::json!({"type": "input_tokens", "value": 8_000})
+        );
+        assert_eq!(edit["exclude_tools"], serde_json::json!(["web_search", "memory"]));
+        assert_eq!(edit["clear_tool_inputs"], true);
+        // ctxlens' own model of the bill is not the API's to read.
+        assert!(edit.get("overhead").is_none());
     }
 
     #[test]

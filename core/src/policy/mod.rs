@@ -234,6 +234,15 @@ impl PolicyPlan {
     }
 }
 
+/// A server-side policy's settings as the provider's request takes them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestField {
+    /// The JSON to merge into the request body.
+    pub body: serde_json::Value,
+    /// The beta header the request needs for it (`anthropic-beta: …`), if any.
+    pub beta_header: Option<&'static str>,
+}
+
 /// What runs a policy, where that changes how the front ends treat it. Asked of the
 /// policy, never decided by its name, so a new policy is its module and its registry line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -300,6 +309,13 @@ pub trait Policy: Sync {
     /// What it would do with `transcript` under `settings`.
     fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         self.plan_chat(&chat_view(transcript), settings)
+    }
+    /// For a policy the provider applies to each request (server-side): its settings as
+    /// the request's own field (Anthropic's `context_management`), what `--emit-config`
+    /// writes for it. `None`: no provider applies it.
+    fn request_config(&self, settings: &PolicySettings) -> Result<Option<RequestField>, crate::Error> {
+        let _ = settings;
+        Ok(None)
     }
     /// It counts what the provider bills (`overhead` + `ratio` × counted): a replay sets
     /// those two from the recorded usage of the context's epoch.
