@@ -27,7 +27,7 @@ pub struct PolicyArgs {
     pub policy: Option<String>,
     /// A setting of the policy as the agent spells it (repeatable), e.g.
     /// `--set trigger=tokens:4000 --set keep=messages:20`.
-    #[arg(long = "set", value_name = "KEY=VALUE", requires = "policy")]
+    #[arg(long = "set", value_name = "KEY=VALUE", requires = "policy", value_parser = SettingKey { prefixed: false }, hide_possible_values = true)]
     pub set: Vec<String>,
 }
 
@@ -105,6 +105,50 @@ impl clap::builder::TypedValueParser for PolicyName {
                 .into_iter()
                 .map(|p| clap::builder::PossibleValue::new(p.name())),
         ))
+    }
+}
+
+/// `--set`'s values: any text (the policy checks its keys and values, and says what it
+/// takes), with every policy's keys (`KEY=`; with `prefixed`, `NAME.KEY=` too) offered to
+/// the shell completions.
+#[derive(Clone)]
+struct SettingKey {
+    /// Also offer `NAME.KEY=` (compare's form for one policy).
+    prefixed: bool,
+}
+
+impl clap::builder::TypedValueParser for SettingKey {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        _: &clap::Command,
+        _: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        value.to_str().map(str::to_owned).ok_or_else(|| {
+            clap::Error::raw(
+                clap::error::ErrorKind::InvalidUtf8,
+                format!("--set {}: not UTF-8\n", value.to_string_lossy()),
+            )
+        })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let mut keys: Vec<String> = ctxlens::policy::all()
+            .into_iter()
+            .flat_map(|p| p.keys().iter().map(|k| format!("{k}=")))
+            .collect();
+        keys.sort();
+        keys.dedup();
+        if self.prefixed {
+            keys.extend(
+                ctxlens::policy::all()
+                    .into_iter()
+                    .flat_map(|p| p.keys().iter().map(move |k| format!("{}.{k}=", p.name()))),
+            );
+        }
+        Some(Box::new(keys.into_iter().map(clap::builder::PossibleValue::new)))
     }
 }
 
@@ -337,7 +381,7 @@ pub struct CompareArgs {
     policies: Vec<String>,
     /// A setting: `NAME.KEY=VALUE` for one policy, `KEY=VALUE` for every policy that has
     /// that key (repeatable).
-    #[arg(long = "set", value_name = "[NAME.]KEY=VALUE")]
+    #[arg(long = "set", value_name = "[NAME.]KEY=VALUE", value_parser = SettingKey { prefixed: true }, hide_possible_values = true)]
     set: Vec<String>,
     /// The model's context window the defaults are taken from (default 200,000).
     #[arg(long, value_name = "N")]

@@ -338,7 +338,18 @@ fn completions_and_the_manual_page_cover_every_subcommand() {
             assert!(script.contains(sub), "{shell} completes `{sub}`");
         }
         assert!(script.contains("max-tokens"), "{shell} completes options");
+        // `--set` offers every policy's keys, and compare's one-policy form too; the help
+        // does not list them.
+        // (clap's PowerShell and Elvish scripts complete no option values.)
+        for key in ["auto_compact_token_limit=", "clear_tool_inputs=", "codex.auto_compact_token_limit="] {
+            assert!(
+                script.contains(key) || ["powershell", "elvish"].contains(&shell),
+                "{shell} completes `--set {key}`"
+            );
+        }
     }
+    let help = stdout(&ctxlens(&["compact", "--help"]));
+    assert!(!help.contains("clear_tool_inputs="), "{help}");
     let man = stdout(&ctxlens(&["man"]));
     assert!(man.starts_with(".ie") || man.contains(".TH ctxlens 1"), "roff");
     assert!(man.contains(".TH ctxlens 1") && man.contains("compact"));
