@@ -31,15 +31,28 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Every kind a §7F budget is written as, in the order the TUI cycles through them.
-    pub const ALL: [Kind; 6] = [
+    /// Every kind, in the order the TUI cycles through those a budget is written as
+    /// ([`Kind::writes_a_budget`]).
+    pub const ALL: [Kind; 7] = [
         Kind::Ctxlens,
         Kind::Toolnexus,
         Kind::Langchain,
         Kind::Codex,
         Kind::ClaudeCode,
         Kind::Opencode,
+        Kind::Anthropic,
     ];
+
+    /// A §7F budget (`max_tokens`, `keep_tail`) can be written as this kind: not the
+    /// request field of a policy the provider applies.
+    pub fn writes_a_budget(self) -> bool {
+        self != Kind::Anthropic
+    }
+
+    /// The kinds a §7F budget is written as, in [`Kind::ALL`]'s order (the TUI's `c`).
+    pub fn budget_kinds() -> Vec<Kind> {
+        Kind::ALL.into_iter().filter(|k| k.writes_a_budget()).collect()
+    }
 
     /// The name `--emit-config` takes.
     pub fn name(self) -> &'static str {
@@ -80,17 +93,7 @@ impl Kind {
 
 impl crate::names::Named for Kind {
     const KIND: &'static str = "config kind";
-    // Every kind `--emit-config` takes: the §7F ones and the request field of a policy
-    // the provider applies.
-    const ALL: &'static [Self] = &[
-        Kind::Ctxlens,
-        Kind::Toolnexus,
-        Kind::Langchain,
-        Kind::Codex,
-        Kind::ClaudeCode,
-        Kind::Opencode,
-        Kind::Anthropic,
-    ];
+    const ALL: &'static [Self] = &Kind::ALL;
 
     fn name(self) -> &'static str {
         Kind::name(self)
@@ -602,12 +605,25 @@ mod tests {
     }
 
     #[test]
+    fn a_budget_is_never_written_as_a_providers_request_field() {
+        let s = settings(30_000, Some(200_000), None);
+        let refused = emit(Kind::Anthropic, &s).expect_err("no §7F budget as context_management");
+        assert!(refused.to_string().contains("--emit-config anthropic"), "{refused}");
+        assert!(!Kind::budget_kinds().contains(&Kind::Anthropic));
+        assert_eq!(Kind::budget_kinds().len() + 1, Kind::ALL.len());
+        assert_eq!(
+            crate::names::parse::<Kind>("anthropic").expect("a name"),
+            Kind::Anthropic
+        );
+    }
+
+    #[test]
     fn every_kind_over_a_grid_warns_where_the_agent_cannot_follow() {
         let budgets = [1_000, 30_000, 100_000, 150_000, 175_000, 199_999, 260_000, 2_000_000];
         let windows = [None, Some(8_192), Some(128_000), Some(200_000), Some(1_000_000)];
         let calibrations = [None, Some((33_571, 1.096))];
         let mut checked = 0;
-        for kind in Kind::ALL {
+        for kind in Kind::budget_kinds() {
             for &budget in &budgets {
                 for &window in &windows {
                     for &calibration in &calibrations {

@@ -341,7 +341,11 @@ fn completions_and_the_manual_page_cover_every_subcommand() {
         // `--set` offers every policy's keys, and compare's one-policy form too; the help
         // does not list them.
         // (clap's PowerShell and Elvish scripts complete no option values.)
-        for key in ["auto_compact_token_limit=", "clear_tool_inputs=", "codex.auto_compact_token_limit="] {
+        for key in [
+            "auto_compact_token_limit=",
+            "clear_tool_inputs=",
+            "codex.auto_compact_token_limit=",
+        ] {
             assert!(
                 script.contains(key) || ["powershell", "elvish"].contains(&shell),
                 "{shell} completes `--set {key}`"

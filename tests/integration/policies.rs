@@ -1211,18 +1211,21 @@ fn a_policys_emitted_config_is_its_own_setting_or_a_refusal() {
 fn the_server_side_policy_is_written_as_the_requests_own_field() {
     let demo = common::repo().join("sample-transcripts/support-agent.json");
     let demo = demo.to_str().expect("utf-8 path");
-    let out = ctxlens(&[
-        "compact",
-        demo,
-        "--policy",
-        "anthropic-context-management",
-        "--set",
-        "trigger=60000",
-        "--set",
-        "exclude_tools=web_search",
-        "--emit-config",
-        "anthropic",
-    ]);
+    let emitted_by = |command: &str| {
+        ctxlens(&[
+            command,
+            demo,
+            "--policy",
+            "anthropic-context-management",
+            "--set",
+            "trigger=60000",
+            "--set",
+            "exclude_tools=web_search",
+            "--emit-config",
+            "anthropic",
+        ])
+    };
+    let out = emitted_by("compact");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let field: Value = serde_json::from_slice(&out.stdout).expect("the field is JSON");
     let edit = &field["context_management"]["edits"][0];
@@ -1235,18 +1238,7 @@ fn the_server_side_policy_is_written_as_the_requests_own_field() {
     );
     // `replay --policy` and `sweep --policy` write the same field (the sweep: its answer's
     // value), never a replay or a table with the option left unused.
-    let replayed = ctxlens(&[
-        "replay",
-        demo,
-        "--policy",
-        "anthropic-context-management",
-        "--set",
-        "trigger=60000",
-        "--set",
-        "exclude_tools=web_search",
-        "--emit-config",
-        "anthropic",
-    ]);
+    let replayed = emitted_by("replay");
     assert_eq!(replayed.status.code(), Some(0), "{}", stderr(&replayed));
     assert_eq!(replayed.stdout, out.stdout);
     let swept = ctxlens(&[

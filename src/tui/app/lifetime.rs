@@ -78,7 +78,7 @@ pub struct EpochView {
 /// The settings-to-paste overlay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConfigView {
-    /// Which agent's configuration ([`Kind::ALL`]).
+    /// Which agent's configuration ([`Kind::budget_kinds`]).
     pub kind: usize,
 }
 
@@ -293,10 +293,11 @@ impl App {
                 }
             }
             Mode::Config(view) => {
-                let kind = Kind::ALL[view.kind];
+                let kinds = Kind::budget_kinds();
+                let kind = kinds[view.kind];
                 match action {
-                    Action::SwitchPane | Action::Down => view.kind = (view.kind + 1) % Kind::ALL.len(),
-                    Action::Up => view.kind = (view.kind + Kind::ALL.len() - 1) % Kind::ALL.len(),
+                    Action::SwitchPane | Action::Down => view.kind = (view.kind + 1) % kinds.len(),
+                    Action::Up => view.kind = (view.kind + kinds.len() - 1) % kinds.len(),
                     Action::Copy => return self.copy_config(kind),
                     Action::SetContextWindow => self.open_window_prompt(Some(Action::ToggleConfig)),
                     Action::Save => self.save_config(kind),

@@ -640,8 +640,9 @@ pub fn sweep(frame: &mut Frame, area: Rect, app: &App) {
 /// The settings as an agent's configuration.
 pub fn config(frame: &mut Frame, area: Rect, app: &App, view: ConfigView) {
     let t = app.theme();
-    let kind = crate::agent_config::Kind::ALL[view.kind];
-    let tabs: Vec<Span> = crate::agent_config::Kind::ALL
+    let kinds = crate::agent_config::Kind::budget_kinds();
+    let kind = kinds[view.kind];
+    let tabs: Vec<Span> = kinds
         .iter()
         .enumerate()
         .flat_map(|(k, other)| {
