@@ -191,7 +191,7 @@ pub fn emit(kind: Kind, settings: &Settings) -> crate::Result<Emitted> {
         Kind::Ctxlens => commented(ctxlens(settings)),
         Kind::Anthropic => {
             return Err(crate::Error::Setting(
-                "--emit-config anthropic: the Messages API's context_management clears old tool results and never summarizes, so a §7F budget is not written as it; give --policy with a policy the API applies (`ctxlens policies`)".to_owned(),
+                "--emit-config anthropic: the Messages API's context_management clears old tool results and never summarizes, so a §7F budget is not written as it; give --policy with a policy the API applies (anthropic-context-management)".to_owned(),
             ))
         }
     };

@@ -147,7 +147,7 @@ pub(super) fn emit_policy_config(
     }
     if kind == ctxlens::agent_config::Kind::Anthropic {
         let Some(field) = policy.request_config(&settings)? else {
-            bail!("--emit-config anthropic with --policy {name}: {name} is not applied by the API; the request field is written for a policy the API applies (`ctxlens policies`)");
+            bail!("--emit-config anthropic with --policy {name}: {name} is not applied by the API; the request field is written for a policy the API applies (docs/policies.md)");
         };
         return super::emit::print_emitted(&ctxlens::agent_config::request_field(&field));
     }

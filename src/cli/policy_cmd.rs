@@ -20,7 +20,7 @@ use ctxlens::text::thousands;
 /// `--policy NAME` and `--set KEY=VALUE`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PolicyArgs {
-    /// Another agent's compactor (`ctxlens policies` describes each; the default is
+    /// Another agent's compactor (docs/policies.md describes each; the default is
     /// §7F's). `NAME@VERSION` follows that release of the agent (`claude-code@1.0.53`)
     /// instead of the one its log names.
     #[arg(long, value_name = "NAME", value_parser = PolicyName)]

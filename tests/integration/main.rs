@@ -19,6 +19,7 @@ mod msrv;
 mod one_core;
 mod policies;
 mod properties;
+mod readme;
 mod real_transcripts;
 mod replay;
 mod reproducers;
