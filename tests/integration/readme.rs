@@ -1,8 +1,8 @@
 //! The README's captured outputs are what the commands print today. A capture is a
 //! comment naming the command (`<!-- capture: ARGS -->`, optionally `| lines N` for its
-//! first N lines), then a ```text block with the command line and its output. `CTXLENS_WRITE_README=1 cargo test
-//! --test integration readme` writes the current outputs into the README (then read the
-//! diff before committing it).
+//! first N lines), then a fenced block of kind `text` with the command line and its
+//! output. `CTXLENS_WRITE_README=1 cargo test --test integration readme` writes the current
+//! outputs into the README (then read the diff before committing it).
 
 use crate::common::{ctxlens, repo, stderr};
 
