@@ -190,10 +190,13 @@ fn status_of(
 }
 
 /// The kept answer brought up to date with the lines written since (a log that only grew:
-/// the same file, longer), or `None` when only a whole read will do.
+/// the same file, longer), or `None` when only a whole read will do: another file at the
+/// path, one cut short or emptied in place, or rewritten at the same size
+/// ([`ctxlens::follow::FileState::change_to`]).
 fn read_on(file: &Path, kept: &Kept) -> Option<(Status, Option<MeterState>)> {
     let state = kept.state.as_ref()?;
-    if ctxlens::follow::FileState::of(file).ok()?.identity != kept.identity {
+    let now = ctxlens::follow::FileState::of(file).ok()?;
+    if kept.file.change_to(&now) != ctxlens::follow::Change::Grew {
         return None;
     }
     let appended = ctxlens::follow::lines_after(file, state.read_to)?;
@@ -229,7 +232,8 @@ struct Cached {
 struct Kept {
     status: Status,
     state: Option<MeterState>,
-    identity: Option<(u64, u64)>,
+    /// The file when the answer was made.
+    file: ctxlens::follow::FileState,
     /// The file is as it was when the answer was made.
     same: bool,
 }
@@ -266,7 +270,11 @@ impl Cache {
             same: cached.key == self.key && cached.identity == self.identity,
             status: cached.status,
             state: cached.state,
-            identity: cached.identity,
+            file: ctxlens::follow::FileState {
+                len: cached.key.0,
+                identity: cached.identity,
+                modified: cached.key.1,
+            },
         })
     }
 

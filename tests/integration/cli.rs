@@ -671,6 +671,112 @@ fn status_reads_on(source: &str, first: usize) {
     }
 }
 
+/// Whatever happens to a followed log between two calls — lines appended, the file cut
+/// short in place, emptied, rewritten at the same size, replaced by another file — `status`
+/// answers exactly what a whole read with an empty cache answers (exit code and output).
+/// A seeded random walk of 40 steps over a Claude Code log and a Codex rollout.
+#[test]
+fn status_with_its_cache_answers_as_a_fresh_read_whatever_happens_to_the_file() {
+    let claude_code =
+        std::fs::read_to_string(common::data().join("real-transcripts/claude-code-jsonl/ccl-sample-37f83ec9.jsonl"))
+            .expect("log");
+    let codex = std::fs::read_to_string(
+        common::data().join("real-transcripts/codex-rollout/codemie-codex-desktop-019e1695.jsonl"),
+    )
+    .expect("rollout");
+    for (seed, source) in [(7_u64, claude_code), (11, ctxlens::synth::codex_with_usage(&codex))] {
+        status_walk(seed, &source);
+    }
+}
+
+/// One random walk (xorshift, seeded: the same steps at every run).
+fn status_walk(mut seed: u64, source: &str) {
+    let mut random = |below: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % below as u64).expect("small")
+    };
+    let lines: Vec<&str> = source.lines().collect();
+    let cache = tempfile::tempdir().expect("cache dir");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("session.jsonl");
+    let status = |cache: &std::path::Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ctxlens"))
+            .args(["status", log.to_str().expect("utf-8"), "--json"])
+            .env("XDG_CACHE_HOME", cache)
+            .output()
+            .expect("runs");
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let text_of = |n: usize| lines[..n].join("\n") + "\n";
+    let mut written = lines.len() / 3;
+    std::fs::write(&log, text_of(written)).expect("written");
+    let mut operations = Vec::new();
+    for step in 0..40 {
+        let before = std::fs::metadata(&log).expect("meta").modified().expect("mtime");
+        let operation = match random(6) {
+            // Appended, as an agent writes.
+            0..=2 => {
+                let to = (written + 1 + random(30)).min(lines.len());
+                let mut file = std::fs::OpenOptions::new().append(true).open(&log).expect("opens");
+                let added = text_of(to).into_bytes().split_off(text_of(written).len());
+                std::io::Write::write_all(&mut file, &added).expect("appended");
+                written = to;
+                "append"
+            }
+            // Cut short in place (the same file, fewer lines).
+            3 => {
+                written = random(written.max(1));
+                let file = std::fs::OpenOptions::new().write(true).open(&log).expect("opens");
+                file.set_len(text_of(written).len() as u64).expect("cut");
+                "cut"
+            }
+            // Rewritten at the same size: one digit of the last line changed.
+            4 => {
+                let mut text = std::fs::read_to_string(&log).expect("read");
+                if let Some(at) = text.rfind(|c: char| c.is_ascii_digit() && c != '9') {
+                    let digit = text.as_bytes()[at] + 1;
+                    text.replace_range(at..=at, &char::from(digit).to_string());
+                }
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&log)
+                    .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()))
+                    .expect("rewritten");
+                "rewrite"
+            }
+            // Replaced by another file at the same path (a new inode).
+            _ => {
+                written = random(lines.len()).max(1);
+                let other = dir.path().join("next.jsonl");
+                std::fs::write(&other, text_of(written)).expect("written");
+                std::fs::rename(&other, &log).expect("replaced");
+                "replace"
+            }
+        };
+        // Two writes within one tick of the file system's clock leave the same time: a
+        // same-size rewrite in the same tick as the last look cannot be told without
+        // reading the file, so the walk moves the clock on (what a real edit does).
+        let file = std::fs::OpenOptions::new().write(true).open(&log).expect("opens");
+        file.set_modified(before + std::time::Duration::from_millis(10))
+            .expect("mtime");
+        operations.push(operation);
+        let fresh = tempfile::tempdir().expect("fresh cache");
+        assert_eq!(
+            status(cache.path()),
+            status(fresh.path()),
+            "step {step} after {operations:?}"
+        );
+    }
+    assert!(
+        ["append", "cut", "rewrite", "replace"]
+            .iter()
+            .all(|o| operations.contains(o)),
+        "{operations:?}"
+    );
+}
+
 /// Another agent's log that ctxlens does not read (Gemini CLI's chat recordings, in both
 /// forms; Copilot CLI's `events.jsonl` and its older single file) is refused by name,
 /// with the file and position, and a non-zero exit — never misread as a message list
