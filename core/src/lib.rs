@@ -17,7 +17,8 @@
 //!   the one way to compact;
 //! - [`summarize`]: the [`summarize::Summarizer`] trait and its implementations;
 //! - [`history`]: the compactions a session log records, and its epochs; [`replay`]: a
-//!   compactor over a session's whole life, and the budget sweep;
+//!   compactor over a session's whole life, and the budget sweep; [`session`]: a session
+//!   loaded whole with what those answers derive from it, made once and shared;
 //! - [`scan`]: session files under folders, each summarized in bounded memory;
 //! - [`loss`]: what a cut loses; [`check`]: provider pairing rules; [`export`]: safe
 //!   writes; [`text`]: numbers and widths for people.
@@ -61,6 +62,7 @@ pub mod policy;
 pub mod progress;
 pub mod replay;
 pub mod scan;
+pub mod session;
 pub mod summarize;
 #[cfg(any(test, feature = "synth"))]
 pub mod synth;

@@ -213,17 +213,15 @@ impl Transcript {
         tokenizer: &str,
     ) -> PyResult<Py<PyAny>> {
         use ::ctxlens::replay::document::{ReplayDoc, Replayed};
-        use ::ctxlens::replay::lost::{lifetime_loss, FactIndex};
+        use ::ctxlens::replay::lost::lifetime_loss;
         let t = self::tokenizer(tokenizer)?;
         let (max_tokens, keep_tail) = budgets(max_tokens, keep_tail)?;
         let settings = settings(max_tokens, keep_tail, flush_to_memory, "tail", "system")?;
         let text = py.detach(|| -> ::ctxlens::Result<String> {
             let never = ::ctxlens::cancel::never();
-            let whole = self.inner.whole_session()?;
-            let counts = Counts::compute(&whole, t);
-            let view = ::ctxlens::replay::view_for(&whole, &counts, false, never)?;
+            let session = ::ctxlens::session::Session::load(&self.inner, None, t, false, never)?;
             let outcome = ::ctxlens::replay::replay(&::ctxlens::replay::Inputs {
-                view: &view,
+                view: session.view(),
                 options: settings.options,
                 summary_role: settings.summary_role,
                 cuts_a_tail: true,
@@ -231,11 +229,11 @@ impl Transcript {
                 cancel: never,
                 progress: None,
             })?;
-            let loss = lifetime_loss(&FactIndex::build(&view, never)?, &outcome);
+            let loss = lifetime_loss(session.facts(never)?, &outcome);
             let doc = ReplayDoc::of(&Replayed {
-                whole: &whole,
-                counts: &counts,
-                view: &view,
+                whole: session.whole(),
+                counts: session.counts(),
+                view: session.view(),
                 summarizer: ::ctxlens::summarize::Spec::Placeholder.to_string(),
                 settings: &settings,
                 outcome: &outcome,

@@ -204,9 +204,9 @@ pub fn run_replay(
     let chosen = policy::by_name(name)?;
     given.check_keys(name, chosen.keys())?;
     let prepared = super::replay_cmd::prepare(file, input, make)?;
-    let window = window_for(context_window, &prepared.whole);
+    let window = window_for(context_window, prepared.session.whole());
     let settings = &with_defaults(chosen, window, given);
-    let replayed = SessionReplays::of(&prepared.whole, &prepared.counts).replay(
+    let replayed = SessionReplays::of(prepared.session.whole(), prepared.session.counts()).replay(
         chosen,
         settings,
         prepared.summarizer.as_ref(),
@@ -442,7 +442,7 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
             .collect::<ctxlens::Result<_>>()?
     };
     let prepared = super::replay_cmd::prepare(&args.file, &args.input, &args.make)?;
-    let window = window_for(args.context_window, &prepared.whole);
+    let window = window_for(args.context_window, prepared.session.whole());
     let line = super::progress_line::ProgressLine::on_terminal("replayed", "policies");
     let tell = |done: usize, of: usize| {
         if let Some(line) = &line {
@@ -450,8 +450,8 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let rows = ctxlens::policy::compare::compare(
-        &prepared.whole,
-        &prepared.counts,
+        prepared.session.whole(),
+        prepared.session.counts(),
         &names,
         window,
         &args.set,
@@ -465,7 +465,7 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
         let doc = CompareDoc {
             context_window: window,
             summarizer: prepared.spec.to_string(),
-            cost: costs_of(&prepared.whole, &rows),
+            cost: costs_of(prepared.session.whole(), &rows),
             policies: rows,
         };
         super::json_out::write(&mut out, &super::json_out::file_name(&args.file), &doc, true)?;
@@ -479,7 +479,7 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
             &rows,
             rows.iter().any(|r| r.replayed.calls.iter().any(|c| c.billed.is_some())),
         )?;
-        if let Some(costs) = costs_of(&prepared.whole, &rows) {
+        if let Some(costs) = costs_of(prepared.session.whole(), &rows) {
             print_costs(&mut out, &costs)?;
         }
     }

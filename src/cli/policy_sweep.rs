@@ -65,12 +65,12 @@ pub struct PolicySweep<'a> {
 pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
     let chosen = policy::by_name(args.name)?;
     let prepared = super::replay_cmd::prepare(args.file, args.input, args.make)?;
-    let window = super::policy_cmd::window_for(args.context_window, &prepared.whole);
+    let window = super::policy_cmd::window_for(args.context_window, prepared.session.whole());
     let settings = super::policy_cmd::with_defaults(chosen, window, &args.settings);
     let prices = ctxlens::cost::PriceTable::builtin();
     let swept = sweep_policy(&SweepInputs {
-        whole: &prepared.whole,
-        counts: &prepared.counts,
+        whole: prepared.session.whole(),
+        counts: prepared.session.counts(),
         policy: chosen,
         settings: &settings,
         vary: &args.vary,
@@ -103,7 +103,7 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
         };
         eprintln!("ctxlens: emitting {}={value} ({which})", args.vary.key);
         let settings = args.settings.clone().with(&args.vary.key, value);
-        return super::compact_cmd::emit_policy_config(args.name, kind, &settings, &prepared.whole);
+        return super::compact_cmd::emit_policy_config(args.name, kind, &settings, prepared.session.whole());
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {

@@ -11,12 +11,12 @@ use anyhow::bail;
 use super::args::{BudgetArgs, EmitArgs, InputArgs, MakeArgs};
 use ctxlens::compact::{DeterministicOptions, Settings};
 use ctxlens::replay::document::{real_compactions, ReplayDoc, Replayed};
-use ctxlens::replay::lost::{lifetime_loss, FactIndex, LifetimeLoss};
-use ctxlens::replay::{replay, Inputs, Replay, View};
+use ctxlens::replay::lost::{lifetime_loss, LifetimeLoss};
+use ctxlens::replay::{replay, Inputs, Replay};
+use ctxlens::session::Session;
 use ctxlens::summarize::Spec;
 use ctxlens::text::thousands;
 use ctxlens::tokens::Counts;
-use ctxlens::transcript::Transcript;
 
 /// `ctxlens replay FILE`.
 #[derive(Debug, clap::Args)]
@@ -42,12 +42,9 @@ pub struct ReplayArgs {
 /// What replay and sweep share: the whole session, its counts and model view, the
 /// summarizer, and the settings in force.
 pub struct Prepared {
-    /// The session, every epoch joined.
-    pub whole: Transcript,
-    /// Its counts.
-    pub counts: Counts,
-    /// The model view the strategy replays on.
-    pub view: View,
+    /// The session, every epoch joined, its counts and the model view the strategy
+    /// replays on.
+    pub session: Session,
     /// The summarizer's name.
     pub spec: Spec,
     /// The summarizer.
@@ -59,13 +56,11 @@ pub fn prepare(file: &std::path::Path, input: &InputArgs, make: &MakeArgs) -> an
     let whole = input.load(file)?.whole_session()?;
     let counts = Counts::compute(&whole, input.tokenizer());
     let deterministic_pass = make.strategy().uses_deterministic_pass();
-    let view = ctxlens::replay::view_for(&whole, &counts, deterministic_pass, ctxlens::cancel::never())?;
+    let session = Session::of(whole, counts, deterministic_pass, ctxlens::cancel::never())?;
     let spec = make.summarizer(Spec::Extractive);
     let summarizer = ctxlens::summarizers::build(&spec, &make.summary.settings())?;
     Ok(Prepared {
-        whole,
-        counts,
-        view,
+        session,
         spec,
         summarizer,
     })
@@ -101,7 +96,13 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         summary_role: args.make.summary_role(),
     };
     if let Some(kind) = args.emit.emit_config {
-        let emit = super::emit::settings(&prepared.whole, &prepared.counts, &settings, &prepared.spec, &args.emit);
+        let emit = super::emit::settings(
+            prepared.session.whole(),
+            prepared.session.counts(),
+            &settings,
+            &prepared.spec,
+            &args.emit,
+        );
         return super::emit::print(kind, &emit);
     }
     let line = super::progress_line::ProgressLine::on_terminal("replayed", "messages");
@@ -111,7 +112,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let outcome = replay(&Inputs {
-        view: &prepared.view,
+        view: prepared.session.view(),
         options: settings.options,
         summary_role: settings.summary_role,
         cuts_a_tail: settings.strategy.cuts_a_tail(),
@@ -120,20 +121,19 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         progress: Some(&tell),
     })?;
     drop(line);
-    let facts = FactIndex::build(&prepared.view, ctxlens::cancel::never())?;
-    let loss = lifetime_loss(&facts, &outcome);
+    let loss = lifetime_loss(prepared.session.facts(ctxlens::cancel::never())?, &outcome);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let doc = ReplayDoc::of(&Replayed {
-            whole: &prepared.whole,
-            counts: &prepared.counts,
-            view: &prepared.view,
+            whole: prepared.session.whole(),
+            counts: prepared.session.counts(),
+            view: prepared.session.view(),
             summarizer: prepared.spec.to_string(),
             settings: &settings,
             outcome: &outcome,
             loss: &loss,
         });
-        super::json_out::write(&mut out, prepared.whole.source(), &doc, true)?;
+        super::json_out::write(&mut out, prepared.session.whole().source(), &doc, true)?;
         writeln!(out)?;
     } else {
         print(&mut out, &prepared, &settings, &outcome, &loss)?;
@@ -156,13 +156,13 @@ fn print(
     writeln!(
         out,
         "{}: replay over {} messages, {} model calls · max_tokens {} · keep_tail {} · strategy {} · tokenizer {} · summarizer {}",
-        prepared.whole.source(),
-        thousands(prepared.view.len() as u64),
+        prepared.session.whole().source(),
+        thousands(prepared.session.view().len() as u64),
         thousands(outcome.model_calls as u64),
         thousands(o.max_tokens),
         thousands(o.effective_keep_tail()),
         settings.strategy.name(),
-        prepared.counts.tokenizer.name(),
+        prepared.session.counts().tokenizer.name(),
         prepared.spec
     )?;
     print_firings(out, outcome)?;
@@ -221,7 +221,7 @@ fn print_firings(out: &mut impl Write, outcome: &Replay) -> anyhow::Result<()> {
 
 /// The real compactions and recorded usage of the log, beside the simulation.
 fn print_what_really_happened(out: &mut impl Write, prepared: &Prepared, outcome: &Replay) -> anyhow::Result<()> {
-    let real = real_compactions(&prepared.whole, &prepared.view);
+    let real = real_compactions(prepared.session.whole(), prepared.session.view());
     let simulated = match outcome.first_firing() {
         Some(f) => format!(
             "these settings fire {} time{}, first at #{}",
@@ -264,7 +264,7 @@ fn print_what_really_happened(out: &mut impl Write, prepared: &Prepared, outcome
             "Recorded usage: the largest prompt the provider counted was {} tokens (at #{at}); under these settings the largest context sent is {} ({}).",
             thousands(recorded),
             thousands(simulated_peak),
-            prepared.counts.tokenizer.name()
+            prepared.session.counts().tokenizer.name()
         )?;
     }
     Ok(())

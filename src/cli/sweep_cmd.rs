@@ -15,7 +15,6 @@ use super::replay_cmd::{prepare, Prepared};
 use ctxlens::compact::{DeterministicOptions, Options, Settings};
 use ctxlens::policy::sweep::Vary;
 use ctxlens::policy::Engine;
-use ctxlens::replay::lost::FactIndex;
 use ctxlens::replay::sweep::{sweep, Answer, Inputs, Range, Sweep, TailRule, ANSWER_STEPS, DEFAULT_FACT_FLOOR};
 use ctxlens::text::thousands;
 
@@ -230,16 +229,62 @@ impl SweepArgs {
     }
 }
 
-/// Sweeps and prints.
+/// Writes the setting to take back to the agent as its configuration of `kind`: the
+/// smallest safe one, else the knee, else the one that loops least and loses fewest
+/// instructions (said on stderr).
+fn emit_answer(
+    args: &SweepArgs,
+    prepared: &Prepared,
+    outcome: &Sweep,
+    settings: &[Options],
+    kind: ctxlens::agent_config::Kind,
+) -> anyhow::Result<ExitCode> {
+    let at = |a: &Answer| Options {
+        max_tokens: a.max_tokens,
+        keep_tail: Some(a.keep_tail),
+        flush_to_memory: args.flush_to_memory,
+    };
+    let (options, why) = match (&outcome.smallest_safe, &outcome.knee) {
+        (Some(a), _) => (at(a), "the smallest safe one"),
+        (None, Some(a)) => (at(a), "the knee; no setting here is safe"),
+        (None, None) => {
+            let best = (0..outcome.rows.len())
+                .min_by_key(|&i| {
+                    let r = &outcome.rows[i];
+                    (r.loops, r.instructions_lost, std::cmp::Reverse(r.max_tokens))
+                })
+                .expect("a sweep has at least one setting");
+            (
+                settings[best],
+                "the fewest loops and lost instructions; no setting here is safe",
+            )
+        }
+    };
+    eprintln!(
+        "ctxlens: emitting max_tokens {}, keep_tail {} ({why})",
+        options.max_tokens,
+        options.effective_keep_tail()
+    );
+    let chosen_settings = Settings {
+        strategy: args.make.strategy(),
+        options,
+        deterministic: DeterministicOptions::default(),
+        summary_role: args.make.summary_role(),
+    };
+    let emit = super::emit::settings(
+        prepared.session.whole(),
+        prepared.session.counts(),
+        &chosen_settings,
+        &prepared.spec,
+        &args.emit,
+    );
+    super::emit::print(kind, &emit)
+}
+
 /// The sweep of `settings` over the prepared session; on a terminal, how far it is and
 /// about how long it has left, on standard error.
-fn swept(
-    prepared: &Prepared,
-    args: &SweepArgs,
-    settings: &[Options],
-    range: &Range,
-) -> anyhow::Result<(Sweep, FactIndex)> {
-    let facts = FactIndex::build(&prepared.view, ctxlens::cancel::never())?;
+fn swept(prepared: &Prepared, args: &SweepArgs, settings: &[Options], range: &Range) -> anyhow::Result<Sweep> {
+    let facts = prepared.session.facts(ctxlens::cancel::never())?;
     let line = super::progress_line::ProgressLine::on_terminal("replayed", "settings");
     let show = |done: usize, of: usize| {
         if let Some(line) = &line {
@@ -247,8 +292,8 @@ fn swept(
         }
     };
     let outcome = sweep(&Inputs {
-        view: &prepared.view,
-        facts: &facts,
+        view: prepared.session.view(),
+        facts,
         settings,
         range,
         fact_floor: args.fact_floor,
@@ -260,9 +305,10 @@ fn swept(
         progress: line.is_some().then_some(&show as &(dyn Fn(usize, usize) + Sync)),
     })?;
     drop(line);
-    Ok((outcome, facts))
+    Ok(outcome)
 }
 
+/// Sweeps and prints.
 pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     if let Some(policy_sweep) = args.policy_sweep()? {
         return super::policy_sweep::run(&policy_sweep);
@@ -272,11 +318,11 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         bail!("sweep needs --max-tokens A..B (or --policy NAME --vary KEY=VALUES)");
     }
     let prepared = prepare(&args.file, &args.input, &args.make)?;
-    if let Some(keep) = args.keep.filter(|&k| k >= prepared.view.len()) {
+    if let Some(keep) = args.keep.filter(|&k| k >= prepared.session.view().len()) {
         bail!(
             "--keep {keep}: the session has {} messages (#0–#{})",
-            prepared.view.len(),
-            prepared.view.len().saturating_sub(1)
+            prepared.session.view().len(),
+            prepared.session.view().len().saturating_sub(1)
         );
     }
     // Checked before the settings are made: a cross product of two long lists must not
@@ -294,7 +340,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     // Budgets past the whole session never fire and all read the same: one of them is
     // kept (the smallest), the rest said and left out, so `1..u64::MAX` stays a sweep of
     // the budgets that matter.
-    let whole = prepared.view.total();
+    let whole = prepared.session.view().total();
     if let Some(&first_over) = settings.iter().map(|o| &o.max_tokens).filter(|&&m| m >= whole).min() {
         let before = settings.len();
         settings.retain(|o| o.max_tokens <= first_over);
@@ -309,60 +355,31 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let (outcome, facts) = swept(&prepared, args, &settings, &range)?;
+    let outcome = swept(&prepared, args, &settings, &range)?;
 
     if let Some(kind) = args.emit.emit_config {
-        // The setting to take back to the agent: the smallest safe one, else the knee,
-        // else the one that loops least and loses fewest instructions.
-        let at = |a: &Answer| Options {
-            max_tokens: a.max_tokens,
-            keep_tail: Some(a.keep_tail),
-            flush_to_memory: args.flush_to_memory,
-        };
-        let (options, why) = match (&outcome.smallest_safe, &outcome.knee) {
-            (Some(a), _) => (at(a), "the smallest safe one"),
-            (None, Some(a)) => (at(a), "the knee; no setting here is safe"),
-            (None, None) => {
-                let best = (0..outcome.rows.len())
-                    .min_by_key(|&i| {
-                        let r = &outcome.rows[i];
-                        (r.loops, r.instructions_lost, std::cmp::Reverse(r.max_tokens))
-                    })
-                    .expect("a sweep has at least one setting");
-                (
-                    settings[best],
-                    "the fewest loops and lost instructions; no setting here is safe",
-                )
-            }
-        };
-        eprintln!(
-            "ctxlens: emitting max_tokens {}, keep_tail {} ({why})",
-            options.max_tokens,
-            options.effective_keep_tail()
-        );
-        let chosen_settings = Settings {
-            strategy: args.make.strategy(),
-            options,
-            deterministic: DeterministicOptions::default(),
-            summary_role: args.make.summary_role(),
-        };
-        let emit = super::emit::settings(
-            &prepared.whole,
-            &prepared.counts,
-            &chosen_settings,
-            &prepared.spec,
-            &args.emit,
-        );
-        return super::emit::print(kind, &emit);
+        return emit_answer(args, &prepared, &outcome, &settings, kind);
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        super::json_out::write(&mut out, prepared.whole.source(), &json_doc(&prepared, &outcome), true)?;
+        super::json_out::write(
+            &mut out,
+            prepared.session.whole().source(),
+            &json_doc(&prepared, &outcome),
+            true,
+        )?;
         writeln!(out)?;
     } else if args.csv {
         write_csv(&mut out, &outcome, args.keep)?;
     } else {
-        print(&mut out, &prepared, &outcome, &range, args.keep, facts.instructions())?;
+        print(
+            &mut out,
+            &prepared,
+            &outcome,
+            &range,
+            args.keep,
+            prepared.session.facts(ctxlens::cancel::never())?.instructions(),
+        )?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -394,10 +411,10 @@ impl ctxlens::document::Document for SweepDoc<'_> {
 
 fn json_doc<'a>(prepared: &super::replay_cmd::Prepared, outcome: &'a Sweep) -> SweepDoc<'a> {
     SweepDoc {
-        tokenizer: prepared.counts.tokenizer.name(),
+        tokenizer: prepared.session.counts().tokenizer.name(),
         summarizer: prepared.spec.to_string(),
-        messages: prepared.view.len(),
-        total_tokens: prepared.view.total(),
+        messages: prepared.session.view().len(),
+        total_tokens: prepared.session.view().total(),
         settings: &outcome.rows,
         knee: outcome.knee.as_ref(),
         smallest_safe: outcome.smallest_safe.as_ref(),
@@ -457,11 +474,11 @@ fn print(
     writeln!(
         out,
         "{}: {} settings over {} messages ({} tokens, {}) · summarizer {}",
-        prepared.whole.source(),
+        prepared.session.whole().source(),
         outcome.rows.len(),
-        thousands(prepared.view.len() as u64),
-        thousands(prepared.view.total()),
-        prepared.counts.tokenizer.name(),
+        thousands(prepared.session.view().len() as u64),
+        thousands(prepared.session.view().total()),
+        prepared.session.counts().tokenizer.name(),
         prepared.spec
     )?;
     writeln!(out)?;
@@ -516,7 +533,13 @@ fn print(
         writeln!(out, "{}", line.trim_end())?;
     }
     writeln!(out)?;
-    print_answers(out, outcome, (range, prepared.view.total()), keep, instructions)
+    print_answers(
+        out,
+        outcome,
+        (range, prepared.session.view().total()),
+        keep,
+        instructions,
+    )
 }
 
 /// The answers under the table, each with its own replay's figures.
