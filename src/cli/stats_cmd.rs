@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use super::args::InputArgs;
-use ctxlens::cost::{PriceTable, RewriteCause, SessionCost};
+use ctxlens::cost::{PriceTable, SessionCost};
 use ctxlens::text::{fit, id_list, one_line, thousands, truncate, visible};
 use ctxlens::tokens::{recorded_vs_estimate, Counts, RecordedRow, Tokenizer};
 use ctxlens::transcript::{OrphanKind, Transcript};
@@ -436,25 +436,12 @@ fn write_cost(out: &mut impl Write, cost: &SessionCost) -> std::io::Result<()> {
         )?;
     }
     if !cost.rewrites.is_empty() {
-        let count = |cause: RewriteCause| cost.rewrites.iter().filter(|r| r.cause == cause).count();
-        let mut causes = Vec::new();
-        for (cause, words) in [
-            (RewriteCause::FirstCall, "the first call"),
-            (RewriteCause::IdleGap, "after an idle gap longer than the cache lives"),
-            (RewriteCause::Compaction, "after a compaction"),
-            (RewriteCause::Unexplained, "with no cause the log shows"),
-        ] {
-            match count(cause) {
-                0 => {}
-                n => causes.push(format!("{n} {words}")),
-            }
-        }
         let lines: Vec<String> = cost.rewrites.iter().map(|r| r.line.to_string()).collect();
         writeln!(
             out,
             "cache written again in full {} times: {} (lines {})",
             cost.rewrites.len(),
-            causes.join(", "),
+            cost.rewrite_causes(),
             lines.join(", ")
         )?;
     }

@@ -117,6 +117,8 @@ pub enum Action {
     ToggleConfig,
     /// Every agent's policy replayed over the session, side by side.
     ToggleCompare,
+    /// What each model call the log records cost, and where the cache was rewritten.
+    ToggleCost,
     /// Type the model's context window (the agents' defaults and thresholds follow it).
     SetContextWindow,
     /// Copy the shown text to the clipboard.

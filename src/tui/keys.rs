@@ -37,6 +37,8 @@ pub enum Context {
     Config,
     /// Every agent's policy compared.
     Compare,
+    /// What the session's calls cost.
+    Cost,
     /// Choosing the tokenizer.
     Pick,
     /// The session browser (`ctxlens DIR`).
@@ -45,7 +47,7 @@ pub enum Context {
 
 impl Context {
     /// Every context, in help order, with its heading.
-    pub const ALL: [(Context, &'static str); 16] = [
+    pub const ALL: [(Context, &'static str); 17] = [
         (Context::Main, "Main screen"),
         (Context::Breakdown, "Where the context goes (b)"),
         (Context::Timeline, "Epochs and real compactions (h)"),
@@ -54,6 +56,7 @@ impl Context {
         (Context::Sweep, "Sweep chart (S)"),
         (Context::Config, "Settings to paste (c)"),
         (Context::Compare, "Every agent's policy (C)"),
+        (Context::Cost, "What each call cost ($)"),
         (Context::Pick, "Choosing the tokenizer (t)"),
         (Context::Browser, "The session browser (ctxlens DIR)"),
         (Context::Preview, "Preview (p)"),
@@ -108,8 +111,9 @@ pub struct Binding {
 }
 
 use Context::{
-    Breakdown as B, Browser as BR, Compare as CM, Config as K, Confirm as C, Epoch as O, Help as H, Loss as L,
-    Main as M, Pick as PK, Preview as P, Prompt as Q, Replay as RP, Sweep as SW, Timeline as T, Waiting as W,
+    Breakdown as B, Browser as BR, Compare as CM, Config as K, Confirm as C, Cost as D, Epoch as O, Help as H,
+    Loss as L, Main as M, Pick as PK, Preview as P, Prompt as Q, Replay as RP, Sweep as SW, Timeline as T,
+    Waiting as W,
 };
 
 macro_rules! bind {
@@ -155,6 +159,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!([M, SW], [ch('R')], "R", Action::ToggleReplay, "replay", "replay chart: the context at every model call under these settings"),
     bind!([M, RP], [ch('S')], "S", Action::ToggleSweep, "sweep", "sweep chart: firings, loops and losses over a range of budgets"),
     bind!([M], [ch('c')], "c", Action::ToggleConfig, "", "these settings as an agent's configuration, to paste"),
+    bind!([M], [ch('$')], "$", Action::ToggleCost, "", "what each model call cost with prompt caching, as the log recorded it, and where the cache was written again"),
     bind!([M], [ch('C')], "C", Action::ToggleCompare, "compare", "every agent's policy over the session: firings, peak, tokens sent, what each loses"),
     bind!([M, P, L], [ch('E')], "E", Action::EditSummary, "", "edit the summary in $EDITOR (preview and export then use it)"),
     bind!([M], [ch('p')], "p", Action::TogglePreview, "preview", "preview the compacted transcript"),
@@ -198,10 +203,11 @@ pub const BINDINGS: &[Binding] = &[
     bind!([SW], [ch('S')], "S", Action::Back, "", "close"),
     bind!([K], [ch('c')], "c", Action::Back, "", "close"),
     bind!([CM], [ch('C')], "C", Action::Back, "", "close"),
+    bind!([D], [ch('$')], "$", Action::Back, "", "close"),
     bind!([M, CM, K], [ch('W')], "W", Action::SetContextWindow, "window", "type the model's context window: compare and the settings to paste follow it"),
     bind!([CM], [code(KeyCode::Enter)], "Enter", Action::Activate, "follow it", "the message list and detail follow the highlighted policy's plan (toolnexus: back to §7F)"),
     bind!([O], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "back", "back to the timeline"),
-    bind!([T, RP, SW, K, CM], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "close", "close"),
+    bind!([T, RP, SW, K, CM, D], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "close", "close"),
     bind!([B], [code(KeyCode::Enter)], "Enter", Action::Activate, "narrow the list", "narrow the message list to the chosen row"),
     bind!([B], [code(KeyCode::Tab)], "Tab", Action::SwitchPane, "by kind/tool", "switch between by kind and by tool"),
     bind!([H], [ch('?')], "?", Action::Back, "", "close"),
@@ -228,7 +234,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!([C], [ch('y'), code(KeyCode::Enter)], "y", Action::Activate, "yes", "yes"),
     bind!([C], [ch('n'), code(KeyCode::Esc), ch('q')], "n/Esc", Action::Back, "no", "no"),
     // Everywhere.
-    bind!([M, H, P, L, B, W, C, T, O, RP, SW, K, PK, BR], [ctrl('c')], "^C", Action::Quit, "", "quit"),
+    bind!([M, H, P, L, B, W, C, T, O, RP, SW, K, CM, D, PK, BR], [ctrl('c')], "^C", Action::Quit, "", "quit"),
 ];
 
 /// The action bound to `event` in `context`. In a prompt, an unbound character is typed.

@@ -7,7 +7,7 @@ use ratatui::Frame;
 
 use super::app::{App, Mode};
 use super::layout::{layout, MIN_SIZE};
-use super::widgets::{budget, compare, detail, footer, lifetime, list, overlay};
+use super::widgets::{budget, compare, cost, detail, footer, lifetime, list, overlay};
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -39,6 +39,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Mode::Timeline(view) => lifetime::timeline(frame, area, app, view),
         Mode::Replay => lifetime::replay(frame, area, app),
         Mode::Sweep => lifetime::sweep(frame, area, app),
+        Mode::Cost => cost::render(frame, area, app),
         Mode::Compare { selected } => compare::render(frame, area, app, *selected),
         Mode::Config(view) => lifetime::config(frame, area, app, *view),
         Mode::PickTokenizer { selected } => overlay::pick_tokenizer(frame, area, app, *selected),

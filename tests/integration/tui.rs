@@ -1095,8 +1095,8 @@ fn the_timeline_shows_epochs_and_opens_one_read_only() {
     );
     settle(&mut app, effects);
     let session = app.session().expect("built");
-    assert_eq!(session.history.epochs.len(), 2);
-    assert_eq!(session.history.compactions[0].pre_tokens, Some(155_979));
+    assert_eq!(session.core.history().epochs.len(), 2);
+    assert_eq!(session.core.history().compactions[0].pre_tokens, Some(155_979));
     let terminal = draw(&app, 130, 36);
     let buffer = terminal.backend().buffer();
     assert!(row_containing(buffer, "compacted (auto) · 155,979 recorded before").is_some());
@@ -1143,7 +1143,7 @@ fn a_real_compaction_is_a_row_of_the_timeline_with_its_summary_and_what_was_done
     let effects = app.act(Action::ToggleTimeline);
     settle(&mut app, effects);
     let session = app.session().expect("built");
-    let real_summary = session.history.compactions[0].summary.clone();
+    let real_summary = session.core.history().compactions[0].summary.clone();
     let again = session.done_again[0].len();
     // The compaction's own row is selectable, and Enter shows the summary the agent got.
     app.act(Action::Down);
@@ -1189,6 +1189,51 @@ fn a_real_compaction_is_a_row_of_the_timeline_with_its_summary_and_what_was_done
     app.act(Action::Top);
     app.act(Action::ToggleLoss);
     assert!(matches!(app.mode(), Mode::Timeline(v) if v.compaction.is_some_and(|c| c.loss)));
+}
+
+#[test]
+fn the_cost_chart_draws_each_recorded_call_and_agrees_with_stats() {
+    let mut app = autocompact_app();
+    let effects = app.act(Action::ToggleCost);
+    assert_eq!(
+        started(&effects),
+        vec![JobKind::Session],
+        "the cost comes with the whole session, built on a worker"
+    );
+    assert!(
+        row_containing(draw(&app, 130, 36).backend().buffer(), "loading the whole session").is_some(),
+        "a loading box until it arrives"
+    );
+    settle(&mut app, effects);
+    let cost = app
+        .session()
+        .and_then(|s| s.core.cost())
+        .expect("a Claude Code log is priced");
+    // The same figures as the command line's.
+    let log = common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let cli = common::json_stdout(&common::ctxlens(&["stats", log.to_str().unwrap(), "--json"]));
+    let total = cli["cost"]["total"].as_f64().expect("stats prices the log");
+    assert!((cost.total.expect("priced") - total).abs() < 1e-9);
+    assert_eq!(cli["cost"]["calls"].as_array().unwrap().len(), cost.calls.len());
+    assert_eq!(cli["cost"]["rewrites"].as_array().unwrap().len(), cost.rewrites.len());
+    let terminal = draw(&app, 130, 36);
+    let buffer = terminal.backend().buffer();
+    assert!(
+        row_containing(buffer, &format!("${total:.2} over")).is_some(),
+        "the total, as stats prices it"
+    );
+    assert!(row_containing(buffer, "cache written again in full").is_some());
+    insta::assert_snapshot!("cost_chart", terminal.backend());
+    // The main screen's budget bar says it too, now that it is known; `$` closes.
+    app.act(Action::Back);
+    let bar = line_of(draw(&app, 160, 36).backend().buffer(), 3);
+    assert!(bar.contains(&format!("recorded ${total:.2}")), "{bar}");
+    // A transcript with no usage per call says so instead of a chart.
+    let mut plain = fixture_app();
+    let effects = plain.act(Action::ToggleCost);
+    settle(&mut plain, effects);
+    let terminal = draw(&plain, 120, 36);
+    assert!(row_containing(terminal.backend().buffer(), "records no usage per call").is_some());
 }
 
 #[test]
@@ -2020,6 +2065,7 @@ fn every_overlay_at_80x24_and_160x45() {
         ("replay", &[Action::ToggleReplay]),
         ("sweep", &[Action::ToggleSweep]),
         ("compare", &[Action::ToggleCompare]),
+        ("cost", &[Action::ToggleCost]),
         ("config", &[Action::ToggleConfig]),
         ("tokenizer", &[Action::PickTokenizer]),
         ("max_tokens_prompt", &[Action::EnterValue]),
@@ -2162,7 +2208,7 @@ fn a_followed_file_grows_on_screen_and_its_meter_moves() {
     let effects = app.act(Action::ToggleTimeline);
     settle(&mut app, effects);
     assert_eq!(
-        app.session().expect("built").history.epochs.len(),
+        app.session().expect("built").core.history().epochs.len(),
         2,
         "the new epoch, and the old"
     );

@@ -94,6 +94,26 @@ pub enum RewriteCause {
     Unexplained,
 }
 
+impl RewriteCause {
+    /// Every cause, in the order reports list them.
+    pub const ALL: [RewriteCause; 4] = [
+        RewriteCause::FirstCall,
+        RewriteCause::IdleGap,
+        RewriteCause::Compaction,
+        RewriteCause::Unexplained,
+    ];
+
+    /// What a report says of the rewrites with this cause ("3 after a compaction").
+    pub fn words(self) -> &'static str {
+        match self {
+            RewriteCause::FirstCall => "the first call",
+            RewriteCause::IdleGap => "after an idle gap longer than the cache lives",
+            RewriteCause::Compaction => "after a compaction",
+            RewriteCause::Unexplained => "with no cause the log shows",
+        }
+    }
+}
+
 /// A call that wrote most of its prompt to the cache.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -137,6 +157,21 @@ pub struct SessionCost {
 }
 
 impl SessionCost {
+    /// The rewrites counted by cause, in [`RewriteCause::ALL`]'s order, causes with
+    /// none left out: "1 after an idle gap …, 12 with no cause the log shows".
+    pub fn rewrite_causes(&self) -> String {
+        RewriteCause::ALL
+            .iter()
+            .filter_map(
+                |&cause| match self.rewrites.iter().filter(|r| r.cause == cause).count() {
+                    0 => None,
+                    n => Some(format!("{n} {}", cause.words())),
+                },
+            )
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The dollars of each epoch: the calls between one compaction's line and the next
     /// (`compaction_lines` ascending, one epoch more than lines); `None` for an epoch with
     /// no priced call.

@@ -126,7 +126,7 @@ impl App {
     /// What names the sweep around the current settings.
     fn sweep_key(&self) -> Option<SweepKey> {
         use crate::replay::sweep::{Range, TailRule};
-        let total = self.session()?.view.total().max(SWEEP_FROM_DIVISOR);
+        let total = self.session()?.core.view().total().max(SWEEP_FROM_DIVISOR);
         let options = self.settings.options;
         let tail = options.keep_tail.map_or(TailRule::Default, |k| {
             TailRule::PerMille(k.saturating_mul(1000) / options.max_tokens.max(1))
@@ -201,6 +201,7 @@ impl App {
             Action::ToggleReplay => Mode::Replay,
             Action::ToggleSweep => Mode::Sweep,
             Action::ToggleCompare => Mode::Compare { selected: 0 },
+            Action::ToggleCost => Mode::Cost,
             _ => Mode::Config(ConfigView { kind: 0 }),
         };
     }
@@ -209,7 +210,7 @@ impl App {
     pub(super) fn needed_lifetime(&mut self) -> Vec<Effect> {
         if !matches!(
             self.mode,
-            Mode::Timeline(_) | Mode::Replay | Mode::Sweep | Mode::Compare { .. }
+            Mode::Timeline(_) | Mode::Replay | Mode::Sweep | Mode::Compare { .. } | Mode::Cost
         ) {
             return Vec::new();
         }
@@ -333,7 +334,7 @@ impl App {
         let Mode::Timeline(view) = &mut self.mode else {
             return;
         };
-        let epochs = &session.history.epochs;
+        let epochs = &session.core.history().epochs;
         if let Some(open) = &mut view.compaction {
             match action {
                 Action::Up => open.scroll = open.scroll.saturating_sub(1),
@@ -375,7 +376,7 @@ impl App {
             Action::PageDown => open.selected = step(page as i64, open.selected),
             Action::Top => open.selected = range.start,
             Action::Bottom => open.selected = last,
-            Action::ToggleLoss if session.history.compactions.iter().any(|c| c.epoch == open.epoch) => {
+            Action::ToggleLoss if session.core.history().compactions.iter().any(|c| c.epoch == open.epoch) => {
                 open.loss = Some(0);
             }
             _ => {}
@@ -390,14 +391,15 @@ impl App {
 
     /// Keys on the timeline's list of epochs and compactions.
     fn timeline_list_action(view: &mut TimelineView, session: &Session, action: &Action, status: &mut Option<Status>) {
-        let epochs = &session.history.epochs;
-        let rows = timeline_rows(&session.history);
+        let epochs = &session.core.history().epochs;
+        let rows = timeline_rows(session.core.history());
         let last = rows.len().saturating_sub(1);
         // The compaction a row stands for: its own, or the one that ended its epoch.
         let compaction_of = |row: TimelineRow| match row {
             TimelineRow::Compaction(c) => Some(c),
             TimelineRow::Epoch(e) => session
-                .history
+                .core
+                .history()
                 .compactions
                 .iter()
                 .find(|c| c.epoch == e)

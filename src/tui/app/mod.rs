@@ -213,6 +213,8 @@ pub enum Mode {
     },
     /// The settings as an agent's configuration.
     Config(ConfigView),
+    /// What each recorded call cost.
+    Cost,
     /// Choosing the tokenizer (the highlighted one of [`Tokenizer::ALL`]).
     PickTokenizer {
         /// The highlighted row.
@@ -525,7 +527,8 @@ impl App {
             | Action::ToggleReplay
             | Action::ToggleSweep
             | Action::ToggleConfig
-            | Action::ToggleCompare => {
+            | Action::ToggleCompare
+            | Action::ToggleCost => {
                 self.open_lifetime(action);
             }
             tuning => return self.tune(tuning),
@@ -569,7 +572,7 @@ impl App {
         }
         if matches!(
             self.mode,
-            Mode::Timeline(_) | Mode::Replay | Mode::Sweep | Mode::Config(_) | Mode::Compare { .. }
+            Mode::Timeline(_) | Mode::Replay | Mode::Sweep | Mode::Config(_) | Mode::Compare { .. } | Mode::Cost
         ) {
             return self.lifetime_action(action);
         }
@@ -749,6 +752,7 @@ impl App {
             Mode::Sweep => Context::Sweep,
             Mode::Compare { .. } => Context::Compare,
             Mode::Config(_) => Context::Config,
+            Mode::Cost => Context::Cost,
         }
     }
 

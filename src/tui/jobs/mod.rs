@@ -90,27 +90,18 @@ pub struct SessionKey {
     pub deterministic: bool,
 }
 
-/// A session's whole life, built once per [`SessionKey`]: every epoch joined, its model
-/// view and history.
+/// A session's whole life, built once per [`SessionKey`] on a worker: the core's
+/// [`crate::session::Session`] with every part the views draw made there (never on the
+/// drawing thread), and what only the screen shows.
 #[derive(Debug)]
 pub struct Session {
     /// Its inputs.
     pub key: SessionKey,
-    /// The model view (past summaries left out) with its costs.
-    pub view: crate::replay::View,
-    /// The whole session (every epoch).
-    pub whole: Transcript,
-    /// Its counts.
-    pub counts: Counts,
-    /// Its epochs and real compactions.
-    pub history: crate::history::History,
-    /// Each epoch's fit of recorded usage (how the provider's figures map to our counts).
-    pub fits: Vec<crate::calibrate::EpochFit>,
+    /// The whole session, its counts, model view, history, fits, facts and cost.
+    pub core: crate::session::Session,
     /// For each real compaction, what the epoch after it did again (the evidence of
     /// forgetting: files re-read, commands re-run, requests repeated).
     pub done_again: Vec<Vec<crate::forgetting::DoneAgain>>,
-    /// Its facts and human turns, indexed by the first sweep that needs them.
-    pub facts: std::sync::OnceLock<crate::replay::lost::FactIndex>,
     /// The agent's own policy replayed against its automatic compactions, each
     /// predicted from what was known before it (`ctxlens backtest`); `None` without one.
     pub backtest: Option<crate::backtest::Backtest>,
@@ -721,8 +712,8 @@ fn compare(
     cancel: &CancelToken,
 ) -> crate::Result<Arc<Vec<crate::policy::compare::Compared>>> {
     crate::policy::compare::compare(
-        &session.whole,
-        &session.counts,
+        session.core.whole(),
+        session.core.counts(),
         &crate::policy::all(),
         key.window,
         &[],
@@ -882,7 +873,7 @@ fn preview(snapshot: &RunSnapshot, cancel: &CancelToken) -> crate::Result<Previe
 /// The replay of `key` (placeholder summaries: the chart follows the keys live).
 fn replay(key: ReplayKey, session: &Session, cancel: &CancelToken) -> crate::Result<crate::replay::Replay> {
     crate::replay::replay(&crate::replay::Inputs {
-        view: &session.view,
+        view: session.core.view(),
         options: key.options,
         summary_role: key.summary_role,
         cuts_a_tail: key.cuts_a_tail,
@@ -899,15 +890,10 @@ fn sweep(
     cancel: &CancelToken,
     report: &dyn Fn(Done),
 ) -> crate::Result<crate::replay::sweep::Sweep> {
-    let facts = if let Some(facts) = session.facts.get() {
-        facts
-    } else {
-        let built = crate::replay::lost::FactIndex::build(&session.view, cancel)?;
-        session.facts.get_or_init(|| built)
-    };
+    let facts = session.core.facts(cancel)?;
     telling(JobKind::Sweep, report, |tell| {
         crate::replay::sweep::sweep(&crate::replay::sweep::Inputs {
-            view: &session.view,
+            view: session.core.view(),
             facts,
             settings: &key.settings(),
             range: &key.range,
@@ -982,37 +968,29 @@ fn telling<T: Send>(kind: JobKind, report: &dyn Fn(Done), work: impl FnOnce(crat
 }
 
 /// Builds the session's whole life: the whole conversation (for a log; otherwise the
-/// transcript itself and its counts), its model view under the strategy, its history.
+/// transcript itself and its counts), its model view under the strategy, its history,
+/// fits and cost (the facts wait for the first sweep), what each epoch did again, the
+/// backtest.
 fn session(key: SessionKey, live: &Transcript, counts: &Counts, cancel: &CancelToken) -> crate::Result<Session> {
-    let whole = live.whole_session()?;
-    let counts = if whole.messages().len() == live.messages().len() && whole.conversation() == live.conversation() {
-        counts.clone()
-    } else {
-        Counts::compute_cancellable(&whole, key.tokenizer, cancel, |_, _| {})?
-    };
-    let view = crate::replay::view_for(&whole, &counts, key.deterministic, cancel)?;
-    let history = crate::history::history(&whole, &counts);
-    let fits = crate::calibrate::calibrate_epochs(&whole, &counts);
+    let core = crate::session::Session::load(live, Some(counts), key.tokenizer, key.deterministic, cancel)?;
+    let (whole, counts, history) = (core.whole(), core.counts(), core.history());
+    core.fits();
+    core.cost();
     let done_again = if history.compactions.is_empty() {
         Vec::new()
     } else {
-        let chat = crate::policy::chat_view_counted(&whole, &counts);
+        let chat = crate::policy::chat_view_counted(whole, counts);
         history
             .compactions
             .iter()
-            .map(|c| crate::forgetting::after_compaction(&whole, &counts, &chat, c))
+            .map(|c| crate::forgetting::after_compaction(whole, counts, &chat, c))
             .collect()
     };
-    let backtest = backtest_of(&whole, &counts, &history, cancel)?;
+    let backtest = backtest_of(whole, counts, history, cancel)?;
     Ok(Session {
         key,
-        view,
-        whole,
-        counts,
-        history,
-        fits,
+        core,
         done_again,
-        facts: std::sync::OnceLock::new(),
         backtest,
     })
 }

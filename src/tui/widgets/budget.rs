@@ -332,6 +332,7 @@ fn third_line(app: &App, width: usize) -> Vec<Part> {
             ),
             (1, vec![Span::styled(format!(" · {state}"), t.dim)]),
             (3, vec![Span::styled(why, t.dim)]),
+            (1, recorded_cost(app)),
         ];
     }
     let text = gap
@@ -349,6 +350,19 @@ fn third_line(app: &App, width: usize) -> Vec<Part> {
     // Warnings are the line's point: cut at a word, with an ellipsis, when too long.
     let text = crate::text::cut_at_word(&text, width.saturating_sub(2));
     vec![(0, vec![Span::styled("⚠ ", t.warning), Span::styled(text, t.warning)])]
+}
+
+/// What the log's calls cost, once the whole session is known (any of the lifetime
+/// views builds it; `$` draws it call by call).
+fn recorded_cost(app: &App) -> Vec<Span<'static>> {
+    let total = app.session().and_then(|s| s.core.cost()).and_then(|c| c.total);
+    total.map_or_else(Vec::new, |total| {
+        vec![
+            Span::styled(" · recorded ", app.theme().dim),
+            Span::styled(format!("${total:.2}"), app.theme().accent),
+            Span::styled(" ($)", app.theme().dim),
+        ]
+    })
 }
 
 /// The context meter of a followed file: how full its context is and how far its agent's

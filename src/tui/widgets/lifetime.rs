@@ -19,7 +19,7 @@ use crate::tui::keys::Context;
 use crate::tui::layout::overlay_area;
 
 /// The box shown while the session is being built.
-fn loading(frame: &mut Frame, area: Rect, app: &App, title: &str, context: Context) {
+pub(super) fn loading(frame: &mut Frame, area: Rect, app: &App, title: &str, context: Context) {
     let popup = overlay_area(area);
     frame.render_widget(Clear, popup);
     let text = format!("{} loading the whole session…", app.spinner());
@@ -45,20 +45,20 @@ pub fn timeline(frame: &mut Frame, area: Rect, app: &App, view: &TimelineView) {
         return epoch(frame, area, app, session, open);
     }
     let t = app.theme();
-    let history = &session.history;
+    let history = session.core.history();
     let widest = history.epochs.iter().map(|e| e.tokens).max().unwrap_or(1).max(1);
     let width = usize::from(crate::tui::layout::overlay_area(area).width.saturating_sub(2));
     let mut lines = vec![
         Line::styled(
             format!(
                 "{} · {} messages in {} epoch{} · {} real compaction{} ({})",
-                session.whole.source(),
-                thousands(session.whole.messages().len() as u64),
+                session.core.whole().source(),
+                thousands(session.core.whole().messages().len() as u64),
                 history.epochs.len(),
                 if history.epochs.len() == 1 { "" } else { "s" },
                 history.compactions.len(),
                 if history.compactions.len() == 1 { "" } else { "s" },
-                session.counts.tokenizer.name()
+                session.core.counts().tokenizer.name()
             ),
             t.accent,
         ),
@@ -142,7 +142,7 @@ pub fn timeline(frame: &mut Frame, area: Rect, app: &App, view: &TimelineView) {
 /// (the evidence of forgetting); or, with `l`, what it lost.
 fn compaction(frame: &mut Frame, area: Rect, app: &App, session: &Session, open: CompactionView) {
     let t = app.theme();
-    let Some(c) = session.history.compactions.get(open.index) else {
+    let Some(c) = session.core.history().compactions.get(open.index) else {
         return;
     };
     let width = usize::from(overlay_area(area).width.saturating_sub(2)).max(20);
@@ -224,7 +224,12 @@ fn compaction(frame: &mut Frame, area: Rect, app: &App, session: &Session, open:
 /// One epoch's messages (read-only) with the selected one's text.
 fn epoch(frame: &mut Frame, area: Rect, app: &App, session: &Session, open: &EpochView) {
     let t = app.theme();
-    let ended_by = session.history.compactions.iter().find(|c| c.epoch == open.epoch);
+    let ended_by = session
+        .core
+        .history()
+        .compactions
+        .iter()
+        .find(|c| c.epoch == open.epoch);
     if let (Some(scroll), Some(c)) = (open.loss, ended_by) {
         let text = format!(
             "What the compaction at line {} lost: facts of epoch {} in neither the summary the agent got nor anything after it.\n\n{}",
@@ -243,24 +248,28 @@ fn epoch(frame: &mut Frame, area: Rect, app: &App, session: &Session, open: &Epo
     frame.render_widget(block, popup);
     let [list_area, detail_area] =
         Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(inner);
-    let range = &session.history.epochs[open.epoch].messages;
+    let range = &session.core.history().epochs[open.epoch].messages;
     let rows = usize::from(list_area.height);
     let preview_width = usize::from(list_area.width).saturating_sub(28);
     let lines: Vec<Line> = (open.offset..range.end)
         .take(rows)
         .map(|i| {
-            let m = &session.whole.messages()[i];
+            let m = &session.core.whole().messages()[i];
             let marker = if m.past_summary() { "◆" } else { " " };
             let text = format!(
                 "{marker}{:>6} {:<10} {} {:>8}",
                 i,
-                fit(&crate::text::visible(session.whole.role_label(i), false), 10, false),
                 fit(
-                    &crate::text::visible(&session.whole.list_preview(i, preview_width), false),
+                    &crate::text::visible(session.core.whole().role_label(i), false),
+                    10,
+                    false
+                ),
+                fit(
+                    &crate::text::visible(&session.core.whole().list_preview(i, preview_width), false),
                     preview_width,
                     false
                 ),
-                thousands(session.counts.message(i))
+                thousands(session.core.counts().message(i))
             );
             let style = if i == open.selected {
                 t.selected
@@ -273,7 +282,7 @@ fn epoch(frame: &mut Frame, area: Rect, app: &App, session: &Session, open: &Epo
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), list_area);
-    let selected = &session.whole.messages()[open.selected];
+    let selected = &session.core.whole().messages()[open.selected];
     let mut detail = Vec::new();
     if selected.past_summary() {
         detail.push(Line::styled(
@@ -286,13 +295,14 @@ fn epoch(frame: &mut Frame, area: Rect, app: &App, session: &Session, open: &Epo
             "#{} {} · {} tokens",
             open.selected,
             selected.role(),
-            thousands(session.counts.message(open.selected))
+            thousands(session.core.counts().message(open.selected))
         ),
         t.accent,
     ));
     detail.extend(
         session
-            .whole
+            .core
+            .whole()
             .readable_text(open.selected)
             .lines()
             .map(|l| Line::raw(crate::text::visible(l, false).into_owned())),
@@ -306,7 +316,7 @@ fn epoch(frame: &mut Frame, area: Rect, app: &App, session: &Session, open: &Epo
 }
 
 /// A chart's frame: the overlay with a title, a summary line and the hints.
-fn chart_frame(
+pub(super) fn chart_frame(
     frame: &mut Frame,
     area: Rect,
     app: &App,
@@ -357,18 +367,17 @@ fn series<'a>(name: &'static str, data: &'a [(f64, f64)], style: Style, line: bo
     }
 }
 
-/// A chart with labelled axes from 0.
 /// One series of a chart: its name in the legend (empty: not listed), its points, and
 /// whether they are joined.
-struct Plot<'a> {
-    name: &'static str,
-    data: &'a [(f64, f64)],
-    style: Style,
-    line: bool,
+pub(super) struct Plot<'a> {
+    pub(super) name: &'static str,
+    pub(super) data: &'a [(f64, f64)],
+    pub(super) style: Style,
+    pub(super) line: bool,
 }
 
 impl<'a> Plot<'a> {
-    fn line(name: &'static str, data: &'a [(f64, f64)], style: Style) -> Plot<'a> {
+    pub(super) fn line(name: &'static str, data: &'a [(f64, f64)], style: Style) -> Plot<'a> {
         Plot {
             name,
             data,
@@ -377,7 +386,7 @@ impl<'a> Plot<'a> {
         }
     }
 
-    fn dots(name: &'static str, data: &'a [(f64, f64)], style: Style) -> Plot<'a> {
+    pub(super) fn dots(name: &'static str, data: &'a [(f64, f64)], style: Style) -> Plot<'a> {
         Plot {
             name,
             data,
@@ -389,7 +398,7 @@ impl<'a> Plot<'a> {
 
 /// The legend, as a line of text above the chart: never drawn over by the plot, never
 /// hidden when the chart is narrow (ratatui's own legend box is both).
-fn legend(plots: &[Plot]) -> Line<'static> {
+pub(super) fn legend(plots: &[Plot]) -> Line<'static> {
     let mut spans = Vec::new();
     for plot in plots.iter().filter(|p| !p.name.is_empty()) {
         if !spans.is_empty() {
@@ -401,8 +410,9 @@ fn legend(plots: &[Plot]) -> Line<'static> {
     Line::from(spans)
 }
 
-/// The chart of `plots` (its legend is [`legend`]'s line, not drawn in the plot).
-fn chart<'a>(plots: &[Plot<'a>], x: (&str, f64), y: (String, f64)) -> Chart<'a> {
+/// The chart of `plots`, with labelled axes from 0 (its legend is [`legend`]'s line, not
+/// drawn in the plot).
+pub(super) fn chart<'a>(plots: &[Plot<'a>], x: (&str, f64), y: (String, f64)) -> Chart<'a> {
     let datasets: Vec<Dataset<'a>> = plots.iter().map(|p| series(p.name, p.data, p.style, p.line)).collect();
     Chart::new(datasets)
         .legend_position(None)
@@ -430,7 +440,7 @@ struct ReplaySeries {
 
 impl ReplaySeries {
     fn of(session: &Session, replay: &crate::replay::Replay, max_tokens: u64) -> ReplaySeries {
-        let view = &session.view;
+        let view = session.core.view();
         let point = |p: usize, v: u64| (p as f64, v as f64);
         let before: Vec<(f64, f64)> = replay.calls.iter().map(|c| point(c.at, c.before)).collect();
         // Recorded usage is the provider's figure (the system prompt and tools included):
@@ -442,7 +452,7 @@ impl ReplaySeries {
             .filter_map(|c| {
                 let r = c.recorded?;
                 let origin = *view.positions.get(c.at)?;
-                let fit = crate::calibrate::epoch_of(&session.fits, origin)?
+                let fit = crate::calibrate::epoch_of(session.core.fits(), origin)?
                     .calibration
                     .as_ref()?;
                 let counted = ((r as f64 - fit.overhead as f64) / fit.ratio).max(0.0);
@@ -461,7 +471,8 @@ impl ReplaySeries {
             firings: replay.firings.iter().map(|f| point(f.at, f.tokens_before)).collect(),
             budget: vec![(0.0, max_tokens as f64), (x_max, max_tokens as f64)],
             real: session
-                .whole
+                .core
+                .whole()
                 .compactions()
                 .iter()
                 .flat_map(|c| {
@@ -509,7 +520,7 @@ fn replay_summary(app: &App, session: &Session, replay: &crate::replay::Replay) 
             t.dim,
         ),
     ])];
-    let real = session.whole.compactions().len();
+    let real = session.core.whole().compactions().len();
     if real > 0 {
         lines.push(Line::styled(
             format!(
@@ -554,7 +565,7 @@ pub fn replay(frame: &mut Frame, area: Rect, app: &App) {
     let mut summary = replay_summary(app, session, replay);
     summary.push(legend(&plots));
     let chart_area = chart_frame(frame, area, app, title, summary, Context::Replay);
-    let y_title = format!("tokens ({})", session.counts.tokenizer.name());
+    let y_title = format!("tokens ({})", session.core.counts().tokenizer.name());
     frame.render_widget(chart(&plots, ("message", s.x_max), (y_title, s.y_max)), chart_area);
 }
 

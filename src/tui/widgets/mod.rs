@@ -1,8 +1,9 @@
 //! The widgets of the screen, one module each: the budget bar, the message list, the
-//! detail pane, the footer, and the overlays (help, preview, prompt).
+//! detail pane, the footer, and the overlays (help, preview, prompt, the lifetime charts).
 
 pub mod budget;
 pub mod compare;
+pub mod cost;
 pub mod detail;
 pub mod footer;
 pub mod lifetime;
