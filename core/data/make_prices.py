@@ -1,5 +1,6 @@
 """Writes core/data/prices.json, the price table ctxlens prices recorded usage with: the
-chat models of the providers ctxlens reads (anthropic, openai, gemini) from LiteLLM's
+chat models of the providers ctxlens reads (anthropic, openai, gemini, and deepseek,
+which the shipped mini-swe-agent trajectory runs) from LiteLLM's
 model_prices_and_context_window.json (MIT, BerriAI/litellm), the table ccusage uses.
 
 Usage: python3 core/data/make_prices.py NEW.json OLD.json > core/data/prices.json
@@ -11,7 +12,7 @@ keeps the models the newer has dropped (a log of 2025 still names claude-opus-4-
 import json
 import sys
 
-PROVIDERS = {"anthropic", "openai", "gemini"}
+PROVIDERS = {"anthropic", "openai", "gemini", "deepseek"}
 FIELDS = (
     "input_cost_per_token",
     "output_cost_per_token",

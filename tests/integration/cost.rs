@@ -1,6 +1,7 @@
 //! What a log cost, against ccusage: `stats --json`'s `cost.total` for every shipped
 //! Claude Code log within 1% of ccusage 20.0.24's `totalCost` for that log alone
-//! (recorded in `tests/data/ccusage/`, with the command).
+//! (recorded in `tests/data/ccusage/`, with the command); and a trajectory's, against the
+//! cost its own run recorded.
 
 use crate::common;
 
@@ -59,6 +60,61 @@ fn every_shipped_claude_code_log_costs_what_ccusage_says() {
         compared += 1;
     }
     assert_eq!(compared, 7, "every shipped Claude Code log has its ccusage figure");
+}
+
+/// A trajectory that keeps each response beside its message costs what its own run was
+/// billed: mini-swe-agent writes the cost LiteLLM computed for each call
+/// (`extra.cost`) and their sum (`info.model_stats.instance_cost`); `stats --json` prices
+/// the usage it reads from the same responses (the cached part of each prompt as a cache
+/// read) with the shipped table, call for call. And an OpenHands log counts a response
+/// that made several tool calls once.
+#[test]
+fn a_trajectory_with_its_responses_costs_what_its_run_recorded() {
+    let file = data().join("real-transcripts/openai-chat/mini-swe-agent-deepseek-chat-django-13265.traj.json");
+    let trajectory: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("readable")).expect("JSON");
+    let recorded: Vec<f64> = trajectory["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .filter_map(|m| m["extra"]["cost"].as_f64())
+        .collect();
+    let out = ctxlens(&["stats", file.to_str().expect("UTF-8"), "--json"]);
+    assert_exit(&out, 0);
+    let cost = &json_stdout(&out)["cost"];
+    let calls = cost["calls"].as_array().expect("calls");
+    assert_eq!(calls.len(), recorded.len(), "one call per response");
+    for (k, (call, expected)) in calls.iter().zip(&recorded).enumerate() {
+        let d = &call["dollars"];
+        let ours: f64 = ["input", "cache_write", "cache_read", "output"]
+            .iter()
+            .map(|part| d[*part].as_f64().expect("priced"))
+            .sum();
+        assert!(
+            (ours - expected).abs() <= expected * 1e-6,
+            "call {k}: ${ours} vs ${expected}"
+        );
+        assert!(call["usage"]["cache_read_tokens"].as_u64().is_some());
+    }
+    let total = cost["total"].as_f64().expect("priced");
+    let instance = trajectory["info"]["model_stats"]["instance_cost"]
+        .as_f64()
+        .expect("the run's cost");
+    assert!((total - instance).abs() <= instance * 1e-6, "${total} vs ${instance}");
+    // OpenHands: every event of one response carries it; the response is one call.
+    let events = data().join("real-transcripts/openhands-events/openhands-basic-gui-mode.json");
+    let list: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&events).expect("readable")).expect("JSON");
+    let responses: std::collections::BTreeSet<&str> = list
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["source"] == "agent")
+        .filter_map(|e| e["tool_call_metadata"]["model_response"]["id"].as_str())
+        .collect();
+    let cost = &json_stdout(&ctxlens(&["stats", events.to_str().expect("UTF-8"), "--json"]))["cost"];
+    assert_eq!(cost["calls"].as_array().expect("calls").len(), responses.len());
+    assert!(cost["total"].as_f64().is_some_and(|t| t > 0.0));
 }
 
 /// A model the table does not hold is named, and the total is unknown, never 0.

@@ -3,7 +3,8 @@
 //! ([`prices`]), once per request as the provider billed it — a Claude Code response
 //! written over several records counts once (by `message.id` and `requestId`, as
 //! ccusage counts it), and every record of the file counts, off the active branch too
-//! (an abandoned branch was billed). And where the cache was rewritten: each call that
+//! (an abandoned branch was billed); a trajectory that keeps each response beside its
+//! message (mini-swe-agent, OpenHands) counts each response once. And where the cache was rewritten: each call that
 //! wrote more than half of a prompt over 10,000 tokens, with its cause — an idle gap
 //! longer than the cache's lifetime, a compaction just before it, the session's first
 //! call, or none the log shows.
@@ -202,13 +203,14 @@ pub struct EstimatedCall {
 /// The smallest prompt whose rewrite is worth naming.
 pub const REWRITE_MIN_PROMPT: u64 = 10_000;
 
-/// The cost of the session `transcript` reads (a Claude Code log or a Codex rollout;
-/// `None` for formats that record no usage per call).
+/// The cost of the session `transcript` reads (a Claude Code log, a Codex rollout, or a
+/// transcript that keeps each response's usage beside its message; `None` when it
+/// records no usage per call).
 pub fn session_cost(transcript: &Transcript, table: &PriceTable) -> Option<SessionCost> {
     let calls = match transcript.format().container {
         Container::ClaudeCode => claude_code_calls(transcript),
         Container::Codex => codex_calls(transcript),
-        _ => return None,
+        _ => Some(embedded_calls(transcript)).filter(|calls| !calls.is_empty())?,
     };
     let mut unpriced = BTreeSet::new();
     let calls: Vec<Call> = calls
@@ -324,6 +326,30 @@ fn claude_code_calls(transcript: &Transcript) -> Vec<RawCall> {
             string(message.get("model")),
             usage,
         ));
+    }
+    calls
+}
+
+/// Any other transcript: each message that carries its response's usage (a
+/// mini-swe-agent or OpenHands trajectory, a saved API response; once per response, as
+/// the transcript read it), at the model the response names, else the transcript's.
+fn embedded_calls(transcript: &Transcript) -> Vec<RawCall> {
+    let mut lines = Lines::of(transcript);
+    let mut calls = Vec::new();
+    for (i, message) in transcript.messages().iter().enumerate() {
+        let Some(usage) = message.recorded() else { continue };
+        let value: Option<serde_json::Value> = serde_json::from_str(transcript.raw(i)).ok();
+        let model = value
+            .as_ref()
+            .and_then(crate::transcript::embedded_call)
+            .and_then(|call| call.model)
+            .or_else(|| transcript.model().map(str::to_owned));
+        let time = value
+            .as_ref()
+            .and_then(|v| v.get("timestamp"))
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        calls.push((lines.at(message.span.start), time, model, usage));
     }
     calls
 }

@@ -194,6 +194,7 @@ mod tests {
             "claude-opus-4-20250514",
             "gpt-5.5",
             "gpt-5.1-codex",
+            "deepseek-chat",
         ] {
             assert!(table.prices(model).is_some(), "{model} in {}", table.name);
         }

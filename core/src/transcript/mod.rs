@@ -4,6 +4,7 @@
 mod append;
 mod dialect;
 pub mod earlier;
+mod embedded_usage;
 mod forced;
 mod format;
 mod groups;
@@ -28,6 +29,7 @@ use structure::Scan;
 
 pub use append::ReadOn;
 pub use dialect::{Dialect, Provider};
+pub(crate) use embedded_usage::embedded_call;
 pub use format::{Container, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
 pub(crate) use logs::{answers_a_call, anthropic_usage, codex_usage};
@@ -288,7 +290,10 @@ impl Transcript {
             };
             let raws: Vec<&str> = messages.iter().map(|m| &text[m.span.clone()]).collect();
             dialect.rules().pair(&mut messages, &raws);
-            (dialect, messages, Vec::new(), Vec::new(), None)
+            // A trajectory that kept each response beside its message records usage too,
+            // and names its model there.
+            let model = embedded_usage::attach(&text, &mut messages, |role| dialect.rules().is_model_output(role));
+            (dialect, messages, Vec::new(), Vec::new(), model)
         };
         let system = split.system.map(|span| system_text(&text[span]));
         let model = split
