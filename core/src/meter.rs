@@ -24,6 +24,10 @@ pub struct Meter {
     pub tokens_from: String,
     /// The model's context window.
     pub window: u64,
+    /// Where the window comes from: `--context-window`, the log's own record, the
+    /// model's family or table entry, or [`ASSUMED_WINDOW`] when none says.
+    #[serde(default)]
+    pub window_from: String,
     /// Where the next compaction fires.
     pub threshold: u64,
     /// Which rule gave the threshold.
@@ -50,20 +54,34 @@ fn compacts_by_default() -> bool {
 /// overrides the model's.
 pub fn meter(transcript: &Transcript, counts: &Counts, window: Option<u64>) -> Meter {
     let model = transcript.model().map(str::to_owned);
-    let window = window
-        .or_else(|| transcript.recorded_window())
-        .or_else(|| model.as_deref().and_then(crate::models::window_of).map(|w| w.tokens))
-        .unwrap_or(crate::policy::claude_code::DEFAULT_WINDOW);
+    let (window, window_from) = if let Some(w) = window {
+        (w, "given (--context-window)".to_owned())
+    } else if let Some(w) = transcript.recorded_window() {
+        (w, "recorded in the log".to_owned())
+    } else if let Some(w) = model.as_deref().and_then(crate::models::window_of) {
+        (w.tokens, format!("the model's ({})", w.family))
+    } else {
+        (crate::policy::claude_code::DEFAULT_WINDOW, ASSUMED_WINDOW.to_owned())
+    };
     let threshold = threshold_of(transcript, window);
-    measured(transcript, counts, window, threshold)
+    measured(transcript, counts, (window, window_from), threshold)
 }
+
+/// What the meter says of a window no record, model or option gives: Claude Code's
+/// default is assumed.
+pub const ASSUMED_WINDOW: &str = "assumed: no window known for this model (--context-window N gives it)";
 
 /// The meter of `transcript` read on from the read `earlier` measured: the window and
 /// the threshold still hold (reading on adds no compaction and names no other model),
 /// so only the context and its growth are measured again, from the last calls.
 pub fn meter_read_on(transcript: &Transcript, counts: &Counts, earlier: &Meter) -> Meter {
     let threshold = (earlier.threshold, earlier.threshold_from.clone());
-    measured(transcript, counts, earlier.window, threshold)
+    measured(
+        transcript,
+        counts,
+        (earlier.window, earlier.window_from.clone()),
+        threshold,
+    )
 }
 
 /// Where the agent's next compaction fires in `transcript` for `window`, and which rule
@@ -100,8 +118,9 @@ fn threshold_of(transcript: &Transcript, window: u64) -> (u64, String) {
 pub const NO_COMPACTION: &str = "the window (no automatic compaction known for this agent)";
 
 /// The meter's figures with the window and threshold known.
-fn measured(transcript: &Transcript, counts: &Counts, window: u64, threshold: (u64, String)) -> Meter {
+fn measured(transcript: &Transcript, counts: &Counts, window: (u64, String), threshold: (u64, String)) -> Meter {
     let model = transcript.model().map(str::to_owned);
+    let (window, window_from) = window;
     let (threshold, threshold_from) = threshold;
     // The last eleven recorded, read from the end: a followed log's meter costs what the
     // last calls wrote, not the whole session.
@@ -133,6 +152,7 @@ fn measured(transcript: &Transcript, counts: &Counts, window: u64, threshold: (u
         tokens,
         tokens_from,
         window,
+        window_from,
         threshold,
         left,
         calls: growth.filter(|&g| g > 0).map(|g| left.div_ceil(g)),

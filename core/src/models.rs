@@ -1,7 +1,8 @@
 //! Context windows by model family, for the settings an agent takes as a share of its
-//! window and for the thresholds ctxlens checks against it. Each entry's source is the
-//! provider's model documentation, named in `docs/policies.md`; a model ctxlens does not
-//! know gets no window (the user passes `--context-window`).
+//! window and for the thresholds ctxlens checks against it. Each family's source is the
+//! provider's model documentation, named in `docs/policies.md`; a model of no family
+//! known here takes the largest prompt LiteLLM's table (the shipped price table) gives
+//! it; a model in neither gets no window (the user passes `--context-window`).
 
 /// A model family's context window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +47,13 @@ pub fn window_of(model: &str) -> Option<Window> {
         .iter()
         .find(|(prefix, ..)| id.starts_with(prefix))
         .map(|&(_, tokens, family)| Window { tokens, family })
+        .or_else(|| {
+            let tokens = crate::cost::PriceTable::builtin().prices(model)?.window?;
+            Some(Window {
+                tokens,
+                family: "LiteLLM's max_input_tokens",
+            })
+        })
 }
 
 #[cfg(test)]
@@ -60,5 +68,9 @@ mod tests {
         assert_eq!(window_of("gpt-4.1-nano").map(|w| w.tokens), Some(1_047_576));
         assert_eq!(window_of("models/gemini-2.5-flash").map(|w| w.tokens), Some(1_048_576));
         assert_eq!(window_of("llama3.2"), None);
+        // Of no family here: the largest prompt LiteLLM's table gives it.
+        let deepseek = window_of("deepseek-chat").expect("in the shipped table");
+        assert_eq!(deepseek.family, "LiteLLM's max_input_tokens");
+        assert!(deepseek.tokens >= 64_000, "{deepseek:?}");
     }
 }

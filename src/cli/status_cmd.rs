@@ -85,7 +85,12 @@ fn template_of(args: &StatusArgs) -> anyhow::Result<Option<String>> {
 fn default_line(s: &Status) -> String {
     let m = &s.meter;
     let short = ctxlens::text::short_count;
-    let head = format!("{}% of {}", m.pct, short(m.window));
+    let assumed = if m.window_from == ctxlens::meter::ASSUMED_WINDOW {
+        " (window assumed)"
+    } else {
+        ""
+    };
+    let head = format!("{}% of {}{assumed}", m.pct, short(m.window));
     if !m.compacts {
         return format!("{head} · no automatic compaction");
     }
@@ -216,6 +221,8 @@ struct Cache {
     key: (u64, u128, Option<u64>),
     /// The session file's identity (another file at the same path is read whole).
     identity: Option<(u64, u64)>,
+    /// The program that answers: its size and modification time.
+    program: Option<(u64, u128)>,
 }
 
 /// What a cache file holds.
@@ -223,6 +230,9 @@ struct Cache {
 struct Cached {
     key: (u64, u128, Option<u64>),
     identity: Option<(u64, u64)>,
+    /// The program that made the answer (absent: an older one, whose answer is not used).
+    #[serde(default)]
+    program: Option<(u64, u128)>,
     status: Status,
     /// What reads on from the answer (a Claude Code log with recorded usage).
     state: Option<MeterState>,
@@ -260,13 +270,17 @@ impl Cache {
             path: folder.join(format!("{:016x}.json", hasher.finish())),
             key: (meta.len(), modified, window),
             identity: ctxlens::follow::FileState::of(file).ok().and_then(|s| s.identity),
+            program: program(),
         })
     }
 
     /// The answer kept for this file and window, if any, and whether the file is unchanged.
     fn read(&self) -> Option<Kept> {
         let cached: Cached = serde_json::from_slice(&std::fs::read(&self.path).ok()?).ok()?;
-        (cached.key.2 == self.key.2).then(|| Kept {
+        // Another build of ctxlens may read the same file otherwise (a new format read,
+        // a rule fixed): its answer is not this one's, whatever the file.
+        let same_program = self.program.is_some() && cached.program == self.program;
+        (same_program && cached.key.2 == self.key.2).then(|| Kept {
             same: cached.key == self.key && cached.identity == self.identity,
             status: cached.status,
             state: cached.state,
@@ -284,6 +298,7 @@ impl Cache {
         let cached = Cached {
             key: self.key,
             identity: self.identity,
+            program: self.program,
             status: status.clone(),
             state,
         };
@@ -292,6 +307,15 @@ impl Cache {
             let _ = ctxlens::export::write_atomic(&self.path, &text, None, true);
         }
     }
+}
+
+/// The running program's size and modification time: what tells one build of ctxlens
+/// from another (the version alone does not change between builds); `None` when the
+/// program cannot be found, and then nothing is read from the cache.
+fn program() -> Option<(u64, u128)> {
+    let meta = std::fs::metadata(std::env::current_exe().ok()?).ok()?;
+    let modified = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some((meta.len(), modified.as_nanos()))
 }
 
 /// `template` with the status's fields filled in.

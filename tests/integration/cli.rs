@@ -546,6 +546,24 @@ fn status_is_one_line_from_the_recorded_usage_and_the_agents_own_threshold() {
         api.trim().ends_with("no automatic compaction") && !api.contains('?'),
         "{api}"
     );
+    // Its model names no window: the one assumed is said, and where each comes from.
+    let support = repo().join("sample-transcripts/support-agent.json");
+    let support = support.to_str().expect("UTF-8");
+    let assumed = json_stdout(&ctxlens(&["status", support, "--json"]));
+    assert_eq!(assumed["window_from"], ctxlens::meter::ASSUMED_WINDOW, "{assumed}");
+    assert!(api.contains("(window assumed)"), "{api}");
+    let given = json_stdout(&ctxlens(&["status", support, "--json", "--context-window", "64000"]));
+    assert_eq!(
+        (given["window"].as_u64(), given["window_from"].as_str()),
+        (Some(64_000), Some("given (--context-window)"))
+    );
+    assert!(!stdout(&ctxlens(&["status", support, "--context-window", "64000"])).contains("assumed"));
+    assert!(
+        status["window_from"]
+            .as_str()
+            .is_some_and(|from| from != ctxlens::meter::ASSUMED_WINDOW),
+        "{status}"
+    );
     let codex = data().join("real-transcripts/codex-rollout/codemie-codex-cli-019e1625.jsonl");
     let codex = json_stdout(&ctxlens(&["status", codex.to_str().expect("UTF-8"), "--json"]));
     assert_eq!(
@@ -603,6 +621,22 @@ fn status_answers_from_its_cache_while_the_log_is_unchanged() {
     std::fs::write(&kept[0], entry.to_string()).expect("write");
     assert_eq!(status()["tokens"], 12_345);
     assert_eq!(status()["file"], first["file"]);
+    // ...but never an answer another build of ctxlens made (it may read the file
+    // otherwise): an entry of another program, or of an older one that did not say
+    // which, is answered afresh.
+    for program in [Some(serde_json::json!([1, 2])), None] {
+        let mut entry: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&kept[0]).expect("read")).expect("JSON");
+        entry["status"]["tokens"] = serde_json::json!(12_345);
+        match program {
+            Some(other) => entry["program"] = other,
+            None => {
+                entry.as_object_mut().expect("an object").remove("program");
+            }
+        }
+        std::fs::write(&kept[0], entry.to_string()).expect("write");
+        assert_eq!(status(), first, "{entry}");
+    }
     // ...and a log that grew is brought up to date.
     let mut text = std::fs::read_to_string(&log).expect("read");
     text.push('\n');

@@ -34,6 +34,7 @@ struct Entry {
     input_cost_per_token_above_272k_tokens: Option<f64>,
     output_cost_per_token_above_272k_tokens: Option<f64>,
     cache_read_input_token_cost_above_272k_tokens: Option<f64>,
+    max_input_tokens: Option<u64>,
 }
 
 /// Dollars per token of each kind a call is billed in.
@@ -59,6 +60,8 @@ pub struct Prices {
     pub base: Rates,
     /// A long request's rates: from how many prompt tokens on, and what.
     pub long: Option<(u64, Rates)>,
+    /// The largest prompt the model takes, where the table says (`max_input_tokens`).
+    pub window: Option<u64>,
 }
 
 impl Prices {
@@ -114,7 +117,11 @@ impl Prices {
                 entry.cache_read_input_token_cost_above_272k_tokens,
             )
         });
-        Some(Prices { base, long })
+        Some(Prices {
+            base,
+            long,
+            window: entry.max_input_tokens,
+        })
     }
 
     /// The rates a request with a prompt of `prompt` tokens is billed at.

@@ -102,7 +102,7 @@ impl App {
             path: follow.path.clone(),
             previous,
             tokenizer: self.tokenizer,
-            window: self.context_window,
+            window: self.given_window,
         })]
     }
 
@@ -246,7 +246,7 @@ impl App {
             follow.grown += 1;
             follow.meter = Some(match &follow.meter {
                 Some(earlier) => crate::meter::meter_read_on(&self.transcript, counts, earlier),
-                None => crate::meter::meter(&self.transcript, counts, self.context_window),
+                None => crate::meter::meter(&self.transcript, counts, self.given_window),
             });
         }
         self.figure_again();

@@ -311,6 +311,9 @@ pub struct App {
     filter: Option<ListFilter>,
     calibration: Option<(Tokenizer, Option<Arc<crate::calibrate::Calibration>>)>,
     context_window: Option<u64>,
+    /// The window the user gave (`--context-window`, or typed with `W`), where
+    /// `context_window` may be the model's: the meter says which.
+    given_window: Option<u64>,
     fact_floor: f64,
     /// The input file, followed as its agent writes it.
     follow: Option<Follow>,
@@ -407,6 +410,7 @@ impl App {
             calibration: None,
             // The window the user gave, else the one of the model the transcript names.
             context_window: config.context_window.or(model_window),
+            given_window: config.context_window,
             fact_floor: config.fact_floor,
             follow,
             main_policy: None,

@@ -195,6 +195,7 @@ impl App {
                 match text.replace([',', '_', ' '], "").parse::<u64>() {
                     Ok(n) if n > 0 => {
                         self.context_window = Some(n);
+                        self.given_window = Some(n);
                         self.status = Status::info(format!(
                             "context window {}: the comparison and the settings to paste follow it",
                             crate::text::thousands(n)

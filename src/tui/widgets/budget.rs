@@ -391,9 +391,14 @@ fn meter_parts(app: &App, meter: &crate::meter::Meter) -> Vec<Part> {
         (
             0,
             vec![Span::raw(format!(
-                "{}% of {} · ",
+                "{}% of {}{} · ",
                 meter.pct,
-                crate::text::short_count(meter.window)
+                crate::text::short_count(meter.window),
+                if meter.window_from == crate::meter::ASSUMED_WINDOW {
+                    " (window assumed)"
+                } else {
+                    ""
+                }
             ))],
         ),
         (
