@@ -80,13 +80,7 @@ pub fn ledger_at(
         let counts = Counts::compute(&whole, Tokenizer::Estimate);
         let history = crate::history::history(&whole, &counts);
         let started = whole.line_timestamp(1).unwrap_or_default();
-        // A project is the folder the agent worked in, as the log records it (Claude
-        // Code's `cwd`, Codex's `payload.cwd`), else the folder of the log (Claude Code
-        // keeps one per working folder).
-        let project = whole
-            .first_record_field("cwd")
-            .or_else(|| file.parent().map(|p| p.display().to_string()))
-            .unwrap_or_default();
+        let project = project_of(&whole, &file);
         loaded.push((started, file.display().to_string(), project, whole, history));
     }
     loaded.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
@@ -100,6 +94,32 @@ pub fn ledger_at(
         })
         .collect();
     Ok(ledger::ledger(&sessions, review))
+}
+
+/// The project a session belongs to: the folder the agent worked in, as the log records
+/// it (Claude Code's `cwd`, Codex's `payload.cwd`), else the folder of the log (Claude
+/// Code keeps one per working folder).
+fn project_of(whole: &Transcript, file: &Path) -> String {
+    whole
+        .first_record_field("cwd")
+        .or_else(|| file.parent().map(|p| p.display().to_string()))
+        .unwrap_or_default()
+}
+
+/// The ledger of one session already loaded whole (`history` its epochs), as
+/// [`ledger_at`] gives it for that file alone: under the review file beside it, when
+/// there is one and it reads (the TUI's `L`).
+pub fn session_ledger(whole: &Transcript, history: &crate::history::History) -> Ledger {
+    let file = Path::new(whole.source());
+    let review = read_review(None, file).unwrap_or_default();
+    let project = project_of(whole, file);
+    let session = ledger::Session {
+        file: whole.source(),
+        project: &project,
+        whole,
+        history,
+    };
+    ledger::ledger(&[session], &review)
 }
 
 /// The `ledger` document.

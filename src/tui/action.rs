@@ -119,6 +119,8 @@ pub enum Action {
     ToggleCompare,
     /// What each model call the log records cost, and where the cache was rewritten.
     ToggleCost,
+    /// The standing instructions and what each compaction did with them.
+    ToggleLedger,
     /// Type the model's context window (the agents' defaults and thresholds follow it).
     SetContextWindow,
     /// Copy the shown text to the clipboard.

@@ -39,6 +39,8 @@ pub enum Context {
     Compare,
     /// What the session's calls cost.
     Cost,
+    /// The standing instructions and what each compaction did with them.
+    Ledger,
     /// Choosing the tokenizer.
     Pick,
     /// The session browser (`ctxlens DIR`).
@@ -47,7 +49,7 @@ pub enum Context {
 
 impl Context {
     /// Every context, in help order, with its heading.
-    pub const ALL: [(Context, &'static str); 17] = [
+    pub const ALL: [(Context, &'static str); 18] = [
         (Context::Main, "Main screen"),
         (Context::Breakdown, "Where the context goes (b)"),
         (Context::Timeline, "Epochs and real compactions (h)"),
@@ -57,6 +59,7 @@ impl Context {
         (Context::Config, "Settings to paste (c)"),
         (Context::Compare, "Every agent's policy (C)"),
         (Context::Cost, "What each call cost ($)"),
+        (Context::Ledger, "Standing instructions (L)"),
         (Context::Pick, "Choosing the tokenizer (t)"),
         (Context::Browser, "The session browser (ctxlens DIR)"),
         (Context::Preview, "Preview (p)"),
@@ -112,8 +115,8 @@ pub struct Binding {
 
 use Context::{
     Breakdown as B, Browser as BR, Compare as CM, Config as K, Confirm as C, Cost as D, Epoch as O, Help as H,
-    Loss as L, Main as M, Pick as PK, Preview as P, Prompt as Q, Replay as RP, Sweep as SW, Timeline as T,
-    Waiting as W,
+    Ledger as LE, Loss as L, Main as M, Pick as PK, Preview as P, Prompt as Q, Replay as RP, Sweep as SW,
+    Timeline as T, Waiting as W,
 };
 
 macro_rules! bind {
@@ -160,6 +163,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!([M, RP], [ch('S')], "S", Action::ToggleSweep, "sweep", "sweep chart: firings, loops and losses over a range of budgets"),
     bind!([M], [ch('c')], "c", Action::ToggleConfig, "", "these settings as an agent's configuration, to paste"),
     bind!([M], [ch('$')], "$", Action::ToggleCost, "", "what each model call cost with prompt caching, as the log recorded it, and where the cache was written again"),
+    bind!([M], [ch('L')], "L", Action::ToggleLedger, "", "the standing instructions you gave (rules, constraints, preferences) and what each compaction did with them"),
     bind!([M], [ch('C')], "C", Action::ToggleCompare, "compare", "every agent's policy over the session: firings, peak, tokens sent, what each loses"),
     bind!([M, P, L], [ch('E')], "E", Action::EditSummary, "", "edit the summary in $EDITOR (preview and export then use it)"),
     bind!([M], [ch('p')], "p", Action::TogglePreview, "preview", "preview the compacted transcript"),
@@ -171,12 +175,12 @@ pub const BINDINGS: &[Binding] = &[
     bind!([M], [ch('q')], "q", Action::Back, "quit", "clear the list's filter, else quit"),
     bind!([M], [code(KeyCode::Esc)], "Esc", Action::Dismiss, "", "clear the list's filter (back to the browser from a session it opened; q quits)"),
     // Overlays: scrolling, choosing, closing.
-    bind!([H, P, L, B, T, O, K, CM], [ch('j'), code(KeyCode::Down)], "j/↓", Action::Down, "", "down"),
-    bind!([H, P, L, B, T, O, K, CM], [ch('k'), code(KeyCode::Up)], "k/↑", Action::Up, "", "up"),
-    bind!([H, P, L, B, O], [code(KeyCode::PageDown), ctrl('d'), ch(' ')], "PgDn", Action::PageDown, "", "one page down"),
-    bind!([H, P, L, B, O], [code(KeyCode::PageUp), ctrl('u')], "PgUp", Action::PageUp, "", "one page up"),
-    bind!([H, P, L, B, T, O, CM], [ch('g'), code(KeyCode::Home)], "g", Action::Top, "", "top"),
-    bind!([H, P, L, B, T, O, CM], [ch('G'), code(KeyCode::End)], "G", Action::Bottom, "", "bottom"),
+    bind!([H, P, L, B, T, O, K, CM, LE], [ch('j'), code(KeyCode::Down)], "j/↓", Action::Down, "", "down"),
+    bind!([H, P, L, B, T, O, K, CM, LE], [ch('k'), code(KeyCode::Up)], "k/↑", Action::Up, "", "up"),
+    bind!([H, P, L, B, O, LE], [code(KeyCode::PageDown), ctrl('d'), ch(' ')], "PgDn", Action::PageDown, "", "one page down"),
+    bind!([H, P, L, B, O, LE], [code(KeyCode::PageUp), ctrl('u')], "PgUp", Action::PageUp, "", "one page up"),
+    bind!([H, P, L, B, T, O, CM, LE], [ch('g'), code(KeyCode::Home)], "g", Action::Top, "", "top"),
+    bind!([H, P, L, B, T, O, CM, LE], [ch('G'), code(KeyCode::End)], "G", Action::Bottom, "", "bottom"),
     bind!([T], [code(KeyCode::Enter)], "Enter", Action::Activate, "open", "open the epoch's messages (read-only), or the compaction's real summary"),
     bind!([T, O], [ch('l')], "l", Action::ToggleLoss, "loss", "what the compaction lost (on an epoch: the one that ended it; again: back)"),
     bind!([K], [code(KeyCode::Tab)], "Tab", Action::SwitchPane, "next agent", "the next agent's configuration"),
@@ -204,10 +208,11 @@ pub const BINDINGS: &[Binding] = &[
     bind!([K], [ch('c')], "c", Action::Back, "", "close"),
     bind!([CM], [ch('C')], "C", Action::Back, "", "close"),
     bind!([D], [ch('$')], "$", Action::Back, "", "close"),
+    bind!([LE], [ch('L')], "L", Action::Back, "", "close"),
     bind!([M, CM, K], [ch('W')], "W", Action::SetContextWindow, "window", "type the model's context window: compare and the settings to paste follow it"),
     bind!([CM], [code(KeyCode::Enter)], "Enter", Action::Activate, "follow it", "the message list and detail follow the highlighted policy's plan (toolnexus: back to §7F)"),
     bind!([O], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "back", "back to the timeline"),
-    bind!([T, RP, SW, K, CM, D], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "close", "close"),
+    bind!([T, RP, SW, K, CM, D, LE], [ch('q'), code(KeyCode::Esc)], "q/Esc", Action::Back, "close", "close"),
     bind!([B], [code(KeyCode::Enter)], "Enter", Action::Activate, "narrow the list", "narrow the message list to the chosen row"),
     bind!([B], [code(KeyCode::Tab)], "Tab", Action::SwitchPane, "by kind/tool", "switch between by kind and by tool"),
     bind!([H], [ch('?')], "?", Action::Back, "", "close"),
@@ -234,7 +239,7 @@ pub const BINDINGS: &[Binding] = &[
     bind!([C], [ch('y'), code(KeyCode::Enter)], "y", Action::Activate, "yes", "yes"),
     bind!([C], [ch('n'), code(KeyCode::Esc), ch('q')], "n/Esc", Action::Back, "no", "no"),
     // Everywhere.
-    bind!([M, H, P, L, B, W, C, T, O, RP, SW, K, CM, D, PK, BR], [ctrl('c')], "^C", Action::Quit, "", "quit"),
+    bind!([M, H, P, L, B, W, C, T, O, RP, SW, K, CM, D, LE, PK, BR], [ctrl('c')], "^C", Action::Quit, "", "quit"),
 ];
 
 /// The action bound to `event` in `context`. In a prompt, an unbound character is typed.

@@ -21,6 +21,7 @@ pub mod input;
 pub mod jobs;
 pub mod keys;
 pub mod layout;
+pub mod ledger_view;
 pub mod preview;
 pub mod search;
 pub mod terminal;

@@ -40,6 +40,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Mode::Replay => lifetime::replay(frame, area, app),
         Mode::Sweep => lifetime::sweep(frame, area, app),
         Mode::Cost => cost::render(frame, area, app),
+        Mode::Ledger { scroll } => overlay::ledger(frame, area, app, *scroll),
         Mode::Compare { selected } => compare::render(frame, area, app, *selected),
         Mode::Config(view) => lifetime::config(frame, area, app, *view),
         Mode::PickTokenizer { selected } => overlay::pick_tokenizer(frame, area, app, *selected),

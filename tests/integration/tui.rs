@@ -1237,6 +1237,48 @@ fn the_cost_chart_draws_each_recorded_call_and_agrees_with_stats() {
 }
 
 #[test]
+fn the_ledger_lists_the_standing_instructions_as_the_command_line_does() {
+    let mut app = autocompact_app();
+    let effects = app.act(Action::ToggleLedger);
+    assert_eq!(started(&effects), vec![JobKind::Session], "made with the whole session");
+    settle(&mut app, effects);
+    let ledger = &app.session().expect("built").ledger;
+    let log = common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let cli = common::json_stdout(&common::ctxlens(&["ledger", log.to_str().unwrap(), "--json"]));
+    assert_eq!(cli["compactions"].as_u64(), Some(ledger.compaction_count as u64));
+    let listed = cli["instructions"].as_array().expect("instructions");
+    assert!(!listed.is_empty(), "the codemie log has standing instructions");
+    assert_eq!(listed.len(), ledger.entries.len());
+    for (row, entry) in listed.iter().zip(&ledger.entries) {
+        assert_eq!(row["text"].as_str(), Some(entry.text.as_str()));
+        assert_eq!(row["lost"].as_u64(), Some(entry.lost as u64));
+    }
+    let terminal = draw(&app, 130, 36);
+    let buffer = terminal.backend().buffer();
+    assert!(row_containing(buffer, "standing instruction").is_some());
+    let lost = ledger
+        .entries
+        .iter()
+        .find(|e| e.lost > 0)
+        .map(|e| format!("lost {}/", e.lost));
+    if let Some(lost) = lost {
+        assert!(row_containing(buffer, &lost).is_some(), "{lost}");
+    }
+    insta::assert_snapshot!("ledger", terminal.backend());
+    // It pages like the other overlays, and closes with L.
+    app.act(Action::Bottom);
+    assert_eq!(
+        ctxlens::tui::keys::action_for(
+            &ratatui::crossterm::event::KeyEvent::from(ratatui::crossterm::event::KeyCode::Char('L')),
+            ctxlens::tui::keys::Context::Ledger
+        ),
+        Some(Action::Back)
+    );
+    app.act(Action::Back);
+    assert_eq!(*app.mode(), Mode::Normal);
+}
+
+#[test]
 fn the_replay_chart_follows_the_budget_keys() {
     let mut app = fixture_app();
     let effects = app.act(Action::ToggleReplay);
@@ -2066,6 +2108,7 @@ fn every_overlay_at_80x24_and_160x45() {
         ("sweep", &[Action::ToggleSweep]),
         ("compare", &[Action::ToggleCompare]),
         ("cost", &[Action::ToggleCost]),
+        ("ledger", &[Action::ToggleLedger]),
         ("config", &[Action::ToggleConfig]),
         ("tokenizer", &[Action::PickTokenizer]),
         ("max_tokens_prompt", &[Action::EnterValue]),

@@ -210,7 +210,7 @@ impl App {
     pub(super) fn needed_lifetime(&mut self) -> Vec<Effect> {
         if !matches!(
             self.mode,
-            Mode::Timeline(_) | Mode::Replay | Mode::Sweep | Mode::Compare { .. } | Mode::Cost
+            Mode::Timeline(_) | Mode::Replay | Mode::Sweep | Mode::Compare { .. } | Mode::Cost | Mode::Ledger { .. }
         ) {
             return Vec::new();
         }

@@ -215,6 +215,11 @@ pub enum Mode {
     Config(ConfigView),
     /// What each recorded call cost.
     Cost,
+    /// The standing instructions (the first line shown).
+    Ledger {
+        /// First line shown.
+        scroll: usize,
+    },
     /// Choosing the tokenizer (the highlighted one of [`Tokenizer::ALL`]).
     PickTokenizer {
         /// The highlighted row.
@@ -526,6 +531,7 @@ impl App {
             Action::ToggleLoss => return self.with_summary(AfterSummary::Loss),
             Action::EditSummary => return self.with_summary(AfterSummary::Edit),
             Action::ToggleHelp => self.mode = Mode::Help { scroll: 0 },
+            Action::ToggleLedger => self.mode = Mode::Ledger { scroll: 0 },
             Action::ToggleBreakdown => return self.open_breakdown(crate::breakdown::By::Kind),
             Action::ToggleTimeline
             | Action::ToggleReplay
@@ -604,6 +610,20 @@ impl App {
             Mode::Preview(preview) => {
                 let lines = preview.shown(self.raw).1.len();
                 (&mut preview.scroll, lines.saturating_sub(rows))
+            }
+            Mode::Ledger { scroll } => {
+                // Wrapped as the overlay draws it; nothing to page before the session.
+                let key = super::jobs::SessionKey {
+                    tokenizer: self.tokenizer,
+                    deterministic: self.settings.strategy.uses_deterministic_pass(),
+                };
+                let heights: Vec<usize> = self.session.get(&key).map_or_else(Vec::new, |session| {
+                    super::ledger_view::lines(&session.ledger, &self.theme)
+                        .iter()
+                        .map(|l| super::wrap::height(&l.to_string(), width))
+                        .collect()
+                });
+                (scroll, super::wrap::last_scroll(&heights, rows))
             }
             _ => return Vec::new(),
         };
@@ -757,6 +777,7 @@ impl App {
             Mode::Compare { .. } => Context::Compare,
             Mode::Config(_) => Context::Config,
             Mode::Cost => Context::Cost,
+            Mode::Ledger { .. } => Context::Ledger,
         }
     }
 

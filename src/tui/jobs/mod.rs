@@ -105,6 +105,9 @@ pub struct Session {
     /// The agent's own policy replayed against its automatic compactions, each
     /// predicted from what was known before it (`ctxlens backtest`); `None` without one.
     pub backtest: Option<crate::backtest::Backtest>,
+    /// The standing instructions the user gave and what each compaction did with them
+    /// (`ctxlens ledger FILE`).
+    pub ledger: crate::ledger::Ledger,
 }
 
 /// What names a replay: the session and the settings.
@@ -970,7 +973,7 @@ fn telling<T: Send>(kind: JobKind, report: &dyn Fn(Done), work: impl FnOnce(crat
 /// Builds the session's whole life: the whole conversation (for a log; otherwise the
 /// transcript itself and its counts), its model view under the strategy, its history,
 /// fits and cost (the facts wait for the first sweep), what each epoch did again, the
-/// backtest.
+/// backtest, the ledger.
 fn session(key: SessionKey, live: &Transcript, counts: &Counts, cancel: &CancelToken) -> crate::Result<Session> {
     let core = crate::session::Session::load(live, Some(counts), key.tokenizer, key.deterministic, cancel)?;
     let (whole, counts, history) = (core.whole(), core.counts(), core.history());
@@ -987,11 +990,13 @@ fn session(key: SessionKey, live: &Transcript, counts: &Counts, cancel: &CancelT
             .collect()
     };
     let backtest = backtest_of(whole, counts, history, cancel)?;
+    let ledger = crate::ledger_files::session_ledger(whole, history);
     Ok(Session {
         key,
         core,
         done_again,
         backtest,
+        ledger,
     })
 }
 

@@ -71,6 +71,21 @@ pub fn help_with(frame: &mut Frame, area: Rect, theme: &crate::tui::theme::Theme
     );
 }
 
+/// The standing instructions and what each compaction did with them (`L`).
+pub fn ledger(frame: &mut Frame, area: Rect, app: &App, scroll: usize) {
+    let Some(session) = app.session() else {
+        return super::lifetime::loading(frame, area, app, "standing instructions", Context::Ledger);
+    };
+    scrolled(
+        frame,
+        area,
+        Line::styled(" standing instructions ", app.theme().accent),
+        hint_line(Context::Ledger),
+        crate::tui::ledger_view::lines(&session.ledger, app.theme()),
+        scroll,
+    );
+}
+
 /// The preview of the compacted transcript.
 pub fn preview(frame: &mut Frame, area: Rect, app: &App, state: &PreviewView) {
     let popup = overlay_area(area);
