@@ -114,6 +114,22 @@ impl Entry {
     pub fn lost_last(&self) -> bool {
         self.compactions.last().is_some_and(|f| f.status == TurnStatus::Lost)
     }
+
+    /// Where it was first given (`line 6`, or `#3` in a transcript without lines) and,
+    /// when it was given again, how often (`line 6, given 3 times`): what the ledger's
+    /// text and the TUI say.
+    pub fn given_at(&self) -> String {
+        let Some(first) = self.given.first() else {
+            return String::new();
+        };
+        let place = first
+            .line
+            .map_or_else(|| format!("#{}", first.message), |line| format!("line {line}"));
+        match self.given.len() {
+            1 => place,
+            n => format!("{place}, given {n} times"),
+        }
+    }
 }
 
 /// The ledger of one or more sessions.

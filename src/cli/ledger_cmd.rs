@@ -122,20 +122,13 @@ fn print(out: &mut impl Write, found: &Ledger) -> anyhow::Result<()> {
             format!("lost {}/{seen}", entry.lost)
         };
         let pin = if entry.pinned { " (pinned)" } else { "" };
-        let first = &entry.given[0];
-        let place = first
-            .line
-            .map_or_else(|| format!("#{}", first.message), |line| format!("line {line}"));
-        let again = match entry.given.len() {
-            1 => String::new(),
-            n => format!(", given {n} times"),
-        };
         writeln!(
             out,
-            "  {fate:<16} {}{pin}\n  {:<16} {}:{place}{again}",
+            "  {fate:<16} {}{pin}\n  {:<16} {}:{}",
             ctxlens::text::one_line(&entry.text, 100),
             "",
-            first.file
+            entry.given[0].file,
+            entry.given_at()
         )?;
     }
     Ok(())

@@ -48,15 +48,7 @@ pub fn lines(ledger: &Ledger, t: &Theme) -> Vec<Line<'static>> {
             Span::styled(format!("{fate:<16}"), style),
             Span::raw(format!("{}{pin}", crate::text::one_line(&entry.text, 300))),
         ]));
-        let first = &entry.given[0];
-        let place = first
-            .line
-            .map_or_else(|| format!("message #{}", first.message), |line| format!("line {line}"));
-        let again = match entry.given.len() {
-            1 => String::new(),
-            n => format!(", given {n} times"),
-        };
-        let mut detail = vec![Span::styled(format!("{:<16}given at {place}{again}", ""), t.dim)];
+        let mut detail = vec![Span::styled(format!("{:<16}given at {}", "", entry.given_at()), t.dim)];
         if seen > 0 {
             detail.push(Span::styled(" · compactions ", t.dim));
             for fate in &entry.compactions {
