@@ -1948,6 +1948,24 @@ fn the_compare_view_replays_every_policy_in_one_named_unit() {
         .find(|r| r.replayed.policy == "claude-code")
         .expect("claude-code");
     assert_eq!(claude.replayed.firings.len(), 1);
+    // One answer: the command line's comparison with the same (placeholder) summaries
+    // and the same evidence (this app was opened from bytes, with no sessions beside it:
+    // `--thresholds-from none`) is the same document, policy by policy, figure by figure.
+    let log = common::data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let cli = common::json_stdout(&common::ctxlens(&[
+        "compare",
+        log.to_str().unwrap(),
+        "--summarizer",
+        "placeholder",
+        "--thresholds-from",
+        "none",
+        "--json",
+    ]));
+    assert_eq!(
+        serde_json::to_value(rows).expect("serializable"),
+        cli["policies"],
+        "the TUI's C and `ctxlens compare --summarizer placeholder`"
+    );
     for (width, height, name) in [(80, 24, "compare_80x24"), (160, 45, "compare_160x45")] {
         app.act(Action::Resize(width, height));
         let terminal = draw(&app, width, height);
