@@ -38,6 +38,11 @@
 //! # Ok::<(), ctxlens_core::Error>(())
 //! ```
 
+/// The crate's README, whose examples run as doctests (so what a reader copies works).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub mod agent_config;
 pub mod backtest;
 pub mod breakdown;
