@@ -92,6 +92,32 @@ fn threshold_of(transcript: &Transcript, window: u64) -> (u64, String) {
         // codex policy's default; a config that sets it lower is not in the rollout).
         return (window * 9 / 10, "codex (90% of the window, its default)".to_owned());
     }
+    if transcript.format().container == Container::GeminiCli {
+        // gemini-cli compresses once the last prompt reaches half the model's token limit
+        // (`DEFAULT_COMPRESSION_TOKEN_THRESHOLD = 0.5`, chatCompressionService.ts at
+        // 02b2885c; settings' `model.compressionThreshold` changes it, and is not in
+        // the recording).
+        return (
+            window / 2,
+            "gemini-cli (half the window, its default compression threshold)".to_owned(),
+        );
+    }
+    if transcript.format().container == Container::CopilotCli {
+        // Copilot CLI compacts in the background past a threshold it does not publish;
+        // where its last automatic compaction began is the best known bound.
+        let last_auto = transcript
+            .compactions()
+            .iter()
+            .rev()
+            .find(|c| c.trigger.as_deref() == Some("auto"))
+            .and_then(|c| c.pre_tokens);
+        if let Some(pre) = last_auto {
+            return (
+                pre,
+                "copilot-cli (where its last automatic compaction began in this log)".to_owned(),
+            );
+        }
+    }
     if transcript.format().container == Container::ClaudeCode {
         // The live epoch holds the compaction that began it; only when that one was not
         // automatic can an earlier automatic one be further back (read the whole log then).

@@ -171,7 +171,25 @@ pub fn session_files(roots: &[PathBuf]) -> Found {
             continue;
         }
         match std::fs::metadata(root) {
-            Ok(meta) if meta.is_dir() => walk(root, &mut found),
+            Ok(meta) if meta.is_dir() => {
+                let before = found.files.len();
+                walk(root, &mut found);
+                // Gemini CLI's and Copilot CLI's folders hold more than their sessions
+                // (logs, checkpoints, tool outputs, workspace files): Gemini CLI's are
+                // under `<project hash>/chats/`, Copilot CLI's are `<id>/events.jsonl`.
+                let keep: Option<fn(&Path) -> bool> = if root.ends_with(".gemini/tmp") {
+                    Some(|rel| rel.components().any(|c| c.as_os_str() == "chats"))
+                } else if root.ends_with(".copilot/session-state") {
+                    Some(|rel| rel.file_name().is_some_and(|name| name == "events.jsonl"))
+                } else {
+                    None
+                };
+                if let Some(keep) = keep {
+                    let mut under = found.files.split_off(before);
+                    under.retain(|path| path.strip_prefix(root).is_ok_and(keep));
+                    found.files.extend(under);
+                }
+            }
             Ok(meta) if meta.is_file() => found.files.push(root.clone()),
             Ok(meta) => found.skip(root, not_regular(&meta)),
             Err(e) => found.skip(root, format!("cannot read: {e}")),
@@ -274,16 +292,22 @@ fn walk(dir: &Path, found: &mut Found) {
     }
 }
 
-/// Where a user's sessions live, when they exist: `~/.claude/projects` (Claude Code)
-/// and `~/.codex/sessions` (Codex).
+/// Where a user's sessions live, when they exist: `~/.claude/projects` (Claude Code),
+/// `~/.codex/sessions` (Codex), `~/.gemini/tmp` (Gemini CLI, its `chats` folders) and
+/// `~/.copilot/session-state` (Copilot CLI).
 pub fn default_session_dirs() -> Vec<PathBuf> {
     let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else {
         return Vec::new();
     };
-    [home.join(".claude/projects"), home.join(".codex/sessions")]
-        .into_iter()
-        .filter(|d| d.is_dir())
-        .collect()
+    [
+        home.join(".claude/projects"),
+        home.join(".codex/sessions"),
+        home.join(".gemini/tmp"),
+        home.join(".copilot/session-state"),
+    ]
+    .into_iter()
+    .filter(|d| d.is_dir())
+    .collect()
 }
 
 /// Summarizes the session in `path`; with `options`, replays it too (placeholder-sized

@@ -29,6 +29,10 @@ fuzz_target!(|data: &[u8]| {
         };
         let outcome = Compaction::new(&t, &counts, settings).run()
         .expect("the placeholder never fails");
+        if outcome.document.refusal().is_some() {
+            // A format ctxlens reads but does not write (an agent's recording).
+            continue;
+        }
         let text = outcome.document.to_text();
         if outcome.document.is_input() {
             assert_eq!(text.as_bytes(), data, "a no-op is byte for byte");

@@ -193,9 +193,11 @@ impl Transcript {
                 }),
                 None => Box::new(Placeholder),
             };
-            self.run(t, &settings, summarizer.as_ref())
-                .map(|outcome| outcome.document.to_text())
-                .map_err(value_error)
+            let outcome = self.run(t, &settings, summarizer.as_ref()).map_err(value_error)?;
+            match outcome.document.refusal() {
+                Some(reason) => Err(value_error(reason)),
+                None => Ok(outcome.document.to_text()),
+            }
         })
     }
 

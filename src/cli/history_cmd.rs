@@ -248,9 +248,10 @@ fn print_done_again(out: &mut impl Write, done: &[DoneAgain], all: bool) -> anyh
     Ok(())
 }
 
-/// The threshold an auto compaction brackets, when the log shows it.
+/// The threshold an auto compaction brackets, when the log shows it: a log that records
+/// no request before it (Copilot CLI records no usage) brackets nothing.
 fn print_threshold(out: &mut impl Write, c: &ctxlens::history::Compaction) -> anyhow::Result<()> {
-    if let Some((low, high)) = c.threshold_between {
+    if let Some((low, high)) = c.threshold_between.filter(|_| c.last_recorded_before.is_some()) {
         writeln!(
             out,
             "    its auto-compact threshold: above {} (the last request before it) and at most {} (where it fired); replay --policy claude-code uses it",

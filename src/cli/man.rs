@@ -35,7 +35,8 @@ XDG_CACHE_HOME
 Where \fBctxlens status\fR keeps what it read of each log (default ~/.cache).
 .TP
 HOME
-Where the sessions of the user's agents are found (~/.claude/projects, ~/.codex/sessions).
+Where the sessions of the user's agents are found (~/.claude/projects, ~/.codex/sessions,
+~/.gemini/tmp, ~/.copilot/session-state).
 .TP
 RAYON_NUM_THREADS
 How many threads replay, compare, sweep and scan use (default: one per core).
@@ -49,7 +50,7 @@ win over it.
 Beside a project's sessions: the user's review of \fBctxlens ledger\fR
 (\fBpin:\fR and \fBignore:\fR lines).
 .TP
-~/.claude/projects, ~/.codex/sessions
+~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp/*/chats, ~/.copilot/session-state
 The sessions the browser, \fBscan\fR and the thresholds of earlier sessions read.
 ";
 

@@ -17,6 +17,7 @@ mod ledger;
 mod loss_labels;
 mod msrv;
 mod one_core;
+mod other_agents;
 mod policies;
 mod properties;
 mod readme;

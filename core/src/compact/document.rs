@@ -23,6 +23,9 @@ enum Piece {
 pub struct Document {
     source: Arc<SourceText>,
     pieces: Vec<Piece>,
+    /// Why this document cannot be written (a format ctxlens reads but does not write):
+    /// writing it fails with this reason, before a byte is written.
+    refused: Option<String>,
 }
 
 impl Document {
@@ -31,7 +34,21 @@ impl Document {
         Document {
             source: Arc::clone(&transcript.text),
             pieces: Vec::new(),
+            refused: None,
         }
+    }
+
+    /// A document that cannot be written, and why.
+    pub fn refused(transcript: &Transcript, reason: String) -> Document {
+        Document {
+            refused: Some(reason),
+            ..Document::new(transcript)
+        }
+    }
+
+    /// Why the document cannot be written, when it cannot.
+    pub fn refusal(&self) -> Option<&str> {
+        self.refused.as_deref()
     }
 
     /// The input itself, unchanged.
@@ -128,6 +145,9 @@ impl Document {
 
     /// Writes the document.
     pub fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
+        if let Some(reason) = &self.refused {
+            return Err(io::Error::other(reason.clone()));
+        }
         for piece in self.pieces() {
             out.write_all(piece.as_bytes())?;
         }

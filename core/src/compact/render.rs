@@ -43,7 +43,20 @@ pub fn render(
 ) -> Rendered {
     let insertion = insertion(transcript, cut, flush_to_memory, role, summary);
     let tokens_after = tokens_after(transcript, cut, counts, &insertion.messages);
-    let document = if transcript.format.container.is_log() {
+    let unwritten = match transcript.format.container {
+        crate::transcript::Container::GeminiCli => Some("Gemini CLI recordings"),
+        crate::transcript::Container::CopilotCli => Some("Copilot CLI session logs"),
+        _ => None,
+    };
+    let document = if let Some(what) = unwritten {
+        Document::refused(
+            transcript,
+            format!(
+                "{}: ctxlens reads {what} but does not write them yet: see what a compaction keeps with --plan or --report, or replay and compare",
+                transcript.source
+            ),
+        )
+    } else if transcript.format.container.is_log() {
         render_log(transcript, cut, insertion.records)
     } else {
         render_list(transcript, cut, insertion.records)

@@ -210,6 +210,7 @@ pub fn session_cost(transcript: &Transcript, table: &PriceTable) -> Option<Sessi
     let calls = match transcript.format().container {
         Container::ClaudeCode => claude_code_calls(transcript),
         Container::Codex => codex_calls(transcript),
+        Container::GeminiCli => gemini_cli_calls(transcript),
         _ => Some(embedded_calls(transcript)).filter(|calls| !calls.is_empty())?,
     };
     let mut unpriced = BTreeSet::new();
@@ -350,6 +351,45 @@ fn embedded_calls(transcript: &Transcript) -> Vec<RawCall> {
             .and_then(serde_json::Value::as_str)
             .map(str::to_owned);
         calls.push((lines.at(message.span.start), time, model, usage));
+    }
+    calls
+}
+
+/// Gemini CLI: each `gemini` message's `tokens`, once per message id (gemini-cli writes a
+/// message again each time it changes, tokens included), in the order first written;
+/// messages a rewind or a compression later dropped were billed too.
+fn gemini_cli_calls(transcript: &Transcript) -> Vec<RawCall> {
+    let text: &str = transcript.text();
+    let mut lines = Lines::of(transcript);
+    let mut calls: Vec<RawCall> = Vec::new();
+    let mut by_id: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for record in transcript.log_records() {
+        let line = &text[record.range.clone()];
+        if !line.contains("\"tokens\"") {
+            continue;
+        }
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let (Some(id), Some(usage)) = (
+            value.get("id").and_then(serde_json::Value::as_str),
+            crate::transcript::gemini_cli_usage(&value),
+        ) else {
+            continue;
+        };
+        let text_of = |key: &str| value.get(key).and_then(serde_json::Value::as_str).map(str::to_owned);
+        let call = (
+            lines.at(record.range.start),
+            text_of("timestamp"),
+            text_of("model"),
+            usage,
+        );
+        if let Some(&at) = by_id.get(id) {
+            calls[at] = call;
+        } else {
+            by_id.insert(id.to_owned(), calls.len());
+            calls.push(call);
+        }
     }
     calls
 }

@@ -16,6 +16,10 @@ fn expected(format: FormatOverride) -> &'static str {
             "one JSON record per line with `type`, `uuid`, `sessionId` and `message` (a Claude Code session log)"
         }
         FormatOverride::Codex => "one JSON record per line with `timestamp`, `type` and `payload` (a Codex rollout)",
+        FormatOverride::GeminiCli => {
+            "a Gemini CLI chat recording: an object (or a first JSONL line) with `sessionId` and `projectHash`"
+        }
+        FormatOverride::CopilotCli => "one event per line with a dotted `type` and `data` (a Copilot CLI events.jsonl)",
         FormatOverride::OpenAiJsonl | FormatOverride::AnthropicJsonl => {
             "one chat message per line, each a JSON object with `role`"
         }
@@ -120,13 +124,19 @@ pub(crate) fn check_container(
     format: FormatOverride,
     detected: &super::format::Container,
 ) -> Result<(), LoadError> {
-    if !detected.is_log() || matches!(format, FormatOverride::ClaudeCode | FormatOverride::Codex) {
+    if !detected.is_log()
+        || matches!(
+            format,
+            FormatOverride::ClaudeCode | FormatOverride::Codex | FormatOverride::GeminiCli | FormatOverride::CopilotCli
+        )
+    {
         return Ok(());
     }
-    let log = if *detected == super::format::Container::Codex {
-        FormatOverride::Codex.name()
-    } else {
-        FormatOverride::ClaudeCode.name()
+    let log = match detected {
+        super::format::Container::Codex => FormatOverride::Codex.name(),
+        super::format::Container::GeminiCli => FormatOverride::GeminiCli.name(),
+        super::format::Container::CopilotCli => FormatOverride::CopilotCli.name(),
+        _ => FormatOverride::ClaudeCode.name(),
     };
     Err(not_a(
         source,
@@ -135,6 +145,25 @@ pub(crate) fn check_container(
         format,
         &format!("a {log} session log (drop --format, or use --format {log})"),
     ))
+}
+
+/// Before reading a forced agent recording: a Gemini CLI document (single-JSON form) or
+/// its first line (JSONL form) names its session and project; a Copilot CLI log's first
+/// line is an event.
+pub(crate) fn check_recording(source: &str, text: &str, at: usize, format: FormatOverride) -> Result<(), LoadError> {
+    let body = &text[at..];
+    let first_line = body.lines().next().unwrap_or_default().trim();
+    let fits = if format == FormatOverride::CopilotCli {
+        serde_json::from_str::<BTreeMap<String, &RawValue>>(first_line)
+            .is_ok_and(|record| super::format::is_copilot_cli_event(&record))
+    } else {
+        let keys = keys(body.trim_end()).or_else(|| keys(first_line)).unwrap_or_default();
+        keys.iter().any(|k| k == "sessionId") && keys.iter().any(|k| k == "projectHash")
+    };
+    if fits {
+        return Ok(());
+    }
+    Err(not_a(source, text, at, format, &found(body)))
 }
 
 /// Before parsing: a forced line format (JSONL, Claude Code, Codex) must be one.

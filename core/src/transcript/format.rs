@@ -32,12 +32,21 @@ pub enum Container {
     ClaudeCode,
     /// A Codex rollout (records `{timestamp, type, payload}`).
     Codex,
+    /// A Gemini CLI chat recording (`sessionId` and `projectHash`, then message records;
+    /// one JSON object, or JSONL).
+    GeminiCli,
+    /// A GitHub Copilot CLI `events.jsonl` (`{type, data, id, timestamp, parentId}` with
+    /// dotted event names).
+    CopilotCli,
 }
 
 impl Container {
     /// Logs whose messages are backed by whole JSONL records.
     pub fn is_log(&self) -> bool {
-        matches!(self, Container::ClaudeCode | Container::Codex)
+        matches!(
+            self,
+            Container::ClaudeCode | Container::Codex | Container::GeminiCli | Container::CopilotCli
+        )
     }
 }
 
@@ -57,6 +66,8 @@ impl Format {
         match &self.container {
             Container::ClaudeCode => "claude-code",
             Container::Codex => "codex",
+            Container::GeminiCli => "gemini-cli",
+            Container::CopilotCli => "copilot-cli",
             Container::Jsonl => rules.jsonl_name(),
             Container::Array | Container::Object { .. } => rules.name(),
         }
@@ -76,6 +87,8 @@ impl fmt::Display for Format {
             Container::Jsonl => write!(f, "{} (one message per line)", self.name()),
             Container::ClaudeCode => f.write_str("claude-code (session log, active branch)"),
             Container::Codex => f.write_str("codex (rollout log, response items)"),
+            Container::GeminiCli => f.write_str("gemini-cli (chat recording, its messages as Gemini contents)"),
+            Container::CopilotCli => f.write_str("copilot-cli (session events, its messages as OpenAI chat)"),
         }
     }
 }
@@ -101,11 +114,15 @@ pub enum FormatOverride {
     ClaudeCode,
     /// A Codex rollout.
     Codex,
+    /// A Gemini CLI chat recording.
+    GeminiCli,
+    /// A GitHub Copilot CLI session log.
+    CopilotCli,
 }
 
 impl FormatOverride {
     /// Every accepted `--format` value.
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 11] = [
         "openai",
         "anthropic",
         "openai-jsonl",
@@ -115,15 +132,17 @@ impl FormatOverride {
         "openhands",
         "claude-code",
         "codex",
+        "gemini-cli",
+        "copilot-cli",
     ];
 
     fn dialect(self) -> Dialect {
         match self {
-            FormatOverride::OpenAi | FormatOverride::OpenAiJsonl => Dialect::OpenAi,
+            FormatOverride::OpenAi | FormatOverride::OpenAiJsonl | FormatOverride::CopilotCli => Dialect::OpenAi,
             FormatOverride::Anthropic | FormatOverride::AnthropicJsonl | FormatOverride::ClaudeCode => {
                 Dialect::Anthropic
             }
-            FormatOverride::Gemini => Dialect::Gemini,
+            FormatOverride::Gemini | FormatOverride::GeminiCli => Dialect::Gemini,
             FormatOverride::Responses | FormatOverride::Codex => Dialect::Responses,
             FormatOverride::OpenHands => Dialect::OpenHands,
         }
@@ -157,6 +176,8 @@ impl crate::names::Named for FormatOverride {
         FormatOverride::OpenHands,
         FormatOverride::ClaudeCode,
         FormatOverride::Codex,
+        FormatOverride::GeminiCli,
+        FormatOverride::CopilotCli,
     ];
 
     fn name(self) -> &'static str {
@@ -231,6 +252,18 @@ pub(crate) fn split(
     let split = match (forced, body.as_bytes()[first]) {
         (Some(FormatOverride::ClaudeCode), _) => Ok(Split::of(Container::ClaudeCode, Vec::new())),
         (Some(FormatOverride::Codex), _) => Ok(Split::of(Container::Codex, Vec::new())),
+        (Some(f @ (FormatOverride::GeminiCli | FormatOverride::CopilotCli)), _) => {
+            super::forced::check_recording(source, text, start + first, f).map(|()| {
+                Split::of(
+                    if f == FormatOverride::GeminiCli {
+                        Container::GeminiCli
+                    } else {
+                        Container::CopilotCli
+                    },
+                    Vec::new(),
+                )
+            })
+        }
         (Some(f), _) if f.is_jsonl() => split_jsonl(source, text, start),
         (_, b'[') => split_array(source, text, start, scan),
         (_, b'{') => split_object(source, text, start),
@@ -296,6 +329,9 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
         Err(e) if e.to_string().starts_with("trailing characters") => return split_jsonl(source, text, start),
         Err(e) => return Err(json_error(source, text, start, &e)),
     };
+    if is_gemini_cli_recording(&map) {
+        return Ok(Split::of(Container::GeminiCli, Vec::new()));
+    }
     if let Some(agent) = unread_agent_log(&map) {
         return Err(unread_log_error(
             source,
@@ -426,27 +462,30 @@ const CODEX_RECORD_TYPES: [&str; 5] = [
     "turn_context",
 ];
 
-/// Another agent's session log that ctxlens does not read, recognised by one of its
-/// records (or its top-level object) so that it is refused by name rather than misread
-/// as a message list (a Gemini CLI recording's messages carry `type`, not `role`; a
-/// Copilot CLI record has a `sessionId` as Claude Code's do):
-/// - Gemini CLI's chat recordings (`~/.gemini/tmp/…/chats/session-*.json[l]`): the
-///   conversation record, or the JSONL form's first line, holds `sessionId` and
-///   `projectHash` (gemini-cli `chatRecordingService.ts`);
-/// - GitHub Copilot CLI's `events.jsonl`: records `{type: "session.start" | "user.message"
-///   | …, data}` (dotted event names, github/copilot-sdk `session-events.ts`), and its older
-///   single file with `chatMessages` and `timeline`.
-fn unread_agent_log(record: &BTreeMap<String, &RawValue>) -> Option<&'static str> {
-    if record.contains_key("projectHash") && record.contains_key("sessionId") {
-        return Some("a Gemini CLI chat recording");
-    }
+/// A Gemini CLI chat recording (`~/.gemini/tmp/…/chats/session-*.json[l]`): the
+/// conversation record, or the JSONL form's first line, holds `sessionId` and
+/// `projectHash` (gemini-cli `chatRecordingService.ts`). Asked before Claude Code's
+/// records, which have a `sessionId` too.
+fn is_gemini_cli_recording(record: &BTreeMap<String, &RawValue>) -> bool {
+    record.contains_key("projectHash") && record.contains_key("sessionId")
+}
+
+/// A GitHub Copilot CLI `events.jsonl` record: `{type: "session.start" | "user.message" |
+/// …, data}` (dotted event names, github/copilot-sdk `session-events.ts`). Asked before
+/// Claude Code's records (a Copilot event's `data` may hold a `sessionId`).
+pub(crate) fn is_copilot_cli_event(record: &BTreeMap<String, &RawValue>) -> bool {
     let dotted_event = record.get("type").is_some_and(|t| {
         let t = t.get().trim_matches('"');
         t.contains('.') && !t.contains(' ') && t.split('.').all(|part| !part.is_empty())
     });
-    if dotted_event && record.contains_key("data") {
-        return Some("a GitHub Copilot CLI session log (events.jsonl)");
-    }
+    dotted_event && record.contains_key("data")
+}
+
+/// Another agent's session log that ctxlens does not read, recognised by its top-level
+/// object so that it is refused by name rather than misread as a Claude Code log (it has
+/// a `sessionId` as Claude Code's records do): GitHub Copilot CLI's older single-file
+/// session, with `chatMessages` and `timeline`.
+fn unread_agent_log(record: &BTreeMap<String, &RawValue>) -> Option<&'static str> {
     if record.contains_key("sessionId") && (record.contains_key("chatMessages") || record.contains_key("timeline")) {
         return Some("a GitHub Copilot CLI session (its older single-file form)");
     }
@@ -459,13 +498,19 @@ fn unread_log_error(source: &str, at: Position, agent: &str) -> LoadError {
         source,
         at,
         format!(
-            "{agent}: ctxlens does not read this agent's logs yet (it reads Claude Code and Codex session logs and the providers' request shapes; see docs/formats.md)"
+            "{agent}: ctxlens does not read this agent's logs yet (it reads Claude Code, Codex, Gemini CLI and Copilot CLI events.jsonl session logs and the providers' request shapes; see docs/formats.md)"
         ),
     )
 }
 
 /// The log format a leading JSONL record announces, if any.
 fn log_container(record: &BTreeMap<String, &RawValue>) -> Option<Container> {
+    if is_gemini_cli_recording(record) {
+        return Some(Container::GeminiCli);
+    }
+    if is_copilot_cli_event(record) {
+        return Some(Container::CopilotCli);
+    }
     let claude_type = record.get("type").is_some_and(|t| {
         matches!(
             t.get().trim_matches('"'),

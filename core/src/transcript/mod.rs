@@ -32,7 +32,7 @@ pub use dialect::{Dialect, Provider};
 pub(crate) use embedded_usage::embedded_call;
 pub use format::{Container, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
-pub(crate) use logs::{answers_a_call, anthropic_usage, codex_usage};
+pub(crate) use logs::{answers_a_call, anthropic_usage, codex_usage, gemini_cli_usage};
 pub use logs::{Conversation, LogRecord, Note, PastCompaction};
 pub use media_resolution::MediaResolution;
 pub use message::{
@@ -269,13 +269,14 @@ impl Transcript {
         let mut compactions = Vec::new();
         let is_log = split.container.is_log();
         let (dialect, messages, notes, log_records, log_model) = if split.container.is_log() {
-            let (loaded, dialect) = if split.container == Container::ClaudeCode {
-                (
+            let (loaded, dialect) = match split.container {
+                Container::ClaudeCode => (
                     logs::claude_code(source, &text, start, conversation)?,
                     Dialect::Anthropic,
-                )
-            } else {
-                (logs::codex(source, &text, start, conversation)?, Dialect::Responses)
+                ),
+                Container::GeminiCli => (logs::gemini_cli(source, &text, start, conversation)?, Dialect::Gemini),
+                Container::CopilotCli => (logs::copilot_cli(source, &text, start, conversation)?, Dialect::OpenAi),
+                _ => (logs::codex(source, &text, start, conversation)?, Dialect::Responses),
             };
             compactions = loaded.compactions;
             (dialect, loaded.messages, loaded.notes, loaded.records, loaded.model)

@@ -858,10 +858,13 @@ fn preview(snapshot: &RunSnapshot, cancel: &CancelToken) -> crate::Result<Previe
     let outcome = snapshot.run(&mut DryRun, true, false, cancel)?;
     let text = outcome.document.to_text();
     let format = Some(snapshot.transcript.format().as_override());
-    let readable = Transcript::parse(snapshot.transcript.source(), text.clone().into_bytes(), format).map_or_else(
-        |e| format!("(the output does not load back: {e})"),
-        |out| super::preview::readable(&out, snapshot.key.tokenizer),
-    );
+    let readable = match outcome.document.refusal() {
+        Some(reason) => format!("({reason})"),
+        None => Transcript::parse(snapshot.transcript.source(), text.clone().into_bytes(), format).map_or_else(
+            |e| format!("(the output does not load back: {e})"),
+            |out| super::preview::readable(&out, snapshot.key.tokenizer),
+        ),
+    };
     Ok(Preview {
         unchanged: outcome.document.is_input(),
         segments: super::preview::segments(&text),

@@ -1,4 +1,6 @@
-//! Agent session logs, one JSON record per line: Claude Code sessions and Codex rollouts.
+//! Agent session logs, one JSON record per line: Claude Code sessions, Codex rollouts,
+//! Gemini CLI chat recordings (whose older form is one JSON object) and Copilot CLI
+//! session events.
 //!
 //! Only some records are what the model saw. Those become messages (backed by their
 //! whole records, so export can write them back byte for byte); the rest (hooks,
@@ -8,6 +10,8 @@
 
 mod claude_code;
 mod codex;
+mod copilot_cli;
+mod gemini_cli;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -22,6 +26,8 @@ use crate::error::LoadError;
 pub(crate) use claude_code::usage as anthropic_usage;
 pub(crate) use claude_code::{claude_code, off_branch_count, off_branch_summary};
 pub(crate) use codex::{answers_a_call, codex, usage_of as codex_usage};
+pub(crate) use copilot_cli::copilot_cli;
+pub(crate) use gemini_cli::{gemini_cli, usage_of as gemini_cli_usage};
 
 /// A record that is not part of the model-visible transcript.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,349 @@
+//! Other agents' logs: Gemini CLI chat recordings — the real single-JSON one (Gemini CLI
+//! 0.22) and a JSONL one written from gemini-cli's writer (an upserted message, a
+//! compression as a `$set` of `messages`, a rewind, a slash command, a notice) — read as
+//! gemini-cli reads them back; a Copilot CLI `events.jsonl` written from copilot-sdk's
+//! event types (a background compaction, a rewind); and what the commands say of them.
+//! Expected figures are taken from the logs' own records, never typed.
+
+use std::path::PathBuf;
+
+use crate::common::{self, assert_exit, ctxlens, stderr, stdout};
+use ctxlens::transcript::{Container, Transcript};
+use serde_json::Value;
+
+fn gemini_dir() -> PathBuf {
+    common::data().join("other-agents/gemini-cli")
+}
+
+fn real_recording() -> PathBuf {
+    gemini_dir().join("session-2025-12-30T01-16-3f9ce747.json")
+}
+
+fn compressed_recording() -> PathBuf {
+    gemini_dir().join("session-2026-06-10T08-00-7c2d41aa.jsonl")
+}
+
+fn load(path: &std::path::Path) -> Transcript {
+    Transcript::read(path, None).expect("the recording loads")
+}
+
+fn texts(t: &Transcript) -> Vec<String> {
+    (0..t.messages().len()).map(|i| t.readable_text(i)).collect()
+}
+
+#[test]
+fn a_gemini_cli_recording_is_the_chat_gemini_cli_rebuilds_from_it() {
+    let path = real_recording();
+    let t = load(&path);
+    assert_eq!(t.format().container, Container::GeminiCli);
+    assert_eq!(t.format().name(), "gemini-cli");
+    let record: Value = serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("json");
+    let records = record["messages"].as_array().expect("messages");
+    let of_type = |kind: &str| records.iter().filter(|m| m["type"] == kind).collect::<Vec<_>>();
+    let answers = of_type("gemini");
+    let with_results = answers
+        .iter()
+        .filter(|m| {
+            m["toolCalls"]
+                .as_array()
+                .is_some_and(|calls| calls.iter().any(|c| c["result"].is_array()))
+        })
+        .count();
+    // Each user turn, each answer, and one turn of results after an answer whose calls have them.
+    assert_eq!(t.messages().len(), of_type("user").len() + answers.len() + with_results);
+    assert_eq!(
+        t.boundaries().len(),
+        of_type("user").len(),
+        "results are not human turns"
+    );
+    assert!(t.groups().orphans.is_empty(), "every call meets its result");
+    assert_eq!(t.groups().groups.len(), with_results);
+    // The CLI's own notices are notes, never sent.
+    let notices = records.len() - of_type("user").len() - answers.len();
+    assert_eq!(
+        t.notes().iter().filter(|n| n.kind.starts_with("gemini-cli ")).count(),
+        notices
+    );
+    // Each answer carries its call's usage: `input` holds `cached`, thoughts are output.
+    let recorded: Vec<_> = t
+        .messages()
+        .iter()
+        .filter_map(ctxlens::transcript::Message::recorded)
+        .collect();
+    assert_eq!(recorded.len(), answers.len());
+    for (usage, answer) in recorded.iter().zip(&answers) {
+        let n = |k: &str| answer["tokens"][k].as_u64().expect("a count");
+        assert_eq!(usage.context_tokens(), n("input"));
+        assert_eq!(usage.cache_read_tokens, n("cached"));
+        assert_eq!(usage.output_tokens, n("output") + n("thoughts"));
+    }
+    assert_eq!(t.model(), answers.last().and_then(|a| a["model"].as_str()));
+}
+
+#[test]
+fn the_jsonl_form_replays_rewrites_rewinds_and_a_compression() {
+    let path = compressed_recording();
+    let text = std::fs::read_to_string(&path).expect("read");
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a record"))
+        .collect();
+    let set = lines
+        .iter()
+        .find(|l| l["$set"]["messages"].is_array())
+        .expect("the compression");
+    let history: Vec<&Value> = set["$set"]["messages"].as_array().expect("list").iter().collect();
+    let content_text = |m: &Value| -> String {
+        match &m["content"] {
+            Value::String(s) => s.clone(),
+            Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect(),
+            _ => String::new(),
+        }
+    };
+    let live = load(&path);
+    assert_eq!(live.compactions().len(), 1);
+    let compaction = &live.compactions()[0];
+    assert_eq!(compaction.summary_message, Some(0));
+    // The live chat opens with the history the compression set, then what followed it
+    // (the rewound prompt, the slash command and the notice are not part of it).
+    let after: Vec<&Value> = lines
+        .iter()
+        .skip_while(|l| !l["$set"]["messages"].is_array())
+        .filter(|l| l["type"] == "user" || l["type"] == "gemini")
+        .filter(|l| !content_text(l).starts_with('/'))
+        .collect();
+    let rewound = lines.iter().find_map(|l| l["$rewindTo"].as_str()).expect("a rewind");
+    let expected: Vec<String> = history
+        .iter()
+        .copied()
+        .chain(after.into_iter().filter(|l| l["id"] != rewound))
+        .map(content_text)
+        .collect();
+    assert_eq!(texts(&live), expected);
+    assert!(live.messages()[0].past_summary() && live.messages()[1].past_summary());
+    assert!(
+        !live.messages()[2].past_summary(),
+        "what the compression kept is not its summary"
+    );
+    assert!(
+        live.messages()[2..history.len()].iter().all(|m| m.recorded().is_none()),
+        "the usage of a kept answer measured the context before the compression"
+    );
+    assert_eq!(
+        compaction.pre_tokens,
+        lines
+            .iter()
+            .take_while(|l| !l["$set"]["messages"].is_array())
+            .filter_map(|l| l["tokens"]["input"].as_u64())
+            .last()
+    );
+    let kinds: Vec<&str> = live.notes().iter().map(|n| n.kind.as_str()).collect();
+    for kind in ["past compaction", "command", "rewind", "gemini-cli info"] {
+        assert!(kinds.contains(&kind), "{kind} in {kinds:?}");
+    }
+    // Loaded whole: what the compression dropped comes first, written once (its last
+    // version: the answer carries the tokens of its second write), then the summary.
+    let whole = live.whole_session().expect("whole");
+    assert_eq!(whole.compactions().len(), 1);
+    let at = whole.compactions()[0].at;
+    let first_prompt = lines.iter().find(|l| l["type"] == "user").expect("a prompt");
+    assert_eq!(texts(&whole)[0], content_text(first_prompt));
+    assert_eq!(texts(&whole)[at], content_text(history[0]));
+    let first_answer = lines.iter().find(|l| l["type"] == "gemini").expect("an answer");
+    let answered = lines
+        .iter()
+        .rev()
+        .find(|l| l["id"] == first_answer["id"])
+        .expect("its last version");
+    assert_eq!(
+        whole.messages()[1].recorded().map(|r| r.context_tokens()),
+        answered["tokens"]["input"].as_u64()
+    );
+    // The summary is what the compression wrote anew; the rest of its history was kept.
+    let written_before = |id: &Value| {
+        lines
+            .iter()
+            .take_while(|l| !l["$set"]["messages"].is_array())
+            .any(|l| l["id"] == *id)
+    };
+    let summary = history.iter().filter(|m| !written_before(&m["id"])).count();
+    let kept = history.len() - summary;
+    assert_eq!(whole.messages().len(), at + live.messages().len() - kept);
+    // Its cost: one call per answer id, whatever was later dropped.
+    let cost = ctxlens::cost::session_cost(&live, ctxlens::cost::PriceTable::builtin()).expect("recorded usage");
+    let answer_ids: std::collections::BTreeSet<&str> = lines
+        .iter()
+        .filter(|l| l["tokens"].is_object())
+        .filter_map(|l| l["id"].as_str())
+        .collect();
+    assert_eq!(cost.calls.len(), answer_ids.len());
+}
+
+#[test]
+fn the_commands_read_a_gemini_cli_recording_and_refuse_to_write_one() {
+    let path = compressed_recording();
+    let file = path.to_str().expect("utf-8");
+    let out = ctxlens(&["history", file]);
+    assert_exit(&out, 0);
+    assert!(stdout(&out).contains("1 compaction"), "{}", stdout(&out));
+    let out = ctxlens(&["stats", file, "--json"]);
+    assert_exit(&out, 0);
+    assert_eq!(common::json_stdout(&out)["format"], "gemini-cli");
+    // The plan is shown; the compacted recording is not written (no file, exit 2).
+    // A budget under the recording's size, so the compactor cuts.
+    let plan = ctxlens(&["compact", file, "--max-tokens", "60", "--keep-tail", "30", "--plan"]);
+    assert_exit(&plan, 0);
+    assert!(
+        common::json_stdout(&plan)["summarized"].as_u64().is_some_and(|n| n > 0),
+        "{}",
+        stdout(&plan)
+    );
+    let dir = tempfile::tempdir().expect("a folder");
+    let output = dir.path().join("out.jsonl");
+    let out = ctxlens(&[
+        "compact",
+        file,
+        "--max-tokens",
+        "60",
+        "--keep-tail",
+        "30",
+        "-o",
+        output.to_str().expect("utf-8"),
+    ]);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("does not write them yet"), "{}", stderr(&out));
+    assert!(!output.exists(), "nothing half-written");
+    // Forced on another agent's log, the format is refused by name.
+    let claude = common::data().join("real-transcripts/claude-code-jsonl/ccl-sample-37f83ec9.jsonl");
+    let out = ctxlens(&["stats", claude.to_str().expect("utf-8"), "--format", "gemini-cli"]);
+    assert_exit(&out, 2);
+    assert!(stderr(&out).contains("not a gemini-cli transcript"), "{}", stderr(&out));
+}
+
+#[test]
+fn scan_finds_gemini_cli_chats_in_its_folder_and_nothing_else_there() {
+    let home = tempfile::tempdir().expect("a home");
+    let project = home.path().join(".gemini/tmp/9e1b00");
+    std::fs::create_dir_all(project.join("chats")).expect("folders");
+    std::fs::copy(
+        compressed_recording(),
+        project.join("chats/session-2026-06-10T08-00-7c2d41aa.jsonl"),
+    )
+    .expect("copy");
+    // Gemini CLI's other files there are not sessions.
+    std::fs::write(project.join("logs.json"), "[{\"sessionId\":\"x\",\"type\":\"user\"}]").expect("write");
+    let root = home.path().join(".gemini/tmp");
+    let out = ctxlens(&["scan", root.to_str().expect("utf-8"), "--json"]);
+    assert_exit(&out, 0);
+    let rows: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a row"))
+        .collect();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let name = compressed_recording().file_name().map(std::ffi::OsStr::to_os_string);
+    assert_eq!(
+        rows[0]["path"]
+            .as_str()
+            .and_then(|p| std::path::Path::new(p).file_name()),
+        name.as_deref()
+    );
+    assert_eq!(rows[0]["compactions"], 1, "{:?}", rows[0]);
+}
+
+fn copilot_log() -> PathBuf {
+    common::data().join("other-agents/copilot-cli/compacted/events.jsonl")
+}
+
+/// The chat messages a Copilot CLI event log's events stand for, in order, as
+/// `(event id, text)`: a user's words, an answer, a tool's result.
+fn copilot_messages(events: &[Value]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|e| {
+            let data = &e["data"];
+            let sent = match e["type"].as_str()? {
+                "user.message" | "assistant.message" => data["content"].as_str()?,
+                "tool.execution_complete" => data["result"]["content"].as_str()?,
+                _ => return None,
+            };
+            Some((e["id"].as_str()?.to_owned(), sent.to_owned()))
+        })
+        .collect()
+}
+
+#[test]
+fn a_copilot_cli_event_log_is_its_chat_with_its_compaction_and_its_rewind() {
+    let path = copilot_log();
+    let events: Vec<Value> = std::fs::read_to_string(&path)
+        .expect("read")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("an event"))
+        .collect();
+    let position = |kind: &str| events.iter().position(|e| e["type"] == kind).expect(kind);
+    let (started, completed) = (
+        position("session.compaction_start"),
+        position("session.compaction_complete"),
+    );
+    let done = &events[completed]["data"];
+    let rewound = events[position("session.snapshot_rewind")]["data"]["upToEventId"]
+        .as_str()
+        .expect("an event id");
+    let all = copilot_messages(&events);
+    let index_of = |id: &str| events.iter().position(|e| e["id"] == id).expect("listed");
+    let live = load(&path);
+    assert_eq!(live.format().container, Container::CopilotCli);
+    // Live: the summary, what was written after the compaction began, minus the rewound.
+    let mut expected = vec![done["summaryContent"].as_str().expect("a summary").to_owned()];
+    expected.extend(
+        all.iter()
+            .filter(|(id, _)| index_of(id) > started && index_of(id) < index_of(rewound))
+            .chain(all.iter().filter(|(id, _)| index_of(id) > index_of(rewound)))
+            .map(|(_, text)| text.clone()),
+    );
+    // An answer's text, then the calls it makes.
+    let live_texts = texts(&live);
+    assert_eq!(live_texts.len(), expected.len());
+    for (got, sent) in live_texts.iter().zip(&expected) {
+        assert!(got.starts_with(sent.as_str()), "{got:?} is {sent:?}");
+    }
+    assert!(live.messages()[0].past_summary());
+    let compaction = &live.compactions()[0];
+    assert_eq!(compaction.pre_tokens, done["preCompactionTokens"].as_u64());
+    assert_eq!(compaction.post_tokens, done["postCompactionTokens"].as_u64());
+    assert_eq!(compaction.trigger.as_deref(), Some("auto"), "`threshold` is automatic");
+    assert!(live.groups().orphans.is_empty(), "each request meets its result");
+    assert_eq!(live.model(), events[0]["data"]["selectedModel"].as_str());
+    // Whole: everything before the compaction's end, the summary, then the rest.
+    let whole = live.whole_session().expect("whole");
+    let before = all.iter().filter(|(id, _)| index_of(id) < completed).count();
+    assert_eq!(whole.compactions()[0].at, before);
+    assert_eq!(texts(&whole)[before], expected[0]);
+    for (got, (_, sent)) in texts(&whole).iter().zip(&all[..before]) {
+        assert!(got.starts_with(sent.as_str()), "{got:?} is {sent:?}");
+    }
+    assert!(!texts(&whole)
+        .iter()
+        .any(|t| *t == all.iter().find(|(id, _)| id == rewound).expect("rewound").1));
+}
+
+#[test]
+fn history_and_scan_find_copilot_cli_compactions_in_its_folder() {
+    let file = copilot_log();
+    let out = ctxlens(&["history", file.to_str().expect("utf-8")]);
+    assert_exit(&out, 0);
+    assert!(stdout(&out).contains("1 compaction"), "{}", stdout(&out));
+    let home = tempfile::tempdir().expect("a home");
+    let session = home.path().join(".copilot/session-state/c0ffee00");
+    std::fs::create_dir_all(&session).expect("folders");
+    std::fs::copy(&file, session.join("events.jsonl")).expect("copy");
+    std::fs::write(session.join("workspace.json"), "{\"sessionId\": \"c0ffee00\"}").expect("write");
+    let root = home.path().join(".copilot/session-state");
+    let out = ctxlens(&["scan", root.to_str().expect("utf-8"), "--json"]);
+    assert_exit(&out, 0);
+    let rows: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a row"))
+        .collect();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["compactions"], 1, "{:?}", rows[0]);
+}
