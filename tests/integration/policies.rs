@@ -110,10 +110,24 @@ fn compare(case: &Value, plan: &Value, n: usize) -> Vec<String> {
 #[test]
 fn every_policy_matches_its_reference_on_every_case() {
     let dir = data().join("conformance/policies");
-    let doc: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).expect("read")).expect("JSON");
+    check_cases(&dir, &dir.join("expected.json"), 327);
+}
+
+/// Gemini CLI's compression against a stdlib port of its code
+/// (`tests/data/conformance/policies/gemini-cli/`), on the shared inputs and two longer
+/// ones.
+#[test]
+fn gemini_cli_matches_its_reference_on_every_case() {
+    let dir = data().join("conformance/policies");
+    check_cases(&dir, &dir.join("gemini-cli/expected.json"), 60);
+}
+
+/// Runs every case of `expected` (inputs named relative to `dir`) and fails with each
+/// difference.
+fn check_cases(dir: &std::path::Path, expected: &std::path::Path, at_least: usize) {
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(expected).expect("read")).expect("JSON");
     let cases = doc["cases"].as_array().expect("cases");
-    assert!(cases.len() >= 327, "{} cases", cases.len());
+    assert!(cases.len() >= at_least, "{} cases", cases.len());
     let mut sizes = BTreeMap::new();
     let mut per_policy: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut failures = Vec::new();

@@ -18,6 +18,7 @@ pub mod chat;
 pub mod claude_code;
 mod codex;
 pub mod compare;
+mod gemini_cli;
 mod langchain;
 pub mod llm4s;
 pub mod opencode;
@@ -395,6 +396,7 @@ pub fn all() -> Vec<&'static dyn Policy> {
         &opencode::Prune,
         &semantic_kernel::Truncation,
         &semantic_kernel::Summarization,
+        &gemini_cli::GeminiCli,
     ]
 }
 
