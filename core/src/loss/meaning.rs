@@ -355,7 +355,7 @@ impl TurnWords {
                         push_words(clause, &mut buffer, &mut spans);
                         spans.len()
                     };
-                    if end - start >= 2 {
+                    if end - start >= 2 && !is_context_clause(clause) {
                         clauses.push(start..end);
                     }
                 }
@@ -419,6 +419,63 @@ impl TurnWords {
 
 /// `text` with each `@mention` (`@src/a/b.md`, `@README.md`) blanked to spaces of the
 /// same length.
+/// Words that open a statement about how things are rather than a request: a subject
+/// pronoun or a reason's conjunction.
+const STATEMENT_OPENERS: &[&str] = &[
+    "it", "its", "it's", "we", "we're", "we've", "they", "they're", "she", "he", "her", "his", "their", "this", "that",
+    "these", "those", "there", "there's", "which", "because", "since", "cause", "cuz", "as",
+];
+
+/// Words that make a clause bind what the agent does, whatever opens it: a modal, a
+/// negation, an always/only.
+const BINDING_WORDS: &[&str] = &[
+    "should",
+    "must",
+    "need",
+    "needs",
+    "have",
+    "has",
+    "don't",
+    "dont",
+    "do",
+    "never",
+    "always",
+    "not",
+    "no",
+    "only",
+    "can't",
+    "cant",
+    "cannot",
+    "shouldn't",
+    "mustn't",
+    "won't",
+    "keep",
+    "stay",
+    "make",
+    "use",
+    "avoid",
+];
+
+/// A clause that tells the agent how things are — a reason, the state of the project, a
+/// complaint (`its already in package.json`, `we ship de + fr too`, `this error msg is
+/// useless`) — rather than what to do: context for the request, not a constraint of it.
+/// A summary that keeps the request in other words often drops or rewords such a clause,
+/// so a restatement need not hold it (the turn's words as a whole still must). A clause
+/// that opens like one but binds (`it must stay pure`, `we don't use semicolons`) is a
+/// constraint all the same.
+fn is_context_clause(clause: &str) -> bool {
+    let words: Vec<String> = clause
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let opener = words
+        .iter()
+        .find(|w| !matches!(w.as_str(), "and" | "so" | "also" | "plus" | "oh"))
+        .map(String::as_str);
+    opener.is_some_and(|w| STATEMENT_OPENERS.contains(&w)) && !words.iter().any(|w| BINDING_WORDS.contains(&w.as_str()))
+}
+
 fn without_mentions(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut previous_space = true;
@@ -1189,6 +1246,37 @@ mod tests {
 
     fn summary(text: &str) -> Sentences {
         Sentences::new([(None, text)])
+    }
+
+    #[test]
+    fn a_clause_that_says_how_things_are_is_context_one_that_binds_is_a_constraint() {
+        for context in [
+            "its already in package.json",
+            "we ship de + fr too",
+            "this error msg is useless",
+            "because the old one leaks",
+            "and her excel chokes on the commas",
+        ] {
+            assert!(is_context_clause(context), "{context}");
+        }
+        for constraint in [
+            "it must stay pure",
+            "we don't use semicolons",
+            "this should never touch the network",
+            "dont invent new ones",
+            "keep the old api",
+            "the status pills use the colors from tokens.ts",
+        ] {
+            assert!(!is_context_clause(constraint), "{constraint}");
+        }
+        // A request whose reason the summary words its own way is restated; one whose
+        // constraint it drops is not.
+        let s = summary("TanStack Table is to be used (it is already a dependency).");
+        assert!(s.restates("use tanstack table, its already in package.json").is_some());
+        let s = summary("Wrap the copy error with the file path.");
+        assert!(s
+            .restates("wrap the copy error with the path, but dont log it twice")
+            .is_none());
     }
 
     #[test]
