@@ -28,18 +28,21 @@ pub enum Kind {
     /// Anthropic's Messages API `context_management` request field (JSON): the settings of
     /// a policy the API applies, never a §7F budget.
     Anthropic,
+    /// Gemini CLI's `settings.json` (`model.compressionThreshold`).
+    GeminiCli,
 }
 
 impl Kind {
     /// Every kind, in the order the TUI cycles through those a budget is written as
     /// ([`Kind::writes_a_budget`]).
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Ctxlens,
         Kind::Toolnexus,
         Kind::Langchain,
         Kind::Codex,
         Kind::ClaudeCode,
         Kind::Opencode,
+        Kind::GeminiCli,
         Kind::Anthropic,
     ];
 
@@ -64,6 +67,7 @@ impl Kind {
             Kind::Opencode => "opencode",
             Kind::Ctxlens => "ctxlens",
             Kind::Anthropic => "anthropic",
+            Kind::GeminiCli => "gemini-cli",
         }
     }
 
@@ -77,13 +81,14 @@ impl Kind {
             Kind::Opencode => "opencode.json",
             Kind::Ctxlens => ".ctxlens.toml",
             Kind::Anthropic => "anthropic-context-management.json",
+            Kind::GeminiCli => "gemini-settings.json",
         }
     }
 
     /// The format of its output.
     pub fn format(self) -> &'static str {
         match self {
-            Kind::Toolnexus | Kind::Opencode | Kind::Anthropic => "JSON",
+            Kind::Toolnexus | Kind::Opencode | Kind::Anthropic | Kind::GeminiCli => "JSON",
             Kind::Langchain => "Python",
             Kind::Codex | Kind::Ctxlens => "TOML",
             Kind::ClaudeCode => "shell",
@@ -188,6 +193,12 @@ pub fn emit(kind: Kind, settings: &Settings) -> crate::Result<Emitted> {
         Kind::Codex => codex(settings),
         Kind::ClaudeCode => claude_code(settings)?,
         Kind::Opencode => opencode(settings)?,
+        Kind::GeminiCli => {
+            let window = window(settings, Kind::GeminiCli)?;
+            let mut emitted = gemini_cli_threshold(billed(settings, settings.options.max_tokens), window);
+            emitted.note = emitted.note.map(|n| format!("{n}; {}", billed_note(settings)));
+            emitted
+        }
         Kind::Ctxlens => commented(ctxlens(settings)),
         Kind::Anthropic => {
             return Err(crate::Error::Setting(
@@ -482,6 +493,31 @@ fn opencode(settings: &Settings) -> crate::Result<Emitted> {
         warnings,
         threshold: Some(latest - reserved),
     })
+}
+
+/// Gemini CLI's `settings.json` making it compress at `threshold` tokens of a
+/// `window`-token model: `model.compressionThreshold`, the share of the model's token
+/// limit the last prompt must reach (gemini-cli's settings schema, 0.5 by default). What
+/// it keeps is not a setting: about the newest 30% of the history's characters.
+pub fn gemini_cli_threshold(threshold: u64, window: u64) -> Emitted {
+    // Three decimals: what it reads back is within a thousandth of the window.
+    let share = (threshold as f64 / window.max(1) as f64 * 1000.0).round() / 1000.0;
+    let text = json_text(&serde_json::json!({ "model": { "compressionThreshold": share } }));
+    let at = (share * window as f64).round() as u64;
+    let mut warnings = Vec::new();
+    if share <= 0.0 {
+        warnings.push(format!(
+            "{threshold} tokens is under a thousandth of the {window}-token window: Gemini CLI would compress before every request"
+        ));
+    }
+    Emitted {
+        text,
+        note: Some(format!(
+            "merge into ~/.gemini/settings.json (or the project's .gemini/settings.json); Gemini CLI compresses when the last prompt's reported tokens reach compressionThreshold × the model's token limit ({window}), i.e. at {at}; the tail it keeps is not a setting (about the newest 30% of the history by characters, from a user turn)"
+        )),
+        warnings,
+        threshold: Some(at),
+    }
 }
 
 /// ctxlens' own `.ctxlens.toml`.

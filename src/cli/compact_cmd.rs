@@ -138,8 +138,10 @@ pub(super) fn emit_policy_config(
 ) -> anyhow::Result<ExitCode> {
     let policy = ctxlens::policy::by_name(name)?;
     settings.check_keys(policy.name(), policy.keys())?;
-    // What its plan would run with: a setting the log shows, where none was given.
-    let mut settings = settings.clone();
+    // What its replay would run with: its defaults for the model's window, then a setting
+    // the log shows, where none was given.
+    let window = super::policy_cmd::window_for(None, transcript);
+    let mut settings = super::policy_cmd::with_defaults(policy, window, settings);
     for (key, value) in policy.settings_from_log(transcript, transcript.messages().len(), &settings) {
         if settings.text(key).is_none() {
             settings = settings.with(key, value);
@@ -151,16 +153,30 @@ pub(super) fn emit_policy_config(
         };
         return super::emit::print_emitted(&ctxlens::agent_config::request_field(&field));
     }
+    // An agent's own setting, from its own policy's threshold: the policy whose logs are
+    // that agent's.
     let trigger = policy.billed_trigger(&settings)?;
-    let (ctxlens::agent_config::Kind::ClaudeCode, Some((threshold, window))) = (kind, trigger) else {
-        bail!(
-            "--emit-config {} with --policy {name}: ctxlens writes {}'s configuration from a §7F budget (--max-tokens, --keep-tail, without --policy) or from the claude-code policy's threshold; {name}'s settings are not written as it",
+    let agent = policy.agent_logs();
+    let emitted = match (kind, trigger, agent) {
+        (
+            ctxlens::agent_config::Kind::ClaudeCode,
+            Some((threshold, window)),
+            Some(ctxlens::transcript::Container::ClaudeCode),
+        ) => {
+            let logged = ctxlens::policy::claude_code::logged_threshold(transcript);
+            ctxlens::agent_config::claude_code_threshold(threshold, window, logged)
+        }
+        (
+            ctxlens::agent_config::Kind::GeminiCli,
+            Some((threshold, window)),
+            Some(ctxlens::transcript::Container::GeminiCli),
+        ) => ctxlens::agent_config::gemini_cli_threshold(threshold, window),
+        _ => bail!(
+            "--emit-config {} with --policy {name}: ctxlens writes {}'s configuration from a §7F budget (--max-tokens, --keep-tail, without --policy) or from that agent's own policy's threshold; {name}'s settings are not written as it",
             kind.name(),
             kind.name()
-        );
+        ),
     };
-    let logged = ctxlens::policy::claude_code::logged_threshold(transcript);
-    let emitted = ctxlens::agent_config::claude_code_threshold(threshold, window, logged);
     super::emit::print_emitted(&emitted)
 }
 

@@ -347,3 +347,44 @@ fn history_and_scan_find_copilot_cli_compactions_in_its_folder() {
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["compactions"], 1, "{:?}", rows[0]);
 }
+
+/// `--emit-config gemini-cli` writes `model.compressionThreshold`: a §7F budget as its
+/// share of the window, the gemini-cli policy's own threshold as it was set; another
+/// agent's policy is refused with the reason.
+#[test]
+fn gemini_clis_setting_is_the_share_of_the_window_it_compresses_at() {
+    let sample = common::repo().join("sample-transcripts/support-agent.json");
+    let sample = sample.to_str().expect("utf-8");
+    let share = |out: &std::process::Output| -> f64 {
+        assert_exit(out, 0);
+        let settings: Value = serde_json::from_str(&stdout(out)).expect("JSON");
+        settings["model"]["compressionThreshold"].as_f64().expect("a number")
+    };
+    let budget = ctxlens(&[
+        "compact",
+        sample,
+        "--max-tokens",
+        "50000",
+        "--context-window",
+        "100000",
+        "--emit-config",
+        "gemini-cli",
+    ]);
+    assert!((share(&budget) - 50_000.0 / 100_000.0).abs() < 1e-9);
+    let own = ctxlens(&[
+        "compact",
+        sample,
+        "--policy",
+        "gemini-cli",
+        "--set",
+        "threshold=0.7",
+        "--set",
+        "token_limit=100000",
+        "--emit-config",
+        "gemini-cli",
+    ]);
+    assert!((share(&own) - 0.7).abs() < 1e-9);
+    let other = ctxlens(&["compact", sample, "--policy", "codex", "--emit-config", "gemini-cli"]);
+    assert_exit(&other, 2);
+    assert!(stderr(&other).contains("that agent's own policy"), "{}", stderr(&other));
+}

@@ -33,6 +33,9 @@ use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section};
 /// What the model answers after the summary in the new history.
 pub const ACKNOWLEDGEMENT: &str = "Got it. Thanks for the additional context!";
 
+/// The token limit gemini-cli assumes for a model it does not know (`tokenLimits.ts`).
+const DEFAULT_TOKEN_LIMIT: u64 = 1_048_576;
+
 /// Over this many UTF-16 units a text is estimated at a quarter token each.
 const MAX_CHARS_FOR_FULL_HEURISTIC: usize = 100_000;
 
@@ -316,7 +319,8 @@ impl Resolved {
         };
         Ok(Resolved {
             threshold: fraction("threshold", 0.5, false)?,
-            token_limit: settings.number_or("token_limit", super::claude_code::DEFAULT_WINDOW)?,
+            // Without a window: gemini-cli's own `DEFAULT_TOKEN_LIMIT` (tokenLimits.ts).
+            token_limit: settings.number_or("token_limit", DEFAULT_TOKEN_LIMIT)?,
             preserve: fraction("preserve_fraction", 0.3, true)?,
             force: settings.choice("force", &["true", "false"], "false")? == "true",
             billing: Billing::of(settings)?,
@@ -355,6 +359,16 @@ impl Policy for GeminiCli {
 
     fn counts_billed(&self) -> bool {
         true
+    }
+
+    /// `threshold × token_limit` in the billed tokens it compares (what `--emit-config
+    /// gemini-cli` writes back as the share).
+    fn billed_trigger(&self, settings: &PolicySettings) -> Result<Option<(u64, u64)>, crate::Error> {
+        let r = Resolved::of(settings)?;
+        Ok(Some((
+            (r.threshold * r.token_limit as f64).round() as u64,
+            r.token_limit,
+        )))
     }
 
     fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {

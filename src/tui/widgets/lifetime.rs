@@ -658,7 +658,9 @@ pub fn config(frame: &mut Frame, area: Rect, app: &App, view: ConfigView) {
         .enumerate()
         .flat_map(|(k, other)| {
             let style = if k == view.kind { t.selected } else { t.dim };
-            [Span::styled(format!(" {} ", other.name()), style), Span::raw(" ")]
+            // Each name padded by a space: the padding is the gap between names (the
+            // seven kinds fit an 80-column screen).
+            [Span::styled(format!(" {} ", other.name()), style)]
         })
         .collect();
     let mut lines = vec![Line::from(tabs), Line::raw("")];
