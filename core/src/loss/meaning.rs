@@ -257,8 +257,12 @@ pub struct TurnWords {
     buffer: String,
     /// Where each word is in `buffer`.
     spans: Vec<std::ops::Range<usize>>,
-    /// Each clause of substance, as a range of the words.
+    /// Each clause of substance a restatement must hold, as a range of the words (a
+    /// context clause is not one: [`is_context_clause`]).
     clauses: Vec<std::ops::Range<usize>>,
+    /// The turn has more than one clause of substance, context included: each of
+    /// `clauses` is then sought on its own.
+    several_clauses: bool,
     /// Each distinct word's slot in a [`WordBits`] set.
     bits: Vec<u16>,
     /// The words only an `@file` mention or a pasted block (in a code fence) holds,
@@ -311,6 +315,7 @@ impl TurnWords {
         let mut buffer = String::with_capacity(text.len());
         let mut spans = Vec::with_capacity(text.len() / 6);
         let mut clauses = Vec::new();
+        let mut clauses_of_substance = 0usize;
         let mut mention_spans: Vec<std::ops::Range<usize>> = Vec::new();
         // First the words (the clauses' and the sentences' spans of them), then each
         // sentence's distinct words numbered, keyed by the words kept in `buffer`.
@@ -355,8 +360,11 @@ impl TurnWords {
                         push_words(clause, &mut buffer, &mut spans);
                         spans.len()
                     };
-                    if end - start >= 2 && !is_context_clause(clause) {
-                        clauses.push(start..end);
+                    if end - start >= 2 {
+                        clauses_of_substance += 1;
+                        if !is_context_clause(clause) {
+                            clauses.push(start..end);
+                        }
                     }
                 }
                 let start = sentence.as_ptr() as usize - base;
@@ -405,6 +413,7 @@ impl TurnWords {
             buffer,
             spans,
             clauses,
+            several_clauses: clauses_of_substance > 1,
             bits,
             mention_only,
         };
@@ -946,7 +955,7 @@ impl Sentences {
         {
             return None;
         }
-        if turn.clauses.len() > 1
+        if turn.several_clauses
             && !turn
                 .clauses
                 .iter()
