@@ -667,7 +667,9 @@ mod tests {
                         let Ok(emitted) = emit(kind, &s) else {
                             // Only the kinds whose knob is a share of the window refuse,
                             // and only without one.
-                            assert!(window.is_none() && matches!(kind, Kind::ClaudeCode | Kind::Opencode));
+                            assert!(
+                                window.is_none() && matches!(kind, Kind::ClaudeCode | Kind::Opencode | Kind::GeminiCli)
+                            );
                             continue;
                         };
                         checked += 1;
@@ -678,6 +680,18 @@ mod tests {
                             );
                         }
                         let asked = billed(&s, budget);
+                        if kind == Kind::GeminiCli {
+                            // The share, read back as Gemini CLI reads it, is the threshold
+                            // asked for within a thousandth of the window.
+                            let w = window.expect("a window");
+                            let settings: serde_json::Value = serde_json::from_str(&emitted.text).expect("JSON");
+                            let share = settings["model"]["compressionThreshold"].as_f64().expect("a share");
+                            let back = share * w as f64;
+                            assert!(
+                                (back - asked as f64).abs() <= w as f64 / 2000.0 + 1.0,
+                                "budget {budget} window {w}: {share} gives {back}, asked {asked}"
+                            );
+                        }
                         if kind == Kind::ClaudeCode && emitted.warnings.is_empty() {
                             // The percentage, read back the way Claude Code reads it, is
                             // the threshold asked for within 1%.
