@@ -12,6 +12,11 @@
 //! - a firing that summarizes makes one call more: the summarizer reads the context it
 //!   summarizes from the cache and writes the summary.
 //!
+//! How the shared prefix is billed is the provider's ([`CacheRule`]): Anthropic writes
+//! what it caches at the write price; OpenAI and Gemini cache a prefix on their own at
+//! no extra cost, from a minimum length (and for OpenAI in steps), so what a call does
+//! not read is plain input.
+//!
 //! Output tokens are the ones the log recorded for that call. The model of each call is
 //! the one its response names (a log may switch models). What the model cannot know —
 //! a cache evicted early, an instruction changed early in the prompt — it leaves out, so
@@ -29,6 +34,64 @@ use crate::transcript::{Recorded, Transcript};
 /// The cache's lifetime when nothing says otherwise (Anthropic's default; OpenAI keeps
 /// a prefix at least as long).
 const CACHE_SECONDS: i64 = 300;
+
+/// How a provider bills the prefix a call shares with an earlier one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CacheRule {
+    /// Anthropic: what is not read from the cache is written to it, at the write price.
+    Written,
+    /// OpenAI and Gemini: prefixes are cached without being asked, at no extra cost; a
+    /// call reads the shared prefix when it is at least `minimum` tokens, rounded down to
+    /// a multiple of `step`, and the rest is plain input.
+    Implicit { minimum: u64, step: u64 },
+}
+
+impl CacheRule {
+    /// The rule for `model`'s provider: OpenAI caches prompts of 1,024 tokens or more in
+    /// steps of 128 (its prompt-caching guide); Gemini from 1,024 tokens for its Flash
+    /// models and 4,096 for Pro (the Gemini API's caching page, 2026-05); any other
+    /// (Anthropic's, and models of no known family) as Anthropic bills.
+    fn of(model: Option<&str>) -> CacheRule {
+        let model = model.unwrap_or_default().to_ascii_lowercase();
+        let family = model.rsplit('/').next().unwrap_or_default();
+        let openai = ["gpt-", "o1", "o3", "o4", "codex"]
+            .iter()
+            .any(|prefix| family.starts_with(prefix));
+        if openai {
+            CacheRule::Implicit {
+                minimum: 1_024,
+                step: 128,
+            }
+        } else if family.starts_with("gemini") {
+            let minimum = if family.contains("flash") { 1_024 } else { 4_096 };
+            CacheRule::Implicit { minimum, step: 1 }
+        } else {
+            CacheRule::Written
+        }
+    }
+
+    /// A call of `prompt` tokens sharing `prefix` with a cached one, and its `output`.
+    fn usage(self, prompt: u64, prefix: u64, output: u64) -> Recorded {
+        let prefix = prefix.min(prompt);
+        match self {
+            CacheRule::Written => Recorded {
+                cache_read_tokens: prefix,
+                cache_write_5m_tokens: prompt - prefix,
+                output_tokens: output,
+                ..Recorded::default()
+            },
+            CacheRule::Implicit { minimum, step } => {
+                let read = if prefix >= minimum { prefix / step * step } else { 0 };
+                Recorded {
+                    cache_read_tokens: read,
+                    input_tokens: prompt - read,
+                    output_tokens: output,
+                    ..Recorded::default()
+                }
+            }
+        }
+    }
+}
 
 /// A replay's modelled cost.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -77,6 +140,7 @@ pub fn replay_cost(whole: &Transcript, replayed: &Replayed, table: &PriceTable) 
         let time = whole.time_before(call.at + 1).as_deref().and_then(seconds);
         let model = model_of(whole, call.at).or_else(|| last_model.clone());
         last_model.clone_from(&model);
+        let rule = CacheRule::of(model.as_deref());
         let fired = firings.get(&call.at);
         let mut bill = |usage: Recorded| {
             out.calls += 1;
@@ -99,11 +163,8 @@ pub fn replay_cost(whole: &Transcript, replayed: &Replayed, table: &PriceTable) 
             Some((before, _)) => {
                 if let Some(firing) = fired.filter(|f| f.summary_input_tokens > 0) {
                     // The summarizer's own call: the context it summarizes, from the cache.
-                    bill(Recorded {
-                        cache_read_tokens: before,
-                        output_tokens: (firing.summary.chars().count() as u64).div_ceil(4),
-                        ..Recorded::default()
-                    });
+                    let summary = (firing.summary.chars().count() as u64).div_ceil(4);
+                    bill(rule.usage(before, before, summary));
                 }
                 if fired.is_some() {
                     // What survives a change to the messages, as the replay predicts the
@@ -116,12 +177,7 @@ pub fn replay_cost(whole: &Transcript, replayed: &Replayed, table: &PriceTable) 
         }
         .min(prompt);
         let output = whole.messages()[call.at].recorded().map_or(0, |r| r.output_tokens);
-        bill(Recorded {
-            cache_read_tokens: prefix,
-            cache_write_5m_tokens: prompt - prefix,
-            output_tokens: output,
-            ..Recorded::default()
-        });
+        bill(rule.usage(prompt, prefix, output));
         previous = Some((prompt, time));
     }
     out.total = priced_any.then(|| out.dollars.total());
@@ -137,4 +193,38 @@ fn model_of(whole: &Transcript, index: usize) -> Option<String> {
     }
     let value: serde_json::Value = serde_json::from_str(raw).ok()?;
     value.get("model")?.as_str().map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CacheRule;
+
+    #[test]
+    fn each_provider_bills_a_shared_prefix_its_own_way() {
+        // Anthropic: read what is shared, write the rest.
+        let anthropic = CacheRule::of(Some("claude-sonnet-4-5")).usage(10_000, 8_000, 50);
+        assert_eq!(
+            (anthropic.cache_read_tokens, anthropic.cache_write_5m_tokens),
+            (8_000, 2_000)
+        );
+        assert_eq!(anthropic.input_tokens, 0);
+        // OpenAI: reads in steps of 128 from 1,024 tokens; nothing is written.
+        let openai = CacheRule::of(Some("gpt-5.1-codex")).usage(10_000, 8_000, 50);
+        assert_eq!((openai.cache_read_tokens, openai.input_tokens), (7_936, 2_064));
+        assert_eq!(openai.cache_write_tokens(), 0);
+        let short = CacheRule::of(Some("openai/gpt-4o")).usage(2_000, 1_000, 0);
+        assert_eq!((short.cache_read_tokens, short.input_tokens), (0, 2_000));
+        // Gemini: Flash from 1,024 tokens, Pro from 4,096.
+        let flash = CacheRule::of(Some("gemini-3-flash-preview")).usage(3_000, 2_000, 0);
+        assert_eq!(flash.cache_read_tokens, 2_000);
+        let pro = CacheRule::of(Some("gemini-2.5-pro")).usage(3_000, 2_000, 0);
+        assert_eq!((pro.cache_read_tokens, pro.input_tokens), (0, 3_000));
+        // Every rule bills the whole prompt once.
+        for usage in [anthropic, openai, short, flash, pro] {
+            assert_eq!(
+                usage.context_tokens(),
+                usage.input_tokens + usage.cache_read_tokens + usage.cache_write_tokens()
+            );
+        }
+    }
 }
