@@ -388,3 +388,51 @@ fn gemini_clis_setting_is_the_share_of_the_window_it_compresses_at() {
     assert_exit(&other, 2);
     assert!(stderr(&other).contains("that agent's own policy"), "{}", stderr(&other));
 }
+
+/// A Gemini CLI recording costs what ccusage (its own Gemini CLI reader, 20.0.24) says,
+/// within 1%, with the same uncached input and cache reads: each answer's tokens once,
+/// however often the message was written (`tests/data/ccusage/gemini-cli/`, with the
+/// command).
+#[test]
+fn a_gemini_cli_recording_costs_what_ccusage_says() {
+    let mut compared = 0;
+    for entry in std::fs::read_dir(common::data().join("ccusage/gemini-cli")).expect("the ccusage figures") {
+        let path = entry.expect("entry").path();
+        let reference: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("JSON");
+        let stem = path.file_stem().and_then(|s| s.to_str()).expect("a name");
+        let recording = ["json", "jsonl"]
+            .iter()
+            .map(|ext| gemini_dir().join(format!("{stem}.{ext}")))
+            .find(|p| p.exists())
+            .expect("the recording ccusage read");
+        let out = ctxlens(&["stats", recording.to_str().expect("utf-8"), "--json"]);
+        assert_exit(&out, 0);
+        let cost = &common::json_stdout(&out)["cost"];
+        let total = cost["total"].as_f64().expect("a priced total");
+        let expected = reference["totals"]["totalCost"].as_f64().expect("totalCost");
+        assert!(
+            (total - expected).abs() <= expected * 0.01,
+            "{stem}: ctxlens ${total:.6}, ccusage ${expected:.6}"
+        );
+        let sum = |key: &str| -> u64 {
+            cost["calls"]
+                .as_array()
+                .expect("calls")
+                .iter()
+                .map(|c| c["usage"][key].as_u64().unwrap_or(0))
+                .sum()
+        };
+        assert_eq!(
+            Some(sum("input_tokens")),
+            reference["totals"]["inputTokens"].as_u64(),
+            "{stem}"
+        );
+        assert_eq!(
+            Some(sum("cache_read_tokens")),
+            reference["totals"]["cacheReadTokens"].as_u64(),
+            "{stem}"
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, 2, "both Gemini CLI recordings have their ccusage figure");
+}
