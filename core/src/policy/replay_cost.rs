@@ -12,7 +12,7 @@
 //! - a firing that summarizes makes one call more: the summarizer reads the context it
 //!   summarizes from the cache and writes the summary.
 //!
-//! How the shared prefix is billed is the provider's ([`CacheRule`]): Anthropic writes
+//! How the shared prefix is billed is the provider's (`CacheRule`): Anthropic writes
 //! what it caches at the write price; OpenAI and Gemini cache a prefix on their own at
 //! no extra cost, from a minimum length (and for OpenAI in steps), so what a call does
 //! not read is plain input.
