@@ -436,3 +436,54 @@ fn a_gemini_cli_recording_costs_what_ccusage_says() {
     }
     assert_eq!(compared, 2, "both Gemini CLI recordings have their ccusage figure");
 }
+
+/// A Copilot CLI run's usage is its `session.shutdown` totals: the same tokens ccusage
+/// (20.0.24, its Copilot CLI reader) reads (`tests/data/ccusage/copilot-cli/`), priced per
+/// request — the totals split over the run's requests, each under the 200,000-token tier
+/// that ccusage, pricing the sum as one request, applies to the whole run.
+#[test]
+fn a_copilot_cli_run_costs_its_shutdown_totals_priced_per_request() {
+    let reference: Value = serde_json::from_str(
+        &std::fs::read_to_string(common::data().join("ccusage/copilot-cli/compacted.json")).expect("read"),
+    )
+    .expect("JSON");
+    let totals = &reference["totals"];
+    let out = ctxlens(&["stats", copilot_log().to_str().expect("utf-8"), "--json"]);
+    assert_exit(&out, 0);
+    let cost = &common::json_stdout(&out)["cost"];
+    let calls = cost["calls"].as_array().expect("calls");
+    let sum = |key: &str| -> u64 { calls.iter().map(|c| c["usage"][key].as_u64().unwrap_or(0)).sum() };
+    assert_eq!(Some(sum("input_tokens")), totals["inputTokens"].as_u64());
+    assert_eq!(Some(sum("cache_read_tokens")), totals["cacheReadTokens"].as_u64());
+    assert_eq!(
+        Some(sum("cache_write_5m_tokens")),
+        totals["cacheCreationTokens"].as_u64()
+    );
+    assert_eq!(Some(sum("output_tokens")), totals["outputTokens"].as_u64());
+    let events = std::fs::read_to_string(copilot_log()).expect("read");
+    let shutdown: Value = events
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("an event"))
+        .find(|e| e["type"] == "session.shutdown")
+        .expect("a shutdown");
+    let requests: u64 = shutdown["data"]["modelMetrics"]
+        .as_object()
+        .expect("metrics")
+        .values()
+        .map(|m| m["requests"]["count"].as_u64().expect("a count"))
+        .sum();
+    assert_eq!(calls.len() as u64, requests, "one priced call per request");
+    let prompt = |c: &Value| -> u64 {
+        ["input_tokens", "cache_read_tokens", "cache_write_5m_tokens"]
+            .iter()
+            .map(|k| c["usage"][*k].as_u64().unwrap_or(0))
+            .sum()
+    };
+    assert!(calls.iter().all(|c| prompt(c) < 200_000), "no request reaches the tier");
+    let total = cost["total"].as_f64().expect("priced");
+    let summed = totals["totalCost"].as_f64().expect("ccusage's");
+    assert!(
+        total < summed,
+        "ctxlens ${total} is under ccusage's ${summed}, which tiers the sum"
+    );
+}

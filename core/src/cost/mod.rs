@@ -211,6 +211,7 @@ pub fn session_cost(transcript: &Transcript, table: &PriceTable) -> Option<Sessi
         Container::ClaudeCode => claude_code_calls(transcript),
         Container::Codex => codex_calls(transcript),
         Container::GeminiCli => gemini_cli_calls(transcript),
+        Container::CopilotCli => copilot_cli_calls(transcript),
         _ => Some(embedded_calls(transcript)).filter(|calls| !calls.is_empty())?,
     };
     let mut unpriced = BTreeSet::new();
@@ -389,6 +390,75 @@ fn gemini_cli_calls(transcript: &Transcript) -> Vec<RawCall> {
         } else {
             by_id.insert(id.to_owned(), calls.len());
             calls.push(call);
+        }
+    }
+    calls
+}
+
+/// Copilot CLI: it persists no usage per call, only each model's totals when a run ends
+/// (`session.shutdown`'s `modelMetrics`, copilot-sdk `session-events.ts`), with the number
+/// of requests. The totals are split evenly over those requests, so a price that depends
+/// on a request's size (Anthropic's above 200,000 input tokens) is applied per request,
+/// as the provider bills, not to the run's sum. Its `inputTokens` holds the cache reads
+/// and writes (as ccusage reads it too), so the uncached input is what is left.
+fn copilot_cli_calls(transcript: &Transcript) -> Vec<RawCall> {
+    let text: &str = transcript.text();
+    let mut lines = Lines::of(transcript);
+    let mut calls = Vec::new();
+    for record in transcript.log_records() {
+        let line = &text[record.range.clone()];
+        if !line.contains("\"session.shutdown\"") {
+            continue;
+        }
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let Some(metrics) = value
+            .pointer("/data/modelMetrics")
+            .and_then(serde_json::Value::as_object)
+        else {
+            continue;
+        };
+        let at = lines.at(record.range.start);
+        let time = value
+            .get("timestamp")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        for (model, metric) in metrics {
+            let n = |k: &str| {
+                metric
+                    .pointer(&format!("/usage/{k}"))
+                    .and_then(serde_json::Value::as_u64)
+                    .unwrap_or(0)
+            };
+            let (read, write) = (n("cacheReadTokens"), n("cacheWriteTokens"));
+            let total = Recorded {
+                input_tokens: n("inputTokens").saturating_sub(read).saturating_sub(write),
+                cache_write_5m_tokens: write,
+                cache_read_tokens: read,
+                output_tokens: n("outputTokens"),
+                reasoning_tokens: n("reasoningTokens"),
+                ..Recorded::default()
+            };
+            let requests = metric
+                .pointer("/requests/count")
+                .and_then(serde_json::Value::as_u64)
+                .filter(|&c| c > 0)
+                .unwrap_or(1)
+                .min(10_000);
+            for k in 0..requests {
+                // Each request its share; the last one the remainder.
+                let share = |x: u64| x / requests + if k + 1 == requests { x % requests } else { 0 };
+                let usage = Recorded {
+                    input_tokens: share(total.input_tokens),
+                    cache_write_5m_tokens: share(total.cache_write_5m_tokens),
+                    cache_read_tokens: share(total.cache_read_tokens),
+                    output_tokens: share(total.output_tokens),
+                    reasoning_tokens: share(total.reasoning_tokens),
+                    ..Recorded::default()
+                };
+                calls.push((at, time.clone(), Some(model.clone()), usage));
+            }
         }
     }
     calls

@@ -177,12 +177,20 @@ impl PriceTable {
     pub fn prices(&self, model: &str) -> Option<&Prices> {
         let bare = model.rsplit('/').next().unwrap_or(model);
         let bare = bare.split('[').next().unwrap_or(bare).trim();
+        // Copilot CLI names Claude's versions with a dot (`claude-sonnet-4.5`), the
+        // table with a dash (`claude-sonnet-4-5`).
+        let dashed = if bare.starts_with("claude-") {
+            bare.replace('.', "-")
+        } else {
+            bare.to_owned()
+        };
         [
             model.to_owned(),
             bare.to_owned(),
             format!("anthropic/{bare}"),
             format!("openai/{bare}"),
             format!("gemini/{bare}"),
+            dashed,
         ]
         .iter()
         .find_map(|name| self.models.get(name))
@@ -202,6 +210,7 @@ mod tests {
             "gpt-5.5",
             "gpt-5.1-codex",
             "deepseek-chat",
+            "claude-sonnet-4.5",
         ] {
             assert!(table.prices(model).is_some(), "{model} in {}", table.name);
         }
