@@ -70,10 +70,14 @@ impl FileState {
 }
 
 /// The complete lines written to `path` after its first `from` bytes (a last line still
-/// being written is left for the next read); `None` when the file cannot be read there or
-/// is not UTF-8.
+/// being written is left for the next read); `None` when the file cannot be read there,
+/// is not UTF-8, or is compressed.
 pub fn lines_after(path: &Path, from: u64) -> Option<String> {
     use std::io::{Read, Seek, SeekFrom};
+    // What is appended to a compressed file is not text: it is read whole.
+    if crate::transcript::compressed::is_compressed_file(path) {
+        return None;
+    }
     let mut file = std::fs::File::open(path).ok()?;
     file.seek(SeekFrom::Start(from)).ok()?;
     let mut bytes = Vec::new();

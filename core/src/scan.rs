@@ -246,9 +246,16 @@ fn file_identity(path: &Path) -> Option<(u64, u64)> {
 }
 
 fn has_session_extension(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| EXTENSIONS.contains(&e))
+    let extension = |p: &Path| p.extension().and_then(|e| e.to_str()).map(str::to_owned);
+    match extension(path).as_deref() {
+        // `session.jsonl.gz`, `rollout.jsonl.zst`: a compressed session, by its inner name.
+        Some("gz" | "zst") => path
+            .file_stem()
+            .and_then(|stem| extension(Path::new(stem)))
+            .is_some_and(|e| EXTENSIONS.contains(&e.as_str())),
+        Some(e) => EXTENSIONS.contains(&e),
+        None => false,
+    }
 }
 
 fn walk(dir: &Path, found: &mut Found) {

@@ -2,6 +2,7 @@
 //! message pointing at its raw JSON, and the tool groups and boundaries computed once.
 
 mod append;
+pub mod compressed;
 mod dialect;
 pub mod earlier;
 mod embedded_usage;

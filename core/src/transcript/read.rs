@@ -56,7 +56,8 @@ fn device_kind(_path: &Path) -> Option<&'static str> {
 
 /// The name errors give an input and its text, checked to be UTF-8.
 pub(super) fn read_text(path: &Path) -> Result<(String, SourceText), LoadError> {
-    if path.as_os_str() != "-" {
+    // A compressed file is read whole and decompressed (`text_from_bytes`).
+    if path.as_os_str() != "-" && !super::compressed::is_compressed_file(path) {
         if let Some(text) = read_halves(path) {
             return Ok((path.display().to_string(), text));
         }
@@ -66,8 +67,10 @@ pub(super) fn read_text(path: &Path) -> Result<(String, SourceText), LoadError> 
     Ok((source, text))
 }
 
-/// Bytes as text, or an error naming the first byte that is not UTF-8 and its line.
+/// Bytes as text (decompressed first when they are gzip or zstd), or an error naming the
+/// first byte that is not UTF-8 and its line.
 pub(super) fn text_from_bytes(source: &str, bytes: Vec<u8>) -> Result<SourceText, LoadError> {
+    let bytes = super::compressed::decompressed(source, bytes)?;
     SourceText::from_bytes(bytes).map_err(|bytes| {
         // std's check says where the first bad byte is (the two checks agree; were they
         // ever not to, the error would name no byte rather than panic).
