@@ -93,14 +93,8 @@ fn live_compaction(
         }
         loaded.messages.clear();
         for item in items {
-            let json = item.to_string();
             let index = loaded.messages.len();
-            let (mut m, _) = Dialect::Responses
-                .rules()
-                .view(&json, line.range.clone(), index, PREVIEW_CHARS)
-                .map_err(|e| json_error(source, text, line.range.start, &e))?;
-            m.extra_mut().records = vec![line.range.clone()];
-            m.set_synthetic(json);
+            let m = super::synthetic_message(source, text, Dialect::Responses, item.to_string(), &line.range, index)?;
             loaded.messages.push(m);
         }
         owner = loaded.messages.len().checked_sub(1);
@@ -155,13 +149,7 @@ fn user_text_message(source: &str, text: &str, line: &Line, body: &str, index: u
     let json =
         serde_json::json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": body}]})
             .to_string();
-    let (mut m, _) = Dialect::Responses
-        .rules()
-        .view(&json, line.range.clone(), index, PREVIEW_CHARS)
-        .map_err(|e| json_error(source, text, line.range.start, &e))?;
-    m.extra_mut().records = vec![line.range.clone()];
-    m.set_synthetic(json);
-    Ok(m)
+    super::synthetic_message(source, text, Dialect::Responses, json, &line.range, index)
 }
 
 /// The usage a `token_count` event's payload records for its call.

@@ -23,11 +23,14 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
-use super::{lines, note_incomplete, one_line, Conversation, Line, Loaded, LogRecord, Note, PastCompaction};
+use super::{
+    lines, note_incomplete, one_line, pair_synthetic, synthetic_message, Conversation, Line, Loaded, LogRecord, Note,
+    PastCompaction,
+};
 use crate::error::LoadError;
 use crate::transcript::dialect::Dialect;
 use crate::transcript::format::json_error;
-use crate::transcript::message::{self, Message, PREVIEW_CHARS};
+use crate::transcript::message::{self, Message};
 
 /// The chat message an event stands for, when it stands for one.
 fn chat_message(kind: &str, data: &Value) -> Option<Value> {
@@ -86,14 +89,7 @@ fn from_sub_agent(record: &Value, data: &Value) -> bool {
 
 /// One event made into a message: its JSON synthesized, its record what backs it.
 fn event_message(source: &str, text: &str, line: &Line, json: &Value, index: usize) -> Result<Message, LoadError> {
-    let json = json.to_string();
-    let (mut m, _) = Dialect::OpenAi
-        .rules()
-        .view(&json, line.range.clone(), index, PREVIEW_CHARS)
-        .map_err(|e| json_error(source, text, line.range.start, &e))?;
-    m.extra_mut().records = vec![line.range.clone()];
-    m.set_synthetic(json);
-    Ok(m)
+    synthetic_message(source, text, Dialect::OpenAi, json.to_string(), &line.range, index)
 }
 
 /// How Copilot names what fired a compaction, in the words the rest of ctxlens uses.
@@ -186,13 +182,7 @@ pub(crate) fn copilot_cli(
             earlier: None,
         });
     }
-    let raws: Vec<String> = loaded
-        .messages
-        .iter()
-        .map(|m| m.synthetic().unwrap_or_default().to_owned())
-        .collect();
-    let raws: Vec<&str> = raws.iter().map(String::as_str).collect();
-    Dialect::OpenAi.rules().pair(&mut loaded.messages, &raws);
+    pair_synthetic(Dialect::OpenAi, &mut loaded.messages);
     note_incomplete(&mut loaded, incomplete);
     Ok(loaded)
 }

@@ -30,11 +30,14 @@ use std::ops::Range;
 
 use serde_json::{json, Value};
 
-use super::{lines, note_incomplete, one_line, Conversation, Loaded, LogRecord, Note, PastCompaction};
+use super::{
+    lines, note_incomplete, one_line, pair_synthetic, synthetic_message, Conversation, Loaded, LogRecord, Note,
+    PastCompaction,
+};
 use crate::error::{LoadError, Position};
 use crate::transcript::dialect::Dialect;
 use crate::transcript::format::{json_error, span_of};
-use crate::transcript::message::{self, Recorded, PREVIEW_CHARS};
+use crate::transcript::message::{self, Recorded};
 
 /// One message record as it last stood, with the record that wrote it.
 #[derive(Debug, Clone)]
@@ -299,13 +302,7 @@ pub(crate) fn gemini_cli(
         message_of_record,
         ..
     } = view;
-    let raws: Vec<String> = loaded
-        .messages
-        .iter()
-        .map(|m| m.synthetic().unwrap_or_default().to_owned())
-        .collect();
-    let raws: Vec<&str> = raws.iter().map(String::as_str).collect();
-    Dialect::Gemini.rules().pair(&mut loaded.messages, &raws);
+    pair_synthetic(Dialect::Gemini, &mut loaded.messages);
     // Notes no message of this view carries (a rewind at the end) come last.
     for (_, mut rest) in notes_by_id.drain() {
         for note in &mut rest {
@@ -408,14 +405,15 @@ impl View<'_> {
         }
         self.message_of_record.insert(entry.range.start, loaded.messages.len());
         for (k, content) in contents_of(&entry.value).iter().enumerate() {
-            let json = content.to_string();
             let index = loaded.messages.len();
-            let (mut m, _) = Dialect::Gemini
-                .rules()
-                .view(&json, entry.range.clone(), index, PREVIEW_CHARS)
-                .map_err(|e| json_error(self.source, self.text, entry.range.start, &e))?;
-            m.extra_mut().records = vec![entry.range.clone()];
-            m.set_synthetic(json);
+            let mut m = synthetic_message(
+                self.source,
+                self.text,
+                Dialect::Gemini,
+                content.to_string(),
+                &entry.range,
+                index,
+            )?;
             m.past_summary = summary;
             if summary {
                 m.boundary = false;

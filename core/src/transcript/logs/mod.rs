@@ -19,6 +19,7 @@ use std::ops::Range;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::dialect::Dialect;
 use super::format::json_error;
 use super::message::Message;
 use crate::error::LoadError;
@@ -187,6 +188,37 @@ fn note_incomplete(loaded: &mut Loaded, incomplete: Option<Note>) {
         note.before = loaded.messages.len();
         loaded.notes.push(note);
     }
+}
+
+/// A message whose JSON is written for a record that is not itself one (an event, a
+/// compaction, another agent's message record): `json` in `dialect` is what is counted
+/// and shown, the record at `record` what backs it.
+fn synthetic_message(
+    source: &str,
+    text: &str,
+    dialect: Dialect,
+    json: String,
+    record: &Range<usize>,
+    index: usize,
+) -> Result<Message, LoadError> {
+    let (mut m, _) = dialect
+        .rules()
+        .view(&json, record.clone(), index, super::message::PREVIEW_CHARS)
+        .map_err(|e| json_error(source, text, record.start, &e))?;
+    m.extra_mut().records = vec![record.clone()];
+    m.set_synthetic(json);
+    Ok(m)
+}
+
+/// Pairs the calls and results of messages whose JSON is all synthesized, as `dialect`
+/// pairs a list it reads.
+fn pair_synthetic(dialect: Dialect, messages: &mut [Message]) {
+    let raws: Vec<String> = messages
+        .iter()
+        .map(|m| m.synthetic().unwrap_or_default().to_owned())
+        .collect();
+    let raws: Vec<&str> = raws.iter().map(String::as_str).collect();
+    dialect.rules().pair(messages, &raws);
 }
 
 fn value(raw: Option<&&RawValue>) -> Value {
