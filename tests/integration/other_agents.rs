@@ -27,6 +27,16 @@ fn load(path: &std::path::Path) -> Transcript {
     Transcript::read(path, None).expect("the recording loads")
 }
 
+/// `scan ROOT --json`'s rows.
+fn scan_rows(root: &std::path::Path) -> Vec<Value> {
+    let out = ctxlens(&["scan", root.to_str().expect("utf-8"), "--json"]);
+    assert_exit(&out, 0);
+    stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a row"))
+        .collect()
+}
+
 fn texts(t: &Transcript) -> Vec<String> {
     (0..t.messages().len()).map(|i| t.readable_text(i)).collect()
 }
@@ -232,13 +242,7 @@ fn scan_finds_gemini_cli_chats_in_its_folder_and_nothing_else_there() {
     .expect("copy");
     // Gemini CLI's other files there are not sessions.
     std::fs::write(project.join("logs.json"), "[{\"sessionId\":\"x\",\"type\":\"user\"}]").expect("write");
-    let root = home.path().join(".gemini/tmp");
-    let out = ctxlens(&["scan", root.to_str().expect("utf-8"), "--json"]);
-    assert_exit(&out, 0);
-    let rows: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a row"))
-        .collect();
+    let rows = scan_rows(&home.path().join(".gemini/tmp"));
     assert_eq!(rows.len(), 1, "{rows:?}");
     let name = compressed_recording().file_name().map(std::ffi::OsStr::to_os_string);
     assert_eq!(
@@ -337,13 +341,7 @@ fn history_and_scan_find_copilot_cli_compactions_in_its_folder() {
     std::fs::create_dir_all(&session).expect("folders");
     std::fs::copy(&file, session.join("events.jsonl")).expect("copy");
     std::fs::write(session.join("workspace.json"), "{\"sessionId\": \"c0ffee00\"}").expect("write");
-    let root = home.path().join(".copilot/session-state");
-    let out = ctxlens(&["scan", root.to_str().expect("utf-8"), "--json"]);
-    assert_exit(&out, 0);
-    let rows: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a row"))
-        .collect();
+    let rows = scan_rows(&home.path().join(".copilot/session-state"));
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["compactions"], 1, "{:?}", rows[0]);
 }

@@ -77,13 +77,7 @@ pub(crate) fn claude_code(
         .map(|(k, i)| (i, k))
         .collect();
 
-    let mut loaded = Loaded {
-        messages: Vec::new(),
-        notes: Vec::new(),
-        records: Vec::new(),
-        model: None,
-        compactions: Vec::new(),
-    };
+    let mut loaded = Loaded::empty();
     let mut builder = ClaudeMessages::default();
     for &i in &chain {
         builder.add(source, text, &lines[i], i)?;

@@ -176,13 +176,7 @@ pub(crate) fn answers_a_call(role: &str) -> bool {
 /// past compactions; `token_count` events are recorded usage; the rest are notes.
 pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conversation) -> Result<Loaded, LoadError> {
     let (lines, incomplete) = lines(source, text, start)?;
-    let mut loaded = Loaded {
-        messages: Vec::new(),
-        notes: Vec::new(),
-        records: Vec::new(),
-        model: None,
-        compactions: Vec::new(),
-    };
+    let mut loaded = Loaded::empty();
     let mut last_recorded = None;
     // Usage recorded before the response it measures was written (Codex 0.58 writes the
     // `token_count` of a call right after its reasoning event, before its items).

@@ -108,13 +108,7 @@ pub(crate) fn copilot_cli(
     conversation: Conversation,
 ) -> Result<Loaded, LoadError> {
     let (lines, incomplete) = lines(source, text, start)?;
-    let mut loaded = Loaded {
-        messages: Vec::new(),
-        notes: Vec::new(),
-        records: Vec::new(),
-        model: None,
-        compactions: Vec::new(),
-    };
+    let mut loaded = Loaded::empty();
     // Where each event's messages began (a rewind cuts there), and where the running
     // compaction started (what came after it survives the compaction).
     let mut event_at: HashMap<String, (usize, usize)> = HashMap::new();

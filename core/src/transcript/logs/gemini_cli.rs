@@ -275,13 +275,7 @@ pub(crate) fn gemini_cli(
         text,
         chat: &chat,
         notes_by_id,
-        loaded: Loaded {
-            messages: Vec::new(),
-            notes: Vec::new(),
-            records: Vec::new(),
-            model: None,
-            compactions: Vec::new(),
-        },
+        loaded: Loaded::empty(),
         message_of_record: HashMap::new(),
     };
     for item in &items {

@@ -140,6 +140,19 @@ pub(crate) struct Loaded {
     pub compactions: Vec<PastCompaction>,
 }
 
+impl Loaded {
+    /// Nothing read yet.
+    fn empty() -> Loaded {
+        Loaded {
+            messages: Vec::new(),
+            notes: Vec::new(),
+            records: Vec::new(),
+            model: None,
+            compactions: Vec::new(),
+        }
+    }
+}
+
 struct Line<'a> {
     number: usize,
     range: Range<usize>,
