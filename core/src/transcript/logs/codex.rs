@@ -4,9 +4,7 @@
 
 use serde_json::Value;
 
-use super::{
-    lines, note_incomplete, one_line, text_of, value, Conversation, Line, Loaded, LogRecord, Note, PastCompaction,
-};
+use super::{lines, note_incomplete, one_line, text_of, value, Conversation, Line, Loaded, Note, PastCompaction};
 use crate::error::LoadError;
 use crate::transcript::dialect::Dialect;
 use crate::transcript::format::{json_error, span_of};
@@ -267,13 +265,7 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                 });
             }
         }
-        loaded.records.push(LogRecord {
-            range: line.range.clone(),
-            message: owner,
-            active: true,
-            order: Some(loaded.records.len()),
-            earlier: None,
-        });
+        loaded.push_in_order(&line.range, owner);
     }
     note_incomplete(&mut loaded, incomplete);
     Ok(loaded)

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use serde_json::{json, Value};
 
 use super::{
-    lines, note_incomplete, one_line, pair_synthetic, synthetic_message, Conversation, Line, Loaded, LogRecord, Note,
+    lines, note_incomplete, one_line, pair_synthetic, synthetic_message, Conversation, Line, Loaded, Note,
     PastCompaction,
 };
 use crate::error::LoadError;
@@ -168,13 +168,7 @@ pub(crate) fn copilot_cli(
                 None => note(&mut loaded, line, kind, &data),
             },
         }
-        loaded.records.push(LogRecord {
-            range: line.range.clone(),
-            message: owner,
-            active: true,
-            order: Some(loaded.records.len()),
-            earlier: None,
-        });
+        loaded.push_in_order(&line.range, owner);
     }
     pair_synthetic(Dialect::OpenAi, &mut loaded.messages);
     note_incomplete(&mut loaded, incomplete);

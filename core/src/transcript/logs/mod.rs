@@ -151,6 +151,18 @@ impl Loaded {
             compactions: Vec::new(),
         }
     }
+
+    /// The record at `range`, next in file order and on the active conversation (a log
+    /// with no branches), backing message `owner` when it is one.
+    fn push_in_order(&mut self, range: &Range<usize>, owner: Option<usize>) {
+        self.records.push(LogRecord {
+            range: range.clone(),
+            message: owner,
+            active: true,
+            order: Some(self.records.len()),
+            earlier: None,
+        });
+    }
 }
 
 struct Line<'a> {
