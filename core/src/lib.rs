@@ -67,6 +67,7 @@ pub mod policy;
 pub mod progress;
 pub mod replay;
 pub mod scan;
+pub mod scan_folders;
 pub mod session;
 pub mod summarize;
 #[cfg(any(test, feature = "synth"))]

@@ -8,9 +8,11 @@ use std::path::{Path, PathBuf};
 
 use crate::compact::{Options, SummaryRole};
 use crate::error::LoadError;
+use crate::policy::claude_code::ThresholdQuery;
 use crate::replay::{replay, Inputs, View};
 use crate::summarize::Placeholder;
 use crate::tokens::{Counts, Tokenizer};
+use crate::transcript::earlier::EarlierCompaction;
 use crate::transcript::Transcript;
 
 /// One row of `scan --json` (each a document of its own, JSON Lines): a session read, or
@@ -112,9 +114,19 @@ pub struct Session {
     pub peak_percent_of_window: Option<f64>,
     /// Compactions the log records.
     pub compactions: usize,
-    /// The threshold the client's own `auto` compaction shows (its recorded size before
-    /// it; Claude Code's `preTokens`), when the log has one.
+    /// Where the session's agent (Claude Code) compacts next, in recorded tokens, as
+    /// known at the session's end, when anything says: the same answer `status` gives.
     pub autocompact_at: Option<u64>,
+    /// Where `autocompact_at` comes from, in words: this log's compactions, the earlier
+    /// sessions of its folder, or the release's rule (`status` says the same).
+    pub autocompact_source: Option<String>,
+    /// What the log alone knows of where its agent compacts, kept to answer again with
+    /// the other sessions of its folder (a scan settles its rows a folder at a time).
+    #[serde(skip)]
+    pub threshold_query: Option<ThresholdQuery>,
+    /// This session's automatic compactions, as evidence for the others of its folder.
+    #[serde(skip)]
+    pub compactions_seen: Vec<EarlierCompaction>,
     /// Calls without results and results without calls.
     pub orphans: usize,
     /// With settings: how often the compactor would fire over the session's life.
@@ -423,6 +435,16 @@ fn session_of(
         .compactions
         .last()
         .map_or(0, |c| c.summary_message.map_or(c.at, |s| s.min(c.at)));
+    // Where its agent compacts next, from the log alone here; the other sessions of its
+    // folder are asked once they are read too (see the scan_folders module).
+    let end = whole.messages().len();
+    let threshold_query = ThresholdQuery::of(whole, end, None).map(|q| q.at(whole.time_before(end)));
+    let threshold = threshold_query.as_ref().and_then(|q| q.answer(&[]));
+    let compactions_seen = if whole.format().container == crate::transcript::Container::ClaudeCode {
+        crate::transcript::earlier::of_session(whole, path, true)
+    } else {
+        Vec::new()
+    };
     Ok(Session {
         path: if path.as_os_str() == "-" {
             "<stdin>".to_owned()
@@ -450,8 +472,10 @@ fn session_of(
             .map(|(peak, w)| (peak as f64 * 1000.0 / w.tokens as f64).round() / 10.0),
         recorded_peak,
         compactions: whole.compactions.len(),
-        autocompact_at: crate::policy::claude_code::known_threshold(whole, whole.messages().len(), None)
-            .map(|(at, _)| at),
+        autocompact_at: threshold.as_ref().map(|(at, _)| *at),
+        autocompact_source: threshold.map(|(_, source)| source),
+        threshold_query,
+        compactions_seen,
         orphans: whole.groups.orphans.len(),
         firings,
         loops,

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 
 use super::args::BudgetArgs;
 use ctxlens::scan::{scan_file, session_files, Session, Skipped};
+use ctxlens::scan_folders::ByFolder;
 use ctxlens::text::{count_of, fit, thousands};
 use ctxlens::tokens::Tokenizer;
 
@@ -64,7 +65,7 @@ enum Outcome {
 /// The CSV columns: every field of a JSON row, in its order, then `error` (a row that
 /// did not load has only `path` and `error`). A cell is the field's JSON value flattened:
 /// a string as CSV text, a number or boolean as JSON writes it, `null` empty.
-const CSV_COLUMNS: [&str; 22] = [
+const CSV_COLUMNS: [&str; 23] = [
     "path",
     "project",
     "started",
@@ -82,6 +83,7 @@ const CSV_COLUMNS: [&str; 22] = [
     "peak_percent_of_window",
     "compactions",
     "autocompact_at",
+    "autocompact_source",
     "orphans",
     "firings",
     "loops",
@@ -105,12 +107,33 @@ pub fn print_table(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The outcomes as their folders are read whole, each row answered from its folder's
+/// other sessions ([`ByFolder`]).
+fn settled_by_folder(
+    rx: mpsc::Receiver<(usize, PathBuf, Outcome)>,
+    mut by_folder: ByFolder<(usize, Outcome)>,
+) -> impl Iterator<Item = (usize, Outcome)> {
+    fn row((_, outcome): &mut (usize, Outcome)) -> Option<&mut Session> {
+        match outcome {
+            Outcome::Done(session) => Some(&mut **session),
+            Outcome::Failed(..) => None,
+        }
+    }
+    let mut rx = rx.into_iter();
+    std::iter::from_fn(move || match rx.next() {
+        Some((index, path, outcome)) => Some(by_folder.finished(&path, (index, outcome), row)),
+        // A scan stopped short leaves folders unfinished: their rows still come out.
+        None => Some(by_folder.rest(row)).filter(|rest| !rest.is_empty()),
+    })
+    .flatten()
+}
+
 /// The outcomes in the files' order (sorted paths), whatever order the threads finish
 /// them in: each waits only for the ones before it, so rows still stream.
-fn in_file_order(rx: mpsc::Receiver<(usize, Outcome)>) -> impl Iterator<Item = Outcome> {
+fn in_file_order(rx: impl Iterator<Item = (usize, Outcome)>) -> impl Iterator<Item = Outcome> {
     let mut waiting: std::collections::BTreeMap<usize, Outcome> = std::collections::BTreeMap::new();
     let mut next = 0;
-    rx.into_iter().flat_map(move |(index, outcome)| {
+    rx.flat_map(move |(index, outcome)| {
         waiting.insert(index, outcome);
         let mut ready = Vec::new();
         while let Some(outcome) = waiting.remove(&next) {
@@ -140,14 +163,16 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or(Tokenizer::Estimate);
     let options = args.budget.max_tokens().map(|m| args.budget.options(m));
     let total = files.len();
-    let (tx, rx) = mpsc::sync_channel::<(usize, Outcome)>(64);
+    let (tx, rx) = mpsc::sync_channel::<(usize, PathBuf, Outcome)>(64);
+    // A row is answered from the other sessions of its folder once they are all read.
+    let by_folder = ByFolder::new(&files);
     let worker = std::thread::spawn(move || {
         files.par_iter().enumerate().for_each_with(tx, |tx, (index, path)| {
             let outcome = match scan_file(path, tokenizer, options) {
                 Ok(session) => Outcome::Done(Box::new(session)),
                 Err(e) => Outcome::Failed(path.clone(), e.to_string()),
             };
-            let _ = tx.send((index, outcome));
+            let _ = tx.send((index, path.clone(), outcome));
         });
     });
     let progress = std::io::stderr().is_terminal();
@@ -168,7 +193,7 @@ pub fn run(args: &ScanArgs) -> anyhow::Result<ExitCode> {
         write_error(&mut out, args, &skipped.path, &skipped.reason)?;
     }
     out.flush()?;
-    for outcome in in_file_order(rx) {
+    for outcome in in_file_order(settled_by_folder(rx, by_folder)) {
         match outcome {
             Outcome::Done(s) => {
                 done += 1;

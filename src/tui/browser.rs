@@ -31,7 +31,8 @@ pub enum Entry {
 }
 
 impl Entry {
-    fn session(&self) -> Option<&Session> {
+    /// Its session row, unless it is a file that did not load.
+    pub fn session(&self) -> Option<&Session> {
         match self {
             Entry::Session(s) => Some(s),
             Entry::Failed(..) => None,
@@ -130,6 +131,19 @@ fn closeness_per_mille(s: &Session) -> Option<u64> {
         .autocompact_at
         .or_else(|| s.model.as_deref().and_then(crate::models::window_of).map(|w| w.tokens))?;
     Some(s.live_tokens.saturating_mul(1000) / threshold.max(1))
+}
+
+/// A session scanned again alone (it is being written) keeps the threshold its folder's
+/// other sessions gave it, while its own log still says nothing of its own: they
+/// happened before it, and still do.
+fn keep_siblings_answer(new: &mut Session, old: &Session) {
+    let alone = |s: &Session| s.threshold_query.as_ref().and_then(|q| q.answer(&[]));
+    let from_siblings = old.autocompact_at.zip(old.autocompact_source.clone());
+    let log_says_nothing_new = new.threshold_query.as_ref().is_some_and(|q| !q.answered_by_the_log());
+    if log_says_nothing_new && from_siblings.is_some() && from_siblings != alone(old) {
+        new.autocompact_at = old.autocompact_at;
+        new.autocompact_source.clone_from(&old.autocompact_source);
+    }
 }
 
 /// A session whose file changed this recently (seconds) is being written now.
@@ -240,11 +254,14 @@ impl Browser {
     /// its row by arithmetic (a row inserted above it moves it down one): a scan of tens
     /// of thousands of files costs a binary search and a move per row, never a pass over
     /// every row (which made the browser quadratic and deaf to keys while it scanned).
-    pub fn add(&mut self, entry: Entry) {
+    pub fn add(&mut self, mut entry: Entry) {
         // A file scanned again (a session being written) replaces its row.
         if !self.listed.insert(entry.path().to_owned()) {
             if let Some(k) = self.entries.iter().position(|e| e.path() == entry.path()) {
                 let selected_path = self.current().map(|e| e.path().to_owned());
+                if let (Entry::Session(new), Entry::Session(old)) = (&mut entry, &self.entries[k]) {
+                    keep_siblings_answer(new, old);
+                }
                 self.entries.remove(k);
                 self.places.remove(k);
                 self.keep_selection(selected_path);

@@ -208,9 +208,18 @@ fn a_csv_row_carries_every_field_of_a_json_row_and_the_cost_stats_gives() {
         "the JSON row's fields, in its order, then error"
     );
     assert_eq!(header.last(), Some(&"error"));
-    let row: Vec<&str> = lines.next().expect("a row").split(',').collect();
+    let row = csv_cells(lines.next().expect("a row"));
+    assert_eq!(row.len(), header.len(), "{row:?}");
     let cost_column = header.iter().position(|c| *c == "cost_usd").expect("cost_usd");
     assert_eq!(row[cost_column], json["cost_usd"].to_string());
+    // A text cell holding commas and quotes comes back whole.
+    let source_column = header
+        .iter()
+        .position(|c| *c == "autocompact_source")
+        .expect("its source");
+    let source = json["autocompact_source"].as_str().expect("a source");
+    assert!(source.contains(','), "{source}");
+    assert_eq!(row[source_column], source);
     let stats: serde_json::Value = serde_json::from_slice(&ctxlens(&["stats", path, "--json"]).stdout).expect("stats");
     assert_eq!(json["cost_usd"], stats["cost"]["total"], "the same dollars as stats");
     assert!(
@@ -276,4 +285,77 @@ fn a_name_that_is_not_utf8_comes_back_as_bytes_that_reopen_the_file() {
         "--json",
     ]);
     assert!(!stdout(&utf8).contains("path_base64"), "a UTF-8 name carries no bytes");
+}
+
+/// A scan answers where each session's agent compacts next as `status` answers for that
+/// file: from the log, else from the earlier sessions of its folder (named), else from the
+/// release's rule — never from a session that compacted after it.
+#[test]
+fn scan_and_status_give_each_session_the_same_threshold_from_the_same_evidence() {
+    let vsla = std::fs::read_to_string(
+        data().join("real-transcripts/claude-code-jsonl/vsla-cc1053-autocompact-0a725fb5.jsonl"),
+    )
+    .expect("the 1.0.53 log");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let project = dir.path().join("-home-kenth56-vsla");
+    std::fs::create_dir_all(&project).expect("a project folder");
+    // The same project a month before (another session, the same compaction), and one a
+    // day after that has not compacted yet: the real session up to its compaction.
+    let earlier = vsla
+        .replace("0a725fb5-6378", "11111111-6378")
+        .replace("2025-07-", "2025-06-");
+    let live: String = vsla
+        .lines()
+        .take_while(|l| !l.contains("\"isCompactSummary\""))
+        .map(|l| {
+            l.replace("0a725fb5-6378", "22222222-6378")
+                .replace("2025-07-20", "2025-07-21")
+                + "\n"
+        })
+        .collect();
+    std::fs::write(project.join("live.jsonl"), &live).expect("writes");
+    let answers = |folder: &std::path::Path| {
+        let scanned = stdout(&ctxlens(&["scan", folder.to_str().expect("utf-8"), "--json"]));
+        let row: Value = scanned
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).expect("a row"))
+            .find(|r| r["path"].as_str().is_some_and(|p| p.ends_with("live.jsonl")))
+            .expect("the live session's row");
+        let live = folder.join("live.jsonl");
+        let status: Value =
+            serde_json::from_slice(&ctxlens(&["status", live.to_str().expect("utf-8"), "--json"]).stdout)
+                .expect("status");
+        assert_eq!(
+            row["autocompact_at"], status["threshold"],
+            "scan and status: {row}\n{status}"
+        );
+        row["autocompact_source"].as_str().expect("said").to_owned()
+    };
+    let alone = answers(&project);
+    assert!(alone.contains("1.0.53's rule") && !alone.contains("earlier"), "{alone}");
+    std::fs::write(project.join("earlier.jsonl"), &earlier).expect("writes");
+    let with_sibling = answers(&project);
+    assert!(with_sibling.contains("earlier.jsonl line 451"), "{with_sibling}");
+    // A session that compacted later than it is no evidence.
+    std::fs::write(project.join("earlier.jsonl"), earlier.replace("2025-06-", "2025-08-")).expect("writes");
+    assert_eq!(answers(&project), alone);
+}
+
+/// The cells of one CSV line as RFC 4180 reads them: a quoted cell may hold commas, and
+/// `""` inside it is a quote.
+fn csv_cells(line: &str) -> Vec<String> {
+    let (mut cells, mut cell, mut quoted, mut chars) = (Vec::new(), String::new(), false, line.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                cell.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => cells.push(std::mem::take(&mut cell)),
+            (c, _) => cell.push(c),
+        }
+    }
+    cells.push(cell);
+    cells
 }

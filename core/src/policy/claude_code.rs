@@ -24,6 +24,7 @@
 use super::chat::{ChatMessage, Kind};
 use super::running::Running;
 use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section};
+use crate::transcript::earlier::EarlierCompaction;
 use crate::transcript::Transcript;
 
 /// The window when neither the user nor the model says (Claude's standard window).
@@ -141,50 +142,151 @@ fn release_window(model: &str) -> u64 {
 /// release's rule — `pinned`'s, else the log's own), with the sentence that says where it
 /// comes from; `None` when only the default is left.
 pub fn known_threshold(whole: &Transcript, before: usize, pinned: Option<&str>) -> Option<(u64, String)> {
-    if pinned.is_none()
-        && whole.compactions.is_empty()
-        && whole.format().container != crate::transcript::Container::ClaudeCode
-    {
-        return None; // nothing of Claude Code's to go by
-    }
-    let model = whole.model().unwrap_or_default().to_owned();
-    let rule = version_of(whole, pinned).and_then(|v| {
-        let rule = ReleaseRule::of(&v)?;
-        let (window, reserve) = (release_window(&model), release_reserve(&v, &model));
-        Some((rule.threshold(window, reserve, None), rule.describe(window, reserve), v))
-    });
-    // Each earlier automatic compaction brackets the threshold; several narrow it.
-    let mut bracket: Option<(u64, u64, usize)> = None;
-    for c in whole.compactions.iter().filter(|c| known_by(whole, c, before)) {
-        let Some((low, high)) = c.threshold_bracket(&whole.messages) else {
-            continue;
-        };
-        bracket = Some(match bracket {
-            Some((lo, hi, _)) => (lo.max(low), hi.min(high), c.line),
-            None => (low, high, c.line),
-        });
-    }
-    let evidence = match bracket {
-        Some((lo, hi, line)) => Some((lo, hi, format!("this log's compaction at line {line}"))),
-        None => earlier_sessions_bracket(whole, before, version_of(whole, pinned).as_deref(), &model),
+    let query = ThresholdQuery::of(whole, before, pinned)?;
+    // A log's own compaction makes other sessions moot: they are gathered only when
+    // asked for; and most logs have none beside them, so the clock (which walks back
+    // through records, at every call of a replay) is read only when there are some.
+    let earlier = if query.answered_by_the_log() {
+        &[][..]
+    } else {
+        whole.earlier_sessions().all(whole)
     };
-    match (evidence, rule) {
-        (Some((lo, hi, what)), Some((at, rule, v))) if lo < at && at <= hi => Some((
-            at,
-            format!("threshold {at}: Claude Code {v}'s rule, {rule}; {what} agrees (between {lo} and {hi})"),
-        )),
-        (Some((lo, hi, what)), rule) => {
-            let at = if lo < hi { lo + (hi - lo).div_ceil(2) } else { hi };
-            let unlike = rule.map_or_else(String::new, |(r, _, v)| {
-                format!(" ({v}'s rule says {r}: lowered by an override?)")
+    if earlier.is_empty() {
+        return query.answer(&[]);
+    }
+    query.at(whole.time_before(before)).answer(earlier)
+}
+
+/// What a prediction of Claude Code's next compaction knows of one log before a given
+/// message, apart from the user's other sessions: its own earlier compactions (their
+/// brackets narrowed together), the release's rule, the moment and the model. Made while
+/// the log is read and kept without it, so that a scan can answer once the other sessions
+/// of the folder are read (the scan's folder-by-folder settling).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThresholdQuery {
+    /// The log's own compactions: `(low, high, words)`.
+    own: Option<(u64, u64, String)>,
+    /// The release's rule: `(threshold, how it is computed, release)`.
+    rule: Option<(u64, String, String)>,
+    /// When the prediction is made (the last timestamp before it; see [`Self::at`]).
+    now: Option<String>,
+    /// The release followed.
+    version: Option<String>,
+    /// The model, whose window an earlier session must share.
+    model: String,
+}
+
+impl ThresholdQuery {
+    /// The query for `whole` before message `before`; `None` for a log with nothing of
+    /// Claude Code's to go by.
+    pub fn of(whole: &Transcript, before: usize, pinned: Option<&str>) -> Option<ThresholdQuery> {
+        if pinned.is_none()
+            && whole.compactions.is_empty()
+            && whole.format().container != crate::transcript::Container::ClaudeCode
+        {
+            return None;
+        }
+        let model = whole.model().unwrap_or_default().to_owned();
+        let version = version_of(whole, pinned);
+        let rule = version.clone().and_then(|v| {
+            let rule = ReleaseRule::of(&v)?;
+            let (window, reserve) = (release_window(&model), release_reserve(&v, &model));
+            Some((rule.threshold(window, reserve, None), rule.describe(window, reserve), v))
+        });
+        // Each earlier automatic compaction brackets the threshold; several narrow it.
+        let mut bracket: Option<(u64, u64, usize)> = None;
+        for c in whole.compactions.iter().filter(|c| known_by(whole, c, before)) {
+            let Some((low, high)) = c.threshold_bracket(&whole.messages) else {
+                continue;
+            };
+            bracket = Some(match bracket {
+                Some((lo, hi, _)) => (lo.max(low), hi.min(high), c.line),
+                None => (low, high, c.line),
             });
-            Some((
+        }
+        Some(ThresholdQuery {
+            own: bracket.map(|(lo, hi, line)| (lo, hi, format!("this log's compaction at line {line}"))),
+            rule,
+            now: None,
+            version,
+            model,
+        })
+    }
+
+    /// The query made at `now` (the last timestamp before the message predicted, as
+    /// [`Transcript::time_before`] reads it): without a moment no other session is
+    /// known to come before it, so none is used.
+    #[must_use]
+    pub fn at(self, now: Option<String>) -> ThresholdQuery {
+        ThresholdQuery { now, ..self }
+    }
+
+    /// The log's own compactions say where it compacts: other sessions are not asked.
+    pub fn answered_by_the_log(&self) -> bool {
+        self.own.is_some()
+    }
+
+    /// The threshold and the sentence that says where it comes from, given the automatic
+    /// compactions of the user's other sessions (of which only those before this moment,
+    /// of this release and window are used).
+    pub fn answer(&self, earlier: &[EarlierCompaction]) -> Option<(u64, String)> {
+        let evidence = self.own.clone().or_else(|| self.earlier_bracket(earlier));
+        match (evidence, self.rule.clone()) {
+            (Some((lo, hi, what)), Some((at, rule, v))) if lo < at && at <= hi => Some((
                 at,
-                format!("threshold {at}: the middle of what {what} shows (between {lo} and {hi}){unlike}"),
+                format!("threshold {at}: Claude Code {v}'s rule, {rule}; {what} agrees (between {lo} and {hi})"),
+            )),
+            (Some((lo, hi, what)), rule) => {
+                let at = if lo < hi { lo + (hi - lo).div_ceil(2) } else { hi };
+                let unlike = rule.map_or_else(String::new, |(r, _, v)| {
+                    format!(" ({v}'s rule says {r}: lowered by an override?)")
+                });
+                Some((
+                    at,
+                    format!("threshold {at}: the middle of what {what} shows (between {lo} and {hi}){unlike}"),
+                ))
+            }
+            (None, Some((at, rule, v))) => Some((at, format!("threshold {at}: Claude Code {v}'s rule, {rule}"))),
+            (None, None) => None,
+        }
+    }
+
+    /// What the user's earlier sessions of the same release and window show of the
+    /// threshold: their brackets narrowed together, or the latest alone when they
+    /// disagree (a setting changed between sessions); with the words that name them.
+    fn earlier_bracket(&self, all: &[EarlierCompaction]) -> Option<(u64, u64, String)> {
+        let now = self.now.as_deref()?;
+        let window = release_window(&self.model);
+        let earlier: Vec<_> = crate::transcript::earlier::usable(all, now, self.version.as_deref())
+            .into_iter()
+            .filter(|c| release_window(c.model.as_deref().unwrap_or_default()) == window)
+            .collect();
+        let latest = earlier.iter().max_by(|a, b| a.time.cmp(&b.time))?;
+        let (lo, hi) = earlier
+            .iter()
+            .fold((0, u64::MAX), |(lo, hi), c| (lo.max(c.low), hi.min(c.high)));
+        let name = |c: &EarlierCompaction| format!("{} line {}", c.file, c.line);
+        if lo < hi {
+            let what = if earlier.len() == 1 {
+                format!("an earlier session's compaction ({})", name(latest))
+            } else {
+                format!(
+                    "{} earlier sessions' compactions (the latest: {})",
+                    earlier.len(),
+                    name(latest)
+                )
+            };
+            Some((lo, hi, what))
+        } else {
+            Some((
+                latest.low,
+                latest.high,
+                format!(
+                    "the latest earlier session's compaction ({}; earlier sessions disagree)",
+                    name(latest)
+                ),
             ))
         }
-        (None, Some((at, rule, v))) => Some((at, format!("threshold {at}: Claude Code {v}'s rule, {rule}"))),
-        (None, None) => None,
     }
 }
 
@@ -200,57 +302,6 @@ fn known_by(whole: &Transcript, c: &crate::transcript::PastCompaction, before: u
 /// The release a prediction follows: the pinned one, else the log's own.
 fn version_of(whole: &Transcript, pinned: Option<&str>) -> Option<String> {
     pinned.map(str::to_owned).or_else(|| whole.client_version())
-}
-
-/// What the user's earlier sessions of the same release and window show of the
-/// threshold, from compactions before message `before` of `whole`: their brackets
-/// narrowed together, or the latest alone when they disagree (a setting changed between
-/// sessions); with the words that name them.
-fn earlier_sessions_bracket(
-    whole: &Transcript,
-    before: usize,
-    version: Option<&str>,
-    model: &str,
-) -> Option<(u64, u64, String)> {
-    // Most logs have no earlier session beside them: say so before the clock is read
-    // (a replay asks at every call, and reading the clock walks back through records).
-    if whole.earlier_sessions().all(whole).is_empty() {
-        return None;
-    }
-    let now = whole.time_before(before)?;
-    let window = release_window(model);
-    let earlier: Vec<_> = whole
-        .earlier_sessions()
-        .before(whole, &now, version)
-        .into_iter()
-        .filter(|c| release_window(c.model.as_deref().unwrap_or_default()) == window)
-        .collect();
-    let latest = earlier.iter().max_by(|a, b| a.time.cmp(&b.time))?;
-    let (lo, hi) = earlier
-        .iter()
-        .fold((0, u64::MAX), |(lo, hi), c| (lo.max(c.low), hi.min(c.high)));
-    let name = |c: &crate::transcript::earlier::EarlierCompaction| format!("{} line {}", c.file, c.line);
-    if lo < hi {
-        let what = if earlier.len() == 1 {
-            format!("an earlier session's compaction ({})", name(latest))
-        } else {
-            format!(
-                "{} earlier sessions' compactions (the latest: {})",
-                earlier.len(),
-                name(latest)
-            )
-        };
-        Some((lo, hi, what))
-    } else {
-        Some((
-            latest.low,
-            latest.high,
-            format!(
-                "the latest earlier session's compaction ({}; earlier sessions disagree)",
-                name(latest)
-            ),
-        ))
-    }
 }
 
 /// How a policy that counts what the provider bills turns ctxlens' count into the

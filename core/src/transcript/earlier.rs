@@ -76,6 +76,8 @@ pub struct EarlierCompaction {
     pub same_folder: bool,
     /// The summary the agent wrote there (its readable text), when the log holds it.
     pub summary: Option<String>,
+    /// That session's id (`sessionId`): a copy of the session predicted is not evidence.
+    pub session: Option<String>,
 }
 
 /// The earlier compactions gathered for one log, lazily.
@@ -113,15 +115,9 @@ impl EarlierSessions {
         }
     }
 
-    /// The ones that happened before `time`, of `version`'s release: the same folder's
-    /// when it has any, else the root's.
+    /// The ones that happened before `time`, of `version`'s release ([`usable`]).
     pub fn before<'a>(&'a self, target: &Transcript, time: &str, version: Option<&str>) -> Vec<&'a EarlierCompaction> {
-        let usable: Vec<&EarlierCompaction> = self
-            .all(target)
-            .iter()
-            .filter(|c| c.time.as_str() < time && c.version.as_deref() == version)
-            .collect();
-        same_folder_first(usable)
+        usable(self.all(target), time, version)
     }
 
     /// The ones that happened before `time`, of any release: the same folder's when it
@@ -129,6 +125,16 @@ impl EarlierSessions {
     pub fn before_any_release<'a>(&'a self, target: &Transcript, time: &str) -> Vec<&'a EarlierCompaction> {
         same_folder_first(self.all(target).iter().filter(|c| c.time.as_str() < time).collect())
     }
+}
+
+/// Of `all`, the compactions that happened before `time`, of `version`'s release: the
+/// same folder's when it has any, else the root's.
+pub fn usable<'a>(all: &'a [EarlierCompaction], time: &str, version: Option<&str>) -> Vec<&'a EarlierCompaction> {
+    same_folder_first(
+        all.iter()
+            .filter(|c| c.time.as_str() < time && c.version.as_deref() == version)
+            .collect(),
+    )
 }
 
 /// The same folder's compactions when there are any (the same project), else all.
@@ -175,10 +181,15 @@ fn gather(log: &Path, source: &Source, target: &Transcript) -> Vec<EarlierCompac
                 found
             }
         };
-    // A session copied (a compacted copy, a backup) counts once.
-    found.sort_by(|a, b| (&a.time, a.high, !a.same_folder).cmp(&(&b.time, b.high, !b.same_folder)));
-    found.dedup_by(|a, b| a.time == b.time && a.high == b.high);
+    once_each(&mut found);
     found
+}
+
+/// Sorts `found` by time, each compaction once: a session copied (a compacted copy, a
+/// backup) counts once, under the first of its names (the same folder's first).
+pub(crate) fn once_each(found: &mut Vec<EarlierCompaction>) {
+    found.sort_by(|a, b| (&a.time, a.high, !a.same_folder, &a.file).cmp(&(&b.time, b.high, !b.same_folder, &b.file)));
+    found.dedup_by(|a, b| a.time == b.time && a.high == b.high);
 }
 
 /// The `.jsonl` files of `folder`, and of the folders under it down to `depth` levels,
@@ -221,9 +232,10 @@ fn compactions_of(files: &[PathBuf], own: Option<&str>, same_folder: bool) -> Ve
 }
 
 /// One session's automatic compactions that bracket a threshold.
-fn of_session(session: &Transcript, file: &Path, same_folder: bool) -> Vec<EarlierCompaction> {
+pub(crate) fn of_session(session: &Transcript, file: &Path, same_folder: bool) -> Vec<EarlierCompaction> {
     let version = session.client_version();
     let model = session.model().map(str::to_owned);
+    let id = session.first_record_field("sessionId");
     session
         .compactions()
         .iter()
@@ -239,6 +251,7 @@ fn of_session(session: &Transcript, file: &Path, same_folder: bool) -> Vec<Earli
                 high,
                 same_folder,
                 summary: c.summary_message.map(|i| session.readable_text(i)),
+                session: id.clone(),
             })
         })
         .collect()
@@ -435,5 +448,75 @@ mod tests {
         let (threshold, source) = known_threshold(&whole, at, None).expect("a threshold");
         assert_eq!(threshold, 117_500, "the middle of (110000, 125000]: {source}");
         assert!(source.contains("2 earlier sessions"), "{source}");
+    }
+
+    #[test]
+    fn a_scan_answers_each_row_from_its_folders_earlier_sessions_as_status_does() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let project = dir.path().join("-home-u-vsla");
+        std::fs::create_dir_all(&project).expect("a project folder");
+        // A session that compacted on the 19th, and two that never compacted: one before
+        // it (nothing earlier to go by) and one after (the 19th's bracket is known); and
+        // a copy of the compacted one under another name, its own id.
+        let never = |id: &str, day: &str| {
+            sibling(id, day, 50_000, 60_000)
+                .lines()
+                .take(4)
+                .collect::<Vec<_>>()
+                .join("\n")
+                + "\n"
+        };
+        let compacted = sibling("s1", "2025-07-19", 100_000, 120_000);
+        std::fs::write(project.join("compacted.jsonl"), &compacted).expect("writes");
+        std::fs::write(project.join("copy-of-compacted.jsonl"), &compacted).expect("writes");
+        std::fs::write(project.join("before.jsonl"), never("s2", "2025-07-18")).expect("writes");
+        std::fs::write(project.join("after.jsonl"), never("s3", "2025-07-21")).expect("writes");
+        let mut files: Vec<PathBuf> = ["after", "before", "compacted", "copy-of-compacted"]
+            .iter()
+            .map(|n| project.join(format!("{n}.jsonl")))
+            .collect();
+        files.sort();
+        let mut by_folder = crate::scan_folders::ByFolder::new(&files);
+        let mut rows = Vec::new();
+        for file in &files {
+            let row = crate::scan::scan_file(file, crate::tokens::Tokenizer::Estimate, None).expect("scans");
+            let released = by_folder.finished(file, row, |s| Some(s));
+            // Nothing comes out before the folder's last file is read.
+            assert_eq!(released.is_empty(), file != files.last().expect("files"));
+            rows.extend(released);
+        }
+        assert!(by_folder.rest(|s| Some(s)).is_empty());
+        let row = |name: &str| rows.iter().find(|r| r.path.ends_with(name)).expect("a row");
+        // What `status` says of each (its log read with the evidence beside it).
+        let status = |name: &str| {
+            let log = project.join(name);
+            let whole = Transcript::read_whole(&log)
+                .expect("loads")
+                .with_earlier_sessions(EarlierSessions::from(&log, Source::Beside { root: None }));
+            known_threshold(&whole, whole.messages().len(), None)
+        };
+        let answer = |name: &str| row(name).autocompact_at.zip(row(name).autocompact_source.clone());
+        for name in [
+            "after.jsonl",
+            "before.jsonl",
+            "compacted.jsonl",
+            "copy-of-compacted.jsonl",
+        ] {
+            assert_eq!(answer(name), status(name), "{name}");
+        }
+        let (at, source) = answer("after.jsonl").expect("a threshold");
+        assert!(at > 100_000 && at <= 120_000, "{at}: {source}");
+        assert!(source.contains("compacted.jsonl line 5"), "{source}");
+        // No look-ahead: the session before the compaction goes by its release's rule.
+        let (_, source) = answer("before.jsonl").expect("the rule");
+        assert!(
+            source.contains("1.0.53's rule") && !source.contains("compacted.jsonl"),
+            "{source}"
+        );
+        // A compacted session goes by its own compaction.
+        assert!(answer("compacted.jsonl")
+            .expect("its own")
+            .1
+            .contains("this log's compaction"));
     }
 }

@@ -822,13 +822,44 @@ fn scan(
                     Ok(session) => Entry::Session(Box::new(session)),
                     Err(e) => Entry::Failed(path.display().to_string(), e.to_string()),
                 };
-                let _ = rows.send(entry);
+                let _ = rows.send((path, entry));
             });
         });
-        for entry in read {
+        // A row is shown as soon as it is read, answered from its log alone; once the
+        // other sessions of its folder are all read, a row they answer differently (as
+        // `status` answers for the file) is shown again, replacing it.
+        let answered_again = |entry: &Entry| {
+            entry.session().is_some_and(|s| {
+                let alone = s.threshold_query.as_ref().and_then(|q| q.answer(&[]));
+                s.autocompact_at.zip(s.autocompact_source.clone()) != alone
+            })
+        };
+        let mut by_folder = crate::scan_folders::ByFolder::new(files);
+        for (path, entry) in read {
+            let mut shown = entry.clone();
+            if let Entry::Session(session) = &mut shown {
+                session.compactions_seen = Vec::new();
+            }
+            report(Done::Scanned(Box::new(shown)));
+            for entry in by_folder.finished(path, entry, session_of) {
+                if answered_again(&entry) {
+                    report(Done::Scanned(Box::new(entry)));
+                }
+            }
+        }
+        // Files skipped once cancelled leave folders unfinished.
+        for entry in by_folder.rest(session_of).into_iter().filter(|e| answered_again(e)) {
             report(Done::Scanned(Box::new(entry)));
         }
     });
+}
+
+/// A browser entry's session row, if it is one.
+fn session_of(entry: &mut crate::tui::browser::Entry) -> Option<&mut crate::scan::Session> {
+    match entry {
+        crate::tui::browser::Entry::Session(session) => Some(&mut **session),
+        crate::tui::browser::Entry::Failed(..) => None,
+    }
 }
 
 /// The row of a session being written: read on from its last scan when the file only
