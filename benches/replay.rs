@@ -141,6 +141,7 @@ fn policies(c: &mut Criterion) {
                     window: None,
                     prefixes: &prefixes,
                     summaries: &std::sync::OnceLock::new(),
+                    known_until: usize::MAX,
                 })
                 .expect("replays")
                 .firings

@@ -103,34 +103,41 @@ pub fn backtest(
         .or_else(|| whole.model().and_then(crate::models::window_of).map(|w| w.tokens))
         .unwrap_or(crate::policy::claude_code::DEFAULT_WINDOW);
     let settings = crate::policy::compare::settings_for(policy, window, &[])?;
-    let replayed = SessionReplays::of(whole, counts).replay(policy, &settings, summarizer, Some(window), cancel)?;
-    let sources = replayed
-        .warnings
-        .iter()
-        .filter(|w| w.starts_with("threshold ") || w.starts_with("summary size "))
-        .cloned()
-        .collect();
+    let session = SessionReplays::of(whole, counts);
     let auto: Vec<_> = whole
         .compactions()
         .iter()
         .filter(|c| c.trigger.as_deref() == Some("auto"))
         .collect();
     let not_automatic = whole.compactions().len() - auto.len();
-    let first_call_after = |at: usize| replayed.calls.iter().map(|c| c.at).find(|&call| call > at);
+    // Where the real calls are: those of a replay that knows everything (its firings are
+    // not used).
+    let calls = session
+        .replay(policy, &settings, summarizer, Some(window), cancel)?
+        .calls;
+    let first_call_after = |at: usize| calls.iter().map(|c| c.at).find(|&call| call > at);
     let real: Vec<(usize, usize)> = auto
         .iter()
         .filter_map(|c| Some((c.line, first_call_after(c.at)?)))
         .collect();
-    let compactions = real
-        .iter()
-        .enumerate()
-        .map(|(k, &(line, real_at))| {
-            // The firing nearest this compaction, between the ones before and after it.
-            let low = k.checked_sub(1).map_or(0, |p| real[p].1 + 1);
-            let high = real.get(k + 1).map_or(usize::MAX, |n| n.1);
-            predicted(&replayed, line, real_at, low..high)
-        })
-        .collect();
+    // Each compaction predicted by a replay that knows nothing the log records from the
+    // call after it on (no look-ahead: a replay that fires late must not have learned
+    // the threshold, the summary's size or the fit from the compaction it predicts).
+    let mut sources: Vec<String> = Vec::new();
+    let mut compactions = Vec::with_capacity(real.len());
+    for (k, &(line, real_at)) in real.iter().enumerate() {
+        let replayed = session.replay_known_until(policy, &settings, summarizer, Some(window), real_at, cancel)?;
+        for warning in &replayed.warnings {
+            if (warning.starts_with("threshold ") || warning.starts_with("summary size ")) && !sources.contains(warning)
+            {
+                sources.push(warning.clone());
+            }
+        }
+        // The firing nearest this compaction, between the ones before and after it.
+        let low = k.checked_sub(1).map_or(0, |p| real[p].1 + 1);
+        let high = real.get(k + 1).map_or(usize::MAX, |n| n.1);
+        compactions.push(predicted(&replayed, line, real_at, low..high));
+    }
     Ok(Some(Backtest {
         policy: policy.name(),
         sources,

@@ -485,3 +485,138 @@ fn a_copilot_cli_run_costs_its_shutdown_totals_priced_per_request() {
         "ctxlens ${total} is under ccusage's ${summed}, which tiers the sum"
     );
 }
+
+/// A Gemini CLI compression says what set it off only through the notice the CLI records
+/// after it: "Context compressed from X% to Y%." (automatic, v0.33 on), the older
+/// "IMPORTANT: This conversation exceeded the compress threshold… (compressed from: N to
+/// M tokens)." (automatic, v0.18–v0.32, with the size before it), or an empty notice
+/// (`/compress`). Releases before v0.44 recorded only that notice, the history staying
+/// whole in the file: the notice alone is the compaction.
+#[test]
+fn a_gemini_cli_compression_is_known_by_its_notice_in_every_release() {
+    // v0.44 on: the `$set`, then the notice of an automatic compression.
+    let live = load(&compressed_recording());
+    assert_eq!(live.compactions()[0].trigger.as_deref(), Some("auto"));
+    // The real v0.22 recording, with a notice of each kind added after two answers.
+    let real: Value = serde_json::from_str(
+        &std::fs::read_to_string(gemini_dir().join("session-2025-12-30T01-16-3f9ce747.json")).expect("read"),
+    )
+    .expect("JSON");
+    let mut with_notices = real.clone();
+    let messages = with_notices["messages"].as_array_mut().expect("messages");
+    let answers: Vec<usize> = (0..messages.len())
+        .filter(|&i| messages[i]["type"] == "gemini")
+        .collect();
+    let (first, second) = (answers[1], answers[answers.len() - 2]);
+    let notice = |id: &str, text: &str| serde_json::json!({"id": id, "timestamp": "2025-12-30T01:20:00.000Z", "type": "info", "content": text});
+    messages.insert(second + 1, notice("n2", ""));
+    messages.insert(
+        first + 1,
+        notice(
+            "n1",
+            "IMPORTANT: This conversation exceeded the compress threshold. A compressed context will be sent for future messages (compressed from: 6900 to 1200 tokens).",
+        ),
+    );
+    // And a notice that is not one (a plain info) changes nothing.
+    messages.insert(0, notice("n0", "Loaded cached credentials."));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("session-2025-12-30T01-16-3f9ce747.json");
+    std::fs::write(&file, serde_json::to_string_pretty(&with_notices).expect("JSON")).expect("write");
+    let history = common::json_stdout(&ctxlens(&["history", file.to_str().expect("utf-8"), "--json"]));
+    let compactions = history["compactions"].as_array().expect("compactions");
+    let triggers: Vec<&str> = compactions.iter().filter_map(|c| c["trigger"].as_str()).collect();
+    assert_eq!(triggers, ["auto", "manual"], "{history}");
+    assert_eq!(compactions[0]["pre_tokens"], 6900, "the size the notice says");
+    let last_input_before_second = real["messages"][answers[answers.len() - 2]]["tokens"]["input"].clone();
+    assert_eq!(
+        compactions[1]["pre_tokens"], last_input_before_second,
+        "the last prompt before it"
+    );
+    // The recording keeps the whole history: every message is still in the live view.
+    let plain = load(&gemini_dir().join("session-2025-12-30T01-16-3f9ce747.json"));
+    let noticed = load(&file);
+    assert_eq!(noticed.messages().len(), plain.messages().len());
+    assert_eq!(noticed.compactions().len(), 2);
+    assert!(plain.compactions().is_empty());
+    // scan counts them; backtest judges the automatic one only.
+    let row = common::json_stdout(&ctxlens(&["scan", file.to_str().expect("utf-8"), "--json"]));
+    assert_eq!(row["compactions"], 2);
+    let backtest = stdout(&ctxlens(&["backtest", file.to_str().expect("utf-8")]));
+    assert!(backtest.contains("1 automatic compactions"), "{backtest}");
+}
+
+/// A Gemini CLI recording that compressed automatically twice: the replay predicts the
+/// second from the first (the share it showed), never from itself.
+#[test]
+fn gemini_clis_next_compression_is_predicted_from_the_one_before_it() {
+    // A session whose prompt grows by about 2,000 tokens a turn and that compresses when
+    // the last prompt reaches 30% of gemini-2.5-pro's 1,048,576 tokens (a user's
+    // `compressionThreshold` of 0.3), keeping the last 30% of the history.
+    const LIMIT: u64 = 1_048_576;
+    let threshold = (0.3 * LIMIT as f64) as u64;
+    let mut lines = vec![
+        serde_json::json!({"sessionId": "5e5e5e5e-0000-4000-8000-000000000001", "projectHash": "ab", "startTime": "2026-06-01T08:00:00.000Z", "lastUpdated": "2026-06-01T08:00:00.000Z", "kind": "main"}),
+    ];
+    let (mut live, mut ids, mut compressions, mut minute) = (Vec::<Value>::new(), 0, Vec::new(), 0u32);
+    let prompt = |live: &[Value]| 1_000 + live.iter().map(|m| m.to_string().len() as u64 / 4).sum::<u64>();
+    let mut last_prompt = 0;
+    while compressions.len() < 2 {
+        minute += 1;
+        let time = format!("2026-06-01T{:02}:{:02}:00.000Z", 8 + minute / 60, minute % 60);
+        if last_prompt >= threshold {
+            // Before the next request: the history becomes a summary, "Got it." and the
+            // last two messages; then the notice of an automatic compression.
+            ids += 1;
+            let summary = serde_json::json!({"id": format!("s{ids}"), "timestamp": time, "type": "user", "content": [{"text": format!("<state_snapshot>turn {minute}</state_snapshot>")}]});
+            let ack = serde_json::json!({"id": format!("k{ids}"), "timestamp": time, "type": "gemini", "content": [{"text": "Got it. Thanks for the additional context!"}]});
+            // gemini-cli keeps about the last 30% of the history, from a user turn on.
+            let sizes: Vec<usize> = live.iter().map(|m| m.to_string().len()).collect();
+            let total: usize = sizes.iter().sum();
+            let mut from = live.len();
+            while from > 0 && sizes[from - 1..].iter().sum::<usize>() * 10 <= total * 3 {
+                from -= 1;
+            }
+            while from < live.len() && live[from]["type"] != "user" {
+                from += 1;
+            }
+            let kept = live[from..].to_vec();
+            live = [vec![summary, ack], kept].concat();
+            lines.push(serde_json::json!({"$set": {"messages": live.clone()}}));
+            lines.push(serde_json::json!({"id": format!("i{ids}"), "timestamp": time, "type": "info", "content": "Context compressed from 30% to 1%."}));
+            compressions.push(lines.len());
+        }
+        ids += 1;
+        let user = serde_json::json!({"id": format!("u{ids}"), "timestamp": time, "type": "user", "content": [{"text": format!("step {ids}: ").repeat(700)}]});
+        live.push(user.clone());
+        lines.push(user);
+        last_prompt = prompt(&live);
+        let answer = serde_json::json!({"id": format!("g{ids}"), "timestamp": time, "type": "gemini", "content": "done", "model": "gemini-2.5-pro", "thoughts": [],
+            "tokens": {"input": last_prompt, "output": 3, "cached": 0, "thoughts": 0, "tool": 0, "total": last_prompt + 3}});
+        live.push(answer.clone());
+        lines.push(answer);
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("session-2026-06-01T08-00-5e5e5e5e.jsonl");
+    std::fs::write(&file, lines.iter().map(|l| l.to_string() + "\n").collect::<String>()).expect("write");
+    let file = file.to_str().expect("utf-8");
+    let backtest = common::json_stdout(&ctxlens(&["backtest", file, "--json"]));
+    assert_eq!(backtest["policy"], "gemini-cli");
+    let judged = backtest["compactions"].as_array().expect("compactions");
+    assert_eq!(judged.len(), 2, "{backtest}");
+    // The first had nothing before it: gemini-cli's default share (0.5) fires later, if at all.
+    assert!(judged[0]["error_messages"].as_i64().is_none_or(|e| e > 3), "{backtest}");
+    // The second, from the first's share: within 3 messages.
+    let error = judged[1]["error_messages"].as_i64().expect("fired");
+    assert!(error.abs() <= 3, "{backtest}");
+    // No look-ahead: the log cut right before its second compression judges the first
+    // exactly as the whole log does.
+    let cut: String = lines[..compressions[1] - 2]
+        .iter()
+        .map(|l| l.to_string() + "\n")
+        .collect();
+    let cut_file = dir.path().join("session-2026-06-01T08-00-5e5e5e5f.jsonl");
+    std::fs::write(&cut_file, cut).expect("write");
+    let cut_backtest = common::json_stdout(&ctxlens(&["backtest", cut_file.to_str().expect("utf-8"), "--json"]));
+    assert_eq!(cut_backtest["compactions"].as_array().map(Vec::len), Some(1));
+    assert_eq!(cut_backtest["compactions"][0], judged[0]);
+}

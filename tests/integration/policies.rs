@@ -1070,6 +1070,7 @@ fn acting_in_place_replays_as_planning_every_call_does() {
                     window: None,
                     prefixes: &prefixes,
                     summaries: &std::sync::OnceLock::new(),
+                    known_until: usize::MAX,
                 })
                 .expect("replays");
                 serde_json::to_value(&replayed).expect("serializes")

@@ -195,7 +195,11 @@ impl ThresholdQuery {
         });
         // Each earlier automatic compaction brackets the threshold; several narrow it.
         let mut bracket: Option<(u64, u64, usize)> = None;
-        for c in whole.compactions.iter().filter(|c| known_by(whole, c, before)) {
+        for c in whole
+            .compactions
+            .iter()
+            .filter(|c| c.known_before(&whole.messages, before))
+        {
             let Some((low, high)) = c.threshold_bracket(&whole.messages) else {
                 continue;
             };
@@ -288,15 +292,6 @@ impl ThresholdQuery {
             ))
         }
     }
-}
-
-/// Whether a decision before message `before` knows of compaction `c`: a call answered
-/// after it and before that point (its response recorded). The decision right after a
-/// compaction is the one that predicts it, so it must not read it (no look-ahead: its
-/// `preTokens` would be the answer).
-fn known_by(whole: &Transcript, c: &crate::transcript::PastCompaction, before: usize) -> bool {
-    let end = before.min(whole.messages.len());
-    c.at < end && whole.messages[c.at..end].iter().any(|m| m.recorded().is_some())
 }
 
 /// The release a prediction follows: the pinned one, else the log's own.

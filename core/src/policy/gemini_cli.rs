@@ -357,6 +357,41 @@ impl Policy for GeminiCli {
         Some(crate::transcript::Container::GeminiCli)
     }
 
+    /// The share a Gemini CLI recording's earlier automatic compressions show, where the
+    /// user set none: each brackets the prompt that set it off (see
+    /// [`crate::transcript::PastCompaction::threshold_bracket`]); several narrow it; the
+    /// middle of what they leave, over the token limit. Only compressions known before
+    /// message `before` (a call answered since): never the one being predicted.
+    fn settings_from_log(
+        &self,
+        whole: &crate::transcript::Transcript,
+        before: usize,
+        given: &PolicySettings,
+    ) -> Vec<(&'static str, String)> {
+        if given.text("threshold").is_some() || whole.format().container != crate::transcript::Container::GeminiCli {
+            return Vec::new();
+        }
+        let bracket = whole
+            .compactions()
+            .iter()
+            .filter(|c| c.known_before(whole.messages(), before))
+            .filter_map(|c| c.threshold_bracket(whole.messages()))
+            .reduce(|(lo, hi), (low, high)| (lo.max(low), hi.min(high)));
+        let limit = given
+            .number("token_limit")
+            .ok()
+            .flatten()
+            .or_else(|| whole.model().and_then(crate::models::window_of).map(|w| w.tokens))
+            .unwrap_or(DEFAULT_TOKEN_LIMIT);
+        match bracket {
+            Some((lo, hi)) if limit > 0 => {
+                let at = if lo < hi { lo + (hi - lo).div_ceil(2) } else { hi };
+                vec![("threshold", (at as f64 / limit as f64).min(1.0).to_string())]
+            }
+            _ => Vec::new(),
+        }
+    }
+
     fn counts_billed(&self) -> bool {
         true
     }

@@ -60,6 +60,18 @@ pub struct Inputs<'a> {
     /// The agent's own summaries `whole` knows of, counted once when first asked for (by
     /// the agent's own policy on its own log).
     pub summaries: &'a std::sync::OnceLock<agent_summary::KnownSummaries>,
+    /// What the log records from this message on is never known, at any call (`usize::MAX`:
+    /// everything before each call is): `backtest` predicts a compaction with what was
+    /// known before it, even where the replay fires after it.
+    pub known_until: usize,
+}
+
+impl Inputs<'_> {
+    /// What is known at the call answered by message `at`: the log before it, and never
+    /// past [`Inputs::known_until`].
+    fn known_at(&self, at: usize) -> usize {
+        at.min(self.known_until)
+    }
 }
 
 /// What every policy replay of one session reads, made once and shared: the per-epoch
@@ -98,6 +110,20 @@ impl<'a> SessionReplays<'a> {
         window: Option<u64>,
         cancel: &CancelToken,
     ) -> crate::Result<Replayed> {
+        self.replay_known_until(policy, settings, summarizer, window, usize::MAX, cancel)
+    }
+
+    /// [`SessionReplays::replay`] knowing nothing the log records from message
+    /// `known_until` on ([`Inputs::known_until`]).
+    pub fn replay_known_until(
+        &self,
+        policy: &dyn Policy,
+        settings: &PolicySettings,
+        summarizer: &dyn Summarizer,
+        window: Option<u64>,
+        known_until: usize,
+        cancel: &CancelToken,
+    ) -> crate::Result<Replayed> {
         replay(&Inputs {
             whole: self.whole,
             counts: self.counts,
@@ -111,6 +137,7 @@ impl<'a> SessionReplays<'a> {
             window,
             prefixes: &self.prefixes,
             summaries: &self.summaries,
+            known_until,
         })
     }
 }
@@ -286,9 +313,9 @@ impl Replayed {
 
 /// The billed size of `sent` (counted `counted`) at call `at`: by the fit of the epoch of
 /// its oldest message from the session, as known at that call ([`known_fit`]).
-fn billed(fits: &[EpochFit], sent: &[ChatMessage], counted: u64, at: usize) -> Option<u64> {
+fn billed(inputs: &Inputs, sent: &[ChatMessage], counted: u64, at: usize) -> Option<u64> {
     let lineage = sent.iter().find_map(|m| m.origin).unwrap_or(at);
-    known_fit(fits, lineage, at)?
+    known_fit(inputs.fits, lineage, inputs.known_at(at))?
         .calibration
         .as_ref()
         .map(|c| c.predict(counted))
@@ -302,8 +329,13 @@ fn billed(fits: &[EpochFit], sent: &[ChatMessage], counted: u64, at: usize) -> O
 /// them ([`SurvivingPrefixes`]). The rest at the fit's ratio.
 fn billed_after_summary(inputs: &Inputs, sent: &[ChatMessage], counted: u64, at: usize) -> Option<u64> {
     let lineage = sent.iter().find_map(|m| m.origin).unwrap_or(at);
-    let fit = known_fit(inputs.fits, lineage, at)?.calibration.as_ref()?;
-    let prefix = inputs.prefixes.before(at).map_or(fit.overhead, |p| p.min(fit.overhead));
+    let fit = known_fit(inputs.fits, lineage, inputs.known_at(at))?
+        .calibration
+        .as_ref()?;
+    let prefix = inputs
+        .prefixes
+        .before(inputs.known_at(at))
+        .map_or(fit.overhead, |p| p.min(fit.overhead));
     Some((prefix as f64 + fit.ratio * counted as f64).round().max(0.0) as u64)
 }
 
@@ -385,12 +417,17 @@ fn settings_for(inputs: &Inputs, sent: &[ChatMessage], at: usize, real: Option<(
                 settings = settings
                     .with("overhead", recorded.saturating_sub(cost))
                     .with("ratio", 1);
-            } else if let Some(fit) = known_fit(inputs.fits, lineage, at).and_then(|e| e.calibration.as_ref()) {
+            } else if let Some(fit) =
+                known_fit(inputs.fits, lineage, inputs.known_at(at)).and_then(|e| e.calibration.as_ref())
+            {
                 settings = settings.with("overhead", fit.overhead).with("ratio", fit.ratio);
             }
         }
         // The agent's own log may show a setting its version used (Claude Code's threshold).
-        for (key, value) in inputs.policy.settings_from_log(inputs.whole, at, inputs.settings) {
+        for (key, value) in inputs
+            .policy
+            .settings_from_log(inputs.whole, inputs.known_at(at), inputs.settings)
+        {
             if settings.text(key).is_none() {
                 settings = settings.with(key, value);
             }
@@ -530,7 +567,7 @@ fn summary_for(
         let known = inputs
             .summaries
             .get_or_init(|| agent_summary::KnownSummaries::of(inputs.whole))
-            .before(inputs.whole, at);
+            .before(inputs.whole, inputs.known_at(at));
         if let Some(known) = known {
             counted = known.counted;
             note = Some(known.source);
@@ -595,7 +632,7 @@ fn fire(
         // A view policy: the view is what this call sends; the context stays.
         Some(view) if !rewritten => {
             let view_counted: u64 = view.iter().map(|m| m.counted).sum();
-            let billed_after = billed(inputs.fits, &view, view_counted, at);
+            let billed_after = billed(inputs, &view, view_counted, at);
             (view.len(), view_counted, billed_after, false)
         }
         view => {
@@ -612,7 +649,7 @@ fn fire(
             let billed_after = if summarized {
                 billed_after_summary(inputs, context, view_counted, at)
             } else {
-                billed(inputs.fits, context, view_counted, at)
+                billed(inputs, context, view_counted, at)
             };
             let loops = policy.may_act(&settings_for(inputs, context, at, None), running)?;
             (context.len(), view_counted, billed_after, loops)
@@ -718,7 +755,7 @@ fn act_in_place(
         }
     };
     let counted_after = running.total_counted();
-    let billed_after = billed(inputs.fits, context, counted_after, at);
+    let billed_after = billed(inputs, context, counted_after, at);
     let loops = inputs
         .policy
         .may_act(&settings_for(inputs, context, at, None), running)?;
@@ -849,7 +886,7 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
             }
             let billed_before = match real {
                 Some((recorded, _)) => Some(recorded),
-                None => billed(inputs.fits, &context, counted, at),
+                None => billed(inputs, &context, counted, at),
             };
             let mut sent = (context.len(), counted, billed_before);
             let fast = if policy.rewrites_history() {
@@ -860,7 +897,7 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
             if let Some(view) = fast {
                 last_view_changed = view.changed;
                 if view.changed {
-                    let billed_after = billed(inputs.fits, &context, view.counted, at);
+                    let billed_after = billed(inputs, &context, view.counted, at);
                     out.firings
                         .push(view_firing(policy, at, &running, view, (billed_before, billed_after)));
                     sent = (view.messages, view.counted, billed_after);

@@ -37,7 +37,7 @@ use super::{
 use crate::error::{LoadError, Position};
 use crate::transcript::dialect::Dialect;
 use crate::transcript::format::{json_error, span_of};
-use crate::transcript::message::{self, Recorded};
+use crate::transcript::message::Recorded;
 
 /// One message record as it last stood, with the record that wrote it.
 #[derive(Debug, Clone)]
@@ -57,6 +57,12 @@ enum Item {
         summary: Vec<String>,
         kept: Vec<String>,
         pre_tokens: Option<u64>,
+        /// `auto` or `manual`, from the notice the CLI recorded after it (see
+        /// [`Chat::notice`]); `None` when it recorded none.
+        trigger: Option<String>,
+        /// The recording holds the history it wrote (a `$set`, v0.44 on); before that
+        /// only its notice is recorded, and the recording keeps the whole history.
+        history_recorded: bool,
     },
 }
 
@@ -75,19 +81,75 @@ struct Chat {
     rewound: HashSet<String>,
     /// The prompt size of the last recorded call.
     last_prompt: Option<u64>,
+    /// The line of the compression whose notice may still come (until the next answer).
+    awaiting_notice: Option<usize>,
 }
 
 impl Chat {
-    fn upsert(&mut self, entry: Entry) {
+    /// Message record `entry` (written at 1-based `line`), as it now stands.
+    fn upsert(&mut self, entry: Entry, line: usize) {
         if let Some(prompt) = entry.value.pointer("/tokens/input").and_then(Value::as_u64) {
             self.last_prompt = Some(prompt);
         }
+        self.notice(&entry.value, line);
         if self.in_live.insert(entry.id.clone()) {
             self.live.push(entry.id.clone());
             self.whole.push(Item::Message(entry.id.clone()));
             self.rewound.remove(&entry.id);
         }
         self.entries.insert(entry.id.clone(), entry);
+    }
+
+    /// What set a compression off, from the notice the CLI records after it: its UI
+    /// records each `info` item it shows (`useHistoryManager.ts`). An automatic
+    /// compression shows "Context compressed from X% to Y%." (`useGeminiStream.ts`,
+    /// `handleChatCompressionEvent`; v0.18–v0.32: "IMPORTANT: This conversation exceeded
+    /// the compress threshold… (compressed from: N to M tokens)"), while `/compress`
+    /// shows a compression item, which has no text and is recorded as an empty `info`
+    /// (`compressCommand.ts`; google-gemini/gemini-cli 5411f113). The notice follows the
+    /// `$set` (`client.ts`: `tryCompressChat`, then the `ChatCompressed` event); the
+    /// model's next answer ends the wait. A notice with no `$set` before it is a
+    /// compression of a release that recorded only the notice (before v0.44).
+    fn notice(&mut self, record: &Value, line: usize) {
+        let trigger = match record.get("type").and_then(Value::as_str) {
+            Some("gemini") => {
+                self.awaiting_notice = None;
+                return;
+            }
+            Some("info") => {
+                let text = text_of_parts(&parts_of(record.get("content").unwrap_or(&Value::Null)));
+                match compression_notice(&text) {
+                    Some(trigger) => trigger,
+                    None => return,
+                }
+            }
+            _ => return,
+        };
+        let (trigger, said_before) = trigger;
+        match self.awaiting_notice.take() {
+            // Found by its line: a rewind since may have moved it in `whole`.
+            Some(at) => {
+                for item in self.whole.iter_mut().rev() {
+                    if let Item::Compression {
+                        line, trigger: slot, ..
+                    } = item
+                    {
+                        if *line == at {
+                            *slot = Some(trigger.to_owned());
+                            break;
+                        }
+                    }
+                }
+            }
+            None => self.whole.push(Item::Compression {
+                line,
+                summary: Vec::new(),
+                kept: Vec::new(),
+                pre_tokens: said_before.or(self.last_prompt),
+                trigger: Some(trigger.to_owned()),
+                history_recorded: false,
+            }),
+        }
     }
 
     /// `$rewindTo`: that message and every later one leave the chat.
@@ -115,11 +177,14 @@ impl Chat {
                 .cloned()
                 .collect();
             let kept = new_ids[summary.len()..].to_vec();
+            self.awaiting_notice = Some(line);
             self.whole.push(Item::Compression {
                 line,
                 summary,
                 kept,
                 pre_tokens: self.last_prompt,
+                trigger: None,
+                history_recorded: true,
             });
         } else {
             // A rollback or a rewrite: what it drops leaves the chat, as a rewind.
@@ -139,6 +204,25 @@ impl Chat {
             self.entries.insert(entry.id.clone(), entry);
         }
         compression
+    }
+}
+
+/// Whether an `info` notice's text says the chat was compressed: `auto` or `manual`
+/// (see [`Chat::notice`]), and the size before it where the notice says it.
+fn compression_notice(text: &str) -> Option<(&'static str, Option<u64>)> {
+    const BEFORE_V0_33: &str = "IMPORTANT: This conversation exceeded the compress threshold";
+    if text.starts_with("Context compressed from ") {
+        Some(("auto", None))
+    } else if text.starts_with(BEFORE_V0_33) {
+        let before = text
+            .split_once("compressed from: ")
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok());
+        Some(("auto", before))
+    } else if text.trim().is_empty() {
+        Some(("manual", None))
+    } else {
+        None
     }
 }
 
@@ -287,7 +371,9 @@ pub(crate) fn gemini_cli(
                 summary,
                 kept,
                 pre_tokens,
-            } => view.compression(*line, summary, kept, *pre_tokens)?,
+                trigger,
+                history_recorded,
+            } => view.compression(*line, summary, kept, *pre_tokens, trigger.clone(), *history_recorded)?,
         }
     }
     let View {
@@ -326,26 +412,49 @@ pub(crate) fn gemini_cli(
     Ok(loaded)
 }
 
-/// The live chat: after the last compression, its summary, then the history.
+/// The live chat: after the last compression that rewrote the history, its summary, then
+/// the history; a compression that recorded only its notice (the history stayed whole in
+/// the recording) stands before the message that followed it.
 fn live_items(chat: &Chat) -> Vec<Item> {
-    let last = chat
-        .whole
-        .iter()
-        .rposition(|item| matches!(item, Item::Compression { .. }));
-    match last.map(|at| &chat.whole[at]) {
-        Some(compression @ Item::Compression { summary, .. }) => {
-            let mut items = vec![compression.clone()];
-            items.extend(
-                chat.live
-                    .iter()
-                    .filter(|id| !summary.contains(id))
-                    .cloned()
-                    .map(Item::Message),
-            );
-            items
+    let rewrote = |item: &Item| {
+        matches!(
+            item,
+            Item::Compression {
+                history_recorded: true,
+                ..
+            }
+        )
+    };
+    let (mut items, summary, after) = match chat.whole.iter().rposition(rewrote) {
+        Some(at) => match &chat.whole[at] {
+            c @ Item::Compression { summary, .. } => (vec![c.clone()], summary.clone(), at + 1),
+            Item::Message(_) => (Vec::new(), Vec::new(), 0),
+        },
+        None => (Vec::new(), Vec::new(), 0),
+    };
+    let mut notices: HashMap<&String, Vec<Item>> = HashMap::new();
+    let mut waiting = Vec::new();
+    for item in &chat.whole[after..] {
+        match item {
+            Item::Compression { .. } => waiting.push(item.clone()),
+            Item::Message(id) if !waiting.is_empty() => {
+                notices.insert(id, std::mem::take(&mut waiting));
+            }
+            Item::Message(_) => {}
         }
-        _ => chat.live.iter().cloned().map(Item::Message).collect(),
     }
+    for id in chat.live.iter().filter(|id| !summary.contains(id)) {
+        items.extend(notices.remove(id).unwrap_or_default());
+        items.push(Item::Message(id.clone()));
+    }
+    // Those whose next message left the chat (rewound) come last, in order.
+    let mut rest: Vec<Item> = notices.into_values().flatten().chain(waiting).collect();
+    rest.sort_by_key(|item| match item {
+        Item::Compression { line, .. } => *line,
+        Item::Message(_) => 0,
+    });
+    items.extend(rest);
+    items
 }
 
 /// What an entry is in the view being built.
@@ -427,6 +536,8 @@ impl View<'_> {
         summary: &[String],
         kept: &[String],
         pre_tokens: Option<u64>,
+        trigger: Option<String>,
+        history_recorded: bool,
     ) -> Result<(), LoadError> {
         let at = self.loaded.messages.len();
         for id in summary {
@@ -435,14 +546,14 @@ impl View<'_> {
         let kept_texts = kept
             .iter()
             .filter_map(|id| self.chat.entries.get(id))
-            .map(|e| message::readable_text(&e.value.get("content").cloned().unwrap_or_default().to_string()))
+            .map(|e| text_of_parts(&parts_of(e.value.get("content").unwrap_or(&Value::Null))))
             .filter(|t| !t.trim().is_empty())
             .collect();
         let loaded = &mut self.loaded;
         loaded.compactions.push(PastCompaction {
             line,
             at,
-            trigger: None,
+            trigger,
             pre_tokens,
             summary_message: (loaded.messages.len() > at).then_some(at),
             kept: kept_texts,
@@ -452,10 +563,14 @@ impl View<'_> {
             before: at,
             line,
             kind: "past compaction".into(),
-            text: format!(
-                "compressed here: history replaced by {} messages",
-                summary.len() + kept.len()
-            ),
+            text: if history_recorded {
+                format!(
+                    "compressed here: history replaced by {} messages",
+                    summary.len() + kept.len()
+                )
+            } else {
+                "compressed here (this release recorded its notice, not its summary)".to_owned()
+            },
         });
         Ok(())
     }
@@ -492,7 +607,7 @@ fn single_json(source: &str, text: &str, start: usize) -> Result<Read, LoadError
                 serde_json::from_str(raw.get()).map_err(|e| json_error(source, text, range.start, &e))?;
             let id = value.get("id").and_then(Value::as_str).map(str::to_owned);
             if let Some(e) = entry(value, range.clone()) {
-                chat.upsert(e);
+                chat.upsert(e, Position::of_offset(text, range.start).line);
             }
             records.push((range, id));
         }
@@ -532,7 +647,7 @@ fn jsonl(source: &str, text: &str, start: usize) -> Result<Read, LoadError> {
                 if !pending.is_empty() {
                     notes.entry(e.id.clone()).or_default().append(&mut pending);
                 }
-                chat.upsert(e);
+                chat.upsert(e, line.number);
             }
         }
         records.push((range, id));

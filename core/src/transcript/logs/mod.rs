@@ -86,6 +86,15 @@ pub struct PastCompaction {
 }
 
 impl PastCompaction {
+    /// Whether a decision before message `before` knows of this compaction: a call was
+    /// answered after it and before that point (its response recorded). The decision
+    /// right after a compaction is the one that predicts it, so it must not read it (no
+    /// look-ahead: its `preTokens` would be the answer).
+    pub fn known_before(&self, messages: &[Message], before: usize) -> bool {
+        let end = before.min(messages.len());
+        self.at < end && messages[self.at..end].iter().any(|m| m.recorded().is_some())
+    }
+
     /// For an automatic compaction: where the client's threshold lies, `(low, high]`.
     /// Agents decide before a request from the last response's usage (its prompt and its
     /// output): the response that set it off measured `high` (its `preTokens` where the
