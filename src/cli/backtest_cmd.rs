@@ -52,8 +52,12 @@ pub fn run(args: &BacktestArgs) -> anyhow::Result<ExitCode> {
         let median = median(&mut size_errors);
         writeln!(
             out,
-            "{fired} automatic compactions: {predicted} predicted, {within_3} within 3 messages; next request's size {}",
-            median.map_or_else(|| "not compared".to_owned(), |m| format!("off by {m:.1}% (median of |error|)")),
+            "{}: {predicted} predicted, {within_3} within 3 messages; next request's size {}",
+            ctxlens::text::count_of(fired as u64, "automatic compaction", "automatic compactions"),
+            median.map_or_else(
+                || "not compared".to_owned(),
+                |m| format!("off by {m:.1}% (median of |error|)")
+            ),
         )?;
     }
     out.flush()?;

@@ -542,7 +542,7 @@ fn a_gemini_cli_compression_is_known_by_its_notice_in_every_release() {
     let row = common::json_stdout(&ctxlens(&["scan", file.to_str().expect("utf-8"), "--json"]));
     assert_eq!(row["compactions"], 2);
     let backtest = stdout(&ctxlens(&["backtest", file.to_str().expect("utf-8")]));
-    assert!(backtest.contains("1 automatic compactions"), "{backtest}");
+    assert!(backtest.contains("1 automatic compaction:"), "{backtest}");
 }
 
 /// A Gemini CLI recording that compressed automatically twice: the replay predicts the
