@@ -71,9 +71,7 @@ impl ReleaseRule {
     /// The rule of release `version` (`1.0.53`); `None` for what is not a version or is
     /// older than 1.0 (not read).
     pub fn of(version: &str) -> Option<ReleaseRule> {
-        let mut parts = version.trim().split('.').map(|p| p.parse::<u64>().ok());
-        let (major, minor) = (parts.next()??, parts.next()??);
-        let patch = parts.next().flatten().unwrap_or(0);
+        let (major, minor, patch) = release_number(version)?;
         match (major, minor) {
             (0, _) => None,
             (1, 0) if patch <= 70 => Some(ReleaseRule::Fraction),
@@ -100,16 +98,40 @@ impl ReleaseRule {
                 format!("0.92 × ({window} − {reserve}), read from Claude Code 1.0.53's cli.js (1.0.x up to 1.0.70)")
             }
             ReleaseRule::Margin => format!(
-                "({window} − {reserve}) − {AUTOCOMPACT_MARGIN}, read from Claude Code 1.0.71's, 1.0.128's and 2.0.76's cli.js"
+                "({window} − {reserve}) − {AUTOCOMPACT_MARGIN}, read from Claude Code 1.0.71's, 1.0.128's, 2.0.76's and 2.1.41's cli.js (from 2.1.21 the reply's reserve is at most 20000)"
             ),
         }
     }
 }
 
+/// The first release that caps the reply's reserve at [`OUTPUT_RESERVE`] when it sizes
+/// the window it compacts in: 2.1.21's `cli.js` computes it as `Math.min(maxOutput(model),
+/// PL2)` with `PL2=20000` (and 2.1.30's, 2.1.32's, 2.1.41's the same under other names);
+/// 2.1.20's takes the model's maximum whole. Found by reading each release between 2.0.76
+/// and 2.1.41 from npm.
+const RESERVE_CAPPED_FROM: (u64, u64, u64) = (2, 1, 21);
+
+/// A release's `(major, minor, patch)`, when `version` is one.
+fn release_number(version: &str) -> Option<(u64, u64, u64)> {
+    let mut parts = version.trim().split('.').map(|p| p.parse::<u64>().ok());
+    Some((parts.next()??, parts.next()??, parts.next().flatten().unwrap_or(0)))
+}
+
 /// The reply's reserve a release sets aside for `model` (`CLAUDE_CODE_MAX_OUTPUT_TOKENS`
 /// unset): 1.0.x keeps 8,192 for 3.5 and Haiku models, else 32,000; 2.x the smaller of
-/// 32,000 and the model's own maximum (2.0.76's table).
+/// 32,000 and the model's own maximum (2.0.76's table); from 2.1.21 at most 20,000
+/// ([`RESERVE_CAPPED_FROM`]).
 pub fn release_reserve(version: &str, model: &str) -> u64 {
+    let reserve = model_reserve(version, model);
+    if release_number(version).is_some_and(|n| n >= RESERVE_CAPPED_FROM) {
+        reserve.min(OUTPUT_RESERVE)
+    } else {
+        reserve
+    }
+}
+
+/// The model's own reply maximum as a release's table gives it (see [`release_reserve`]).
+fn model_reserve(version: &str, model: &str) -> u64 {
     let model = model.to_lowercase();
     if version.trim().starts_with("1.") {
         return if model.contains("3-5") || model.contains("haiku") {
@@ -750,6 +772,17 @@ mod tests {
         assert_eq!(
             ReleaseRule::Margin.threshold(200_000, release_reserve("2.0.76", sonnet), None),
             155_000
+        );
+        // From 2.1.21 the reserve is at most 20,000: (200,000 − 20,000) − 13,000.
+        assert_eq!(
+            ReleaseRule::Margin.threshold(200_000, release_reserve("2.1.21", sonnet), None),
+            167_000
+        );
+        assert_eq!(release_reserve("2.1.20", sonnet), 32_000);
+        assert_eq!(
+            release_reserve("2.1.150", "claude-3-opus-20240229"),
+            4_096,
+            "a smaller maximum stays"
         );
         assert_eq!(release_reserve("1.0.53", "claude-3-5-haiku-20241022"), 8_192);
         assert_eq!(release_reserve("2.0.76", "claude-3-opus-20240229"), 4_096);
