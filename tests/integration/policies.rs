@@ -1481,3 +1481,72 @@ fn requests_over_the_window_are_the_providers_refusals() {
         replayed["settings"]
     );
 }
+
+/// Where ctxlens' count of the messages exceeds what the provider measured (the estimate
+/// overcounts code and JSON; here the real 1.0.53 log with every usage figure cut to
+/// 40%), the replay follows the provider's figure: it fires where the agent compacted,
+/// not where its own count reaches the threshold.
+#[test]
+fn a_count_above_the_providers_figure_is_scaled_down_to_it() {
+    let text = std::fs::read_to_string(
+        data().join("real-transcripts/claude-code-jsonl/vsla-cc1053-autocompact-0a725fb5.jsonl"),
+    )
+    .expect("the 1.0.53 log");
+    let scaled: String = text
+        .lines()
+        .map(|line| {
+            let mut record: Value = serde_json::from_str(line).expect("a record");
+            if let Some(usage) = record.pointer_mut("/message/usage").and_then(Value::as_object_mut) {
+                for key in [
+                    "input_tokens",
+                    "cache_creation_input_tokens",
+                    "cache_read_input_tokens",
+                    "output_tokens",
+                ] {
+                    if let Some(n) = usage.get(key).and_then(Value::as_u64) {
+                        usage.insert(key.to_owned(), (n * 4 / 10).into());
+                    }
+                }
+            }
+            record.to_string() + "\n"
+        })
+        .collect();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("scaled.jsonl");
+    std::fs::write(&log, scaled).expect("write");
+    let log = log.to_str().expect("utf-8");
+    let history = json_of(&["history", log, "--json"]);
+    let compaction = &history["compactions"][0];
+    // The threshold its automatic compaction shows: the last response before it.
+    let threshold = compaction["threshold_between"][1].as_u64().expect("bracketed");
+    let replay = json_of(&[
+        "replay",
+        log,
+        "--policy",
+        "claude-code",
+        "--set",
+        &format!("threshold={threshold}"),
+        "--thresholds-from",
+        "none",
+        "--json",
+    ]);
+    let at = compaction["at"].as_u64().expect("at");
+    let real_call = replay["calls"]
+        .as_array()
+        .expect("calls")
+        .iter()
+        .filter_map(|c| c["at"].as_u64())
+        .find(|&c| c > at)
+        .expect("a call after it");
+    let first = &replay["firings"][0];
+    // Counted, the context is far above the threshold long before (it is the figure that was cut).
+    assert!(
+        first["counted_before"].as_u64().expect("counted") > threshold,
+        "{first}"
+    );
+    let fired = first["at"].as_u64().expect("fired");
+    assert!(
+        fired.abs_diff(real_call) <= 3,
+        "fired before #{fired}, the agent before #{real_call}"
+    );
+}

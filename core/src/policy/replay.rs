@@ -414,9 +414,21 @@ fn settings_for(inputs: &Inputs, sent: &[ChatMessage], at: usize, real: Option<(
         let lineage = sent.iter().find_map(|m| m.origin).unwrap_or(at);
         if settings.text("overhead").is_none() {
             if let Some((recorded, cost)) = real {
-                settings = settings
-                    .with("overhead", recorded.saturating_sub(cost))
-                    .with("ratio", 1);
+                // The provider's figure is the context's cost plus what the log does not
+                // hold (system prompt, tools); where ctxlens' count of the messages already
+                // exceeds it (code and JSON the estimate overcounts), no overhead is left
+                // to add and the count itself is scaled down to the figure — an overhead
+                // held at zero with the count as is would put the context above what the
+                // provider measured, and fire early.
+                settings = if recorded >= cost || cost == 0 {
+                    settings
+                        .with("overhead", recorded.saturating_sub(cost))
+                        .with("ratio", 1)
+                } else {
+                    settings
+                        .with("overhead", 0)
+                        .with("ratio", recorded as f64 / cost as f64)
+                };
             } else if let Some(fit) =
                 known_fit(inputs.fits, lineage, inputs.known_at(at)).and_then(|e| e.calibration.as_ref())
             {
