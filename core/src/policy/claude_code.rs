@@ -109,7 +109,7 @@ impl ReleaseRule {
 /// PL2)` with `PL2=20000` (and 2.1.30's, 2.1.32's, 2.1.41's the same under other names);
 /// 2.1.20's takes the model's maximum whole. Found by reading each release between 2.0.76
 /// and 2.1.41 from npm.
-const RESERVE_CAPPED_FROM: (u64, u64, u64) = (2, 1, 21);
+pub const RESERVE_CAPPED_FROM: (u64, u64, u64) = (2, 1, 21);
 
 /// A release's `(major, minor, patch)`, when `version` is one.
 fn release_number(version: &str) -> Option<(u64, u64, u64)> {
