@@ -295,3 +295,57 @@ fn stats_warns_when_the_counter_is_far_from_what_the_provider_bills() {
         .expect("utf-8")
         .contains("by the provider's rules ≈"));
 }
+
+/// Claude Code 2.1 may compact while a tool's result is still in flight: the boundary's
+/// `logicalParentUuid` names a record never written, and a hook's `progress` record before
+/// the boundary names the same missing parent (seen in a real 2.1.41 session). The
+/// conversation before the compaction is still found — from the last message written
+/// before the boundary —, so the log has its two epochs, not one.
+#[test]
+fn a_compaction_whose_logical_parent_was_never_written_keeps_the_epoch_before_it() {
+    let path = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let text = std::fs::read_to_string(&path).expect("the 2.0.76 log");
+    let records: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a record"))
+        .collect();
+    let boundary = records
+        .iter()
+        .position(|r| r["subtype"] == "compact_boundary")
+        .expect("its compaction");
+    let missing = records[boundary]["logicalParentUuid"]
+        .as_str()
+        .expect("linked")
+        .to_owned();
+    let named = records
+        .iter()
+        .position(|r| r["uuid"] == missing.as_str())
+        .expect("the record it names");
+    // That record is not written; a hook's progress record naming it is.
+    let mut progress = records[named].clone();
+    let progress = progress.as_object_mut().expect("an object");
+    progress.remove("message");
+    progress.remove("toolUseResult");
+    progress.insert("type".into(), "progress".into());
+    progress.insert("parentUuid".into(), missing.clone().into());
+    progress.insert("uuid".into(), "00000000-0000-4000-8000-00000000a11e".into());
+    progress.insert(
+        "data".into(),
+        serde_json::json!({"type": "hook_progress", "hookEvent": "PostToolUse"}),
+    );
+    let mut cut: Vec<String> = records.iter().map(serde_json::Value::to_string).collect();
+    cut[named] = serde_json::Value::Object(progress.clone()).to_string();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("in-flight.jsonl");
+    std::fs::write(&file, cut.join("\n") + "\n").expect("write");
+    let history = |p: &std::path::Path| json_stdout(&ctxlens(&["history", p.to_str().expect("utf-8"), "--json"]));
+    let (whole, cut) = (history(&path), history(&file));
+    assert_eq!(cut["epochs"].as_array().map(Vec::len), Some(2), "{cut}");
+    assert_eq!(cut["compactions"][0]["trigger"], "auto");
+    // The epoch before it holds every message but the unwritten one.
+    assert_eq!(
+        cut["epochs"][0]["messages"].as_u64(),
+        whole["epochs"][0]["messages"].as_u64().map(|n| n - 1)
+    );
+    assert_eq!(cut["epochs"][1]["messages"], whole["epochs"][1]["messages"]);
+}

@@ -114,8 +114,9 @@ pub(crate) fn claude_code(
 }
 
 /// The record line `i` continues when it starts a chain of its own: a boundary's (the
-/// record before the first message it kept verbatim, else its `logicalParentUuid`), or a
-/// 1.0.x summary's (`before_legacy`).
+/// record before the first message it kept verbatim, else its `logicalParentUuid`, else —
+/// that record never written — the last message before it), or a 1.0.x summary's
+/// (`before_legacy` holds both last messages).
 fn logical_parent(
     lines: &[Line],
     i: usize,
@@ -136,6 +137,9 @@ fn logical_parent(
         .and_then(|head| by_uuid.get(&head).copied())
         .and_then(|head| field(&lines[head], "parentUuid"))
         .or_else(|| field(&lines[i], "logicalParentUuid"))
+        .filter(|parent| by_uuid.contains_key(parent))
+        // The record it names was never written: the last message before it stands in.
+        .or_else(|| before_legacy.get(&i).cloned())
 }
 
 /// The main conversation's last leaf (sub-agent children do not count: `main_parents`
@@ -330,9 +334,14 @@ fn keep_preserved_texts(
 /// Claude Code 1.0.x wrote a compaction as its summary alone: a main-conversation `user`
 /// record with `isCompactSummary: true` and no parent (no `compact_boundary` before it,
 /// no `logicalParentUuid`). The conversation it replaced is the one the client was in
-/// when it compacted: the main conversation's last record written before the summary,
-/// preferring one that nothing continues (the leaf the client compacted from). Returns,
-/// for each such summary line, the `uuid` of that record.
+/// when it compacted: the main conversation's last message written before the summary,
+/// preferring one that nothing continues (the leaf the client compacted from). A 2.x
+/// boundary names that record (`logicalParentUuid`), but the record may never have been
+/// written: a tool's result still in flight when it compacted (2.1.41 does it, after a
+/// hook's `progress` record that names the same missing parent); the same record then
+/// stands in ([`logical_parent`]). Returns, for each summary and boundary line, the `uuid`
+/// of that record. Only messages count: a `progress` record is the client's bookkeeping,
+/// and its parent may be the missing one.
 fn legacy_summary_parents(lines: &[Line], main_parents: &HashSet<String>) -> HashMap<usize, String> {
     let uuid_of = |l: &Line| {
         l.fields
@@ -340,12 +349,19 @@ fn legacy_summary_parents(lines: &[Line], main_parents: &HashSet<String>) -> Has
             .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
     };
     let on_main = |l: &Line| value(l.fields.get("isSidechain")) != Value::Bool(true);
+    let is_message = |l: &Line| matches!(text_of(l.fields.get("type")).as_str(), "user" | "assistant");
     let mut out = HashMap::new();
     for (i, line) in lines.iter().enumerate() {
-        if !is_legacy_summary(line) {
+        if !is_legacy_summary(line) && !is_compact_boundary(line) {
             continue;
         }
-        let earlier = || lines[..i].iter().rev().filter(|l| on_main(l)).filter_map(uuid_of);
+        let earlier = || {
+            lines[..i]
+                .iter()
+                .rev()
+                .filter(|l| on_main(l) && is_message(l))
+                .filter_map(uuid_of)
+        };
         let leaf = earlier()
             .find(|u| !main_parents.contains(u))
             .or_else(|| earlier().next());
