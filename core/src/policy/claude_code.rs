@@ -263,7 +263,7 @@ impl ThresholdQuery {
                 format!("threshold {at}: Claude Code {v}'s rule, {rule}; {what} agrees (between {lo} and {hi})"),
             )),
             (Some((lo, hi, what)), rule) => {
-                let at = if lo < hi { lo + (hi - lo).div_ceil(2) } else { hi };
+                let at = crate::transcript::PastCompaction::bracket_middle((lo, hi));
                 let unlike = rule.map_or_else(String::new, |(r, _, v)| {
                     format!(" ({v}'s rule says {r}: lowered by an override?)")
                 });

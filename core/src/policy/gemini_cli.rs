@@ -385,7 +385,7 @@ impl Policy for GeminiCli {
             .unwrap_or(DEFAULT_TOKEN_LIMIT);
         match bracket {
             Some((lo, hi)) if limit > 0 => {
-                let at = if lo < hi { lo + (hi - lo).div_ceil(2) } else { hi };
+                let at = crate::transcript::PastCompaction::bracket_middle((lo, hi));
                 vec![("threshold", (at as f64 / limit as f64).min(1.0).to_string())]
             }
             _ => Vec::new(),

@@ -86,6 +86,16 @@ pub struct PastCompaction {
 }
 
 impl PastCompaction {
+    /// The one threshold a bracket `(low, high]` stands for: its middle (`high` when it is
+    /// empty), what a prediction takes from the brackets it narrowed.
+    pub fn bracket_middle((low, high): (u64, u64)) -> u64 {
+        if low < high {
+            low + (high - low).div_ceil(2)
+        } else {
+            high
+        }
+    }
+
     /// Whether a decision before message `before` knows of this compaction: a call was
     /// answered after it and before that point (its response recorded). The decision
     /// right after a compaction is the one that predicts it, so it must not read it (no
