@@ -438,10 +438,17 @@ fn session_of(
     // Where its agent compacts next, from the log alone here; the other sessions of its
     // folder are asked once they are read too (see the scan_folders module).
     let end = whole.messages().len();
-    let threshold_query = ThresholdQuery::of(whole, end, None).map(|q| q.at(whole.time_before(end)));
+    // The clock walks back through records: read only where other sessions may answer.
+    let threshold_query = ThresholdQuery::of(whole, end, None).map(|q| {
+        if q.answered_by_the_log() {
+            q
+        } else {
+            q.at(whole.time_before(end))
+        }
+    });
     let threshold = threshold_query.as_ref().and_then(|q| q.answer(&[]));
     let compactions_seen = if whole.format().container == crate::transcript::Container::ClaudeCode {
-        crate::transcript::earlier::of_session(whole, path, true)
+        crate::transcript::earlier::of_session(whole, path, true, false)
     } else {
         Vec::new()
     };

@@ -114,16 +114,15 @@ fn answer_from_siblings(session: &mut Session, folder: &[EarlierCompaction]) {
         return;
     }
     let own_name = Path::new(&session.path).file_name();
-    let others: Vec<EarlierCompaction> = folder
+    let mut others = folder
         .iter()
         .filter(|c| Path::new(&c.file).file_name() != own_name)
         .filter(|c| session.session_id.is_none() || c.session != session.session_id)
-        .cloned()
-        .collect();
-    if others.is_empty() {
+        .peekable();
+    if others.peek().is_none() {
         return;
     }
-    if let Some((at, source)) = query.answer(&others) {
+    if let Some((at, source)) = query.answer(others) {
         session.autocompact_at = Some(at);
         session.autocompact_source = Some(source);
     }

@@ -255,7 +255,7 @@ impl ThresholdQuery {
     /// The threshold and the sentence that says where it comes from, given the automatic
     /// compactions of the user's other sessions (of which only those before this moment,
     /// of this release and window are used).
-    pub fn answer(&self, earlier: &[EarlierCompaction]) -> Option<(u64, String)> {
+    pub fn answer<'a>(&self, earlier: impl IntoIterator<Item = &'a EarlierCompaction>) -> Option<(u64, String)> {
         let evidence = self.own.clone().or_else(|| self.earlier_bracket(earlier));
         match (evidence, self.rule.clone()) {
             (Some((lo, hi, what)), Some((at, rule, v))) if lo < at && at <= hi => Some((
@@ -280,7 +280,7 @@ impl ThresholdQuery {
     /// What the user's earlier sessions of the same release and window show of the
     /// threshold: their brackets narrowed together, or the latest alone when they
     /// disagree (a setting changed between sessions); with the words that name them.
-    fn earlier_bracket(&self, all: &[EarlierCompaction]) -> Option<(u64, u64, String)> {
+    fn earlier_bracket<'a>(&self, all: impl IntoIterator<Item = &'a EarlierCompaction>) -> Option<(u64, u64, String)> {
         let now = self.now.as_deref()?;
         let window = release_window(&self.model);
         let earlier: Vec<_> = crate::transcript::earlier::usable(all, now, self.version.as_deref())

@@ -129,9 +129,13 @@ impl EarlierSessions {
 
 /// Of `all`, the compactions that happened before `time`, of `version`'s release: the
 /// same folder's when it has any, else the root's.
-pub fn usable<'a>(all: &'a [EarlierCompaction], time: &str, version: Option<&str>) -> Vec<&'a EarlierCompaction> {
+pub fn usable<'a>(
+    all: impl IntoIterator<Item = &'a EarlierCompaction>,
+    time: &str,
+    version: Option<&str>,
+) -> Vec<&'a EarlierCompaction> {
     same_folder_first(
-        all.iter()
+        all.into_iter()
             .filter(|c| c.time.as_str() < time && c.version.as_deref() == version)
             .collect(),
     )
@@ -226,13 +230,18 @@ fn compactions_of(files: &[PathBuf], own: Option<&str>, same_folder: bool) -> Ve
                 .flatten()
                 .filter(|t| t.format().container == Container::ClaudeCode)
                 .filter(|t| own.is_none() || t.first_record_field("sessionId").as_deref() != own);
-            whole.map_or_else(Vec::new, |t| of_session(&t, file, same_folder))
+            whole.map_or_else(Vec::new, |t| of_session(&t, file, same_folder, true))
         })
         .collect()
 }
 
 /// One session's automatic compactions that bracket a threshold.
-pub(crate) fn of_session(session: &Transcript, file: &Path, same_folder: bool) -> Vec<EarlierCompaction> {
+pub(crate) fn of_session(
+    session: &Transcript,
+    file: &Path,
+    same_folder: bool,
+    with_summaries: bool,
+) -> Vec<EarlierCompaction> {
     let version = session.client_version();
     let model = session.model().map(str::to_owned);
     let id = session.first_record_field("sessionId");
@@ -250,7 +259,12 @@ pub(crate) fn of_session(session: &Transcript, file: &Path, same_folder: bool) -
                 low,
                 high,
                 same_folder,
-                summary: c.summary_message.map(|i| session.readable_text(i)),
+                // Only the summary's size is asked of it, and only beside an opened log:
+                // a scan row's threshold never reads it.
+                summary: c
+                    .summary_message
+                    .filter(|_| with_summaries)
+                    .map(|i| session.readable_text(i)),
                 session: id.clone(),
             })
         })
