@@ -424,10 +424,10 @@ fn costs_of(whole: &ctxlens::transcript::Transcript, rows: &[Compared]) -> Optio
     Some(CostsDoc {
         prices: table.name.clone(),
         recorded: recorded.total,
-        policies: rows
-            .iter()
-            .map(|r| ctxlens::policy::replay_cost::replay_cost(whole, &r.replayed, table))
-            .collect(),
+        policies: {
+            let cache = ctxlens::policy::replay_cost::CacheModel::of(whole, table);
+            rows.iter().map(|r| cache.cost(&r.replayed)).collect()
+        },
     })
 }
 
@@ -493,7 +493,7 @@ fn print_costs(out: &mut impl Write, costs: &CostsDoc) -> std::io::Result<()> {
     writeln!(out)?;
     writeln!(
         out,
-        "with prompt caching (modelled: each call reads what it shares with the call before, a firing keeps only the system prompt and tools cached, an idle gap over 5 minutes none; prices: {}):",
+        "with prompt caching (modelled: each call reads what it shares with the call before, a firing keeps only the system prompt and tools cached, an idle gap over 5 minutes none, and where the log's own cache missed it misses again; prices: {}):",
         costs.prices
     )?;
     writeln!(
@@ -503,9 +503,16 @@ fn print_costs(out: &mut impl Write, costs: &CostsDoc) -> std::io::Result<()> {
         dollars(costs.recorded)
     )?;
     for p in &costs.policies {
+        let misses = match p.misses_replayed {
+            0 => String::new(),
+            n => format!(
+                " · the log's cache missed at {n} of its calls ({} if it had not)",
+                dollars(p.total_without_misses)
+            ),
+        };
         writeln!(
             out,
-            "  {:<30} {:>10}  cache write {} · cache read {} tokens",
+            "  {:<30} {:>10}  cache write {} · cache read {} tokens{misses}",
             p.policy,
             dollars(p.total),
             thousands(p.cache_write_tokens),

@@ -406,8 +406,8 @@ fn write_cost(out: &mut impl Write, cost: &SessionCost) -> std::io::Result<()> {
     match cost.total {
         Some(total) => writeln!(
             out,
-            "cost of {} recorded calls: ${total:.2} (uncached input ${:.2} · cache write ${:.2} · cache read ${:.2} · output ${:.2}); prices: {}",
-            thousands(cost.calls.len() as u64),
+            "cost of {}: ${total:.2} (uncached input ${:.2} · cache write ${:.2} · cache read ${:.2} · output ${:.2}); prices: {}",
+            ctxlens::text::count_of(cost.calls.len() as u64, "recorded call", "recorded calls"),
             d.input,
             d.cache_write,
             d.cache_read,
@@ -421,11 +421,7 @@ fn write_cost(out: &mut impl Write, cost: &SessionCost) -> std::io::Result<()> {
         writeln!(
             out,
             "  + about ${extra:.2} for {} (not in the log: estimated)",
-            ctxlens::text::count_of(
-                cost.compaction_calls.len() as u64,
-                "compaction's own summarizing call",
-                "compactions' own summarizing calls"
-            )
+            cost.compaction_calls_words()
         )?;
     }
     if cost.total.is_some() && !cost.unpriced_models.is_empty() {

@@ -545,6 +545,66 @@ fn a_gemini_cli_compression_is_known_by_its_notice_in_every_release() {
     assert!(backtest.contains("1 automatic compaction:"), "{backtest}");
 }
 
+/// Gemini CLI's compressing requests are estimated as its release makes them
+/// (`chatCompressionService.ts`): the older 70% of the history in and the summary out,
+/// and from v0.26 a second request that verifies the summary (the same history, read
+/// from the cache, and the summary in; the final summary out). The release shows in the
+/// recording: a `$set` (v0.44 on) or the v0.33 notice make two requests; the notice of
+/// v0.18–v0.32 one (a lower bound), its summary the size it states after, less the part
+/// kept.
+#[test]
+fn gemini_clis_compressing_requests_are_estimated_by_release() {
+    let calls_of = |file: &std::path::Path| {
+        let stats = common::json_stdout(&ctxlens(&["stats", file.to_str().expect("utf-8"), "--json"]));
+        stats["cost"]["compaction_calls"]
+            .as_array()
+            .expect("compaction calls")
+            .clone()
+    };
+    // v0.44 on: the `$set` holds the summary.
+    let recorded = calls_of(&compressed_recording());
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0]["requests"], 2, "{recorded:?}");
+    let usage = &recorded[0]["usage"];
+    assert!(usage["output_tokens"].as_u64().expect("output") > 0, "{usage}");
+    assert!(
+        usage["cache_read_tokens"].as_u64().expect("read") > 0,
+        "the verification reads the history"
+    );
+    // Before v0.44, a notice only: of v0.33 on (two requests) and of v0.18–v0.32 (one).
+    let real: Value = serde_json::from_str(
+        &std::fs::read_to_string(gemini_dir().join("session-2025-12-30T01-16-3f9ce747.json")).expect("read"),
+    )
+    .expect("JSON");
+    for (text, requests, summary) in [
+        ("Context compressed from 52% to 21%.", 2, None),
+        (
+            "IMPORTANT: This conversation exceeded the compress threshold. A compressed context will be sent for future messages (compressed from: 6900 to 3000 tokens).",
+            1,
+            // What the notice says after, less the 30% of 6,900 kept.
+            Some(3000 - 6900 * 3 / 10),
+        ),
+    ] {
+        let mut with_notice = real.clone();
+        let messages = with_notice["messages"].as_array_mut().expect("messages");
+        let answer = (0..messages.len()).filter(|&i| messages[i]["type"] == "gemini").nth(1).expect("an answer");
+        messages.insert(
+            answer + 1,
+            serde_json::json!({"id": "n1", "timestamp": "2025-12-30T01:20:00.000Z", "type": "info", "content": text}),
+        );
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("session-2025-12-30T01-16-3f9ce747.json");
+        std::fs::write(&file, serde_json::to_string_pretty(&with_notice).expect("JSON")).expect("write");
+        let calls = calls_of(&file);
+        assert_eq!(calls.len(), 1, "{text}");
+        assert_eq!(calls[0]["requests"], requests, "{text}: {calls:?}");
+        if let Some(summary) = summary {
+            assert_eq!(calls[0]["usage"]["output_tokens"], summary, "{text}");
+            assert_eq!(calls[0]["usage"]["input_tokens"], 6900 - 6900 * 3 / 10, "{text}: the older 70% in");
+        }
+    }
+}
+
 /// A Gemini CLI recording that compressed automatically twice: the replay predicts the
 /// second from the first (the share it showed), never from itself.
 #[test]

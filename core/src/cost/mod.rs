@@ -7,7 +7,8 @@
 //! message (mini-swe-agent, OpenHands) counts each response once. And where the cache was rewritten: each call that
 //! wrote more than half of a prompt over 10,000 tokens, with its cause — an idle gap
 //! longer than the cache's lifetime, a compaction just before it, the session's first
-//! call, or none the log shows.
+//! call, the provider's cache missing a prefix a later call shows was still there, or
+//! none the log shows.
 
 pub mod prices;
 
@@ -88,8 +89,15 @@ pub enum RewriteCause {
     /// Longer since the last call than the cache's lifetime (5 minutes; an hour for a
     /// 1-hour write).
     IdleGap,
-    /// A compaction just before it rewrote the prompt.
+    /// A compaction just before it rewrote the prompt (for a replayed policy: a firing
+    /// of any kind).
     Compaction,
+    /// The provider's cache missed a prefix that was still there: a later call read
+    /// more than this one did, from an entry written before it (so the prompt had not
+    /// changed where this call stopped reading). The log shows it; no setting or policy
+    /// causes or avoids it (Anthropic's cache lookups fail now and then mid-session,
+    /// reading only the stable prefix or nothing: anthropics/claude-code#87966).
+    CacheMiss,
     /// Nothing the log shows (an instruction, a tool list or a model changed early in
     /// the prompt; a cache evicted early).
     Unexplained,
@@ -97,10 +105,11 @@ pub enum RewriteCause {
 
 impl RewriteCause {
     /// Every cause, in the order reports list them.
-    pub const ALL: [RewriteCause; 4] = [
+    pub const ALL: [RewriteCause; 5] = [
         RewriteCause::FirstCall,
         RewriteCause::IdleGap,
         RewriteCause::Compaction,
+        RewriteCause::CacheMiss,
         RewriteCause::Unexplained,
     ];
 
@@ -110,6 +119,7 @@ impl RewriteCause {
             RewriteCause::FirstCall => "the first call",
             RewriteCause::IdleGap => "after an idle gap longer than the cache lives",
             RewriteCause::Compaction => "after a compaction",
+            RewriteCause::CacheMiss => "where the provider's cache missed a prefix a later call read",
             RewriteCause::Unexplained => "with no cause the log shows",
         }
     }
@@ -158,6 +168,24 @@ pub struct SessionCost {
 }
 
 impl SessionCost {
+    /// What the estimated compaction calls are, for a report: "1 compaction's own
+    /// summarizing call", or "2 compactions' own summarizing calls (4 requests)" where a
+    /// compaction made more than one.
+    pub fn compaction_calls_words(&self) -> String {
+        let compactions = self.compaction_calls.len() as u64;
+        let requests: usize = self.compaction_calls.iter().map(|c| c.requests).sum();
+        let words = crate::text::count_of(
+            compactions,
+            "compaction's own summarizing call",
+            "compactions' own summarizing calls",
+        );
+        if requests as u64 > compactions {
+            format!("{words} ({requests} requests)")
+        } else {
+            words
+        }
+    }
+
     /// The rewrites counted by cause, in [`RewriteCause::ALL`]'s order, causes with
     /// none left out: "1 after an idle gap …, 12 with no cause the log shows".
     pub fn rewrite_causes(&self) -> String {
@@ -194,7 +222,9 @@ impl SessionCost {
 pub struct EstimatedCall {
     /// The line of the compaction it made.
     pub line: usize,
-    /// Its estimated usage.
+    /// The requests it stands for (Gemini CLI verifies its summary with a second one).
+    pub requests: usize,
+    /// Its estimated usage (of all its requests).
     pub usage: Recorded,
     /// What that cost; `None` without a price.
     pub dollars: Option<Dollars>,
@@ -257,30 +287,88 @@ pub fn session_cost(transcript: &Transcript, table: &PriceTable) -> Option<Sessi
 }
 
 /// Each compaction's summarizing call: the prompt of the last recorded call before it,
-/// read from the cache, and its summary (about a quarter of its characters) written out,
-/// at that call's model.
+/// read from the cache, and its summary (about a quarter of its characters) written out
+/// (Claude Code's); Gemini CLI's, which makes two, as [`gemini_cli_compression`] says.
 fn compaction_calls(whole: &Transcript, calls: &[Call], table: &PriceTable) -> Vec<EstimatedCall> {
     whole
         .compactions()
         .iter()
         .filter_map(|c| {
             let before = calls.iter().rev().find(|call| call.line < c.line)?;
-            let summary = c
-                .summary_message
-                .map_or(0, |i| (whole.raw(i).chars().count() as u64).div_ceil(4));
-            let usage = Recorded {
-                cache_read_tokens: before.usage.context_tokens(),
-                output_tokens: summary,
-                ..Recorded::default()
+            let requests = if whole.format().container == Container::GeminiCli {
+                gemini_cli_compression(whole, c, before)
+            } else {
+                let summary = c
+                    .summary_message
+                    .map_or(0, |i| (whole.raw(i).chars().count() as u64).div_ceil(4));
+                vec![Recorded {
+                    cache_read_tokens: before.usage.context_tokens(),
+                    output_tokens: summary,
+                    ..Recorded::default()
+                }]
             };
             let prices = before.model.as_deref().and_then(|m| table.prices(m));
+            let mut usage = Recorded::default();
+            let mut dollars = Dollars::default();
+            for request in &requests {
+                usage = usage.plus(request);
+                if let Some(p) = prices {
+                    // Priced one request at a time: a long-request rate is per request.
+                    dollars.add(&Dollars::of(request, p));
+                }
+            }
             Some(EstimatedCall {
                 line: c.line,
-                dollars: prices.map(|p| Dollars::of(&usage, p)),
+                requests: requests.len(),
+                dollars: prices.map(|_| dollars),
                 usage,
             })
         })
         .collect()
+}
+
+/// The share of the history Gemini CLI keeps when it compresses (the split point leaves
+/// the last 30% of its characters: `COMPRESSION_PRESERVE_THRESHOLD`), in tenths.
+const GEMINI_CLI_KEPT_TENTHS: u64 = 3;
+
+/// Gemini CLI's compressing requests, which its recording does not show
+/// (`chatCompressionService.ts`, google-gemini/gemini-cli 5411f113): the older part of
+/// the history (all but the last 30%) sent with the compressor's own instruction, the
+/// summary out; from v0.26 a second request (`-verify`) sends the same history and that
+/// summary and gets the final one back — its history is the first request's prefix, which
+/// Gemini caches by itself. The release shows where the recording holds the summary
+/// (v0.44 on) or the v0.33 notice; otherwise one request is counted (a lower bound). The
+/// summary's size is the recorded one, else the size the notice states after it less the
+/// part kept, else unknown (0).
+fn gemini_cli_compression(whole: &Transcript, c: &crate::transcript::PastCompaction, before: &Call) -> Vec<Recorded> {
+    let prompt = c.pre_tokens.unwrap_or_else(|| before.usage.context_tokens());
+    let kept = prompt * GEMINI_CLI_KEPT_TENTHS / 10;
+    let compressed = prompt - kept;
+    let summary = match c.summary_message {
+        Some(i) => (whole.raw(i).chars().count() as u64).div_ceil(4),
+        None => c.post_tokens.map_or(0, |after| after.saturating_sub(kept)),
+    };
+    let first = Recorded {
+        input_tokens: compressed,
+        output_tokens: summary,
+        ..Recorded::default()
+    };
+    let verified = c.summary_message.is_some()
+        || whole
+            .log_records()
+            .iter()
+            .find(|r| whole.text()[..r.range.start].matches('\n').count() + 1 == c.line)
+            .is_some_and(|r| crate::transcript::gemini_cli_notice_from_v0_33(&whole.text()[r.range.clone()]));
+    if !verified {
+        return vec![first];
+    }
+    let verify = Recorded {
+        cache_read_tokens: compressed,
+        input_tokens: summary,
+        output_tokens: summary,
+        ..Recorded::default()
+    };
+    vec![first, verify]
 }
 
 type RawCall = (usize, Option<String>, Option<String>, Recorded);
@@ -537,6 +625,17 @@ impl<'a> Lines<'a> {
 /// The calls that wrote most of a large prompt, with their cause.
 fn rewrites(transcript: &Transcript, calls: &[Call]) -> Vec<Rewrite> {
     let compaction_lines: Vec<usize> = transcript.compactions().iter().map(|c| c.line).collect();
+    let compacted_between = |a: &Call, b: &Call| compaction_lines.iter().any(|&l| a.line < l && l < b.line);
+    let gap = |a: &Call, b: &Call| Some(seconds(b.time.as_deref()?)? - seconds(a.time.as_deref()?)?);
+    // The lifetime of what `call` left in the cache.
+    let ttl = |call: &Call| {
+        if call.usage.cache_write_1h_tokens > 0 {
+            3_600
+        } else {
+            300
+        }
+    };
+    let idle = |a: &Call, b: &Call| gap(a, b).is_some_and(|g| g > ttl(a));
     let mut out = Vec::new();
     for (k, call) in calls.iter().enumerate() {
         let prompt = call.usage.context_tokens();
@@ -545,17 +644,11 @@ fn rewrites(transcript: &Transcript, calls: &[Call]) -> Vec<Rewrite> {
             continue;
         }
         let before = k.checked_sub(1).map(|j| &calls[j]);
-        let gap_seconds = before.and_then(|b| Some(seconds(call.time.as_deref()?)? - seconds(b.time.as_deref()?)?));
-        // The lifetime of what the call before left in the cache.
-        let ttl = if before.is_some_and(|b| b.usage.cache_write_1h_tokens > 0) {
-            3_600
-        } else {
-            300
-        };
         let cause = match before {
             None => RewriteCause::FirstCall,
-            Some(b) if compaction_lines.iter().any(|&l| b.line < l && l < call.line) => RewriteCause::Compaction,
-            Some(_) if gap_seconds.is_some_and(|g| g > ttl) => RewriteCause::IdleGap,
+            Some(b) if compacted_between(b, call) => RewriteCause::Compaction,
+            Some(b) if idle(b, call) => RewriteCause::IdleGap,
+            Some(_) if missed_a_cached_prefix(calls, k, &compacted_between, &idle) => RewriteCause::CacheMiss,
             Some(_) => RewriteCause::Unexplained,
         };
         out.push(Rewrite {
@@ -564,10 +657,44 @@ fn rewrites(transcript: &Transcript, calls: &[Call]) -> Vec<Rewrite> {
             written,
             prompt,
             cause,
-            gap_seconds,
+            gap_seconds: before.and_then(|b| gap(b, call)),
         });
     }
     out
+}
+
+/// Whether the log shows that call `k` missed a prefix the cache still held: the first
+/// later call that reads more than `k` did (before any compaction or idle gap) reads a
+/// prefix no larger than an entry written before `k` in the same stretch and not the
+/// size of one written since (by `k` or a call after it). The prompt's history only
+/// grows between compactions, so that prefix was `k`'s too, and `k` read less of it.
+fn missed_a_cached_prefix(
+    calls: &[Call],
+    k: usize,
+    compacted_between: &dyn Fn(&Call, &Call) -> bool,
+    idle: &dyn Fn(&Call, &Call) -> bool,
+) -> bool {
+    let entry = |c: &Call| c.usage.cache_read_tokens + c.usage.cache_write_tokens();
+    let read = calls[k].usage.cache_read_tokens;
+    // The largest entry written before `k` since the last compaction or idle gap.
+    let mut largest_before = 0;
+    for j in (0..k).rev() {
+        if compacted_between(&calls[j], &calls[j + 1]) || idle(&calls[j], &calls[j + 1]) {
+            break;
+        }
+        largest_before = largest_before.max(entry(&calls[j]));
+    }
+    for m in k + 1..calls.len() {
+        if compacted_between(&calls[m - 1], &calls[m]) || idle(&calls[m - 1], &calls[m]) {
+            return false;
+        }
+        let later = calls[m].usage.cache_read_tokens;
+        if later > read {
+            let written_since = calls[k..m].iter().any(|c| entry(c) == later);
+            return later <= largest_before && !written_since;
+        }
+    }
+    false
 }
 
 /// Seconds since 1970 of an ISO 8601 UTC time as agents write it

@@ -110,8 +110,10 @@ pub fn compare(
         .collect::<Result<_, _>>()?;
     let session = SessionReplays::of(whole, counts);
     // Priced only where the log says what its calls were billed.
-    let prices =
-        Some(crate::cost::PriceTable::builtin()).filter(|table| crate::cost::session_cost(whole, table).is_some());
+    let table = crate::cost::PriceTable::builtin();
+    let cache = crate::cost::session_cost(whole, table)
+        .is_some()
+        .then(|| super::replay_cost::CacheModel::of(whole, table));
     policies
         .par_iter()
         .zip(settings.par_iter())
@@ -123,7 +125,7 @@ pub fn compare(
             }
             Ok(Compared {
                 settings: settings.pairs(),
-                cost_usd: prices.and_then(|table| super::replay_cost::replay_cost(whole, &replayed, table).total),
+                cost_usd: cache.as_ref().and_then(|cache| cache.cost(&replayed).total),
                 replayed,
             })
         })

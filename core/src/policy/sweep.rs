@@ -255,9 +255,10 @@ pub fn sweep_policy(inputs: &SweepInputs<'_>) -> crate::Result<Swept> {
     inputs.settings.check_keys(policy.name(), policy.keys())?;
     let session = SessionReplays::of(inputs.whole, inputs.counts);
     // A replay is priced only where the log says what its calls were billed.
-    let prices = inputs
+    let cache = inputs
         .prices
-        .filter(|table| crate::cost::session_cost(inputs.whole, table).is_some());
+        .filter(|table| crate::cost::session_cost(inputs.whole, table).is_some())
+        .map(|table| super::replay_cost::CacheModel::of(inputs.whole, table));
     let rows: Vec<Row> = inputs
         .vary
         .values
@@ -273,8 +274,7 @@ pub fn sweep_policy(inputs: &SweepInputs<'_>) -> crate::Result<Swept> {
             Ok(Row {
                 value: value.clone(),
                 figures: Figures::of(&replayed),
-                cost_usd: prices
-                    .and_then(|table| super::replay_cost::replay_cost(inputs.whole, &replayed, table).total),
+                cost_usd: cache.as_ref().and_then(|cache| cache.cost(&replayed).total),
                 warnings: replayed.warnings,
             })
         })

@@ -210,6 +210,19 @@ impl Recorded {
     pub fn cache_write_tokens(&self) -> u64 {
         self.cache_write_5m_tokens.saturating_add(self.cache_write_1h_tokens)
     }
+
+    /// These and `other`, part by part (the usage of two requests together).
+    #[must_use]
+    pub fn plus(&self, other: &Recorded) -> Recorded {
+        Recorded {
+            input_tokens: self.input_tokens.saturating_add(other.input_tokens),
+            cache_write_5m_tokens: self.cache_write_5m_tokens.saturating_add(other.cache_write_5m_tokens),
+            cache_write_1h_tokens: self.cache_write_1h_tokens.saturating_add(other.cache_write_1h_tokens),
+            cache_read_tokens: self.cache_read_tokens.saturating_add(other.cache_read_tokens),
+            output_tokens: self.output_tokens.saturating_add(other.output_tokens),
+            reasoning_tokens: self.reasoning_tokens.saturating_add(other.reasoning_tokens),
+        }
+    }
 }
 
 /// Block types that only the Anthropic Messages API uses.

@@ -33,7 +33,7 @@ pub use dialect::{Dialect, Provider};
 pub(crate) use embedded_usage::embedded_call;
 pub use format::{Container, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
-pub(crate) use logs::{answers_a_call, anthropic_usage, codex_usage, gemini_cli_usage};
+pub(crate) use logs::{answers_a_call, anthropic_usage, codex_usage, gemini_cli_notice_from_v0_33, gemini_cli_usage};
 pub use logs::{Conversation, LogRecord, Note, PastCompaction};
 pub use media_resolution::MediaResolution;
 pub use message::{

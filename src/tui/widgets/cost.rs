@@ -9,7 +9,7 @@ use ratatui::Frame;
 
 use super::lifetime::{chart, chart_frame, legend, loading, Plot};
 use crate::cost::SessionCost;
-use crate::text::{count_of, thousands};
+use crate::text::count_of;
 use crate::tui::app::App;
 use crate::tui::keys::Context;
 
@@ -66,11 +66,11 @@ impl CostSeries {
 /// or left out.
 fn summary(app: &App, cost: &SessionCost) -> Vec<Line<'static>> {
     let t = app.theme();
-    let calls = thousands(cost.calls.len() as u64);
+    let calls = count_of(cost.calls.len() as u64, "recorded call", "recorded calls");
     let Some(total) = cost.total else {
         return vec![Line::styled(
             format!(
-                "{calls} recorded calls, none priced: {} not in the price table {}",
+                "{calls}, none priced: {} not in the price table {}",
                 cost.unpriced_models.join(", "),
                 cost.prices
             ),
@@ -80,7 +80,7 @@ fn summary(app: &App, cost: &SessionCost) -> Vec<Line<'static>> {
     let d = &cost.dollars;
     let share = |part: f64| if total > 0.0 { part / total * 100.0 } else { 0.0 };
     let mut lines = vec![Line::raw(format!(
-        "${total:.2} over {calls} recorded calls · cache writes ${:.2} ({:.0}%) · cache reads ${:.2} ({:.0}%) · uncached input ${:.2} · output ${:.2} · prices: {}",
+        "${total:.2} over {calls} · cache writes ${:.2} ({:.0}%) · cache reads ${:.2} ({:.0}%) · uncached input ${:.2} · output ${:.2} · prices: {}",
         d.cache_write,
         share(d.cache_write),
         d.cache_read,
@@ -100,11 +100,7 @@ fn summary(app: &App, cost: &SessionCost) -> Vec<Line<'static>> {
         lines.push(Line::styled(
             format!(
                 "+ about ${extra:.2} for {} (not in the log: estimated, not in the total)",
-                count_of(
-                    cost.compaction_calls.len() as u64,
-                    "compaction's own summarizing call",
-                    "compactions' own summarizing calls"
-                )
+                cost.compaction_calls_words()
             ),
             t.dim,
         ));

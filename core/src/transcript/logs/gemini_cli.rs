@@ -57,6 +57,8 @@ enum Item {
         summary: Vec<String>,
         kept: Vec<String>,
         pre_tokens: Option<u64>,
+        /// The size after it, where the notice states it (releases before v0.33).
+        post_tokens: Option<u64>,
         /// `auto` or `manual`, from the notice the CLI recorded after it (see
         /// [`Chat::notice`]); `None` when it recorded none.
         trigger: Option<String>,
@@ -125,7 +127,7 @@ impl Chat {
             }
             _ => return,
         };
-        let (trigger, said_before) = trigger;
+        let (trigger, sizes) = trigger;
         match self.awaiting_notice.take() {
             // Found by its line: a rewind since may have moved it in `whole`.
             Some(at) => {
@@ -145,7 +147,8 @@ impl Chat {
                 line,
                 summary: Vec::new(),
                 kept: Vec::new(),
-                pre_tokens: said_before.or(self.last_prompt),
+                pre_tokens: sizes.before.or(self.last_prompt),
+                post_tokens: sizes.after,
                 trigger: Some(trigger.to_owned()),
                 history_recorded: false,
             }),
@@ -183,6 +186,7 @@ impl Chat {
                 summary,
                 kept,
                 pre_tokens: self.last_prompt,
+                post_tokens: None,
                 trigger: None,
                 history_recorded: true,
             });
@@ -209,21 +213,45 @@ impl Chat {
 
 /// Whether an `info` notice's text says the chat was compressed: `auto` or `manual`
 /// (see [`Chat::notice`]), and the size before it where the notice says it.
-fn compression_notice(text: &str) -> Option<(&'static str, Option<u64>)> {
+fn compression_notice(text: &str) -> Option<(&'static str, NoticeSizes)> {
     const BEFORE_V0_33: &str = "IMPORTANT: This conversation exceeded the compress threshold";
-    if text.starts_with("Context compressed from ") {
-        Some(("auto", None))
+    if text.starts_with(FROM_V0_33) {
+        Some(("auto", NoticeSizes::default()))
     } else if text.starts_with(BEFORE_V0_33) {
-        let before = text
+        // "(compressed from: N to M tokens)"
+        let mut words = text
             .split_once("compressed from: ")
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .and_then(|n| n.parse().ok());
-        Some(("auto", before))
+            .map(|(_, rest)| rest.split_whitespace())
+            .into_iter()
+            .flatten();
+        let before = words.next().and_then(|n| n.parse().ok());
+        let after = words.nth(1).and_then(|n| n.parse().ok());
+        Some(("auto", NoticeSizes { before, after }))
     } else if text.trim().is_empty() {
-        Some(("manual", None))
+        Some(("manual", NoticeSizes::default()))
     } else {
         None
     }
+}
+
+/// How the notice of an automatic compression opens from v0.33 on.
+const FROM_V0_33: &str = "Context compressed from ";
+
+/// The sizes a compression notice states (releases before v0.33 said them in tokens).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct NoticeSizes {
+    before: Option<u64>,
+    after: Option<u64>,
+}
+
+/// Whether the record `json` is the notice of a compression made by v0.33 or later
+/// ("Context compressed from X% to Y%."), a release that verifies its summary with a
+/// second call (from v0.26: `chatCompressionService.ts`, gemini-cli 1182168b).
+pub(crate) fn is_notice_from_v0_33(json: &str) -> bool {
+    json.contains(FROM_V0_33)
+        && serde_json::from_str::<Value>(json).is_ok_and(|record| {
+            text_of_parts(&parts_of(record.get("content").unwrap_or(&Value::Null))).starts_with(FROM_V0_33)
+        })
 }
 
 /// The part list a `content` (a `PartListUnion`: a string, a part, or a list of both)
@@ -371,9 +399,17 @@ pub(crate) fn gemini_cli(
                 summary,
                 kept,
                 pre_tokens,
+                post_tokens,
                 trigger,
                 history_recorded,
-            } => view.compression(*line, summary, kept, *pre_tokens, trigger.clone(), *history_recorded)?,
+            } => view.compression(
+                *line,
+                summary,
+                kept,
+                (*pre_tokens, *post_tokens),
+                trigger.clone(),
+                *history_recorded,
+            )?,
         }
     }
     let View {
@@ -535,7 +571,7 @@ impl View<'_> {
         line: usize,
         summary: &[String],
         kept: &[String],
-        pre_tokens: Option<u64>,
+        (pre_tokens, post_tokens): (Option<u64>, Option<u64>),
         trigger: Option<String>,
         history_recorded: bool,
     ) -> Result<(), LoadError> {
@@ -557,7 +593,7 @@ impl View<'_> {
             pre_tokens,
             summary_message: (loaded.messages.len() > at).then_some(at),
             kept: kept_texts,
-            post_tokens: None,
+            post_tokens,
         });
         loaded.notes.push(Note {
             before: at,

@@ -28,7 +28,9 @@ pub(crate) use claude_code::usage as anthropic_usage;
 pub(crate) use claude_code::{claude_code, off_branch_count, off_branch_summary};
 pub(crate) use codex::{answers_a_call, codex, usage_of as codex_usage};
 pub(crate) use copilot_cli::copilot_cli;
-pub(crate) use gemini_cli::{gemini_cli, usage_of as gemini_cli_usage};
+pub(crate) use gemini_cli::{
+    gemini_cli, is_notice_from_v0_33 as gemini_cli_notice_from_v0_33, usage_of as gemini_cli_usage,
+};
 
 /// A record that is not part of the model-visible transcript.
 #[derive(Debug, Clone, PartialEq, Eq)]
