@@ -135,11 +135,13 @@ fn policies(c: &mut Criterion) {
                     settings: &settings,
                     summarizer: &Placeholder,
                     fits: &fits,
+                    text_fits: &fits,
                     chat: &chat,
                     turns: &turns,
                     cancel: never(),
                     window: None,
                     prefixes: &prefixes,
+                    overhead: policy_replay::SessionOverhead::of(&whole, &counts),
                     summaries: &std::sync::OnceLock::new(),
                     known_until: usize::MAX,
                 })

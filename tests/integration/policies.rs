@@ -1064,11 +1064,13 @@ fn acting_in_place_replays_as_planning_every_call_does() {
                     settings,
                     summarizer: summarizer.as_ref(),
                     fits: &fits,
+                    text_fits: &fits,
                     chat: &chat,
                     turns: &turns,
                     cancel: ctxlens::cancel::never(),
                     window: None,
                     prefixes: &prefixes,
+                    overhead: replay::SessionOverhead::of(&whole, &counts),
                     summaries: &std::sync::OnceLock::new(),
                     known_until: usize::MAX,
                 })

@@ -562,12 +562,14 @@ impl Policy for ClaudeCode {
 
 /// What Claude Code puts back after compacting (read from its published `cli.js`): the
 /// files it had read or written most recently, read again, each only when it fits the
-/// per-file limit, while they fit the total; then the todo list. 1.0.53: 5 files, 10,000
-/// tokens each (`M24=5`, `O24=1e4`), 50,000 in all (`R24=50000`); a larger file fails to
-/// read and is left out. 2.0.76: 5 files, 5,000 each (`By5=5`, `Zy5=5000`, `Gy5=50000`);
-/// a larger file comes back as a one-line reference (`compact_file_reference`: "Note:
-/// FILE was read before the last conversation was summarized, but the contents are too
-/// large to include…").
+/// per-file limit, while they fit the total; then the todo list. 1.0.53 to 1.0.84: 5
+/// files, 10,000 tokens each (1.0.53's `M24=5`, `O24=1e4`), 50,000 in all
+/// (`R24=50000`); a larger file fails to read and is left out. From 1.0.85 (1.0.84's
+/// `SW8=1e4`, 1.0.85's `LY8=5000`; 1.0.89's and 2.0.76's `By5=5`, `Zy5=5000`,
+/// `Gy5=50000`): 5 files, 5,000 each; a larger file comes back as a one-line reference
+/// (`compact_file_reference`: "Note: FILE was read before the last conversation was
+/// summarized, but the contents are too large to include…"). Found by reading each
+/// release from 1.0.80 to 1.0.89 from npm (1.0.82 was never published).
 /// Tokens are counted as it counts them there: a quarter of the characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RestoreLimits {
@@ -583,17 +585,23 @@ pub struct RestoreLimits {
 }
 
 impl RestoreLimits {
-    /// The limits of release `version` (2.x's when none is known).
+    /// The limits of release `version` (the newer ones when none is known).
     pub fn of(version: Option<&str>) -> RestoreLimits {
-        let first_major = version.is_some_and(|v| v.trim().starts_with("1."));
+        let older = version
+            .and_then(release_number)
+            .is_some_and(|n| n < FILE_REFERENCE_FROM);
         RestoreLimits {
             files: 5,
-            per_file: if first_major { 10_000 } else { 5_000 },
+            per_file: if older { 10_000 } else { 5_000 },
             total: 50_000,
-            reference_too_large: !first_major,
+            reference_too_large: !older,
         }
     }
 }
+
+/// The first release that restores at most 5,000 tokens of a file after compacting and
+/// names a larger one in a one-line reference ([`RestoreLimits`]).
+pub const FILE_REFERENCE_FROM: (u64, u64, u64) = (1, 0, 85);
 
 /// The reference 2.x restores instead of a file too large to include.
 fn too_large_note(path: &str) -> String {
@@ -858,9 +866,13 @@ mod tests {
                 .is_some_and(|i| i.text.contains("ship") && i.tokens.is_none()),
             "the todo list last"
         );
-        // 1.0.x allows 10,000 per file: f6 comes back; a file over that is left out.
+        // 1.0.53 to 1.0.84 allow 10,000 per file: f6 comes back; a file over that is left
+        // out. From 1.0.85 the newer rule.
         let old = restored(&chat, &RestoreLimits::of(Some("1.0.53")));
         assert!(old.iter().any(|i| i.text.starts_with("/f6")));
+        assert_eq!(RestoreLimits::of(Some("1.0.84")), RestoreLimits::of(Some("1.0.53")));
+        assert_eq!(RestoreLimits::of(Some("1.0.85")), RestoreLimits::of(Some("2.0.76")));
+        assert_eq!(RestoreLimits::of(Some("1.0.89")).per_file, 5_000);
         let small = RestoreLimits {
             per_file: 500,
             ..RestoreLimits::of(Some("1.0.53"))

@@ -43,6 +43,10 @@ pub struct Inputs<'a> {
     pub summarizer: &'a dyn Summarizer,
     /// The per-epoch fits of recorded usage (empty: nothing is billed).
     pub fits: &'a [EpochFit],
+    /// The same fits with images and documents counted as the provider bills them
+    /// ([`text_counts`]): the ratio of text to billed tokens, which sizes what a summary
+    /// and restored files add (`fits` itself where no message is mostly binary).
+    pub text_fits: &'a [EpochFit],
     /// The session's chat view ([`super::chat_view_counted`] of `whole` with `counts`), built
     /// once for every policy replayed on it.
     pub chat: &'a [ChatMessage],
@@ -57,6 +61,9 @@ pub struct Inputs<'a> {
     /// What survives a change to the messages, before each message
     /// ([`SurvivingPrefixes::of`] of `whole`).
     pub prefixes: &'a SurvivingPrefixes,
+    /// What every request of the session carries beyond its messages
+    /// ([`SessionOverhead::of`] of `whole`).
+    pub overhead: SessionOverhead,
     /// The agent's own summaries `whole` knows of, counted once when first asked for (by
     /// the agent's own policy on its own log).
     pub summaries: &'a std::sync::OnceLock<agent_summary::KnownSummaries>,
@@ -81,22 +88,29 @@ pub struct SessionReplays<'a> {
     whole: &'a Transcript,
     counts: &'a Counts,
     fits: Vec<EpochFit>,
+    text_fits: Option<Vec<EpochFit>>,
     chat: Vec<ChatMessage>,
     turns: SessionTurns,
     prefixes: SurvivingPrefixes,
+    overhead: SessionOverhead,
     summaries: std::sync::OnceLock<agent_summary::KnownSummaries>,
 }
 
 impl<'a> SessionReplays<'a> {
     /// Prepares `whole` (every epoch) with its counts.
     pub fn of(whole: &'a Transcript, counts: &'a Counts) -> SessionReplays<'a> {
+        let text = text_counts(whole, counts);
         SessionReplays {
             whole,
             counts,
             fits: crate::calibrate::calibrate_epochs(whole, counts),
+            text_fits: text
+                .as_ref()
+                .map(|text| crate::calibrate::calibrate_epochs(whole, text)),
             chat: super::chat_view_counted(whole, counts),
             turns: SessionTurns::of_session(whole),
             prefixes: SurvivingPrefixes::of(whole),
+            overhead: SessionOverhead::of(whole, text.as_ref().unwrap_or(counts)),
             summaries: std::sync::OnceLock::new(),
         }
     }
@@ -131,11 +145,13 @@ impl<'a> SessionReplays<'a> {
             settings,
             summarizer,
             fits: &self.fits,
+            text_fits: self.text_fits.as_deref().unwrap_or(&self.fits),
             chat: &self.chat,
             turns: &self.turns,
             cancel,
             window,
             prefixes: &self.prefixes,
+            overhead: self.overhead,
             summaries: &self.summaries,
             known_until,
         })
@@ -322,21 +338,107 @@ fn billed(inputs: &Inputs, sent: &[ChatMessage], counted: u64, at: usize) -> Opt
 }
 
 /// The billed size of the request right after a firing that summarized the history
-/// (`counted` by ctxlens). The fit's overhead is what the epoch's calls carried beyond
-/// the messages the log holds: the system prompt and tools, and also context the agent
-/// attached without logging it (files opened by `@`, instructions re-read), which a
-/// rewrite drops. Only the system prompt and tools are sure to stay, and the log shows
-/// them ([`SurvivingPrefixes`]). The rest at the fit's ratio.
+/// (`counted` by ctxlens): what every request of the session carries beyond its
+/// messages, then the rest at the fit's ratio. That overhead is measured where the
+/// session shows it: at its first call ([`SessionOverhead`]: the system prompt and
+/// tools, and the instructions and environment the agent attaches to every request
+/// without logging them, which a compaction keeps), never below the prefix the cache
+/// showed surviving a change to the messages ([`SurvivingPrefixes`]). Where the first
+/// call does not show it (a session that opens with a compaction's summary), the fit's
+/// overhead is no guide — a later epoch's also carries what an earlier compaction
+/// restored, and files attached once — so only the surviving prefix is counted, as the
+/// smaller of the two.
 fn billed_after_summary(inputs: &Inputs, sent: &[ChatMessage], counted: u64, at: usize) -> Option<u64> {
     let lineage = sent.iter().find_map(|m| m.origin).unwrap_or(at);
-    let fit = known_fit(inputs.fits, lineage, inputs.known_at(at))?
+    // What follows the summary is text: sized by the fit that counts images as billed.
+    let fit = known_fit(inputs.text_fits, lineage, inputs.known_at(at))?
         .calibration
         .as_ref()?;
-    let prefix = inputs
-        .prefixes
-        .before(inputs.known_at(at))
-        .map_or(fit.overhead, |p| p.min(fit.overhead));
-    Some((prefix as f64 + fit.ratio * counted as f64).round().max(0.0) as u64)
+    let surviving = inputs.prefixes.before(inputs.known_at(at));
+    let overhead = match (inputs.overhead.0, surviving) {
+        (Some(session), surviving) => session.max(surviving.unwrap_or(0)),
+        (None, Some(prefix)) => prefix.min(fit.overhead),
+        (None, None) => fit.overhead,
+    };
+    Some((overhead as f64 + fit.ratio * counted as f64).round().max(0.0) as u64)
+}
+
+/// Whether `text` attaches a file the way Claude Code's prompt does: a word that opens
+/// with `@` and names a path (`@src/main.rs`, `@README.md`).
+fn mentions_a_file(text: &str) -> bool {
+    text.split_whitespace().any(|word| {
+        word.strip_prefix('@')
+            .is_some_and(|path| path.len() > 1 && (path.contains('/') || path.contains('.')))
+    })
+}
+
+/// Whether a log record is a file attached to the conversation (Claude Code 2.1's
+/// `attachment` records of a file, a directory or a document).
+fn attaches_a_file(record: &str) -> bool {
+    if !record.contains("\"attachment\"") {
+        return false;
+    }
+    serde_json::from_str::<serde_json::Value>(record).is_ok_and(|r| {
+        r.get("type").and_then(serde_json::Value::as_str) == Some("attachment")
+            && r.pointer("/attachment/type")
+                .and_then(serde_json::Value::as_str)
+                .is_some_and(|t| matches!(t, "file" | "new_file" | "directory" | "pdf" | "image"))
+    })
+}
+
+/// `counts` with each message that is mostly binary data (a base64 image or document)
+/// counted as the provider bills it, its media by the provider's rule: the estimate
+/// counts the base64 text, tens of times over, which turns a fit of recorded usage into
+/// a ratio no text has. `None` when no message is mostly binary.
+pub fn text_counts(whole: &Transcript, counts: &Counts) -> Option<Counts> {
+    use rayon::prelude::*;
+    let heavy: Vec<(usize, u64)> = (0..whole.messages().len())
+        .into_par_iter()
+        .filter_map(|i| Some((i, crate::tokens::media::binary_heavy(whole, i)?.provider_tokens)))
+        .collect();
+    if heavy.is_empty() {
+        return None;
+    }
+    let mut per_message: Vec<u64> = (0..whole.messages().len()).map(|i| counts.message(i)).collect();
+    for (i, tokens) in heavy {
+        per_message[i] = tokens;
+    }
+    Some(Counts::from_per_message(counts.tokenizer, per_message))
+}
+
+/// What every request of a session carries beyond the messages its log holds, as its
+/// first call shows it: that call's recorded prompt less ctxlens' count of the messages
+/// it sent. That is the system prompt and tools, and what the agent attaches to every
+/// request without logging it (Claude Code's CLAUDE.md and environment, its skills and
+/// deferred tools), which a compaction keeps. `None` where the session opens with a
+/// compaction's summary (its first call also carries what that compaction restored), or
+/// records no usage. Known before any firing: the first call precedes them all.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SessionOverhead(Option<u64>);
+
+impl SessionOverhead {
+    /// The overhead of `whole` (every epoch) counted with `counts`.
+    pub fn of(whole: &Transcript, counts: &Counts) -> SessionOverhead {
+        let messages = whole.messages();
+        let Some(first) = messages.iter().position(|m| m.recorded().is_some()) else {
+            return SessionOverhead(None);
+        };
+        let continued = messages[..first].iter().any(crate::transcript::Message::past_summary)
+            || whole.compactions().iter().any(|c| c.at <= first);
+        // A file the user attached to the first request (`@path`, or an attachment the
+        // log records) is in that call too, once: a compaction drops it.
+        let attached = (0..first).any(|i| mentions_a_file(&whole.readable_text(i)))
+            || whole
+                .log_records()
+                .iter()
+                .take_while(|r| r.message.is_none_or(|m| m < first))
+                .any(|r| attaches_a_file(&whole.text()[r.range.clone()]));
+        if continued || attached {
+            return SessionOverhead(None);
+        }
+        let prompt = messages[first].recorded().map_or(0, |r| r.context_tokens());
+        SessionOverhead(prompt.checked_sub(counts.range(0, first)).filter(|&o| o > 0))
+    }
 }
 
 /// What of a request survives a change to its messages, as the prompt cache showed it
@@ -1061,5 +1163,85 @@ mod tests {
             }
         }
         assert!(asked > 200, "{asked}");
+    }
+
+    /// A Claude Code log whose first user message is `first` and whose first response
+    /// records a prompt of `prompt` tokens, all written to the cache.
+    fn log_opening_with(first: &serde_json::Value, prompt: u64) -> Transcript {
+        let mut user = serde_json::json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s",
+            "timestamp": "2026-01-01T00:00:00.000Z", "message": {"role": "user", "content": first}});
+        if first
+            .as_str()
+            .is_some_and(|t| t.starts_with(crate::compact::CLAUDE_CODE_OPENING))
+        {
+            // How Claude Code 1.0.x writes a compaction's summary.
+            user["isCompactSummary"] = serde_json::Value::Bool(true);
+        }
+        let assistant = serde_json::json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "s",
+            "timestamp": "2026-01-01T00:00:05.000Z", "requestId": "r1",
+            "message": {"id": "m1", "role": "assistant", "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": "Done."}],
+                "usage": {"input_tokens": 3, "cache_creation_input_tokens": prompt - 3, "cache_read_input_tokens": 0, "output_tokens": 5}}});
+        let text = format!("{user}\n{assistant}\n");
+        Transcript::parse("log.jsonl", text.into_bytes(), None).expect("a Claude Code log")
+    }
+
+    #[test]
+    fn the_sessions_overhead_is_its_first_calls_prompt_beyond_its_messages() {
+        let plain = log_opening_with(&serde_json::json!("fix the parser please"), 20_000);
+        let counts = Counts::compute(&plain, crate::tokens::Tokenizer::Estimate);
+        let first = plain
+            .messages()
+            .iter()
+            .position(|m| m.recorded().is_some())
+            .expect("a call");
+        assert_eq!(
+            SessionOverhead::of(&plain, &counts).0,
+            Some(20_000 - counts.range(0, first)),
+            "what the first call carried beyond its messages"
+        );
+        // A file attached with `@` is in that call once: the first call does not show
+        // what every request carries.
+        let attached = log_opening_with(&serde_json::json!("@src/parser.rs fix this"), 20_000);
+        let counts = Counts::compute(&attached, crate::tokens::Tokenizer::Estimate);
+        assert_eq!(SessionOverhead::of(&attached, &counts).0, None);
+        // Nor does a session that opens with a compaction's summary.
+        let continued = log_opening_with(
+            &serde_json::json!(format!("{}Summary: the parser.", crate::compact::CLAUDE_CODE_OPENING)),
+            20_000,
+        );
+        let counts = Counts::compute(&continued, crate::tokens::Tokenizer::Estimate);
+        assert!(
+            continued.messages()[0].past_summary() || !continued.compactions().is_empty(),
+            "read as a summary"
+        );
+        assert_eq!(SessionOverhead::of(&continued, &counts).0, None);
+        assert!(mentions_a_file("see @README.md") && !mentions_a_file("email me @ noon") && !mentions_a_file("@"));
+    }
+
+    #[test]
+    fn an_image_is_counted_as_the_provider_bills_it_for_the_fit() {
+        // A 1×1 PNG's header followed by 30,000 bytes of zeros: base64 makes most of the
+        // message, and the image's size is in its header.
+        let png = format!(
+            "{}{}",
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+            "A".repeat(40_000)
+        );
+        let first = serde_json::json!([
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png}},
+            {"type": "text", "text": "what is in this picture?"}
+        ]);
+        let log = log_opening_with(&first, 20_000);
+        let counts = Counts::compute(&log, crate::tokens::Tokenizer::Estimate);
+        let text = text_counts(&log, &counts).expect("a message mostly binary");
+        assert!(
+            text.message(0) * 4 < counts.message(0),
+            "the image by its pixels ({}), not its base64 ({})",
+            text.message(0),
+            counts.message(0)
+        );
+        let plain = log_opening_with(&serde_json::json!("no picture"), 20_000);
+        let counts = Counts::compute(&plain, crate::tokens::Tokenizer::Estimate);
+        assert!(text_counts(&plain, &counts).is_none());
     }
 }
