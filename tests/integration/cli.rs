@@ -328,6 +328,100 @@ fn every_example_in_the_help_runs() {
     assert!(ran >= 20, "{ran} examples ran");
 }
 
+/// The shell `name` when installed; a machine without it skips, saying so, unless
+/// `CTXLENS_REQUIRE_SHELLS=1` (CI installs bash, zsh and fish and sets it).
+fn shell(name: &str) -> Option<&str> {
+    let found = std::process::Command::new(name)
+        .args(["-c", "exit 0"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            !std::env::var("CTXLENS_REQUIRE_SHELLS").is_ok_and(|v| v == "1"),
+            "{name} is required here (CTXLENS_REQUIRE_SHELLS=1)"
+        );
+        eprintln!("{name} is not installed: its completion test is skipped");
+    }
+    found.then_some(name)
+}
+
+/// The completion scripts offer an option's fixed values in the shells themselves: bash's
+/// completion function and fish's `complete -C` list every policy for `--policy` and
+/// every kind for `--emit-config`; zsh parses its script, whose `--policy` spec lists
+/// them (zsh completes only inside its line editor).
+#[test]
+fn the_shells_complete_an_options_values() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = |shell: &str| {
+        let path = dir.path().join(format!("ctxlens.{shell}"));
+        std::fs::write(&path, stdout(&ctxlens(&["completions", shell]))).expect("written");
+        path.to_str().expect("UTF-8").to_owned()
+    };
+    let policies: Vec<&str> = ctxlens::policy::all().iter().map(|p| p.name()).collect();
+    let offered = |words: &str| -> Vec<String> { words.split_whitespace().map(str::to_owned).collect() };
+    if let Some(bash) = shell("bash") {
+        let path = script("bash");
+        let run = |line: &str| {
+            let words: Vec<&str> = line.split(' ').collect();
+            let program = format!(
+                "source {path}; COMP_WORDS=({}); COMP_CWORD={}; COMP_LINE='{line}'; COMP_POINT=${{#COMP_LINE}}; _ctxlens ctxlens '' {}; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+                words.iter().map(|w| format!("'{w}'")).collect::<Vec<_>>().join(" "),
+                words.len() - 1,
+                words[words.len() - 2],
+            );
+            let out = std::process::Command::new(bash)
+                .args(["-c", &program])
+                .output()
+                .expect("bash runs");
+            offered(&String::from_utf8_lossy(&out.stdout))
+        };
+        let got = run("ctxlens compact --policy ");
+        for policy in &policies {
+            assert!(got.iter().any(|w| w == policy), "bash offers {policy}: {got:?}");
+        }
+        assert!(run("ctxlens compact --emit-config ").iter().any(|w| w == "claude-code"));
+    }
+    if let Some(fish) = shell("fish") {
+        let path = script("fish");
+        let run = |line: &str| {
+            let out = std::process::Command::new(fish)
+                .args(["-c", &format!("source {path}; complete -C '{line}'")])
+                .output()
+                .expect("fish runs");
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter_map(|l| l.split('\t').next())
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        let got = run("ctxlens compact --policy ");
+        for policy in &policies {
+            assert!(got.iter().any(|w| w == policy), "fish offers {policy}: {got:?}");
+        }
+        assert!(run("ctxlens compact --emit-config ").iter().any(|w| w == "claude-code"));
+    }
+    if let Some(zsh) = shell("zsh") {
+        let path = script("zsh");
+        let out = std::process::Command::new(zsh)
+            .args(["-n", &path])
+            .output()
+            .expect("zsh runs");
+        assert!(
+            out.status.success(),
+            "zsh parses its script: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&path).expect("read");
+        let spec = text
+            .lines()
+            .find(|l| l.contains("'--policy=[") || l.contains("--policy=["))
+            .expect("a --policy spec");
+        for policy in &policies {
+            assert!(spec.contains(policy), "zsh's --policy spec lists {policy}: {spec}");
+        }
+    }
+}
+
 #[test]
 fn completions_and_the_manual_page_cover_every_subcommand() {
     for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
