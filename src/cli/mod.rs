@@ -147,6 +147,17 @@ enum Command {
 /// Runs the command line; the exit code is 0 (ok) or 1 (`check` found problems).
 /// Errors (exit 2) are returned for `main` to print.
 pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
+    // The commands that write what ctxlens is (its scripts, its manual, its schemas) read
+    // no settings: a settings file given to them would be silently unused.
+    let reads_no_settings = match &cli.command {
+        Some(Command::Completions { .. }) => Some("completions"),
+        Some(Command::Man { .. }) => Some("man"),
+        Some(Command::Schema { .. }) => Some("schema"),
+        _ => None,
+    };
+    if let (Some(command), Some(file)) = (reads_no_settings, &cli.config) {
+        anyhow::bail!("--config {}: `ctxlens {command}` reads no settings", file.display());
+    }
     config_file::load(cli.config.as_deref())?;
     match &cli.command {
         Some(Command::Stats(args)) => {

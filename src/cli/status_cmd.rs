@@ -22,7 +22,8 @@ use ctxlens::transcript::Transcript;
 /// `ctxlens status`.
 #[derive(Debug, clap::Args)]
 pub struct StatusArgs {
-    /// A session file, or a folder (its most recently written session).
+    /// A session file, a folder (its most recently written session), or `-` for
+    /// standard input.
     path: PathBuf,
     /// The line to print, with {pct} {tokens} {window} {threshold} {left} {calls} {model}
     /// {file} filled in [default: "{pct}% of {window} · compaction in {left} (≈{calls}

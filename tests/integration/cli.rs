@@ -328,6 +328,30 @@ fn every_example_in_the_help_runs() {
     assert!(ran >= 20, "{ran} examples ran");
 }
 
+/// The commands that read no settings refuse a settings file rather than ignore it, and
+/// `status --help` names standard input.
+#[test]
+fn a_settings_file_is_refused_where_no_setting_is_read() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("ctxlens.toml");
+    std::fs::write(&config, "max_tokens = 1000\n").expect("written");
+    let config = config.to_str().expect("UTF-8");
+    for args in [&["completions", "bash"][..], &["man"], &["schema"]] {
+        let mut with = args.to_vec();
+        with.extend(["--config", config]);
+        let out = ctxlens(&with);
+        assert_exit(&out, 2);
+        assert!(
+            common::stderr(&out).contains("reads no settings"),
+            "{args:?}: {}",
+            common::stderr(&out)
+        );
+        assert_exit(&ctxlens(args), 0);
+    }
+    let help = stdout(&ctxlens(&["status", "--help"]));
+    assert!(help.contains("`-` for"), "{help}");
+}
+
 /// The shell `name` when installed; a machine without it skips, saying so, unless
 /// `CTXLENS_REQUIRE_SHELLS=1` (CI installs bash, zsh and fish and sets it).
 fn shell(name: &str) -> Option<&str> {
