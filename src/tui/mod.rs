@@ -95,6 +95,10 @@ pub fn run(transcript: Transcript, config: Config) -> std::io::Result<Exit> {
 /// How often the browser scans again the sessions being written now.
 const RESCAN_EVERY: Duration = Duration::from_secs(3);
 
+/// The most time the browser spends adding scanned rows before it draws a frame and
+/// reads keys again.
+const ROWS_PER_FRAME: Duration = Duration::from_millis(25);
+
 /// The session browser on the session files under `roots`: scanned in the background,
 /// Enter opens one in the usual view, leaving it comes back.
 pub fn run_browser(roots: Vec<std::path::PathBuf>, config: &Config, live_only: bool) -> std::io::Result<Exit> {
@@ -139,50 +143,42 @@ fn browse(
     let reads = jobs::ScanReads::default();
     let size = screen.guard.terminal.size()?;
     browser.update(&Action::Resize(size.width, size.height));
+    // Rows taken from the inbox and not added yet. Keys are answered before them, and at
+    // most [`ROWS_PER_FRAME`] of row work is done between two frames: a scan of tens of
+    // thousands of files queues thousands of rows, and a key behind them in the inbox
+    // waited for all of them (each a move in a sorted list) before its frame was drawn.
+    let mut pending_rows: std::collections::VecDeque<browser::Entry> = std::collections::VecDeque::new();
     loop {
         screen.guard.terminal.draw(|frame| browser::draw(frame, browser))?;
         // Sessions being written now are scanned again every few seconds (their rows
-        // update); with none, the loop sleeps until a key or a row arrives.
-        let first = match screen.inbox.recv_timeout(RESCAN_EVERY) {
-            Ok(event) => event,
+        // update); with none, the loop sleeps until a key or a row arrives — or takes
+        // what came in without waiting while rows are still to be added.
+        let waited = if pending_rows.is_empty() {
+            screen.inbox.recv_timeout(RESCAN_EVERY)
+        } else {
+            match screen.inbox.try_recv() {
+                Ok(event) => Ok(event),
+                Err(mpsc::TryRecvError::Empty) => Err(mpsc::RecvTimeoutError::Timeout),
+                Err(mpsc::TryRecvError::Disconnected) => Err(mpsc::RecvTimeoutError::Disconnected),
+            }
+        };
+        let first = match waited {
+            Ok(event) => Some(event),
+            Err(mpsc::RecvTimeoutError::Timeout) if !pending_rows.is_empty() => None,
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 browser.tick();
-                let live: Vec<std::path::PathBuf> = browser
-                    .live_paths()
-                    .into_iter()
-                    .filter(|path| {
-                        let now = crate::follow::FileState::of(path).ok();
-                        let changed = now.is_some() && last_scans.get(path) != now.as_ref();
-                        if let Some(now) = now {
-                            last_scans.insert(path.clone(), now);
-                        }
-                        changed
-                    })
-                    .collect();
-                if let Ok(mut reads) = reads.lock() {
-                    // A session no longer being written keeps no read in memory.
-                    let being_written = browser.live_paths();
-                    reads.retain(|path, _| being_written.contains(path));
-                }
-                if !live.is_empty() {
-                    scanner.start(Job::Scan {
-                        files: std::sync::Arc::new(live),
-                        tokenizer: config.tokenizer,
-                        again: true,
-                        reads: Some(std::sync::Arc::clone(&reads)),
-                    });
-                }
+                rescan_live(browser, &mut last_scans, &reads, scanner, config);
                 continue;
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(Exit::Quit),
         };
         let mut open = None;
-        for event in std::iter::once(first).chain(screen.inbox.try_iter()) {
+        for event in first.into_iter().chain(screen.inbox.try_iter()) {
             let action = match event {
                 Event::Terminate(signal) => return Ok(Exit::Signal(signal)),
                 Event::Job(done) => {
                     match *done {
-                        Done::Scanned(entry) => browser.add(*entry),
+                        Done::Scanned(entry) => pending_rows.push_back(*entry),
                         Done::Panicked { message, .. } => return Ok(Exit::Crashed(message)),
                         _ => {} // the end of the scan, or a closed session's late result
                     }
@@ -199,6 +195,13 @@ fn browse(
                 Some(BrowserEffect::Quit) => return Ok(Exit::Quit),
                 Some(BrowserEffect::Open(path)) => open = Some(path),
                 None => {}
+            }
+        }
+        let started = std::time::Instant::now();
+        while let Some(entry) = pending_rows.pop_front() {
+            browser.add(entry);
+            if started.elapsed() >= ROWS_PER_FRAME {
+                break;
             }
         }
         if let Some(path) = open {
@@ -228,6 +231,42 @@ fn browse(
                 Err(e) => browser.set_status(e.to_string()),
             }
         }
+    }
+}
+
+/// Scans again the sessions being written now that changed since their last scan (their
+/// rows update), keeping what each scan read so a file that only grew is read on.
+fn rescan_live(
+    browser: &browser::Browser,
+    last_scans: &mut std::collections::HashMap<std::path::PathBuf, crate::follow::FileState>,
+    reads: &jobs::ScanReads,
+    scanner: &mut Runner<Event>,
+    config: &Config,
+) {
+    let live: Vec<std::path::PathBuf> = browser
+        .live_paths()
+        .into_iter()
+        .filter(|path| {
+            let now = crate::follow::FileState::of(path).ok();
+            let changed = now.is_some() && last_scans.get(path) != now.as_ref();
+            if let Some(now) = now {
+                last_scans.insert(path.clone(), now);
+            }
+            changed
+        })
+        .collect();
+    if let Ok(mut reads) = reads.lock() {
+        // A session no longer being written keeps no read in memory.
+        let being_written = browser.live_paths();
+        reads.retain(|path, _| being_written.contains(path));
+    }
+    if !live.is_empty() {
+        scanner.start(Job::Scan {
+            files: std::sync::Arc::new(live),
+            tokenizer: config.tokenizer,
+            again: true,
+            reads: Some(std::sync::Arc::clone(reads)),
+        });
     }
 }
 
