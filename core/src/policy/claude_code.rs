@@ -619,14 +619,15 @@ fn quarter_chars(text: &str) -> u64 {
 const FILE_TOOLS: [&str; 4] = ["Read", "Edit", "MultiEdit", "Write"];
 
 /// A file's size in characters as a Read result shows it: Claude Code numbers the lines
-/// it returns (`    36→text`), and a read of part of a file (`offset`, `limit`) still
-/// tells its last line, so the whole is about that many lines of the mean length seen.
+/// it returns (`    36→text` up to 2.0; `36\ttext` in 2.1), and a read of part of a
+/// file (`offset`, `limit`) still tells its last line, so the whole is about that many
+/// lines of the mean length seen.
 fn file_chars(result: &str) -> u64 {
     let mut last_line = 0u64;
     let mut numbered = 0u64;
     let mut chars = 0u64;
     for line in result.lines() {
-        let Some((number, _)) = line.split_once('→') else {
+        let Some((number, _)) = line.split_once('→').or_else(|| line.split_once('\t')) else {
             continue;
         };
         let Ok(n) = number.trim().parse::<u64>() else { continue };
@@ -817,6 +818,19 @@ mod tests {
     }
 
     /// Numbered lines as Claude Code's Read returns them, `from..=to`, each `width` wide.
+    #[test]
+    fn a_part_of_a_file_read_is_sized_by_its_last_line_in_either_numbering() {
+        // Lines 90 to 94 of a file of 30-character lines: about 94 lines of it.
+        let arrows = numbered(90, 94, 30);
+        let tabs = arrows.replace('→', "\t");
+        for shown in [&arrows, &tabs] {
+            let chars = file_chars(shown);
+            assert!(chars > 90 * 30 && chars < 94 * 40, "{chars} for {shown:?}");
+        }
+        // Text with no numbered line is its own size.
+        assert_eq!(file_chars("plain\ttext"), 10);
+    }
+
     fn numbered(from: u64, to: u64, width: usize) -> String {
         use std::fmt::Write as _;
         let mut text = String::new();
