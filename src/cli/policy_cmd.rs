@@ -414,6 +414,9 @@ impl ctxlens::document::Document for CompareDoc {
 struct CostsDoc {
     prices: String,
     recorded: Option<f64>,
+    /// The share of the log's cache writes, in percent, made by rewrites whose cause it
+    /// does not show; over 25 the figures without the log's misses are not modelled.
+    unexplained_rewrites_percent: Option<f64>,
     policies: Vec<ctxlens::policy::replay_cost::ReplayCost>,
 }
 
@@ -424,6 +427,7 @@ fn costs_of(whole: &ctxlens::transcript::Transcript, rows: &[Compared]) -> Optio
     Some(CostsDoc {
         prices: table.name.clone(),
         recorded: recorded.total,
+        unexplained_rewrites_percent: recorded.unexplained_percent(),
         policies: {
             let cache = ctxlens::policy::replay_cost::CacheModel::of(whole, table);
             rows.iter().map(|r| cache.cost(&r.replayed)).collect()
@@ -502,6 +506,15 @@ fn print_costs(out: &mut impl Write, costs: &CostsDoc) -> std::io::Result<()> {
         "recorded",
         dollars(costs.recorded)
     )?;
+    if let Some(share) = costs
+        .unexplained_rewrites_percent
+        .filter(|&s| s > ctxlens::cost::UNEXPLAINED_MODELLED_UP_TO)
+    {
+        writeln!(
+            out,
+            "  the log rewrote {share:.0}% of its cache writes for reasons it does not show: the figures without its misses are not modelled"
+        )?;
+    }
     for p in &costs.policies {
         let misses = match p.misses_replayed {
             0 => String::new(),

@@ -168,6 +168,21 @@ pub struct SessionCost {
 }
 
 impl SessionCost {
+    /// The share of the session's cache writes, in percent, made by rewrites whose cause
+    /// the log does not show; `None` with no cache write. Over
+    /// [`UNEXPLAINED_MODELLED_UP_TO`] a model of the cache is not held to the log (its
+    /// figure without the log's misses is not modelled).
+    pub fn unexplained_percent(&self) -> Option<f64> {
+        let written: u64 = self.calls.iter().map(|c| c.usage.cache_write_tokens()).sum();
+        let unexplained: u64 = self
+            .rewrites
+            .iter()
+            .filter(|r| r.cause == RewriteCause::Unexplained)
+            .map(|r| r.written)
+            .sum();
+        (written > 0).then(|| unexplained as f64 * 100.0 / written as f64)
+    }
+
     /// What the estimated compaction calls are, for a report: "1 compaction's own
     /// summarizing call", or "2 compactions' own summarizing calls (4 requests)" where a
     /// compaction made more than one.
@@ -229,6 +244,10 @@ pub struct EstimatedCall {
     /// What that cost; `None` without a price.
     pub dollars: Option<Dollars>,
 }
+
+/// The most of a log's cache writes, in percent, that rewrites with no cause it shows may
+/// make for a cache model to be held to the log.
+pub const UNEXPLAINED_MODELLED_UP_TO: f64 = 25.0;
 
 /// The smallest prompt whose rewrite is worth naming.
 pub const REWRITE_MIN_PROMPT: u64 = 10_000;
