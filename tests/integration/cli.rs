@@ -383,6 +383,15 @@ fn the_shells_complete_an_options_values() {
     };
     let policies: Vec<&str> = ctxlens::policy::all().iter().map(|p| p.name()).collect();
     let offered = |words: &str| -> Vec<String> { words.split_whitespace().map(str::to_owned).collect() };
+    // What a shell offers after `--policy ` and after `--emit-config `.
+    let offers_every_value = |shell: &str, run: &dyn Fn(&str) -> Vec<String>| {
+        let got = run("ctxlens compact --policy ");
+        for policy in &policies {
+            assert!(got.iter().any(|w| w == policy), "{shell} offers {policy}: {got:?}");
+        }
+        let kinds = run("ctxlens compact --emit-config ");
+        assert!(kinds.iter().any(|w| w == "claude-code"), "{shell}: {kinds:?}");
+    };
     if let Some(bash) = shell("bash") {
         let path = script("bash");
         let run = |line: &str| {
@@ -399,11 +408,7 @@ fn the_shells_complete_an_options_values() {
                 .expect("bash runs");
             offered(&String::from_utf8_lossy(&out.stdout))
         };
-        let got = run("ctxlens compact --policy ");
-        for policy in &policies {
-            assert!(got.iter().any(|w| w == policy), "bash offers {policy}: {got:?}");
-        }
-        assert!(run("ctxlens compact --emit-config ").iter().any(|w| w == "claude-code"));
+        offers_every_value("bash", &run);
     }
     if let Some(fish) = shell("fish") {
         let path = script("fish");
@@ -418,11 +423,7 @@ fn the_shells_complete_an_options_values() {
                 .map(str::to_owned)
                 .collect::<Vec<_>>()
         };
-        let got = run("ctxlens compact --policy ");
-        for policy in &policies {
-            assert!(got.iter().any(|w| w == policy), "fish offers {policy}: {got:?}");
-        }
-        assert!(run("ctxlens compact --emit-config ").iter().any(|w| w == "claude-code"));
+        offers_every_value("fish", &run);
     }
     if let Some(zsh) = shell("zsh") {
         let path = script("zsh");
