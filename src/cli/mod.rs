@@ -22,6 +22,7 @@ mod stats_cmd;
 mod status_cmd;
 mod summaries_compared;
 mod sweep_cmd;
+mod zsh_completion;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -196,6 +197,9 @@ pub fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             let mut command = <Cli as clap::CommandFactory>::command();
             let mut script = Vec::new();
             clap_complete::generate(*shell, &mut command, "ctxlens", &mut script);
+            if *shell == clap_complete::Shell::Zsh {
+                script = zsh_completion::first_word_is_file_or_command(&String::from_utf8_lossy(&script)).into_bytes();
+            }
             std::io::Write::write_all(&mut std::io::stdout(), &script)?;
             Ok(ExitCode::SUCCESS)
         }
