@@ -108,7 +108,7 @@ fn trajectory_quirks_are_understood() {
 #[test]
 fn a_claude_code_log_ctxlens_compacts_records_the_compaction_as_claude_code_does() {
     // The output holds Claude Code's `compact_boundary` record before the summary, so
-    // `history` of it finds the compaction: manual, at the size ctxlens counted; the
+    // `history` of it finds the compaction: ctxlens' own, at the size ctxlens counted; the
     // compactions the log already had stay on the chain, and compacting the output again
     // adds one more.
     let dir = tempfile::tempdir().expect("temp dir");
@@ -135,7 +135,17 @@ fn a_claude_code_log_ctxlens_compacts_records_the_compaction_as_claude_code_does
         let compactions = compactions_of(out_path);
         assert_eq!(compactions.len(), before + 1, "{file}: {compactions:?}");
         let ours = &compactions[before];
-        assert_eq!(ours["trigger"], "manual", "{file}");
+        // Read as ctxlens' own (its marker), written in Claude Code's words for viewers.
+        assert_eq!(ours["trigger"], "ctxlens", "{file}");
+        let written = std::fs::read_to_string(out_path).expect("written");
+        let boundary: serde_json::Value = written
+            .lines()
+            .rev()
+            .find(|l| l.contains("compact_boundary"))
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .expect("a boundary");
+        assert_eq!(boundary["compactMetadata"]["trigger"], "manual", "{file}");
+        assert_eq!(boundary["compactMetadata"]["writtenBy"], "ctxlens", "{file}");
         assert!(ours["pre_tokens"].as_u64().is_some_and(|p| p > 0), "{file}");
         assert!(
             ours["summary_message"].is_u64(),

@@ -262,7 +262,10 @@ fn claude_code(transcript: &Transcript, cut: &Cut, texts: &[String]) -> Insertio
     boundary.insert("level".into(), "info".into());
     boundary.insert(
         "compactMetadata".into(),
-        json!({"trigger": "manual", "preTokens": cut.head_tokens + cut.summarized_tokens + cut.tail_tokens}),
+        // Claude Code's own fields, which viewers read, and one they ignore that tells
+        // ctxlens' readers this compaction is not the agent's (`WRITTEN_BY`).
+        json!({"trigger": "manual", "preTokens": cut.head_tokens + cut.summarized_tokens + cut.tail_tokens,
+            "writtenBy": crate::transcript::WRITTEN_BY}),
     );
     let mut messages = Vec::new();
     let mut records = vec![Value::Object(boundary).to_string()];

@@ -35,6 +35,11 @@ pub use format::{Container, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
 pub(crate) use logs::{answers_a_call, anthropic_usage, codex_usage, gemini_cli_notice_from_v0_33, gemini_cli_usage};
 pub use logs::{Conversation, LogRecord, Note, PastCompaction};
+
+/// What ctxlens writes in the `compactMetadata.writtenBy` of a compaction it writes into
+/// a Claude Code log (viewers ignore the field), and the trigger its readers give such a
+/// compaction: not the agent's, so nothing learns the agent's threshold from it.
+pub const WRITTEN_BY: &str = "ctxlens";
 pub use media_resolution::MediaResolution;
 pub use message::{
     legacy_call_id, readable_text as readable_text_of, Message, Recorded, RequestShape, ToolCall, IMPLAUSIBLE_TOKENS,

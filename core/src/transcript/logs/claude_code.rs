@@ -433,7 +433,7 @@ fn claude_compactions(
                 return Some(PastCompaction {
                     line: line.number,
                     at,
-                    trigger: meta.get("trigger").and_then(Value::as_str).map(str::to_owned),
+                    trigger: Some(trigger_of(&meta)).filter(|t| *t != "?").map(str::to_owned),
                     pre_tokens: meta.get("preTokens").and_then(Value::as_u64),
                     summary_message: messages.get(at).filter(|m| m.past_summary).map(|_| at),
                     kept: Vec::new(),
@@ -688,12 +688,22 @@ pub(crate) fn usage(message: &Value) -> Option<Recorded> {
     })
 }
 
+/// What set a compaction off, from its boundary's `compactMetadata`: Claude Code's
+/// `trigger` (`auto`, `manual`), or `ctxlens` for one ctxlens wrote (its `writtenBy`),
+/// which no prediction learns from; `?` when it says none.
+fn trigger_of(meta: &Value) -> &str {
+    if meta.get("writtenBy").and_then(Value::as_str) == Some(crate::transcript::WRITTEN_BY) {
+        return crate::transcript::WRITTEN_BY;
+    }
+    meta.get("trigger").and_then(Value::as_str).unwrap_or("?")
+}
+
 fn claude_note(line: &Line, kind: &str, is_meta: bool, before: usize) -> Note {
     let subtype = text_of(line.fields.get("subtype"));
     let (kind, text) = if subtype == "compact_boundary" {
         let meta = value(line.fields.get("compactMetadata"));
         let pre = meta.get("preTokens").and_then(Value::as_u64).unwrap_or(0);
-        let trigger = meta.get("trigger").and_then(Value::as_str).unwrap_or("?");
+        let trigger = trigger_of(&meta);
         (
             "past compaction".to_owned(),
             format!(
