@@ -1380,6 +1380,32 @@ fn a_replayed_firing_reads_no_usage_recorded_after_it() {
     assert_eq!(checked, 2, "the 1.0.53 and the 2.0.76 compaction");
 }
 
+/// Claude Code's summary size where none is known before the moment predicted
+/// (`claude_code::SUMMARY_PRIOR`) is the median — the lower middle — of ctxlens' counts of
+/// the summaries in the real Claude Code logs shipped here.
+#[test]
+fn claude_codes_summary_prior_is_the_median_of_the_shipped_logs_summaries() {
+    let logs = data().join("real-transcripts/claude-code-jsonl");
+    let mut sizes = Vec::new();
+    for entry in std::fs::read_dir(&logs).expect("logs") {
+        let path = entry.expect("entry").path();
+        let whole = ctxlens::transcript::Transcript::read_whole(&path).expect("loads");
+        for compaction in whole.compactions() {
+            if let Some(at) = compaction.summary_message {
+                let text = whole.readable_text(at);
+                sizes.push(ctxlens::policy::agent_summary::summary_counted(&whole, &text));
+            }
+        }
+    }
+    sizes.sort_unstable();
+    assert!(sizes.len() >= 2, "{sizes:?}");
+    assert_eq!(
+        ctxlens::policy::claude_code::SUMMARY_PRIOR,
+        sizes[(sizes.len() - 1) / 2],
+        "{sizes:?}"
+    );
+}
+
 /// `backtest` predicts every automatic compaction of the shipped logs from what was known
 /// before it: it fires within three messages of each (the rows name the real call and
 /// the predicted one), and gives the next request's size beside the recorded one.

@@ -6,8 +6,9 @@
 //! that wrote the log weighs its summary as the agent's earlier summaries weighed: those
 //! of this log before the firing, else those of the user's earlier sessions
 //! ([`crate::transcript::earlier`]: the same release first, then any) — never one
-//! written after the moment predicted (no look-ahead). With none known, the replay's
-//! own summary stands, and nothing is said.
+//! written after the moment predicted (no look-ahead). With none known, the policy's
+//! usual size for its agent stands where it has one (`Policy::summary_prior`), said in
+//! the warnings; else the replay's own summary, and nothing is said.
 
 use crate::transcript::Transcript;
 

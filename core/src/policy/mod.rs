@@ -289,6 +289,13 @@ pub trait Policy: Sync {
         let _ = settings;
         Ok(None)
     }
+    /// The size of the summary the agent writes, in ctxlens' count, where neither its log
+    /// nor the user's earlier sessions show one before the moment predicted, and where
+    /// that figure comes from (for the replay's warnings). `None`: the replay's own
+    /// summary stands.
+    fn summary_prior(&self) -> Option<(u64, &'static str)> {
+        None
+    }
     /// Settings the session's log shows the agent used, from what was known before
     /// message `before` (Claude Code's earlier compactions, the release that wrote the
     /// log), taken by a replay where the user set none (`given`: what the user set, which

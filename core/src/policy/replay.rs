@@ -685,6 +685,11 @@ fn summary_for(
         if let Some(known) = known {
             counted = known.counted;
             note = Some(known.source);
+        } else if let Some((prior, source)) = inputs.policy.summary_prior() {
+            counted = prior;
+            note = Some(format!(
+                "summary size {prior}: {source} (none known before this moment)"
+            ));
         }
     }
     let kind = match inserted.role {
