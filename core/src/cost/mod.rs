@@ -245,6 +245,14 @@ pub struct EstimatedCall {
     pub dollars: Option<Dollars>,
 }
 
+/// How long a cache write lives by default (Anthropic's 5 minutes; OpenAI keeps a prefix
+/// at least as long).
+pub const CACHE_SECONDS: i64 = 300;
+
+/// How long a 1-hour write lives (Anthropic's `ttl: "1h"`, which Claude Code asks for on
+/// some plans: its log then records `ephemeral_1h_input_tokens`).
+pub const ONE_HOUR_CACHE_SECONDS: i64 = 3_600;
+
 /// The most of a log's cache writes, in percent, that rewrites with no cause it shows may
 /// make for a cache model to be held to the log.
 pub const UNEXPLAINED_MODELLED_UP_TO: f64 = 25.0;
@@ -372,12 +380,18 @@ fn gemini_cli_compression(whole: &Transcript, c: &crate::transcript::PastCompact
         output_tokens: summary,
         ..Recorded::default()
     };
-    let verified = c.summary_message.is_some()
-        || whole
+    let verified = c.summary_message.is_some() || {
+        // The notice's record, found by its line (one pass over the text).
+        let mut lines = Lines::of(whole);
+        whole
             .log_records()
             .iter()
-            .find(|r| whole.text()[..r.range.start].matches('\n').count() + 1 == c.line)
-            .is_some_and(|r| crate::transcript::gemini_cli_notice_from_v0_33(&whole.text()[r.range.clone()]));
+            .map(|r| (lines.at(r.range.start), r))
+            .find(|&(line, _)| line >= c.line)
+            .is_some_and(|(line, r)| {
+                line == c.line && crate::transcript::gemini_cli_notice_from_v0_33(&whole.text()[r.range.clone()])
+            })
+    };
     if !verified {
         return vec![first];
     }
@@ -617,14 +631,14 @@ fn codex_calls(transcript: &Transcript) -> Vec<RawCall> {
 
 /// The 1-based lines of log records asked for in file order: each counted on from the
 /// last (one pass over the text, however many calls).
-struct Lines<'a> {
+pub(crate) struct Lines<'a> {
     text: &'a [u8],
     at: usize,
     line: usize,
 }
 
 impl<'a> Lines<'a> {
-    fn of(transcript: &'a Transcript) -> Lines<'a> {
+    pub(crate) fn of(transcript: &'a Transcript) -> Lines<'a> {
         Lines {
             text: transcript.text().as_bytes(),
             at: 0,
@@ -633,7 +647,7 @@ impl<'a> Lines<'a> {
     }
 
     /// The line the byte `start` is on (`start` never goes back).
-    fn at(&mut self, start: usize) -> usize {
+    pub(crate) fn at(&mut self, start: usize) -> usize {
         let start = start.max(self.at);
         self.line += memchr::memchr_iter(b'\n', &self.text[self.at..start]).count();
         self.at = start;
@@ -649,9 +663,9 @@ fn rewrites(transcript: &Transcript, calls: &[Call]) -> Vec<Rewrite> {
     // The lifetime of what `call` left in the cache.
     let ttl = |call: &Call| {
         if call.usage.cache_write_1h_tokens > 0 {
-            3_600
+            ONE_HOUR_CACHE_SECONDS
         } else {
-            300
+            CACHE_SECONDS
         }
     };
     let idle = |a: &Call, b: &Call| gap(a, b).is_some_and(|g| g > ttl(a));

@@ -32,16 +32,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use super::replay::Replayed;
-use crate::cost::{seconds, Dollars, PriceTable, RewriteCause};
+use crate::cost::{seconds, Dollars, PriceTable, RewriteCause, CACHE_SECONDS, ONE_HOUR_CACHE_SECONDS};
 use crate::transcript::{Recorded, Transcript};
-
-/// The cache's lifetime when nothing says otherwise (Anthropic's default; OpenAI keeps
-/// a prefix at least as long).
-const CACHE_SECONDS: i64 = 300;
-
-/// The lifetime of a 1-hour write (Anthropic's `ttl: "1h"`, which Claude Code asks for
-/// on some plans: its log then records `ephemeral_1h_input_tokens`).
-const ONE_HOUR_CACHE_SECONDS: i64 = 3_600;
 
 /// How a provider bills the prefix a call shares with an earlier one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -330,13 +322,10 @@ fn misses_by_message(whole: &Transcript, recorded: &crate::cost::SessionCost) ->
 /// The 1-based log line of each message's first record (one pass over the text; empty
 /// for a transcript that is not a log).
 fn first_lines(whole: &Transcript) -> BTreeMap<usize, usize> {
-    let text = whole.text().as_bytes();
-    let (mut at, mut line) = (0, 1);
+    let mut lines = crate::cost::Lines::of(whole);
     let mut out = BTreeMap::new();
     for record in whole.log_records() {
-        let start = record.range.start.max(at);
-        line += memchr::memchr_iter(b'\n', &text[at..start]).count();
-        at = start;
+        let line = lines.at(record.range.start);
         if let Some(message) = record.message {
             out.entry(message).or_insert(line);
         }
