@@ -51,6 +51,11 @@ const STOPWORDS: &[&str] = &[
 static STOP: std::sync::LazyLock<rustc_hash::FxHashSet<&'static str>> =
     std::sync::LazyLock::new(|| STOPWORDS.iter().copied().collect());
 
+/// Whether `word` (lowercased) is a function word or the filler of a request.
+pub fn is_stopword(word: &str) -> bool {
+    STOP.contains(word)
+}
+
 /// A turn's content words, or a sentence's.
 pub fn content_words(text: &str) -> Vec<String> {
     let mut out = Vec::new();

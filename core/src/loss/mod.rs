@@ -8,6 +8,7 @@ pub mod document;
 mod facts;
 mod finder;
 mod instructions;
+mod listed;
 pub mod meaning;
 pub mod rank;
 pub mod session;
@@ -498,6 +499,15 @@ fn judge_turns(transcript: &Transcript, human: &[(usize, String)], summary: &str
             }
         })
         .collect();
+    // A turn the summary's own list of user messages restates in other words (or another
+    // language), found by its place in the list.
+    let texts: Vec<&str> = human.iter().map(|(_, t)| t.as_str()).collect();
+    for (turn, listed) in judged.iter_mut().zip(listed::restated_by_lists(&[summary], &texts)) {
+        if let (TurnStatus::Lost, Some(evidence)) = (turn.status, listed) {
+            turn.status = TurnStatus::InSummary;
+            turn.evidence = Some(evidence);
+        }
+    }
     // What came after: read only while the summary leaves something out, and only the
     // nearest `AFTER_HORIZON` bytes of it (a long tail would otherwise be cut into
     // sentences whole; a repetition comes soon after the loss that causes it). It is read

@@ -158,14 +158,31 @@ impl SessionTurns {
             .zip(needed)
             .map(|(d, needed)| needed.then(|| restated(&sentences, &d.words, &d.values)).flatten())
             .collect();
+        // The summaries' own lists of user messages, aligned with the turns they cover in
+        // the order they were said (`super::listed`).
+        let covered: Vec<usize> = (0..self.turns.len())
+            .filter(|&k| {
+                let (p, id) = self.turns[k];
+                summarized(p) && wanted(&self.distinct[id])
+            })
+            .collect();
+        let texts: Vec<&str> = covered
+            .iter()
+            .map(|&k| self.distinct[self.turns[k].1].text.as_str())
+            .collect();
+        let mut listed: Vec<Option<Evidence>> = vec![None; self.turns.len()];
+        for (k, found) in covered.iter().zip(super::listed::restated_by_lists(summaries, &texts)) {
+            listed[*k] = found;
+        }
         self.turns
             .par_iter()
             .zip(&self.said_again)
-            .map(|(&(p, id), said_again)| {
+            .zip(&listed)
+            .map(|((&(p, id), said_again), listed)| {
                 let d = &self.distinct[id];
                 if !summarized(p) || !wanted(d) {
                     make(p, d, TurnStatus::Kept, None)
-                } else if let Some(e) = &in_summary[id] {
+                } else if let Some(e) = in_summary[id].as_ref().or(listed.as_ref()) {
                     make(p, d, TurnStatus::InSummary, Some(e))
                 } else if let Some(e) = (d.kind != turns::TurnKind::Chatter)
                     .then(|| said_again.get_or_init(|| self.said_after(p, &d.words)).as_ref())

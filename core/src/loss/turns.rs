@@ -218,6 +218,130 @@ const CHATTER: &[&str] = &[
     "job",
 ];
 
+/// Acknowledgements in the other languages users write to agents in, and slang: a turn
+/// made only of these is chatter as much as "ok, thanks" is ("vale", "merci", "danke",
+/// "sick"). Only words that say nothing else alone: no verb of a request.
+const ACKNOWLEDGEMENTS_ELSEWHERE: &[&str] = &[
+    // Spanish
+    "vale",
+    "gracias",
+    "genial",
+    "perfecto",
+    "claro",
+    "sí",
+    "si",
+    "dale",
+    "listo",
+    "bien",
+    "muy",
+    "muchas",
+    "de",
+    "acuerdo",
+    "buenísimo",
+    "buenisimo",
+    "guay",
+    "estupendo",
+    // French
+    "merci",
+    "oui",
+    "parfait",
+    "génial",
+    "d'accord",
+    "nickel",
+    "top",
+    "beaucoup",
+    "très",
+    "ça",
+    "marche",
+    "impeccable",
+    "bravo",
+    // German
+    "danke",
+    "ja",
+    "gut",
+    "klar",
+    "passt",
+    "genau",
+    "prima",
+    "toll",
+    "sehr",
+    "schön",
+    "super",
+    // Portuguese, Italian
+    "obrigado",
+    "obrigada",
+    "sim",
+    "ótimo",
+    "otimo",
+    "beleza",
+    "valeu",
+    "certo",
+    "perfeito",
+    "grazie",
+    "sì",
+    "perfetto",
+    "ottimo",
+    "bene",
+    "va",
+    // Interjections
+    "ooh",
+    "ohh",
+    "ahh",
+    "aha",
+    "mhm",
+    "hm",
+    // Slang and longer thanks
+    "sick",
+    "dope",
+    "rad",
+    "epic",
+    "legit",
+    "noice",
+    "bet",
+    "tysm",
+    "wicked",
+    "fab",
+    "fantastic",
+    "wonderful",
+    "beautiful",
+    "sweet",
+    "solid",
+];
+
+/// Whether `word` (lowercased) is one an acknowledgement is made of, as written or
+/// with its letters drawn out ("yesss", "cooool", "niiice").
+fn is_acknowledgement_word(word: &str) -> bool {
+    written_out(word).any(|w| CHATTER.contains(&w.as_str()) || ACKNOWLEDGEMENTS_ELSEWHERE.contains(&w.as_str()))
+}
+
+/// `word`, and — where a letter is repeated three times or more — the word with each such
+/// run cut to two letters and to one ("cooool": "cool", "col").
+fn written_out(word: &str) -> impl Iterator<Item = String> {
+    let drawn_out = word
+        .as_bytes()
+        .windows(3)
+        .any(|w| w[0] == w[1] && w[1] == w[2] && w[0].is_ascii_alphabetic());
+    let cut = |keep: usize| {
+        let mut out = String::with_capacity(word.len());
+        let mut run = 0;
+        let mut last = None;
+        for c in word.chars() {
+            run = if Some(c) == last { run + 1 } else { 1 };
+            last = Some(c);
+            if run <= keep {
+                out.push(c);
+            }
+        }
+        out
+    };
+    let mut forms = vec![word.to_owned()];
+    if drawn_out {
+        forms.push(cut(2));
+        forms.push(cut(1));
+    }
+    forms.into_iter()
+}
+
 /// Words that make a turn ask for something (even a short one).
 const ASKING: &[&str] = &[
     "please", "can", "could", "would", "should", "must", "need", "needs", "want", "don't", "dont", "do", "make", "use",
@@ -240,7 +364,7 @@ pub fn classify(words: &str) -> TurnKind {
         return TurnKind::Instruction;
     }
     let question = words.contains('?');
-    if tokens.len() <= LONGEST_CHATTER && !question && tokens.iter().all(|w| CHATTER.contains(&w.as_str())) {
+    if tokens.len() <= LONGEST_CHATTER && !question && tokens.iter().all(|w| is_acknowledgement_word(w)) {
         return TurnKind::Chatter;
     }
     let asks = asks(words, &tokens, question);
@@ -249,7 +373,9 @@ pub fn classify(words: &str) -> TurnKind {
     // whatever words follow the acknowledgement.
     if !asks
         && tokens.len() <= LONGEST_CHATTER
-        && tokens.first().is_some_and(|w| ACKNOWLEDGING.contains(&w.as_str()))
+        && tokens
+            .first()
+            .is_some_and(|w| written_out(w).any(|w| ACKNOWLEDGING.contains(&w.as_str())))
         && values(words).is_empty()
     {
         return TurnKind::Chatter;
@@ -549,6 +675,23 @@ mod tests {
             "lol ok",
         ] {
             assert_eq!(classify(chatter), TurnKind::Chatter, "{chatter}");
+        }
+        // In another language, in slang, drawn out.
+        for chatter in [
+            "vale",
+            "genial, gracias!",
+            "merci beaucoup",
+            "danke, passt",
+            "sick",
+            "yesss",
+            "cooool 👍",
+            "ooh ok",
+        ] {
+            assert_eq!(classify(chatter), TurnKind::Chatter, "{chatter}");
+        }
+        // An answer in another language that chooses something stays the user's request.
+        for instruction in ["sí, en español", "oui mais sans le cache", "yesss but keep the old API"] {
+            assert_ne!(classify(instruction), TurnKind::Chatter, "{instruction}");
         }
         for fact in [
             "Sure, it's 97214.",
