@@ -144,6 +144,7 @@ fn policies(c: &mut Criterion) {
                     overhead: policy_replay::SessionOverhead::of(&whole, &counts),
                     summaries: &std::sync::OnceLock::new(),
                     known_until: usize::MAX,
+                    follows_compactions_before: 0,
                 })
                 .expect("replays")
                 .firings

@@ -10,7 +10,7 @@
 //! request (billed) with the usage the log recorded for that call.
 
 use crate::cancel::CancelToken;
-use crate::policy::replay::{Replayed, SessionReplays};
+use crate::policy::replay::{Known, Replayed, SessionReplays};
 use crate::policy::Policy;
 use crate::summarize::Summarizer;
 use crate::tokens::Counts;
@@ -116,17 +116,35 @@ pub fn backtest(
         .replay(policy, &settings, summarizer, Some(window), cancel)?
         .calls;
     let first_call_after = |at: usize| calls.iter().map(|c| c.at).find(|&call| call > at);
-    let real: Vec<(usize, usize)> = auto
+    let real: Vec<(usize, usize, usize)> = auto
         .iter()
-        .filter_map(|c| Some((c.line, first_call_after(c.at)?)))
+        .filter_map(|c| Some((c.line, c.at, first_call_after(c.at)?)))
         .collect();
     // Each compaction predicted by a replay that knows nothing the log records from the
     // call after it on (no look-ahead: a replay that fires late must not have learned
     // the threshold, the summary's size or the fit from the compaction it predicts).
     let mut sources: Vec<String> = Vec::new();
     let mut compactions = Vec::with_capacity(real.len());
-    for (k, &(line, real_at)) in real.iter().enumerate() {
-        let replayed = session.replay_known_until(policy, &settings, summarizer, Some(window), real_at, cancel)?;
+    for (k, &(line, compacted_at, real_at)) in real.iter().enumerate() {
+        // The compactions before this one are history: the replay goes on from where
+        // each really left the session (every compaction, automatic or not) — where that
+        // is the summary alone. A compaction that kept messages beside its summary
+        // (Codex's replacement history, Claude Code 2.1's preserved segment, Gemini CLI's
+        // recent turns) is not followed: its kept messages are known only as text.
+        let history = whole.compactions().iter().filter(|c| c.at < compacted_at);
+        let follow_before = if history
+            .clone()
+            .all(|c| c.kept.is_empty() && c.summary_message.is_some())
+        {
+            compacted_at
+        } else {
+            0
+        };
+        let known = Known {
+            until: real_at,
+            follow_before,
+        };
+        let replayed = session.replay_known_until(policy, &settings, summarizer, Some(window), known, cancel)?;
         for warning in &replayed.warnings {
             if (warning.starts_with("threshold ") || warning.starts_with("summary size ")) && !sources.contains(warning)
             {
@@ -134,8 +152,8 @@ pub fn backtest(
             }
         }
         // The firing nearest this compaction, between the ones before and after it.
-        let low = k.checked_sub(1).map_or(0, |p| real[p].1 + 1);
-        let high = real.get(k + 1).map_or(usize::MAX, |n| n.1);
+        let low = k.checked_sub(1).map_or(0, |p| real[p].2 + 1);
+        let high = real.get(k + 1).map_or(usize::MAX, |n| n.2);
         compactions.push(predicted(&replayed, line, real_at, low..high));
     }
     Ok(Some(Backtest {

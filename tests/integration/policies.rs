@@ -1073,6 +1073,7 @@ fn acting_in_place_replays_as_planning_every_call_does() {
                     overhead: replay::SessionOverhead::of(&whole, &counts),
                     summaries: &std::sync::OnceLock::new(),
                     known_until: usize::MAX,
+                    follows_compactions_before: 0,
                 })
                 .expect("replays");
                 serde_json::to_value(&replayed).expect("serializes")
@@ -1452,6 +1453,51 @@ fn backtest_predicts_every_automatic_compaction_of_the_shipped_logs() {
         )),
         "{text}"
     );
+}
+
+/// A compaction already made is history: a replay told to follow the real compactions
+/// before a point goes on after each from the context the agent really had (the calls
+/// after it are billed as the log recorded them, until the replay fires itself), where a
+/// replay of the whole session keeps its own context. This is how `backtest` predicts a
+/// log's second compaction from where the first left the session.
+#[test]
+fn a_replay_follows_the_real_compactions_it_is_told_are_history() {
+    use ctxlens::policy::replay::{Known, SessionReplays};
+    let log = data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+    let whole = ctxlens::transcript::Transcript::read_whole(&log).expect("loads");
+    let counts = ctxlens::tokens::Counts::compute(&whole, ctxlens::tokens::Tokenizer::Estimate);
+    let policy = ctxlens::policy::by_name("claude-code").expect("policy");
+    let settings = ctxlens::policy::compare::settings_for(policy, 200_000, &[]).expect("settings");
+    let session = SessionReplays::of(&whole, &counts);
+    let summarizer = ctxlens::summarize::Extractive { summary_tokens: 200 };
+    let compacted_at = whole.compactions().first().expect("a real compaction").at;
+    let replay = |known: Known| {
+        session
+            .replay_known_until(
+                policy,
+                &settings,
+                &summarizer,
+                Some(200_000),
+                known,
+                ctxlens::cancel::never(),
+            )
+            .expect("replays")
+    };
+    let first_after = |r: &ctxlens::policy::replay::Replayed| {
+        *r.calls
+            .iter()
+            .find(|c| c.at > compacted_at && c.recorded.is_some())
+            .expect("a recorded call after the compaction")
+    };
+    let followed = replay(Known {
+        until: usize::MAX,
+        follow_before: compacted_at + 1,
+    });
+    let call = first_after(&followed);
+    assert_eq!(call.billed, call.recorded, "the agent's own context after it: {call:?}");
+    let own = replay(Known::EVERYTHING);
+    let call = first_after(&own);
+    assert_ne!(call.billed, call.recorded, "the replay's own context: {call:?}");
 }
 
 /// A replayed request larger than the model's window is one the provider refuses: each

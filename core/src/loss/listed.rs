@@ -8,7 +8,7 @@
 //! The list keeps the order the user spoke in, which is what makes it readable without
 //! knowing the language: the turns and the entries are aligned in order (an entry may be
 //! left out, a turn may have none), each pair scored by what survives translation and
-//! paraphrase — numbers (`4,90€` is `€4.90`, `9pm` is `21:00`, `~40k` is `40,000`),
+//! paraphrase — numbers (`4,90€` is `€4.90`, `9pm` is `21:00`, `~40k` is `40,000`, `four` is `4`),
 //! identifiers and acronyms (`CartDrawer`, `DEBUG_LOG`, `IVA`), and words that share their
 //! first five letters (`Baleares`/`Balearic`). An aligned entry restates its turn only when
 //! it holds **each** clause of substance of the turn: every number and identifier of the
@@ -206,12 +206,18 @@ fn prefix(word: &str) -> &str {
     }
 }
 
-/// The numbers of a lowercased text, each in one form: a decimal comma as a point,
+/// The numbers of a lowercased text, each in one form (words first): a decimal comma as a point,
 /// thousands without separators, `k` as thousands, times of day on 24 hours without a
 /// leading zero (`9pm`, `21:00` and `21h` are `21:00`).
 fn numbers_of(lower: &str) -> Vec<String> {
     let bytes = lower.as_bytes();
-    let mut out = Vec::new();
+    // Numbers written out ("four A100s" for "4x A100"), as the summary's synonyms read them.
+    let mut out: Vec<String> = lower
+        .split(|c: char| !c.is_alphabetic())
+        .filter_map(super::synonyms::canonical)
+        .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        .map(str::to_owned)
+        .collect();
     let mut i = 0;
     while i < bytes.len() {
         if !bytes[i].is_ascii_digit() {
@@ -419,6 +425,7 @@ mod tests {
         assert_eq!(numbers_of("9pm, 21:00 and 21h"), ["21:00", "21:00", "21:00"]);
         assert_eq!(numbers_of("~40k or 40,000 or 40.000"), ["40000", "40000", "40000"]);
         assert_eq!(numbers_of("08:00 and 8:00, v1.29, phase2"), ["8:00", "8:00", "1.29"]);
+        assert_eq!(numbers_of("four gpus, 4x a100"), ["4", "4"]);
     }
 
     #[test]

@@ -71,6 +71,13 @@ pub struct Inputs<'a> {
     /// everything before each call is): `backtest` predicts a compaction with what was
     /// known before it, even where the replay fires after it.
     pub known_until: usize,
+    /// The real compactions whose summary comes before this message are history, not
+    /// predictions: at each, the replay takes the context the agent really had after it
+    /// (its summary, then what followed) in place of its own. `backtest` predicts a log's
+    /// second compaction from where the first really left the session, as a user
+    /// predicting their agent's next compaction stands after the last one; a replay of the
+    /// whole session (0) lets its own firings stand for every real one.
+    pub follows_compactions_before: usize,
 }
 
 impl Inputs<'_> {
@@ -79,6 +86,24 @@ impl Inputs<'_> {
     fn known_at(&self, at: usize) -> usize {
         at.min(self.known_until)
     }
+}
+
+/// What a replay may know of the log: `backtest`'s view of the moment before one
+/// compaction ([`Inputs::known_until`], [`Inputs::follows_compactions_before`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Known {
+    /// Nothing the log records from this message on is known.
+    pub until: usize,
+    /// The real compactions whose summary comes before this message are followed.
+    pub follow_before: usize,
+}
+
+impl Known {
+    /// Everything the log records before each call; no real compaction followed.
+    pub const EVERYTHING: Known = Known {
+        until: usize::MAX,
+        follow_before: 0,
+    };
 }
 
 /// What every policy replay of one session reads, made once and shared: the per-epoch
@@ -124,18 +149,17 @@ impl<'a> SessionReplays<'a> {
         window: Option<u64>,
         cancel: &CancelToken,
     ) -> crate::Result<Replayed> {
-        self.replay_known_until(policy, settings, summarizer, window, usize::MAX, cancel)
+        self.replay_known_until(policy, settings, summarizer, window, Known::EVERYTHING, cancel)
     }
 
-    /// [`SessionReplays::replay`] knowing nothing the log records from message
-    /// `known_until` on ([`Inputs::known_until`]).
+    /// [`SessionReplays::replay`] knowing of the log only what `known` says.
     pub fn replay_known_until(
         &self,
         policy: &dyn Policy,
         settings: &PolicySettings,
         summarizer: &dyn Summarizer,
         window: Option<u64>,
-        known_until: usize,
+        known: Known,
         cancel: &CancelToken,
     ) -> crate::Result<Replayed> {
         replay(&Inputs {
@@ -153,7 +177,8 @@ impl<'a> SessionReplays<'a> {
             prefixes: &self.prefixes,
             overhead: self.overhead,
             summaries: &self.summaries,
-            known_until,
+            known_until: known.until,
+            follows_compactions_before: known.follow_before,
         })
     }
 }
@@ -956,6 +981,9 @@ fn record_losses(inputs: &Inputs, removed: &BTreeSet<usize>, summaries: &[String
 }
 
 /// Replays the policy over the session.
+// One loop over the session with the replay's running state in its locals: cut up, each
+// piece would take most of them by `&mut`.
+#[allow(clippy::too_many_lines)]
 pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
     let policy = inputs.policy;
     let mut context: Vec<ChatMessage> = Vec::new();
@@ -974,13 +1002,21 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
     // The last call of the real context with recorded usage: (recorded, the policy's
     // cost of its context).
     let mut known_before: Option<(u64, u64)> = None;
+    // This replay's firings when the context was last the agent's own.
+    let mut lineage_firings = 0;
     for m in inputs.chat {
         if inputs.cancel.is_cancelled() {
             return Err(crate::Error::Cancelled);
         }
-        // A real compaction's summary: this replay's own firings stand for it.
+        // A real compaction's summary: this replay's own firings stand for it, unless it
+        // is already history (`follows_compactions_before`): then the session goes on from
+        // the context the agent really had, the summary first.
         if m.past_summary {
-            real_lineage = false;
+            real_lineage = m.origin.is_some_and(|o| o < inputs.follows_compactions_before);
+            if real_lineage {
+                (context, running) = the_agents_context_after(policy, m);
+                (acted_upto, known_before, lineage_firings) = (0, None, out.firings.len());
+            }
             continue;
         }
         let at = m.origin.unwrap_or_default();
@@ -996,7 +1032,12 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
             // figure for the previous call, never this call's own (no look-ahead). It
             // still describes this context after a real compaction this replay did not
             // make (the replay keeps the context the agent compacted), not after a firing.
-            let settings = settings_for(inputs, &context, at, known_before.filter(|_| out.firings.is_empty()));
+            let settings = settings_for(
+                inputs,
+                &context,
+                at,
+                known_before.filter(|_| out.firings.len() == lineage_firings),
+            );
             if let Some((recorded, _)) = real {
                 // Measured as the policy's counter measures (Claude Code: ctxlens' count;
                 // Codex: its four bytes a token), so the next decision reads "the last
@@ -1066,6 +1107,18 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
     }
     record_losses(inputs, &removed, &summaries, &mut out);
     Ok(out)
+}
+
+/// The context the agent had right after the real compaction whose summary is `summary`,
+/// as a replay following it starts again from it: the summary alone.
+fn the_agents_context_after(policy: &dyn Policy, summary: &ChatMessage) -> (Vec<ChatMessage>, Running) {
+    let mut first = summary.clone();
+    first.past_summary = false;
+    first.index = 0;
+    first.policy_cost = policy.cost(&first);
+    let mut running = Running::new();
+    running.push(&[], &first, first.policy_cost);
+    (vec![first], running)
 }
 
 /// What a view policy's last view leaves out of `context` (one plan of the final
