@@ -709,7 +709,13 @@ fn scan_rows_stream_before_the_scan_ends() {
 #[test]
 fn a_signal_kills_every_summarizer_command_it_started() {
     let sample = repo().join("sample-transcripts/support-agent.json");
-    for (command, signal) in [("replay", "-TERM"), ("sweep", "-INT"), ("compact", "-HUP")] {
+    // SIGKILL runs no code of ctxlens: the command's watchdog kills it.
+    for (command, signal) in [
+        ("replay", "-TERM"),
+        ("sweep", "-INT"),
+        ("compact", "-HUP"),
+        ("replay", "-KILL"),
+    ] {
         let dir = tempfile::tempdir().expect("temp dir");
         let pids = dir.path().join("pids");
         // Each run of the command appends its process id, then sleeps far longer than

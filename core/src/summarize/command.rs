@@ -7,6 +7,12 @@
 //! exited (a background child holding the output open cannot stretch the wait); its
 //! output is read up to a byte limit. A non-zero exit, a timeout, too much or no output is
 //! an error naming the command, never an empty or error-text summary.
+//!
+//! A SIGKILL gives ctxlens no chance to kill anything, so each command has a watchdog
+//! ([`Watchdog`]): a second `sh`, in a group of its own, that reads a pipe only ctxlens
+//! holds open. However ctxlens ends, the kernel closes that pipe; the watchdog reads its
+//! end and kills the command's group. No `unsafe` (a parent-death signal would need code
+//! run between fork and exec).
 
 use std::io::{Read, Write};
 use std::process::{Child, Command as Process, Stdio};
@@ -35,7 +41,7 @@ impl Command {
         Error::Summary(format!("summarizer command `{}` {what}", self.line))
     }
 
-    fn spawn(&self) -> crate::Result<Child> {
+    fn spawn(&self) -> crate::Result<(Child, Option<Watchdog>)> {
         let mut process = Process::new("sh");
         process
             .args(["-c", &self.line])
@@ -60,7 +66,51 @@ impl Command {
             .spawn()
             .map_err(|e| self.error(format!("could not start: {e}")))?;
         running.push(child.id());
-        Ok(child)
+        let watchdog = Watchdog::start(child.id());
+        Ok((child, watchdog))
+    }
+}
+
+/// Kills a command's process group when ctxlens ends, SIGKILL included: see the module's
+/// documentation. Dropped (killed and reaped, before it acts) once the command is done.
+struct Watchdog(Child);
+
+/// The watchdog's script: wait for end of file on standard input (ctxlens gone), then kill
+/// the group given as its first argument.
+const WATCHDOG: &str = "while IFS= read -r _; do :; done; kill -s KILL -- \"-$1\" 2>/dev/null";
+
+impl Watchdog {
+    /// Watches the process group `group`. `None` where no `sh` runs it (the command then
+    /// dies with ctxlens only by the paths that can run code: exit, signal, panic).
+    fn start(group: u32) -> Option<Watchdog> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            let mut process = Process::new("sh");
+            process
+                .args(["-c", WATCHDOG, "ctxlens-watchdog", &group.to_string()])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                // Its own group: a signal to ctxlens' group (Ctrl-C, `kill -9 -PGID`) must
+                // not take the watchdog with it.
+                .process_group(0);
+            process.spawn().ok().map(Watchdog)
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = group;
+            None
+        }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        // Killed before its input closes, so it never signals a group that has ended
+        // (whose number may be taken again).
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
 
@@ -139,7 +189,7 @@ impl Summarizer for Command {
             input.extend_from_slice(m.raw.as_bytes());
         }
         input.push(b']');
-        let mut child = self.spawn()?;
+        let (mut child, _watchdog) = self.spawn()?;
         // Feed and drain on threads, so a large input or output cannot deadlock the pipes.
         let mut stdin = child.stdin.take().expect("stdin was piped");
         let feeder = std::thread::spawn(move || {
