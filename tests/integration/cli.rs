@@ -956,35 +956,77 @@ fn status_walk(mut seed: u64, source: &str) {
     );
 }
 
-/// An agent's log ctxlens does not read (Copilot CLI's older single-file session) is
-/// refused by name, with the file and position, and a non-zero exit — never misread as a
-/// Claude Code log (`tests/data/other-agents/SOURCES.md`). `scan` lists it as a row that
-/// failed to load.
+/// An agent's log ctxlens does not read (Copilot CLI's older single-file session;
+/// opencode's export and every kind of file of its storage tree) is refused by name, with
+/// the file and position, and a non-zero exit — never misread as a Claude Code log or, for
+/// opencode's export and its `messages`, as a Gemini request (`tests/data/other-agents/SOURCES.md`).
+/// `scan` lists it as a row that failed to load.
 #[test]
 fn other_agents_logs_are_refused_by_name() {
     let folder = data().join("other-agents");
-    let file = "copilot-cli/session-older-form.json";
-    let path = folder.join(file);
-    let path = path.to_str().expect("utf-8 path");
-    for command in ["stats", "history", "status"] {
-        let out = ctxlens(&[command, path]);
-        assert_ne!(out.status.code(), Some(0), "{command} {file}: {}", stdout(&out));
-        let said = stderr(&out);
+    let first_json = |dir: &str| {
+        let mut found: Vec<std::path::PathBuf> = walk(&folder.join(dir))
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        found.sort();
+        found.into_iter().next().expect("a stored file")
+    };
+    let refused = [
+        (
+            folder.join("copilot-cli/session-older-form.json"),
+            "a GitHub Copilot CLI session",
+        ),
+        (folder.join("opencode/export-session-a.json"), "an opencode session"),
+        (
+            first_json("opencode/storage/session"),
+            "a file of an opencode session's storage tree",
+        ),
+        (
+            first_json("opencode/storage/message"),
+            "a file of an opencode session's storage tree",
+        ),
+        (
+            first_json("opencode/storage/part"),
+            "a file of an opencode session's storage tree",
+        ),
+    ];
+    for (path, agent) in &refused {
+        let path = path.to_str().expect("utf-8 path");
+        for command in ["stats", "history", "status"] {
+            let out = ctxlens(&[command, path]);
+            assert_ne!(out.status.code(), Some(0), "{command} {path}: {}", stdout(&out));
+            let said = stderr(&out);
+            assert!(
+                said.contains(&format!("{path}:1:1: {agent}")),
+                "{command} {path}: {said}"
+            );
+            assert!(said.contains("does not read this agent's logs yet"), "{said}");
+        }
+        let rows: Vec<Value> = String::from_utf8_lossy(&ctxlens(&["scan", path, "--json"]).stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON row"))
+            .collect();
+        assert_eq!(rows.len(), 1);
         assert!(
-            said.contains(&format!("{path}:1:1: a GitHub Copilot CLI session")),
-            "{command} {file}: {said}"
+            rows[0]["error"].as_str().is_some_and(|e| e.contains("does not read")),
+            "{rows:?}"
         );
-        assert!(said.contains("does not read this agent's logs yet"), "{said}");
     }
-    let rows: Vec<Value> = String::from_utf8_lossy(&ctxlens(&["scan", path, "--json"]).stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON row"))
-        .collect();
-    assert_eq!(rows.len(), 1);
-    assert!(
-        rows[0]["error"].as_str().is_some_and(|e| e.contains("does not read")),
-        "{rows:?}"
-    );
+}
+
+/// Every file below `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("a folder").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
 }
 
 /// `ctxlens schema` lists every document whose schema is published, and prints each as

@@ -482,12 +482,34 @@ pub(crate) fn is_copilot_cli_event(record: &BTreeMap<String, &RawValue>) -> bool
 }
 
 /// Another agent's session log that ctxlens does not read, recognised by its top-level
-/// object so that it is refused by name rather than misread as a Claude Code log (it has
-/// a `sessionId` as Claude Code's records do): GitHub Copilot CLI's older single-file
-/// session, with `chatMessages` and `timeline`.
+/// object so that it is refused by name rather than misread: GitHub Copilot CLI's older
+/// single-file session, with `chatMessages` and `timeline` (it has a `sessionId` as Claude
+/// Code's records do); opencode's `opencode export` (`{info, messages: [{info, parts}]}`,
+/// whose `messages` would read as a Gemini request's) and the files of its storage tree
+/// (`session/…/ses_….json`, `message/…/msg_….json`, `part/…/prt_….json`, a message file
+/// with a `role` of its own), as `tests/data/other-agents/opencode/FORMAT.md` describes them.
 fn unread_agent_log(record: &BTreeMap<String, &RawValue>) -> Option<&'static str> {
     if record.contains_key("sessionId") && (record.contains_key("chatMessages") || record.contains_key("timeline")) {
         return Some("a GitHub Copilot CLI session (its older single-file form)");
+    }
+    let id_starts = |record: &BTreeMap<String, &RawValue>, prefix: &str| {
+        record
+            .get("id")
+            .is_some_and(|id| id.get().trim_matches('"').starts_with(prefix))
+    };
+    let exported_session = record.contains_key("messages")
+        && record
+            .get("info")
+            .and_then(|info| serde_json::from_str::<BTreeMap<String, &RawValue>>(info.get()).ok())
+            .is_some_and(|info| id_starts(&info, "ses_"));
+    if exported_session {
+        return Some("an opencode session (as `opencode export` prints it)");
+    }
+    let stored = (id_starts(record, "ses_") && record.contains_key("projectID"))
+        || (id_starts(record, "msg_") && record.contains_key("sessionID"))
+        || (id_starts(record, "prt_") && record.contains_key("messageID"));
+    if stored {
+        return Some("a file of an opencode session's storage tree");
     }
     None
 }
