@@ -502,6 +502,15 @@ impl Policy for ClaudeCode {
         true
     }
 
+    /// Claude Code counts the last response's whole usage — its prompt and its output —
+    /// then estimates the messages added since (`tokenCountWithEstimation` in its
+    /// `cli.js`): the `preTokens` its boundaries record are that sum (the kept-back logs'
+    /// `preTokens` equal prompt + output + what followed, to the token where nothing
+    /// followed).
+    fn last_response_tokens(&self, recorded: &crate::transcript::Recorded) -> u64 {
+        recorded.context_tokens().saturating_add(recorded.output_tokens)
+    }
+
     fn cost(&self, message: &ChatMessage) -> u64 {
         message.counted
     }
@@ -767,6 +776,20 @@ pub fn logged_threshold(transcript: &Transcript) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_last_response_counts_its_prompt_and_its_output() {
+        let usage = crate::transcript::Recorded {
+            input_tokens: 10,
+            cache_write_5m_tokens: 2_000,
+            cache_read_tokens: 164_000,
+            output_tokens: 391,
+            ..Default::default()
+        };
+        // 8dee18d0's last response before its compaction: 166,010 sent, 391 written.
+        assert_eq!(ClaudeCode.last_response_tokens(&usage), 166_401);
+        assert_eq!(usage.context_tokens(), 166_010, "the request's own size is the prompt");
+    }
 
     #[test]
     fn thresholds_follow_the_effective_window() {

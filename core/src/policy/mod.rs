@@ -330,6 +330,12 @@ pub trait Policy: Sync {
     fn counts_billed(&self) -> bool {
         false
     }
+    /// The figure the agent reads from the last response's recorded usage when it decides
+    /// before the next call (the provider's prompt by default). What came after that
+    /// response is added in the policy's own counter ([`Policy::billed_base`]).
+    fn last_response_tokens(&self, recorded: &crate::transcript::Recorded) -> u64 {
+        recorded.context_tokens()
+    }
     /// What its billed counter's `overhead + ratio ×` applies to: ctxlens' count of the
     /// context (the default), or the policy's own cost where the agent estimates what
     /// came since the last response its own way (Codex: four bytes a token).

@@ -1004,6 +1004,9 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
     let mut known_before: Option<(u64, u64)> = None;
     // This replay's firings when the context was last the agent's own.
     let mut lineage_firings = 0;
+    // The response being added: the figure the agent reads from its recorded usage, the
+    // prompt it answered, and the policy's count before it.
+    let mut answered: Option<(u64, u64, u64)> = None;
     for m in inputs.chat {
         if inputs.cancel.is_cancelled() {
             return Err(crate::Error::Cancelled);
@@ -1022,10 +1025,8 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
         let at = m.origin.unwrap_or_default();
         if m.kind == Kind::Assistant && !context.is_empty() {
             out.model_calls += 1;
-            let recorded = inputs.whole.messages[at]
-                .recorded()
-                .map(|r| r.context_tokens())
-                .filter(|&r| r > 0);
+            let usage = inputs.whole.messages[at].recorded();
+            let recorded = usage.map(|r| r.context_tokens()).filter(|&r| r > 0);
             let counted = running.total_counted();
             let real = recorded.filter(|_| real_lineage).map(|r| (r, counted));
             // The agent decides before the call from what it knows then: the provider's
@@ -1038,11 +1039,17 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
                 at,
                 known_before.filter(|_| out.firings.len() == lineage_firings),
             );
-            if let Some((recorded, _)) = real {
+            if let (Some((recorded, _)), Some(usage)) = (real, usage) {
                 // Measured as the policy's counter measures (Claude Code: ctxlens' count;
                 // Codex: its four bytes a token), so the next decision reads "the last
-                // usage + the estimate of what came since" in the agent's arithmetic.
-                known_before = Some((recorded, policy.billed_base(&running)));
+                // usage + the estimate of what came since" in the agent's arithmetic; the
+                // base is taken once this response is in the context (below), so what came
+                // since is what followed the response.
+                answered = Some((
+                    policy.last_response_tokens(&usage),
+                    recorded,
+                    policy.billed_base(&running),
+                ));
             }
             let billed_before = match real {
                 Some((recorded, _)) => Some(recorded),
@@ -1100,6 +1107,13 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
         next.policy_cost = policy.cost(&next);
         running.push(&context, &next, next.policy_cost);
         context.push(next);
+        if let Some((figure, prompt, base_before)) = answered.take() {
+            // A log that kept only a streamed response's first usage records an output of a
+            // token or two: the response is then at least what the policy counts of it.
+            let base = policy.billed_base(&running);
+            let counted_response = prompt.saturating_add(base.saturating_sub(base_before));
+            known_before = Some((figure.max(counted_response), base));
+        }
     }
     out.finish(inputs);
     if !policy.rewrites_history() && last_view_changed {
