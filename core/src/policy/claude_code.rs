@@ -503,10 +503,10 @@ impl Policy for ClaudeCode {
     }
 
     /// Claude Code counts the last response's whole usage — its prompt and its output —
-    /// then estimates the messages added since (`tokenCountWithEstimation` in its
-    /// `cli.js`): the `preTokens` its boundaries record are that sum (the kept-back logs'
-    /// `preTokens` equal prompt + output + what followed, to the token where nothing
-    /// followed).
+    /// then estimates the messages added since: its `cli.js` sums `input_tokens`, both
+    /// cache figures and `output_tokens` (1.0.53: the function minified as `T04`), and the
+    /// `preTokens` its boundaries record are that sum plus what followed (the kept-back
+    /// logs' `preTokens` equal it to the token where nothing followed).
     fn last_response_tokens(&self, recorded: &crate::transcript::Recorded) -> u64 {
         recorded.context_tokens().saturating_add(recorded.output_tokens)
     }
