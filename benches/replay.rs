@@ -143,8 +143,7 @@ fn policies(c: &mut Criterion) {
                     prefixes: &prefixes,
                     overhead: policy_replay::SessionOverhead::of(&whole, &counts),
                     summaries: &std::sync::OnceLock::new(),
-                    known_until: usize::MAX,
-                    follows_compactions_before: 0,
+                    known: policy_replay::Known::EVERYTHING,
                 })
                 .expect("replays")
                 .firings

@@ -1072,8 +1072,7 @@ fn acting_in_place_replays_as_planning_every_call_does() {
                     prefixes: &prefixes,
                     overhead: replay::SessionOverhead::of(&whole, &counts),
                     summaries: &std::sync::OnceLock::new(),
-                    known_until: usize::MAX,
-                    follows_compactions_before: 0,
+                    known: replay::Known::EVERYTHING,
                 })
                 .expect("replays");
                 serde_json::to_value(&replayed).expect("serializes")

@@ -137,9 +137,7 @@ fn list_item(trimmed: &str) -> Option<&str> {
 
 /// An entry quoting the user's words, without the quotes.
 fn unquoted(item: &str) -> &str {
-    let quoted = |open: char, close: char| {
-        item.len() >= 2 && item.starts_with(open) && item.ends_with(close) && item.chars().count() >= 2
-    };
+    let quoted = |open: char, close: char| item.chars().count() >= 2 && item.starts_with(open) && item.ends_with(close);
     if quoted('"', '"') || quoted('“', '”') {
         let first = item.chars().next().map_or(0, char::len_utf8);
         let last = item.chars().last().map_or(0, char::len_utf8);

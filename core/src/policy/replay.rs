@@ -67,34 +67,32 @@ pub struct Inputs<'a> {
     /// The agent's own summaries `whole` knows of, counted once when first asked for (by
     /// the agent's own policy on its own log).
     pub summaries: &'a std::sync::OnceLock<agent_summary::KnownSummaries>,
-    /// What the log records from this message on is never known, at any call (`usize::MAX`:
-    /// everything before each call is): `backtest` predicts a compaction with what was
-    /// known before it, even where the replay fires after it.
-    pub known_until: usize,
+    /// What the replay may know of the log ([`Known::EVERYTHING`] but in `backtest`).
+    pub known: Known,
+}
+
+impl Inputs<'_> {
+    /// What is known at the call answered by message `at`: the log before it, and never
+    /// past [`Known::until`].
+    fn known_at(&self, at: usize) -> usize {
+        at.min(self.known.until)
+    }
+}
+
+/// What a replay may know of the log: `backtest`'s view of the moment before one
+/// compaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Known {
+    /// What the log records from this message on is never known, at any call
+    /// (`usize::MAX`: everything before each call is): `backtest` predicts a compaction
+    /// with what was known before it, even where the replay fires after it.
+    pub until: usize,
     /// The real compactions whose summary comes before this message are history, not
     /// predictions: at each, the replay takes the context the agent really had after it
     /// (its summary, then what followed) in place of its own. `backtest` predicts a log's
     /// second compaction from where the first really left the session, as a user
     /// predicting their agent's next compaction stands after the last one; a replay of the
     /// whole session (0) lets its own firings stand for every real one.
-    pub follows_compactions_before: usize,
-}
-
-impl Inputs<'_> {
-    /// What is known at the call answered by message `at`: the log before it, and never
-    /// past [`Inputs::known_until`].
-    fn known_at(&self, at: usize) -> usize {
-        at.min(self.known_until)
-    }
-}
-
-/// What a replay may know of the log: `backtest`'s view of the moment before one
-/// compaction ([`Inputs::known_until`], [`Inputs::follows_compactions_before`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Known {
-    /// Nothing the log records from this message on is known.
-    pub until: usize,
-    /// The real compactions whose summary comes before this message are followed.
     pub follow_before: usize,
 }
 
@@ -177,8 +175,7 @@ impl<'a> SessionReplays<'a> {
             prefixes: &self.prefixes,
             overhead: self.overhead,
             summaries: &self.summaries,
-            known_until: known.until,
-            follows_compactions_before: known.follow_before,
+            known,
         })
     }
 }
@@ -1012,10 +1009,10 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
             return Err(crate::Error::Cancelled);
         }
         // A real compaction's summary: this replay's own firings stand for it, unless it
-        // is already history (`follows_compactions_before`): then the session goes on from
+        // is already history (`Known::follow_before`): then the session goes on from
         // the context the agent really had, the summary first.
         if m.past_summary {
-            real_lineage = m.origin.is_some_and(|o| o < inputs.follows_compactions_before);
+            real_lineage = m.origin.is_some_and(|o| o < inputs.known.follow_before);
             if real_lineage {
                 (context, running) = the_agents_context_after(policy, m);
                 (acted_upto, known_before, lineage_firings) = (0, None, out.firings.len());
