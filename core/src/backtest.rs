@@ -131,11 +131,12 @@ pub fn backtest(
         // is the summary alone. A compaction that kept messages beside its summary
         // (Codex's replacement history, Claude Code 2.1's preserved segment, Gemini CLI's
         // recent turns) is not followed: its kept messages are known only as text.
-        let history = whole.compactions().iter().filter(|c| c.at < compacted_at);
-        let follow_before = if history
-            .clone()
-            .all(|c| c.kept.is_empty() && c.summary_message.is_some())
-        {
+        let earlier_left_the_summary_alone = whole
+            .compactions()
+            .iter()
+            .filter(|c| c.at < compacted_at)
+            .all(|c| c.kept.is_empty() && c.summary_message.is_some());
+        let follow_before = if earlier_left_the_summary_alone {
             compacted_at
         } else {
             0
