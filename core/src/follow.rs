@@ -34,6 +34,9 @@ impl FileState {
     /// # Errors
     /// The file's metadata cannot be read (it was removed, say).
     pub fn of(path: &Path) -> std::io::Result<FileState> {
+        if let Some(store) = crate::transcript::opencode_store::Store::of(path) {
+            return Self::of_store(&store);
+        }
         let meta = std::fs::metadata(path)?;
         #[cfg(unix)]
         let identity = {
@@ -50,6 +53,25 @@ impl FileState {
         Ok(FileState {
             len: meta.len(),
             identity,
+            modified,
+        })
+    }
+
+    /// An opencode store never only grows as a log does (a database's pages change in
+    /// place, a tree gains files): its state is its files' latest change, so any change
+    /// reads it again whole.
+    fn of_store(store: &crate::transcript::opencode_store::Store) -> std::io::Result<FileState> {
+        let modified = store
+            .watched()
+            .iter()
+            .filter_map(|p| std::fs::metadata(p).ok()?.modified().ok())
+            .max()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        std::fs::metadata(store.file())?;
+        Ok(FileState {
+            len: 0,
+            identity: None,
             modified,
         })
     }

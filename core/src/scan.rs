@@ -189,7 +189,12 @@ pub fn session_files(roots: &[PathBuf]) -> Found {
                 // Gemini CLI's and Copilot CLI's folders hold more than their sessions
                 // (logs, checkpoints, tool outputs, workspace files): Gemini CLI's are
                 // under `<project hash>/chats/`, Copilot CLI's are `<id>/events.jsonl`.
-                let keep: Option<fn(&Path) -> bool> = if root.ends_with(".gemini/tmp") {
+                let keep: Option<fn(&Path) -> bool> = if is_opencode_data(root) {
+                    // opencode's data folder: a session is its session file (its messages
+                    // and parts are read with it), and each session of its database.
+                    found.files.extend(opencode_databases(root));
+                    Some(|_| true)
+                } else if root.ends_with(".gemini/tmp") {
                     Some(|rel| rel.components().any(|c| c.as_os_str() == "chats"))
                 } else if root.ends_with(".copilot/session-state") {
                     Some(|rel| rel.file_name().is_some_and(|name| name == "events.jsonl"))
@@ -198,9 +203,15 @@ pub fn session_files(roots: &[PathBuf]) -> Found {
                 };
                 if let Some(keep) = keep {
                     let mut under = found.files.split_off(before);
-                    under.retain(|path| path.strip_prefix(root).is_ok_and(keep));
+                    under.retain(|path| {
+                        path.strip_prefix(root).is_ok_and(keep)
+                            && (!is_opencode_data(root) || is_opencode_session(path))
+                    });
                     found.files.extend(under);
                 }
+            }
+            Ok(meta) if meta.is_file() && crate::transcript::opencode_store::is_database(root) => {
+                found.files.extend(database_session_paths(root));
             }
             Ok(meta) if meta.is_file() => found.files.push(root.clone()),
             Ok(meta) => found.skip(root, not_regular(&meta)),
@@ -217,6 +228,43 @@ pub fn session_files(roots: &[PathBuf]) -> Found {
     found.skipped.sort_by(|a, b| a.path.cmp(&b.path));
     found.skipped.dedup();
     found
+}
+
+/// opencode's data folder (`~/.local/share/opencode`) or its storage tree under it.
+fn is_opencode_data(root: &Path) -> bool {
+    crate::transcript::opencode_store::is_data_folder(root)
+}
+
+/// A session file of an opencode storage tree, or an address of a database's session:
+/// what opencode's data folder holds that is a session.
+fn is_opencode_session(path: &Path) -> bool {
+    crate::transcript::opencode_store::Store::of(path).is_some()
+}
+
+/// The sessions of the databases right in opencode's data folder.
+fn opencode_databases(root: &Path) -> Vec<PathBuf> {
+    crate::transcript::opencode_store::databases_in(root)
+        .iter()
+        .flat_map(|db| database_session_paths(db))
+        .collect()
+}
+
+/// Each session of an opencode database, as `file#ses_…` (the database itself when its
+/// sessions cannot be listed: reading it then says why).
+fn database_session_paths(db: &Path) -> Vec<PathBuf> {
+    let sessions = crate::transcript::opencode_store::database_sessions(db);
+    if sessions.is_empty() {
+        return vec![db.to_path_buf()];
+    }
+    sessions
+        .into_iter()
+        .map(|id| {
+            let mut address = db.as_os_str().to_owned();
+            address.push("#");
+            address.push(id);
+            PathBuf::from(address)
+        })
+        .collect()
 }
 
 /// What a path that is neither a folder nor a regular file is.
@@ -312,8 +360,10 @@ fn walk(dir: &Path, found: &mut Found) {
 }
 
 /// Where a user's sessions live, when they exist: `~/.claude/projects` (Claude Code),
-/// `~/.codex/sessions` (Codex), `~/.gemini/tmp` (Gemini CLI, its `chats` folders) and
-/// `~/.copilot/session-state` (Copilot CLI).
+/// `~/.codex/sessions` (Codex), `~/.gemini/tmp` (Gemini CLI, its `chats` folders),
+/// `~/.copilot/session-state` (Copilot CLI) and opencode's data folder
+/// (`$XDG_DATA_HOME/opencode`, by default `~/.local/share/opencode`: its storage tree's
+/// session files and its database's sessions).
 pub fn default_session_dirs() -> Vec<PathBuf> {
     let Some(home) = std::env::var_os("HOME").map(PathBuf::from) else {
         return Vec::new();
@@ -323,6 +373,9 @@ pub fn default_session_dirs() -> Vec<PathBuf> {
         home.join(".codex/sessions"),
         home.join(".gemini/tmp"),
         home.join(".copilot/session-state"),
+        std::env::var_os("XDG_DATA_HOME")
+            .map_or_else(|| home.join(".local/share"), PathBuf::from)
+            .join(crate::transcript::opencode_store::DATA_FOLDER),
     ]
     .into_iter()
     .filter(|d| d.is_dir())
@@ -467,7 +520,7 @@ fn session_of(
         live_tokens: counts.suffix(live_from),
         title: title_of(whole),
         last_activity: last_activity_of(whole, path),
-        modified: modified.map_or_else(String::new, rfc3339),
+        modified: modified.map_or_else(String::new, crate::text::rfc3339),
         modified_unix: modified
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
             .map_or(0, |d| d.as_secs()),
@@ -519,7 +572,7 @@ fn last_activity_of(transcript: &Transcript, path: &Path) -> String {
     transcript.last_record_field("timestamp").unwrap_or_else(|| {
         std::fs::metadata(path)
             .and_then(|m| m.modified())
-            .map_or_else(|_| String::new(), rfc3339)
+            .map_or_else(|_| String::new(), crate::text::rfc3339)
     })
 }
 
@@ -537,20 +590,50 @@ fn parent_of(transcript: &Transcript) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// An opencode session's own `info` (its directory, its creation time): the document's
+/// top-level object, which no message record holds.
+fn opencode_info(transcript: &Transcript) -> Option<serde_json::Value> {
+    #[derive(serde::Deserialize)]
+    struct Document<'a> {
+        #[serde(borrow)]
+        info: &'a serde_json::value::RawValue,
+    }
+    if transcript.format().container != crate::transcript::Container::Opencode {
+        return None;
+    }
+    let document: Document = serde_json::from_str(transcript.text()).ok()?;
+    serde_json::from_str(document.info.get()).ok()
+}
+
 fn project_of(transcript: &Transcript, path: &Path) -> String {
-    transcript.first_record_field("cwd").unwrap_or_else(|| {
-        path.parent()
-            .and_then(Path::file_name)
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-    })
+    let opencode_directory = opencode_info(transcript).and_then(|info| {
+        info.get("directory")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned)
+    });
+    opencode_directory
+        .or_else(|| transcript.first_record_field("cwd"))
+        .unwrap_or_else(|| {
+            path.parent()
+                .and_then(Path::file_name)
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        })
 }
 
 fn started_of(transcript: &Transcript, path: &Path) -> String {
-    transcript.first_record_field("timestamp").unwrap_or_else(|| {
-        std::fs::metadata(path)
-            .and_then(|m| m.modified())
-            .map_or_else(|_| String::new(), rfc3339)
-    })
+    let opencode_created = opencode_info(transcript).and_then(|info| {
+        let ms = info.pointer("/time/created")?.as_u64()?;
+        Some(crate::text::rfc3339(
+            std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms),
+        ))
+    });
+    opencode_created
+        .or_else(|| transcript.first_record_field("timestamp"))
+        .unwrap_or_else(|| {
+            std::fs::metadata(path)
+                .and_then(|m| m.modified())
+                .map_or_else(|_| String::new(), crate::text::rfc3339)
+        })
 }
 
 /// An empty text as JSON `null` (a time nobody knows is not a time).
@@ -565,45 +648,4 @@ fn empty_as_null<S: serde::Serializer>(text: &str, serializer: S) -> Result<S::O
 /// A start time for a table: `2026-05-11 10:29` (to the minute).
 pub fn short_time(started: &str) -> String {
     started.get(..16).unwrap_or(started).replacen('T', " ", 1)
-}
-
-/// A time as `YYYY-MM-DDTHH:MM:SSZ` (UTC).
-fn rfc3339(time: std::time::SystemTime) -> String {
-    let secs = time.duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    // Civil from days (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::rfc3339;
-    use std::time::{Duration, UNIX_EPOCH};
-
-    #[test]
-    fn times_are_rfc3339() {
-        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00Z");
-        assert_eq!(
-            rfc3339(UNIX_EPOCH + Duration::from_secs(1_798_761_600 + 3_723)),
-            "2027-01-01T01:02:03Z"
-        );
-        assert_eq!(
-            rfc3339(UNIX_EPOCH + Duration::from_secs(951_782_400)),
-            "2000-02-29T00:00:00Z"
-        );
-    }
 }

@@ -250,11 +250,20 @@ fn print_done_again(out: &mut impl Write, done: &[DoneAgain], all: bool) -> anyh
 
 /// The threshold an auto compaction brackets, when the log shows it: a log that records
 /// no request before it (Copilot CLI records no usage) brackets nothing.
-fn print_threshold(out: &mut impl Write, c: &ctxlens::history::Compaction) -> anyhow::Result<()> {
+fn print_threshold(
+    out: &mut impl Write,
+    c: &ctxlens::history::Compaction,
+    container: &ctxlens::transcript::Container,
+) -> anyhow::Result<()> {
     if let Some((low, high)) = c.threshold_between.filter(|_| c.last_recorded_before.is_some()) {
+        // Named only where a policy replays this agent's own logs.
+        let used_by = ctxlens::policy::all()
+            .into_iter()
+            .find(|p| p.agent_logs().as_ref() == Some(container))
+            .map_or_else(String::new, |p| format!("; replay --policy {} uses it", p.name()));
         writeln!(
             out,
-            "    its auto-compact threshold: above {} (the last request before it) and at most {} (where it fired); replay --policy claude-code uses it",
+            "    its auto-compact threshold: above {} (the last request before it) and at most {} (where it fired){used_by}",
             thousands(low),
             thousands(high)
         )?;
@@ -343,7 +352,7 @@ fn print(
                 c.line,
                 thousands(c.counted_before)
             )?;
-            print_threshold(out, c)?;
+            print_threshold(out, c, &whole.format().container)?;
             writeln!(
                 out,
                 "    summary the agent got ({} tokens): {}",

@@ -18,6 +18,7 @@ mod ledger;
 mod loss_labels;
 mod msrv;
 mod one_core;
+mod opencode;
 mod other_agents;
 mod policies;
 mod properties;

@@ -46,6 +46,7 @@ pub fn render(
     let unwritten = match transcript.format.container {
         crate::transcript::Container::GeminiCli => Some("Gemini CLI recordings"),
         crate::transcript::Container::CopilotCli => Some("Copilot CLI session logs"),
+        crate::transcript::Container::Opencode => Some("opencode sessions"),
         _ => None,
     };
     let document = if let Some(what) = unwritten {

@@ -269,6 +269,7 @@ pub fn session_cost(transcript: &Transcript, table: &PriceTable) -> Option<Sessi
         Container::Codex => codex_calls(transcript),
         Container::GeminiCli => gemini_cli_calls(transcript),
         Container::CopilotCli => copilot_cli_calls(transcript),
+        Container::Opencode => opencode_calls(transcript),
         _ => Some(embedded_calls(transcript)).filter(|calls| !calls.is_empty())?,
     };
     let mut unpriced = BTreeSet::new();
@@ -514,6 +515,32 @@ fn gemini_cli_calls(transcript: &Transcript) -> Vec<RawCall> {
         }
     }
     calls
+}
+
+/// opencode: every assistant message's `tokens`, the usage of its one call, the
+/// compaction's summary call included (`session/processor.ts` sets them at each step's
+/// end); its time is when the message was created.
+fn opencode_calls(transcript: &Transcript) -> Vec<RawCall> {
+    let text: &str = transcript.text();
+    let mut lines = Lines::of(transcript);
+    transcript
+        .log_records()
+        .iter()
+        .filter_map(|record| {
+            let value = serde_json::from_str::<serde_json::Value>(&text[record.range.clone()]).ok()?;
+            let info = value.get("info")?;
+            let usage = crate::transcript::opencode_usage(info)?;
+            let time = info
+                .pointer("/time/created")
+                .and_then(serde_json::Value::as_u64)
+                .map(|ms| crate::text::rfc3339(std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms)));
+            let model = info
+                .get("modelID")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned);
+            Some((lines.at(record.range.start), time, model, usage))
+        })
+        .collect()
 }
 
 /// Copilot CLI: it persists no usage per call, only each model's totals when a run ends

@@ -20,6 +20,7 @@ fn expected(format: FormatOverride) -> &'static str {
             "a Gemini CLI chat recording: an object (or a first JSONL line) with `sessionId` and `projectHash`"
         }
         FormatOverride::CopilotCli => "one event per line with a dotted `type` and `data` (a Copilot CLI events.jsonl)",
+        FormatOverride::Opencode => "an opencode session as `opencode export` prints it: an object with `info` (a `ses_` session) and `messages`",
         FormatOverride::OpenAiJsonl | FormatOverride::AnthropicJsonl => {
             "one chat message per line, each a JSON object with `role`"
         }
@@ -127,7 +128,11 @@ pub(crate) fn check_container(
     if !detected.is_log()
         || matches!(
             format,
-            FormatOverride::ClaudeCode | FormatOverride::Codex | FormatOverride::GeminiCli | FormatOverride::CopilotCli
+            FormatOverride::ClaudeCode
+                | FormatOverride::Codex
+                | FormatOverride::GeminiCli
+                | FormatOverride::CopilotCli
+                | FormatOverride::Opencode
         )
     {
         return Ok(());
@@ -136,6 +141,7 @@ pub(crate) fn check_container(
         super::format::Container::Codex => FormatOverride::Codex.name(),
         super::format::Container::GeminiCli => FormatOverride::GeminiCli.name(),
         super::format::Container::CopilotCli => FormatOverride::CopilotCli.name(),
+        super::format::Container::Opencode => FormatOverride::Opencode.name(),
         _ => FormatOverride::ClaudeCode.name(),
     };
     Err(not_a(
@@ -149,11 +155,14 @@ pub(crate) fn check_container(
 
 /// Before reading a forced agent recording: a Gemini CLI document (single-JSON form) or
 /// its first line (JSONL form) names its session and project; a Copilot CLI log's first
-/// line is an event.
+/// line is an event; an opencode session holds `info` and `messages`.
 pub(crate) fn check_recording(source: &str, text: &str, at: usize, format: FormatOverride) -> Result<(), LoadError> {
     let body = &text[at..];
     let first_line = body.lines().next().unwrap_or_default().trim();
-    let fits = if format == FormatOverride::CopilotCli {
+    let fits = if format == FormatOverride::Opencode {
+        serde_json::from_str::<BTreeMap<String, &RawValue>>(body.trim_end())
+            .is_ok_and(|record| crate::transcript::logs::is_opencode_export(&record))
+    } else if format == FormatOverride::CopilotCli {
         serde_json::from_str::<BTreeMap<String, &RawValue>>(first_line)
             .is_ok_and(|record| super::format::is_copilot_cli_event(&record))
     } else {

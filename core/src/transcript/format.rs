@@ -38,6 +38,9 @@ pub enum Container {
     /// A GitHub Copilot CLI `events.jsonl` (`{type, data, id, timestamp, parentId}` with
     /// dotted event names).
     CopilotCli,
+    /// An opencode session as `opencode export` prints it (`{info, messages: [{info,
+    /// parts}]}`), or assembled so from its storage tree or database.
+    Opencode,
 }
 
 impl Container {
@@ -45,7 +48,11 @@ impl Container {
     pub fn is_log(&self) -> bool {
         matches!(
             self,
-            Container::ClaudeCode | Container::Codex | Container::GeminiCli | Container::CopilotCli
+            Container::ClaudeCode
+                | Container::Codex
+                | Container::GeminiCli
+                | Container::CopilotCli
+                | Container::Opencode
         )
     }
 }
@@ -68,6 +75,7 @@ impl Format {
             Container::Codex => "codex",
             Container::GeminiCli => "gemini-cli",
             Container::CopilotCli => "copilot-cli",
+            Container::Opencode => "opencode",
             Container::Jsonl => rules.jsonl_name(),
             Container::Array | Container::Object { .. } => rules.name(),
         }
@@ -89,6 +97,7 @@ impl fmt::Display for Format {
             Container::Codex => f.write_str("codex (rollout log, response items)"),
             Container::GeminiCli => f.write_str("gemini-cli (chat recording, its messages as Gemini contents)"),
             Container::CopilotCli => f.write_str("copilot-cli (session events, its messages as OpenAI chat)"),
+            Container::Opencode => f.write_str("opencode (session, its messages as Anthropic messages)"),
         }
     }
 }
@@ -118,11 +127,13 @@ pub enum FormatOverride {
     GeminiCli,
     /// A GitHub Copilot CLI session log.
     CopilotCli,
+    /// An opencode session.
+    Opencode,
 }
 
 impl FormatOverride {
     /// Every accepted `--format` value.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "openai",
         "anthropic",
         "openai-jsonl",
@@ -134,14 +145,16 @@ impl FormatOverride {
         "codex",
         "gemini-cli",
         "copilot-cli",
+        "opencode",
     ];
 
     fn dialect(self) -> Dialect {
         match self {
             FormatOverride::OpenAi | FormatOverride::OpenAiJsonl | FormatOverride::CopilotCli => Dialect::OpenAi,
-            FormatOverride::Anthropic | FormatOverride::AnthropicJsonl | FormatOverride::ClaudeCode => {
-                Dialect::Anthropic
-            }
+            FormatOverride::Anthropic
+            | FormatOverride::AnthropicJsonl
+            | FormatOverride::ClaudeCode
+            | FormatOverride::Opencode => Dialect::Anthropic,
             FormatOverride::Gemini | FormatOverride::GeminiCli => Dialect::Gemini,
             FormatOverride::Responses | FormatOverride::Codex => Dialect::Responses,
             FormatOverride::OpenHands => Dialect::OpenHands,
@@ -178,6 +191,7 @@ impl crate::names::Named for FormatOverride {
         FormatOverride::Codex,
         FormatOverride::GeminiCli,
         FormatOverride::CopilotCli,
+        FormatOverride::Opencode,
     ];
 
     fn name(self) -> &'static str {
@@ -252,6 +266,10 @@ pub(crate) fn split(
     let split = match (forced, body.as_bytes()[first]) {
         (Some(FormatOverride::ClaudeCode), _) => Ok(Split::of(Container::ClaudeCode, Vec::new())),
         (Some(FormatOverride::Codex), _) => Ok(Split::of(Container::Codex, Vec::new())),
+        (Some(FormatOverride::Opencode), _) => {
+            super::forced::check_recording(source, text, start + first, FormatOverride::Opencode)
+                .map(|()| Split::of(Container::Opencode, Vec::new()))
+        }
         (Some(f @ (FormatOverride::GeminiCli | FormatOverride::CopilotCli)), _) => {
             super::forced::check_recording(source, text, start + first, f).map(|()| {
                 Split::of(
@@ -331,6 +349,9 @@ fn split_object(source: &str, text: &str, start: usize) -> Result<Split, LoadErr
     };
     if is_gemini_cli_recording(&map) {
         return Ok(Split::of(Container::GeminiCli, Vec::new()));
+    }
+    if super::logs::is_opencode_export(&map) {
+        return Ok(Split::of(Container::Opencode, Vec::new()));
     }
     if let Some(agent) = unread_agent_log(&map) {
         return Err(unread_log_error(
@@ -481,13 +502,13 @@ pub(crate) fn is_copilot_cli_event(record: &BTreeMap<String, &RawValue>) -> bool
     dotted_event && record.contains_key("data")
 }
 
-/// Another agent's session log that ctxlens does not read, recognised by its top-level
+/// Another agent's file that ctxlens does not read as it is, recognised by its top-level
 /// object so that it is refused by name rather than misread: GitHub Copilot CLI's older
 /// single-file session, with `chatMessages` and `timeline` (it has a `sessionId` as Claude
-/// Code's records do); opencode's `opencode export` (`{info, messages: [{info, parts}]}`,
-/// whose `messages` would read as a Gemini request's) and the files of its storage tree
-/// (`session/…/ses_….json`, `message/…/msg_….json`, `part/…/prt_….json`, a message file
-/// with a `role` of its own), as `tests/data/other-agents/opencode/FORMAT.md` describes them.
+/// Code's records do); a file of opencode's storage tree read on its own (a message or
+/// part file, or a session file outside its tree or from standard input), as
+/// `tests/data/other-agents/opencode/FORMAT.md` describes them: ctxlens reads a session by
+/// its session file in its tree ([`super::opencode_store`]).
 fn unread_agent_log(record: &BTreeMap<String, &RawValue>) -> Option<&'static str> {
     if record.contains_key("sessionId") && (record.contains_key("chatMessages") || record.contains_key("timeline")) {
         return Some("a GitHub Copilot CLI session (its older single-file form)");
@@ -497,19 +518,13 @@ fn unread_agent_log(record: &BTreeMap<String, &RawValue>) -> Option<&'static str
             .get("id")
             .is_some_and(|id| id.get().trim_matches('"').starts_with(prefix))
     };
-    let exported_session = record.contains_key("messages")
-        && record
-            .get("info")
-            .and_then(|info| serde_json::from_str::<BTreeMap<String, &RawValue>>(info.get()).ok())
-            .is_some_and(|info| id_starts(&info, "ses_"));
-    if exported_session {
-        return Some("an opencode session (as `opencode export` prints it)");
-    }
     let stored = (id_starts(record, "ses_") && record.contains_key("projectID"))
         || (id_starts(record, "msg_") && record.contains_key("sessionID"))
         || (id_starts(record, "prt_") && record.contains_key("messageID"));
     if stored {
-        return Some("a file of an opencode session's storage tree");
+        return Some(
+            "a file of an opencode session's storage tree, not a session: open the session's own file, storage/session/<project>/ses_….json, in its tree (ctxlens reads its messages and parts beside it)",
+        );
     }
     None
 }
@@ -520,7 +535,12 @@ fn unread_log_error(source: &str, at: Position, agent: &str) -> LoadError {
         source,
         at,
         format!(
-            "{agent}: ctxlens does not read this agent's logs yet (it reads Claude Code, Codex, Gemini CLI and Copilot CLI events.jsonl session logs and the providers' request shapes; see docs/formats.md)"
+            "{agent}{}",
+            if agent.contains("opencode") {
+                ""
+            } else {
+                ": ctxlens does not read this agent's logs yet (it reads Claude Code, Codex, Gemini CLI, Copilot CLI events.jsonl and opencode session logs and the providers' request shapes; see docs/formats.md)"
+            }
         ),
     )
 }

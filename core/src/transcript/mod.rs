@@ -12,6 +12,7 @@ mod groups;
 mod logs;
 mod media_resolution;
 mod message;
+pub mod opencode_store;
 mod read;
 pub mod request;
 mod source_text;
@@ -33,7 +34,9 @@ pub use dialect::{Dialect, Provider};
 pub(crate) use embedded_usage::embedded_call;
 pub use format::{Container, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
-pub(crate) use logs::{answers_a_call, anthropic_usage, codex_usage, gemini_cli_notice_from_v0_33, gemini_cli_usage};
+pub(crate) use logs::{
+    answers_a_call, anthropic_usage, codex_usage, gemini_cli_notice_from_v0_33, gemini_cli_usage, opencode_usage,
+};
 pub use logs::{Conversation, LogRecord, Note, PastCompaction};
 
 /// What ctxlens writes in the `compactMetadata.writtenBy` of a compaction it writes into
@@ -282,6 +285,7 @@ impl Transcript {
                 ),
                 Container::GeminiCli => (logs::gemini_cli(source, &text, start, conversation)?, Dialect::Gemini),
                 Container::CopilotCli => (logs::copilot_cli(source, &text, start, conversation)?, Dialect::OpenAi),
+                Container::Opencode => (logs::opencode(source, &text, start, conversation)?, Dialect::Anthropic),
                 _ => (logs::codex(source, &text, start, conversation)?, Dialect::Responses),
             };
             compactions = loaded.compactions;

@@ -56,6 +56,11 @@ fn device_kind(_path: &Path) -> Option<&'static str> {
 
 /// The name errors give an input and its text, checked to be UTF-8.
 pub(super) fn read_text(path: &Path) -> Result<(String, SourceText), LoadError> {
+    // An opencode session is a tree of files or a database's rows: assembled into one
+    // document first.
+    if let Some(store) = super::opencode_store::Store::of(path) {
+        return store.read(path);
+    }
     // A compressed file is read whole and decompressed (`text_from_bytes`).
     if path.as_os_str() != "-" && !super::compressed::is_compressed_file(path) {
         if let Some(text) = read_halves(path) {

@@ -1,6 +1,7 @@
 //! Agent session logs, one JSON record per line: Claude Code sessions, Codex rollouts,
-//! Gemini CLI chat recordings (whose older form is one JSON object) and Copilot CLI
-//! session events.
+//! Gemini CLI chat recordings (whose older form is one JSON object), Copilot CLI
+//! session events and opencode sessions (one JSON document, as `opencode export` prints
+//! it).
 //!
 //! Only some records are what the model saw. Those become messages (backed by their
 //! whole records, so export can write them back byte for byte); the rest (hooks,
@@ -12,6 +13,7 @@ mod claude_code;
 mod codex;
 mod copilot_cli;
 mod gemini_cli;
+mod opencode;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -31,6 +33,7 @@ pub(crate) use copilot_cli::copilot_cli;
 pub(crate) use gemini_cli::{
     gemini_cli, is_notice_from_v0_33 as gemini_cli_notice_from_v0_33, usage_of as gemini_cli_usage,
 };
+pub(crate) use opencode::{is_export as is_opencode_export, opencode, usage_of as opencode_usage};
 
 /// A record that is not part of the model-visible transcript.
 #[derive(Debug, Clone, PartialEq, Eq)]
