@@ -590,23 +590,8 @@ fn parent_of(transcript: &Transcript) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// An opencode session's own `info` (its directory, its creation time): the document's
-/// top-level object, which no message record holds.
-fn opencode_info(transcript: &Transcript) -> Option<serde_json::Value> {
-    #[derive(serde::Deserialize)]
-    struct Document<'a> {
-        #[serde(borrow)]
-        info: &'a serde_json::value::RawValue,
-    }
-    if transcript.format().container != crate::transcript::Container::Opencode {
-        return None;
-    }
-    let document: Document = serde_json::from_str(transcript.text()).ok()?;
-    serde_json::from_str(document.info.get()).ok()
-}
-
 fn project_of(transcript: &Transcript, path: &Path) -> String {
-    let opencode_directory = opencode_info(transcript).and_then(|info| {
+    let opencode_directory = transcript.session_info().and_then(|info| {
         info.get("directory")
             .and_then(serde_json::Value::as_str)
             .map(str::to_owned)
@@ -621,7 +606,7 @@ fn project_of(transcript: &Transcript, path: &Path) -> String {
 }
 
 fn started_of(transcript: &Transcript, path: &Path) -> String {
-    let opencode_created = opencode_info(transcript).and_then(|info| {
+    let opencode_created = transcript.session_info().and_then(|info| {
         let ms = info.pointer("/time/created")?.as_u64()?;
         Some(crate::text::rfc3339(
             std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms),

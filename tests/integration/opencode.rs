@@ -208,31 +208,41 @@ fn a_pruned_tool_output_is_sent_as_its_placeholder() {
     assert!(results(&whole).iter().any(|r| r.contains(output.trim())));
 }
 
-/// What ctxlens prices the session at is what opencode itself recorded it cost (each
-/// message's `cost`, priced by opencode from the model's list), its summary call included.
+/// What ctxlens prices a session at is what opencode itself recorded it cost (each
+/// message's `cost`, priced by opencode from the model's list), its summary call
+/// included: on the fixture and on a real session opencode 1.2.10 exported (its model
+/// named `claude-sonnet-4-6@default`), which is loaded, counted and scanned as well.
 #[test]
 fn a_session_costs_what_opencode_recorded() {
-    let document = export();
-    let recorded: f64 = document["messages"]
-        .as_array()
-        .expect("messages")
-        .iter()
-        .filter_map(|m| m["info"]["cost"].as_f64())
-        .sum();
-    let calls = document["messages"]
-        .as_array()
-        .expect("messages")
-        .iter()
-        .filter(|m| m["info"]["role"] == "assistant")
-        .count();
-    let stats = answer("stats", session_a().to_str().expect("utf-8"));
-    let cost = &stats["cost"];
-    assert_eq!(cost["calls"].as_array().map(Vec::len), Some(calls));
-    let total = cost["total"].as_f64().expect("a priced total");
-    assert!(
-        (total - recorded).abs() < 0.005,
-        "ctxlens ${total:.6}, opencode recorded ${recorded:.6}"
-    );
+    for path in [
+        folder().join("export-session-a.json"),
+        folder().join("real-export-opencode-1.2.10.json"),
+    ] {
+        let document = read_json(&path);
+        let messages = document["messages"].as_array().expect("messages");
+        let recorded: f64 = messages.iter().filter_map(|m| m["info"]["cost"].as_f64()).sum();
+        let calls = messages.iter().filter(|m| m["info"]["role"] == "assistant").count();
+        let stats = answer("stats", path.to_str().expect("utf-8"));
+        assert_eq!(stats["format"], "opencode");
+        let cost = &stats["cost"];
+        assert_eq!(
+            cost["calls"].as_array().map(Vec::len),
+            Some(calls),
+            "{}",
+            path.display()
+        );
+        let total = cost["total"].as_f64().expect("a priced total");
+        assert!(
+            (total - recorded).abs() <= recorded * 1e-4,
+            "{}: ctxlens ${total:.8}, opencode recorded ${recorded:.8}",
+            path.display()
+        );
+        let out = ctxlens(&["scan", path.to_str().expect("utf-8"), "--json"]);
+        assert_exit(&out, 0);
+        let row: Value = serde_json::from_str(stdout(&out).trim()).expect("one row");
+        assert!(row["error"].is_null(), "{row}");
+        assert_eq!(row["format"], "opencode");
+    }
 }
 
 #[test]
@@ -509,4 +519,36 @@ fn a_database_another_process_is_writing_reads_its_last_commit() {
     let t = Transcript::read(Path::new(&at), None).expect("loads");
     let last = t.messages().len() - 1;
     assert_eq!(t.readable_text(last), "Written while ctxlens read.");
+}
+
+/// opencode's own policy replays its sessions: the release that wrote one decides its
+/// rule (up to v1.1.65 the summary alone, at `context − max_output`), and `backtest`
+/// predicts the session's compaction where it happened.
+#[test]
+fn the_opencode_policy_replays_its_own_sessions_by_their_release() {
+    let policy = ctxlens::policy::by_name("opencode").expect("the policy");
+    assert_eq!(policy.agent_logs(), Some(Container::Opencode));
+    let none = ctxlens::policy::PolicySettings::parse(std::iter::empty::<&str>()).expect("no settings");
+    let path = folder().join("export-session-a.json");
+    let whole = Transcript::read_whole(&path).expect("loads");
+    let release = export()["info"]["version"].as_str().expect("a release").to_owned();
+    let from_log = policy.settings_from_log(&whole, whole.messages().len(), &none);
+    assert_eq!(from_log, vec![("version", "legacy".to_owned())], "release {release}");
+    // A session a later release wrote takes the policy's own default.
+    let mut later = export();
+    later["info"]["version"] = Value::from("1.18.3");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let later_path = dir.path().join("later.json");
+    std::fs::write(&later_path, later.to_string()).expect("written");
+    let later_whole = Transcript::read_whole(&later_path).expect("loads");
+    assert!(policy
+        .settings_from_log(&later_whole, later_whole.messages().len(), &none)
+        .is_empty());
+    let out = ctxlens(&["backtest", path.to_str().expect("utf-8"), "--json"]);
+    assert_exit(&out, 0);
+    let report = common::json_stdout(&out);
+    assert_eq!(report["policy"], "opencode");
+    let compactions = report["compactions"].as_array().expect("compactions");
+    assert_eq!(compactions.len(), 1);
+    assert_eq!(compactions[0]["error_messages"], 0, "{report}");
 }

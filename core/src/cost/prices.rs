@@ -177,6 +177,9 @@ impl PriceTable {
     pub fn prices(&self, model: &str) -> Option<&Prices> {
         let bare = model.rsplit('/').next().unwrap_or(model);
         let bare = bare.split('[').next().unwrap_or(bare).trim();
+        // A version or variant after `@` (Vertex AI's `claude-sonnet-4-5@20250929`,
+        // opencode's `claude-sonnet-4-6@default`) names the same model's prices.
+        let bare = bare.split('@').next().unwrap_or(bare);
         // Copilot CLI names Claude's versions with a dot (`claude-sonnet-4.5`), the
         // table with a dash (`claude-sonnet-4-5`).
         let dashed = if bare.starts_with("claude-") {
@@ -211,6 +214,7 @@ mod tests {
             "gpt-5.1-codex",
             "deepseek-chat",
             "claude-sonnet-4.5",
+            "claude-sonnet-4-6@default",
         ] {
             assert!(table.prices(model).is_some(), "{model} in {}", table.name);
         }

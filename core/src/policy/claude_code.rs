@@ -112,7 +112,7 @@ impl ReleaseRule {
 pub const RESERVE_CAPPED_FROM: (u64, u64, u64) = (2, 1, 21);
 
 /// A release's `(major, minor, patch)`, when `version` is one.
-fn release_number(version: &str) -> Option<(u64, u64, u64)> {
+pub(super) fn release_number(version: &str) -> Option<(u64, u64, u64)> {
     let mut parts = version.trim().split('.').map(|p| p.parse::<u64>().ok());
     Some((parts.next()??, parts.next()??, parts.next().flatten().unwrap_or(0)))
 }

@@ -207,6 +207,10 @@ impl PruneWalk {
 /// last `tail_turns`), counted with opencode's estimator.
 pub struct Overflow;
 
+/// The last release known to summarize everything (its source read at that tag: no
+/// kept tail, the overflow at `context − max_output`); v1.18.3 keeps a tail.
+const LAST_LEGACY_RELEASE: (u64, u64, u64) = (1, 1, 65);
+
 /// The overflow's settings, resolved.
 struct Usable {
     limit: u64,
@@ -278,6 +282,33 @@ impl Policy for Overflow {
 
     fn counts_billed(&self) -> bool {
         true
+    }
+
+    fn agent_logs(&self) -> Option<crate::transcript::Container> {
+        Some(crate::transcript::Container::Opencode)
+    }
+
+    /// The release that wrote the session (its `Session.Info.version`, known from its
+    /// start): up to v1.1.65 opencode summarized everything and fired at `context −
+    /// max_output` (`session/compaction.ts` at 34ebe814; its overflow at 168,000 of a
+    /// 200,000 window, `tests/data/other-agents/opencode/FORMAT.md`), the `legacy` rule.
+    fn settings_from_log(
+        &self,
+        whole: &crate::transcript::Transcript,
+        before: usize,
+        given: &PolicySettings,
+    ) -> Vec<(&'static str, String)> {
+        let _ = before;
+        if given.text("version").is_some() || whole.format().container != crate::transcript::Container::Opencode {
+            return Vec::new();
+        }
+        let release = whole
+            .client_version()
+            .and_then(|v| super::claude_code::release_number(&v));
+        match release {
+            Some(number) if number <= LAST_LEGACY_RELEASE => vec![("version", "legacy".to_owned())],
+            _ => Vec::new(),
+        }
     }
 
     /// Its estimator's size of the message, which the tail is chosen by (a replay costs

@@ -196,8 +196,29 @@ impl Transcript {
     /// `version` on its records, Codex's `cli_version` in its session header. Agents
     /// change their compaction rules between releases.
     pub fn client_version(&self) -> Option<String> {
+        if let Some(info) = self.session_info() {
+            return info
+                .get("version")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned);
+        }
         self.first_record_field("version")
             .or_else(|| self.first_record_field("cli_version"))
+    }
+
+    /// What an opencode session says of itself, outside its messages (`Session.Info`:
+    /// its directory, its release, when it was created); `None` for other formats.
+    pub fn session_info(&self) -> Option<serde_json::Value> {
+        #[derive(serde::Deserialize)]
+        struct Document<'a> {
+            #[serde(borrow)]
+            info: &'a serde_json::value::RawValue,
+        }
+        if self.format.container != Container::Opencode {
+            return None;
+        }
+        let document: Document = serde_json::from_str(&self.text).ok()?;
+        serde_json::from_str(document.info.get()).ok()
     }
 
     /// Which conversation of a session log this is (always `Live` for other formats).

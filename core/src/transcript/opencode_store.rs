@@ -132,14 +132,24 @@ impl Store {
 }
 
 /// A path naming a SQLite file, itself or as `file#session`: the file and the session.
+/// Only a name a database goes by (`.db`, `.sqlite`, `.sqlite3`) is opened to look: every
+/// file a scan reads asks this, and a session log is never opened twice for it.
 fn database_address(path: &Path) -> Option<(PathBuf, Option<String>)> {
-    if is_database(path) {
+    if has_database_name(path) && is_database(path) {
         return Some((path.to_path_buf(), None));
     }
     let text = path.to_str()?;
     let (file, session) = text.rsplit_once('#')?;
     let file = PathBuf::from(file);
-    (session.starts_with("ses_") && is_database(&file)).then(|| (file, Some(session.to_owned())))
+    (session.starts_with("ses_") && has_database_name(&file) && is_database(&file))
+        .then(|| (file, Some(session.to_owned())))
+}
+
+/// Whether `path` has a name a database file goes by.
+fn has_database_name(path: &Path) -> bool {
+    path.extension()
+        .and_then(|x| x.to_str())
+        .is_some_and(|x| ["db", "sqlite", "sqlite3"].iter().any(|d| x.eq_ignore_ascii_case(d)))
 }
 
 /// Whether `path` is a SQLite database file (by its first bytes).
