@@ -48,27 +48,52 @@ pub enum Context {
 }
 
 impl Context {
-    /// Every context, in help order, with its heading.
-    pub const ALL: [(Context, &'static str); 18] = [
-        (Context::Main, "Main screen"),
-        (Context::Breakdown, "Where the context goes (b)"),
-        (Context::Timeline, "Epochs and real compactions (h)"),
-        (Context::Epoch, "An epoch, opened from the timeline"),
-        (Context::Replay, "Replay chart (R)"),
-        (Context::Sweep, "Sweep chart (S)"),
-        (Context::Config, "Settings to paste (c)"),
-        (Context::Compare, "Every agent's policy (C)"),
-        (Context::Cost, "What each call cost ($)"),
-        (Context::Ledger, "Standing instructions (L)"),
-        (Context::Pick, "Choosing the tokenizer (t)"),
-        (Context::Browser, "The session browser (ctxlens DIR)"),
-        (Context::Preview, "Preview (p)"),
-        (Context::Loss, "Loss report (l)"),
-        (Context::Help, "Help (?)"),
-        (Context::Prompt, "Prompts (=, /, e)"),
-        (Context::Waiting, "While waiting"),
-        (Context::Confirm, "Questions"),
+    /// Every context, in help order (a new one is listed here and headed in
+    /// [`Context::heading`], whose match makes the heading required).
+    pub const ALL: &'static [Context] = &[
+        Context::Main,
+        Context::Breakdown,
+        Context::Timeline,
+        Context::Epoch,
+        Context::Replay,
+        Context::Sweep,
+        Context::Config,
+        Context::Compare,
+        Context::Cost,
+        Context::Ledger,
+        Context::Pick,
+        Context::Browser,
+        Context::Preview,
+        Context::Loss,
+        Context::Help,
+        Context::Prompt,
+        Context::Waiting,
+        Context::Confirm,
     ];
+
+    /// Its heading in the help.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Context::Main => "Main screen",
+            Context::Breakdown => "Where the context goes (b)",
+            Context::Timeline => "Epochs and real compactions (h)",
+            Context::Epoch => "An epoch, opened from the timeline",
+            Context::Replay => "Replay chart (R)",
+            Context::Sweep => "Sweep chart (S)",
+            Context::Config => "Settings to paste (c)",
+            Context::Compare => "Every agent's policy (C)",
+            Context::Cost => "What each call cost ($)",
+            Context::Ledger => "Standing instructions (L)",
+            Context::Pick => "Choosing the tokenizer (t)",
+            Context::Browser => "The session browser (ctxlens DIR)",
+            Context::Preview => "Preview (p)",
+            Context::Loss => "Loss report (l)",
+            Context::Help => "Help (?)",
+            Context::Prompt => "Prompts (=, /, e)",
+            Context::Waiting => "While waiting",
+            Context::Confirm => "Questions",
+        }
+    }
 }
 
 /// One key, as crossterm reports it (Shift is ignored for characters: `+` is `+`).
@@ -300,8 +325,8 @@ pub fn help() -> Vec<HelpLine> {
         )),
         HelpLine::Blank,
     ];
-    for (context, heading) in Context::ALL {
-        lines.push(HelpLine::Heading(heading));
+    for &context in Context::ALL {
+        lines.push(HelpLine::Heading(context.heading()));
         lines.extend(bindings(context).map(|b| HelpLine::Key(b.label, b.help)));
         lines.push(HelpLine::Blank);
     }
@@ -360,9 +385,23 @@ mod tests {
         );
     }
 
+    /// Every context a binding names is in the help's list, once: a context added to
+    /// the table but not to `Context::ALL` would have keys the help never shows.
+    #[test]
+    fn every_context_a_key_works_in_is_listed_once() {
+        for binding in BINDINGS {
+            for context in binding.contexts {
+                assert!(Context::ALL.contains(context), "{context:?} is not in Context::ALL");
+            }
+        }
+        for (i, context) in Context::ALL.iter().enumerate() {
+            assert!(!Context::ALL[i + 1..].contains(context), "{context:?} listed twice");
+        }
+    }
+
     #[test]
     fn no_key_is_bound_twice_in_one_context() {
-        for (context, _) in Context::ALL {
+        for &context in Context::ALL {
             let keys: Vec<Key> = bindings(context).flat_map(|b| b.keys.iter().copied()).collect();
             for (i, k) in keys.iter().enumerate() {
                 assert!(!keys[i + 1..].contains(k), "{k:?} bound twice in {context:?}");
