@@ -92,6 +92,15 @@ struct Compaction {
     tail_start: Option<usize>,
 }
 
+/// What a message is to a compaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InCompaction {
+    /// The user message holding the `compaction` part.
+    Request,
+    /// The assistant message answering it with the summary.
+    Summary,
+}
+
 /// The usage of an assistant message's call (`Session.getUsage`: `input` is what was
 /// neither read from nor written to the cache; reasoning is billed as output).
 pub(crate) fn usage_of(info: &Value) -> Option<Recorded> {
@@ -132,8 +141,14 @@ pub(crate) fn opencode(
         (Conversation::Live, Some(last)) => live_order(&stored, last),
         _ => (0..stored.len()).collect(),
     };
+    // What each message is to a compaction, looked up in O(1) per message.
+    let mut in_compaction: Vec<Option<InCompaction>> = vec![None; stored.len()];
+    for c in &compactions {
+        in_compaction[c.request] = Some(InCompaction::Request);
+        in_compaction[c.summary] = Some(InCompaction::Summary);
+    }
     let mut loaded = Loaded::empty();
-    let mut owner_of: Vec<Vec<usize>> = vec![Vec::new(); stored.len()];
+    let mut owner_of: Vec<Option<usize>> = vec![None; stored.len()];
     let mut order_of: Vec<Option<usize>> = vec![None; stored.len()];
     let live_request = match conversation {
         Conversation::Live => compactions.last().map(|c| c.request),
@@ -144,12 +159,12 @@ pub(crate) fn opencode(
         order_of[k] = Some(order);
         let message = &stored[k];
         let before = loaded.messages.len();
-        match compactions.iter().find(|c| c.request == k || c.summary == k) {
-            Some(c) if c.request == k && live_request == Some(k) => {
+        match in_compaction[k] {
+            Some(InCompaction::Request) if live_request == Some(k) => {
                 let json = json!({ "role": "user", "content": COMPACTION_QUESTION });
                 push(source, text, &mut loaded, message, json.to_string(), false)?;
             }
-            Some(c) if c.request == k => {
+            Some(InCompaction::Request) => {
                 let trigger = trigger_of(message);
                 loaded.notes.push(Note {
                     before,
@@ -167,7 +182,7 @@ pub(crate) fn opencode(
                     post_tokens: None,
                 });
             }
-            Some(_) => {
+            Some(InCompaction::Summary) => {
                 let json = json!({ "role": "assistant", "content": message.text() });
                 push(source, text, &mut loaded, message, json.to_string(), true)?;
                 if let Some(past) = loaded.compactions.last_mut().filter(|p| p.summary_message.is_none()) {
@@ -185,7 +200,7 @@ pub(crate) fn opencode(
             }
             None => user(source, text, &mut loaded, message)?,
         }
-        owner_of[k] = (before..loaded.messages.len()).collect();
+        owner_of[k] = (before < loaded.messages.len()).then_some(before);
         notes(&mut loaded, message, before);
     }
     if let (Conversation::Live, Some(last)) = (conversation, compactions.last()) {
@@ -194,7 +209,7 @@ pub(crate) fn opencode(
     for (k, message) in stored.iter().enumerate() {
         loaded.records.push(LogRecord {
             range: message.range.clone(),
-            message: owner_of[k].first().copied(),
+            message: owner_of[k],
             active: order_of[k].is_some(),
             order: order_of[k],
             earlier: None,
@@ -300,23 +315,38 @@ fn messages_of(source: &str, text: &str, start: usize) -> Result<Vec<Stored>, Lo
     Ok(stored)
 }
 
-/// The compactions that completed: a request answered by a summary that finished.
+/// The compactions that completed: a request answered by a summary that finished (its
+/// first such answer after it; summaries are looked up by the request they answer, so a
+/// session of many requests is read in one pass).
 fn compactions_of(stored: &[Stored]) -> Vec<Compaction> {
+    let mut summaries: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for (k, m) in stored.iter().enumerate() {
+        let finished = m.info.get("finish").is_some_and(|f| !f.is_null());
+        if let Some(parent) = m
+            .info
+            .get("parentID")
+            .and_then(Value::as_str)
+            .filter(|_| m.is_summary() && finished)
+        {
+            summaries.entry(parent).or_default().push(k);
+        }
+    }
+    let index_of: std::collections::HashMap<&str, usize> =
+        stored.iter().enumerate().map(|(k, m)| (m.id(), k)).collect();
     let mut out = Vec::new();
     for (request, message) in stored.iter().enumerate() {
         let Some(part) = message.compaction_part().filter(|_| message.role() == "user") else {
             continue;
         };
-        let summary = stored.iter().enumerate().skip(request + 1).find(|(_, m)| {
-            m.is_summary()
-                && m.info.get("parentID").and_then(Value::as_str) == Some(message.id())
-                && m.info.get("finish").is_some_and(|f| !f.is_null())
-        });
-        let Some((summary, _)) = summary else { continue };
+        let summary = summaries
+            .get(message.id())
+            .and_then(|answers| answers.iter().copied().find(|&k| k > request));
+        let Some(summary) = summary else { continue };
         let tail_start = part
             .get("tail_start_id")
             .and_then(Value::as_str)
-            .and_then(|id| stored[..request].iter().position(|m| m.id() == id));
+            .and_then(|id| index_of.get(id).copied())
+            .filter(|&k| k < request);
         out.push(Compaction {
             request,
             summary,
