@@ -73,6 +73,11 @@ pub struct ChatMessage {
     pub call_id: Option<String>,
     /// `name`, when the message has one.
     pub name: Option<String>,
+    /// The length, in UTF-16 units as JavaScript measures it, of the attachments a Claude
+    /// Code log records right after this message (a file it saw edited, a reminder, a
+    /// re-read file: `attachment` records, sent to the model with the next request and not
+    /// logged as messages); 0 elsewhere.
+    pub attached_chars: u64,
 }
 
 impl ChatMessage {
@@ -101,7 +106,7 @@ pub fn chat_view(transcript: &Transcript) -> Vec<ChatMessage> {
 /// The chat view with each message's count taken from `counts`.
 pub fn chat_view_counted(transcript: &Transcript, counts: &Counts) -> Vec<ChatMessage> {
     use rayon::prelude::*;
-    (0..transcript.messages.len())
+    let mut view = (0..transcript.messages.len())
         .into_par_iter()
         .map(|index| {
             let json = transcript.request(index);
@@ -117,7 +122,44 @@ pub fn chat_view_counted(transcript: &Transcript, counts: &Counts) -> Vec<ChatMe
             message.past_summary = transcript.messages[index].past_summary;
             message
         })
-        .collect()
+        .collect::<Vec<_>>();
+    add_attachments(&mut view, transcript);
+    view
+}
+
+/// Adds to each message the attachments its log records after it
+/// ([`ChatMessage::attached_chars`]): one pass over the log's records, parsing only those
+/// that hold an attachment.
+fn add_attachments(view: &mut [ChatMessage], transcript: &Transcript) {
+    if transcript.format.container != crate::transcript::Container::ClaudeCode {
+        return;
+    }
+    let text = transcript.text();
+    let mut last = None;
+    for record in transcript.log_records() {
+        if record.message.is_some() {
+            last = record.message;
+            continue;
+        }
+        let line = &text[record.range.clone()];
+        if !line.contains("\"attachment\"") {
+            continue;
+        }
+        let Some(message) = last.and_then(|i| view.get_mut(i)) else {
+            continue;
+        };
+        let Ok(value) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let on_main = value.get("isSidechain").and_then(Value::as_bool) != Some(true);
+        if let (Some("attachment"), Some(attachment), true) = (
+            value.get("type").and_then(Value::as_str),
+            value.get("attachment"),
+            on_main,
+        ) {
+            message.attached_chars += attachment.to_string().encode_utf16().count() as u64;
+        }
+    }
 }
 
 /// A message a policy writes (a summary), as the view holds it.
@@ -138,6 +180,7 @@ pub fn written(kind: Kind, role: &str, text: String, counted: u64) -> ChatMessag
         calls: Vec::new(),
         call_id: None,
         name: None,
+        attached_chars: 0,
     }
 }
 
@@ -179,6 +222,7 @@ fn from_chat_json(index: usize, role: &str, value: &Value, transcript: &Transcri
                     .map(str::to_owned)
             }),
         name: value.get("name").and_then(Value::as_str).map(str::to_owned),
+        attached_chars: 0,
     };
     match value.get("content") {
         Some(Value::String(s)) => message.text.clone_from(s),
@@ -300,9 +344,42 @@ fn from_roles(index: usize, role: &str, transcript: &Transcript) -> ChatMessage 
             .collect(),
         call_id: m.tool_results().first().cloned(),
         name: None,
+        attached_chars: 0,
     }
 }
 
 fn text_at(value: &Value, key: &str) -> String {
     value.get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An attachment a Claude Code log records after a message (a file it saw edited)
+    /// goes with that message, its JSON's length as JavaScript measures it; a sub-agent's
+    /// does not, and no other log has any.
+    #[test]
+    fn a_logs_attachments_go_with_the_message_before_them() {
+        let attachment =
+            serde_json::json!({"type": "edited_text_file", "filename": "src/é.rs", "snippet": "fn main() {}\n"});
+        let user = serde_json::json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s",
+            "message": {"role": "user", "content": "edit it"}});
+        let record = |sidechain: bool| {
+            serde_json::json!({"type": "attachment", "uuid": "t1", "parentUuid": "u1", "sessionId": "s",
+                "isSidechain": sidechain, "attachment": attachment})
+        };
+        let assistant = serde_json::json!({"type": "assistant", "uuid": "a1", "parentUuid": "t1", "sessionId": "s",
+            "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "Done."}]}});
+        let text = format!("{user}\n{}\n{}\n{assistant}\n", record(false), record(true));
+        let log = Transcript::parse("log.jsonl", text.into_bytes(), None).expect("a Claude Code log");
+        let counts = Counts::compute(&log, crate::tokens::Tokenizer::Estimate);
+        let view = chat_view_counted(&log, &counts);
+        let length = attachment.to_string().encode_utf16().count() as u64;
+        assert_eq!(
+            view[0].attached_chars, length,
+            "the main conversation's attachment, once"
+        );
+        assert!(view[1..].iter().all(|m| m.attached_chars == 0));
+    }
 }

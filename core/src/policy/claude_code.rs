@@ -511,14 +511,23 @@ impl Policy for ClaudeCode {
         recorded.context_tokens().saturating_add(recorded.output_tokens)
     }
 
+    /// Its own estimate of a message, what it adds for the messages since the last
+    /// response ([`rough_estimate`]).
     fn cost(&self, message: &ChatMessage) -> u64 {
-        message.counted
+        rough_estimate(message)
     }
 
+    /// The figure [`Policy::plan_chat`] compares, from the running sums: the last
+    /// response's billed size, and from 2.1.2 Claude Code's estimate of what followed.
     fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
-        let cost = running.total_cost();
         let r = Self::resolve(settings)?;
-        Ok(r.billing.billed(cost) >= r.threshold)
+        let measured = running.last_assistant().map_or(0, |a| a + 1);
+        let since = if estimates_since(settings) {
+            running.total_cost() - running.cost[measured]
+        } else {
+            0
+        };
+        Ok(r.billing.billed(running.counted[measured]).saturating_add(since) >= r.threshold)
     }
 
     fn plan(&self, transcript: &Transcript, settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
@@ -537,13 +546,28 @@ impl Policy for ClaudeCode {
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let r = Self::resolve(settings)?;
         // What Claude Code measures before a request: the last response's usage (its
-        // prompt and its output), not the tool results or the message added since.
+        // prompt and its output), and from 2.1.2 its own estimate of the tool results and
+        // messages added since ([`estimates_since`]).
         let measured = chat
             .iter()
             .rposition(|m| m.kind == Kind::Assistant)
-            .map_or(chat.len(), |i| i + 1);
+            .map_or(0, |i| i + 1);
         let counted: u64 = chat[..measured].iter().map(|m| m.counted).sum();
-        let billed = r.billing.billed(counted);
+        let since: u64 = if estimates_since(settings) {
+            chat[measured..]
+                .iter()
+                .map(|m| {
+                    if m.policy_cost > 0 {
+                        m.policy_cost
+                    } else {
+                        rough_estimate(m)
+                    }
+                })
+                .sum()
+        } else {
+            0
+        };
+        let billed = r.billing.billed(counted).saturating_add(since);
         let mut plan = PolicyPlan::unchanged(self.name(), "billed (overhead + ratio × estimate)", chat.len());
         plan.tokens_before = Some(billed);
         plan.tokens_after = Some(billed);
@@ -574,6 +598,32 @@ impl Policy for ClaudeCode {
         plan.tokens_after = Some(r.billing.billed(restored_tokens).max(r.billing.overhead));
         Ok(plan)
     }
+}
+
+/// The first release whose automatic compaction adds its estimate of the messages since
+/// the last response to that response's usage: up to 2.1.1 the check reads the usage
+/// alone (2.1.1's `cli.js`: the function minified as `OI`, as 1.0.53's `fw` and 2.0.76's
+/// `gK`); from 2.1.2 it adds the estimate (2.1.2's `D81`, 2.1.41's `Fv`: `Vb1(usage) +
+/// X_8(messages.slice(last + 1))`). Each release read from npm.
+const ESTIMATES_SINCE_FROM: (u64, u64, u64) = (2, 1, 2);
+
+/// Whether the release in `settings` adds the estimate of what came since the last
+/// response (the latest behaviour where no release is named).
+fn estimates_since(settings: &PolicySettings) -> bool {
+    settings
+        .text("version")
+        .and_then(release_number)
+        .is_none_or(|n| n >= ESTIMATES_SINCE_FROM)
+}
+
+/// Claude Code's estimate of a message (2.1.41's `j_8`, `OR7`, `TY9` and `$2`): a
+/// quarter of its text's length, rounded, and 2,000 for each image; a call's arguments
+/// and thinking count nothing; the attachments its log records after it, a quarter of
+/// their JSON's length (`$2(F1(A.attachment))`).
+pub fn rough_estimate(message: &ChatMessage) -> u64 {
+    quarter_chars(&message.text)
+        .saturating_add(2_000 * message.images as u64)
+        .saturating_add(message.attached_chars.saturating_add(2) / 4)
 }
 
 /// What Claude Code puts back after compacting (read from its published `cli.js`): the
@@ -789,6 +839,61 @@ mod tests {
         // 8dee18d0's last response before its compaction: 166,010 sent, 391 written.
         assert_eq!(ClaudeCode.last_response_tokens(&usage), 166_401);
         assert_eq!(usage.context_tokens(), 166_010, "the request's own size is the prompt");
+    }
+
+    /// From 2.1.2 the check adds Claude Code's estimate of what followed the last response
+    /// (a quarter of a tool result's length; an attachment's JSON likewise); up to 2.1.1
+    /// it reads the response alone. The cheap test a replay makes agrees with the plan.
+    #[test]
+    fn from_2_1_2_what_followed_the_last_response_is_estimated() {
+        use super::super::chat::written;
+        let mut result = written(Kind::Tool, "user", "x".repeat(4_000), 1_300);
+        result.past_summary = false;
+        let mut reminder = written(Kind::User, "user", String::new(), 0);
+        (reminder.past_summary, reminder.attached_chars) = (false, 2_000);
+        assert_eq!(rough_estimate(&result), 1_000);
+        assert_eq!(rough_estimate(&reminder), 500);
+        let mut chat: Vec<ChatMessage> = [
+            written(Kind::User, "user", "start".to_owned(), 10_000),
+            written(Kind::Assistant, "assistant", "reading".to_owned(), 150_000),
+            result,
+            reminder,
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut m)| {
+            (m.index, m.past_summary) = (i, false);
+            m
+        })
+        .collect();
+        chat[2].call_id = Some("t1".to_owned());
+        // The response measured 160,000 (overhead 0, ratio 1); 1,500 followed.
+        let settings = |version: &str, threshold: u64| {
+            let pairs = [
+                format!("version={version}"),
+                format!("threshold={threshold}"),
+                "overhead=0".to_owned(),
+                "ratio=1".to_owned(),
+            ];
+            PolicySettings::parse(pairs.iter().map(String::as_str)).expect("settings")
+        };
+        let running = Running::of(&chat, rough_estimate);
+        for (version, threshold, fires) in [
+            ("2.1.2", 161_500, true),
+            ("2.1.2", 161_501, false),
+            ("2.1.1", 161_500, false),
+            ("2.1.1", 160_000, true),
+            ("1.0.53", 160_001, false),
+        ] {
+            let s = settings(version, threshold);
+            let plan = ClaudeCode.plan_chat(&chat, &s).expect("plans");
+            assert_eq!(plan.compacted, fires, "{version} at {threshold}");
+            assert_eq!(
+                ClaudeCode.may_act(&s, &running).expect("tests"),
+                fires,
+                "{version} at {threshold}: the cheap test"
+            );
+        }
     }
 
     #[test]

@@ -70,6 +70,11 @@ impl Running {
         running
     }
 
+    /// The position of the latest assistant message, if any.
+    pub fn last_assistant(&self) -> Option<usize> {
+        self.last_assistant
+    }
+
     /// Messages in the context.
     pub fn messages(&self) -> usize {
         self.cost.len() - 1
