@@ -417,6 +417,16 @@ fn the_database_reads_as_its_tree_and_scan_lists_its_sessions() {
     }
     both.sort();
     assert_eq!(listed(&data), both);
+    // A project folder that only happens to be named `opencode` is scanned as any other.
+    let project = dir.path().join("src").join("opencode");
+    std::fs::create_dir_all(&project).expect("a project folder");
+    let log = project.join("session.jsonl");
+    std::fs::copy(
+        common::data().join("real-transcripts/claude-code-jsonl/worktrees-ef958aa1-subagent-a52886dc.jsonl"),
+        &log,
+    )
+    .expect("copied");
+    assert_eq!(listed(&project), vec![log.display().to_string()]);
 }
 
 fn copy_tree(from: &Path, to: &Path) {

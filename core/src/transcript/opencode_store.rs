@@ -28,9 +28,14 @@ const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 /// `opencode.db` and `opencode-<channel>.db` (v1.2.0 `storage/db.ts`).
 pub const DATA_FOLDER: &str = "opencode";
 
-/// Whether `root` is opencode's data folder or the storage tree in it.
+/// Whether `root` is opencode's data folder (named so, holding its storage tree or a
+/// database) or the storage tree in it (holding `session/`): a project folder that only
+/// happens to be called `opencode` is not.
 pub fn is_data_folder(root: &Path) -> bool {
-    root.ends_with(DATA_FOLDER) || root.ends_with(Path::new(DATA_FOLDER).join("storage"))
+    if root.ends_with(Path::new(DATA_FOLDER).join("storage")) {
+        return root.join("session").is_dir();
+    }
+    root.ends_with(DATA_FOLDER) && (root.join("storage").join("session").is_dir() || !databases_in(root).is_empty())
 }
 
 /// The databases right in opencode's data folder `root`, by name.
@@ -77,8 +82,9 @@ impl Store {
         }
         let name = path.file_name()?.to_str()?;
         let id = name.strip_prefix("ses_").and_then(|_| name.strip_suffix(".json"))?;
-        let storage = path.parent()?.parent()?;
-        (storage.file_name()? == "session" && storage.parent()?.join("message").is_dir() && !id.is_empty())
+        // `…/storage/session/<project>/ses_….json`, `…/storage/message/` beside `session/`.
+        let sessions = path.parent()?.parent()?;
+        (sessions.file_name()? == "session" && sessions.parent()?.join("message").is_dir() && !id.is_empty())
             .then(|| Store::Tree(path.to_path_buf()))
     }
 
