@@ -102,6 +102,9 @@ fn threshold_of(transcript: &Transcript, window: u64) -> (u64, String) {
             "gemini-cli (half the window, its default compression threshold)".to_owned(),
         );
     }
+    if transcript.format().container == Container::Opencode {
+        return crate::policy::opencode::session_threshold(transcript, window);
+    }
     if transcript.format().container == Container::CopilotCli {
         // Copilot CLI compacts in the background past a threshold it does not publish;
         // where its last automatic compaction began is the best known bound.

@@ -562,3 +562,42 @@ fn the_opencode_policy_replays_its_own_sessions_by_their_release() {
     assert_eq!(compactions.len(), 1);
     assert_eq!(compactions[0]["error_messages"], 0, "{report}");
 }
+
+/// `status` reads an opencode session by opencode's own overflow: the fixture's release
+/// (v1.1.65) overflowed between its last two calls' totals, so its threshold lies there.
+#[test]
+fn status_reads_an_opencode_session_by_its_overflow() {
+    let document = export();
+    let messages = document["messages"].as_array().expect("messages");
+    let request = messages
+        .iter()
+        .position(|m| {
+            m["parts"]
+                .as_array()
+                .expect("parts")
+                .iter()
+                .any(|p| p["type"] == "compaction")
+        })
+        .expect("a compaction request");
+    let totals: Vec<u64> = messages[..request]
+        .iter()
+        .filter_map(|m| m["info"]["tokens"]["total"].as_u64())
+        .collect();
+    let (below, above) = (totals[totals.len() - 2], totals[totals.len() - 1]);
+    let status = answer(
+        "status",
+        folder().join("export-session-a.json").to_str().expect("utf-8"),
+    );
+    assert_eq!(status["compacts"], true, "{status}");
+    assert!(
+        status["threshold_from"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("opencode (1.1.65")),
+        "{status}"
+    );
+    let threshold = status["threshold"].as_u64().expect("a threshold");
+    assert!(
+        below < threshold && threshold <= above,
+        "{below} < {threshold} <= {above}"
+    );
+}

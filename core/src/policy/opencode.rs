@@ -211,6 +211,34 @@ pub struct Overflow;
 /// kept tail, the overflow at `context − max_output`); v1.18.3 keeps a tail.
 const LAST_LEGACY_RELEASE: (u64, u64, u64) = (1, 1, 65);
 
+/// Where opencode's overflow fires in a session it wrote, for a model with `window`
+/// tokens: the usable context by the rule of the release that wrote the session
+/// ([`Overflow`]'s `settings_from_log`), and what says so. What `status` and the meter
+/// compare the context with.
+pub fn session_threshold(transcript: &crate::transcript::Transcript, window: u64) -> (u64, String) {
+    let given = PolicySettings::default().with("context", window);
+    let mut settings = given.clone();
+    for (key, value) in Overflow.settings_from_log(transcript, transcript.messages().len(), &given) {
+        settings = settings.with(key, value);
+    }
+    let release = transcript
+        .client_version()
+        .unwrap_or_else(|| "an unnamed release".to_owned());
+    match Overflow::resolve(&settings) {
+        Ok(u) if u.legacy => (
+            u.limit,
+            format!("opencode ({release}, up to v1.1.65's rule: its overflow at the window less the reply's reserve)"),
+        ),
+        Ok(u) => (
+            u.limit,
+            format!(
+                "opencode ({release}, its current rule: its overflow at the window less the reply's and the compaction's reserves)"
+            ),
+        ),
+        Err(_) => (window, "opencode (its overflow, at the window)".to_owned()),
+    }
+}
+
 /// The overflow's settings, resolved.
 struct Usable {
     limit: u64,
