@@ -274,7 +274,9 @@ fn load(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&str>) -> PyRe
     } else if source.is_instance_of::<PyString>() || source.hasattr("__fspath__")? {
         let path: PathBuf = source.extract()?;
         if path.as_os_str() != "-" {
-            refuse_unreadable(&path)?;
+            // An opencode database's session (`opencode.db#ses_…`) is read from its file.
+            let store = ::ctxlens::transcript::opencode_store::Store::of(&path);
+            refuse_unreadable(store.as_ref().map_or(path.as_path(), |s| s.file()))?;
         }
         py.detach(|| Core::read(&path, forced))
     } else {
@@ -322,16 +324,17 @@ fn ledger(py: Python<'_>, path: PathBuf, review: Option<PathBuf>, format: Option
         let name = path.display().to_string();
         return Err(PyFileNotFoundError::new_err((2, "No such file or directory", name)));
     }
-    let (text, skipped) = py.detach(|| -> ::ctxlens::Result<(String, Vec<String>)> {
-        let review = read_review(review.as_deref(), &path)?;
-        let mut skipped = Vec::new();
-        let found = ledger_at(&path, forced, &review, &mut |file, e| {
-            skipped.push(format!("{}: skipped: {e}", file.display()));
-        })?;
-        let doc = document::to_string(&document::file_name(&path), &LedgerDoc::of(&found), true);
-        Ok((doc, skipped))
-    })
-    .map_err(value_error)?;
+    let (text, skipped) = py
+        .detach(|| -> ::ctxlens::Result<(String, Vec<String>)> {
+            let review = read_review(review.as_deref(), &path)?;
+            let mut skipped = Vec::new();
+            let found = ledger_at(&path, forced, &review, &mut |file, e| {
+                skipped.push(format!("{}: skipped: {e}", file.display()));
+            })?;
+            let doc = document::to_string(&document::file_name(&path), &LedgerDoc::of(&found), true);
+            Ok((doc, skipped))
+        })
+        .map_err(value_error)?;
     let warnings = py.import("warnings")?;
     for message in skipped {
         warnings.call_method1("warn", (message,))?;

@@ -235,3 +235,49 @@ def test_the_stubs_type_check_a_caller(tmp_path):
     assert status == 1, out
     assert "caller.py:5" in out and "Incompatible types" in out, out
     assert out.count("error:") == 1, out
+
+
+def test_an_opencode_database_python_writes_reads_as_its_storage_tree(tmp_path):
+    """opencode keeps its sessions in SQLite from v1.2.0 (tests/data/other-agents/opencode/
+    FORMAT.md): the database Python's own sqlite3 writes from the storage tree, a session
+    as `opencode.db#ses_...`, plans as the tree's session file does."""
+    import sqlite3
+
+    storage = ROOT / "tests" / "data" / "other-agents" / "opencode" / "storage"
+    db = tmp_path / "opencode.db"
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA journal_mode=WAL")
+    con.executescript(
+        "CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT, parent_id TEXT, slug TEXT, directory TEXT,"
+        " title TEXT, version TEXT, time_created INTEGER, time_updated INTEGER);"
+        "CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT, time_created INTEGER, time_updated INTEGER, data TEXT);"
+        "CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT, session_id TEXT, time_created INTEGER,"
+        " time_updated INTEGER, data TEXT);"
+    )
+    sessions = sorted(storage.glob("session/*/ses_*.json"))
+    for file in sessions:
+        s = json.loads(file.read_text())
+        con.execute(
+            "INSERT INTO session VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?)",
+            (s["id"], s["projectID"], s["slug"], s["directory"], s["title"], s["version"], s["time"]["created"], s["time"]["updated"]),
+        )
+        for message_file in sorted((storage / "message" / s["id"]).glob("*.json")):
+            m = json.loads(message_file.read_text())
+            mid = m.pop("id")
+            m.pop("sessionID")
+            created = m["time"]["created"]
+            con.execute("INSERT INTO message VALUES (?, ?, ?, ?, ?)", (mid, s["id"], created, created, json.dumps(m)))
+            for part_file in sorted((storage / "part" / mid).glob("*.json")):
+                p = json.loads(part_file.read_text())
+                pid = p.pop("id")
+                p.pop("messageID")
+                p.pop("sessionID")
+                con.execute("INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)", (pid, mid, s["id"], created, created, json.dumps(p)))
+    con.commit()
+    con.close()
+    for file in sessions:
+        tree = ctxlens.load(file)
+        database = ctxlens.load(f"{db}#{file.stem}")
+        assert database.total() == tree.total() > 0
+        budget = max(tree.total() // 3, 1)
+        assert without_file(database.plan(budget)) == without_file(tree.plan(budget))
