@@ -69,6 +69,20 @@ fn without_lines(value: &mut Value) {
     }
 }
 
+/// The index of the message holding the session's `compaction` part.
+fn compaction_request(messages: &[Value]) -> usize {
+    messages
+        .iter()
+        .position(|m| {
+            m["parts"]
+                .as_array()
+                .expect("parts")
+                .iter()
+                .any(|p| p["type"] == "compaction")
+        })
+        .expect("a compaction request")
+}
+
 fn session_a() -> PathBuf {
     let id = export()["info"]["id"].as_str().expect("an id").to_owned();
     session_files()
@@ -99,16 +113,7 @@ fn a_session_reads_the_same_from_its_tree_and_from_its_export() {
 fn the_live_view_is_what_opencode_sends_after_its_compaction() {
     let document = export();
     let messages = document["messages"].as_array().expect("messages");
-    let request = messages
-        .iter()
-        .position(|m| {
-            m["parts"]
-                .as_array()
-                .expect("parts")
-                .iter()
-                .any(|p| p["type"] == "compaction")
-        })
-        .expect("a compaction request");
+    let request = compaction_request(messages);
     let summary = messages
         .iter()
         .find(|m| m["info"]["summary"] == true)
@@ -569,16 +574,7 @@ fn the_opencode_policy_replays_its_own_sessions_by_their_release() {
 fn status_reads_an_opencode_session_by_its_overflow() {
     let document = export();
     let messages = document["messages"].as_array().expect("messages");
-    let request = messages
-        .iter()
-        .position(|m| {
-            m["parts"]
-                .as_array()
-                .expect("parts")
-                .iter()
-                .any(|p| p["type"] == "compaction")
-        })
-        .expect("a compaction request");
+    let request = compaction_request(messages);
     let totals: Vec<u64> = messages[..request]
         .iter()
         .filter_map(|m| m["info"]["tokens"]["total"].as_u64())
