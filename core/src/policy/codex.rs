@@ -89,15 +89,14 @@ impl Policy for Codex {
     ) -> Vec<(&'static str, String)> {
         let _ = before;
         // The provider is in the rollout's first record: known from the start.
-        let own_log = whole.format().container == crate::transcript::Container::Codex;
-        match (given.text("provider"), own_log) {
-            (None, true) => whole
-                .first_record_field("model_provider")
-                .map(|p| ("provider", p))
-                .into_iter()
-                .collect(),
-            _ => Vec::new(),
+        if !self.log_may_set(whole, given, "provider") {
+            return Vec::new();
         }
+        whole
+            .first_record_field("model_provider")
+            .map(|p| ("provider", p))
+            .into_iter()
+            .collect()
     }
 
     fn counts_billed(&self) -> bool {

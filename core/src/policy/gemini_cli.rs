@@ -368,7 +368,7 @@ impl Policy for GeminiCli {
         before: usize,
         given: &PolicySettings,
     ) -> Vec<(&'static str, String)> {
-        if given.text("threshold").is_some() || whole.format().container != crate::transcript::Container::GeminiCli {
+        if !self.log_may_set(whole, given, "threshold") {
             return Vec::new();
         }
         let bracket = whole

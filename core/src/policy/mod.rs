@@ -310,6 +310,12 @@ pub trait Policy: Sync {
         let _ = (whole, before, given);
         Vec::new()
     }
+    /// Whether its log may set `key` for a replay: the user set none, and `whole` is a log
+    /// of this policy's own agent ([`Policy::agent_logs`]); what each
+    /// [`Policy::settings_from_log`] asks first.
+    fn log_may_set(&self, whole: &Transcript, given: &PolicySettings, key: &str) -> bool {
+        given.text(key).is_none() && self.agent_logs().as_ref() == Some(&whole.format().container)
+    }
     /// The `--set` keys it takes, as the agent spells them.
     fn keys(&self) -> &'static [&'static str];
     /// What it would do with the messages `chat` (rows numbered by position).

@@ -327,7 +327,7 @@ impl Policy for Overflow {
         given: &PolicySettings,
     ) -> Vec<(&'static str, String)> {
         let _ = before;
-        if given.text("version").is_some() || whole.format().container != crate::transcript::Container::Opencode {
+        if !self.log_may_set(whole, given, "version") {
             return Vec::new();
         }
         let release = whole

@@ -161,8 +161,8 @@ pub(crate) fn opencode(
         let before = loaded.messages.len();
         match in_compaction[k] {
             Some(InCompaction::Request) if live_request == Some(k) => {
-                let json = json!({ "role": "user", "content": COMPACTION_QUESTION });
-                push(source, text, &mut loaded, message, json.to_string(), false)?;
+                let question = ("user", Value::from(COMPACTION_QUESTION));
+                push(source, text, &mut loaded, message, question, false)?;
             }
             Some(InCompaction::Request) => {
                 let trigger = trigger_of(message);
@@ -183,8 +183,8 @@ pub(crate) fn opencode(
                 });
             }
             Some(InCompaction::Summary) => {
-                let json = json!({ "role": "assistant", "content": message.text() });
-                push(source, text, &mut loaded, message, json.to_string(), true)?;
+                let summary = ("assistant", Value::from(message.text()));
+                push(source, text, &mut loaded, message, summary, true)?;
                 if let Some(past) = loaded.compactions.last_mut().filter(|p| p.summary_message.is_none()) {
                     past.summary_message = Some(before);
                 }
@@ -366,16 +366,20 @@ fn live_order(stored: &[Stored], last: &Compaction) -> Vec<usize> {
     order
 }
 
-/// Adds a message whose JSON is `json`, backed by `message`'s record.
+/// What an added message is made of: its role and its content (a string, or blocks).
+type Said<'a> = (&'a str, Value);
+
+/// Adds the message `(role, content)`, backed by `message`'s record.
 fn push(
     source: &str,
     text: &str,
     loaded: &mut Loaded,
     message: &Stored,
-    json: String,
+    (role, content): Said,
     past_summary: bool,
 ) -> Result<(), LoadError> {
     let index = loaded.messages.len();
+    let json = json!({ "role": role, "content": content }).to_string();
     let mut m = synthetic_message(source, text, Dialect::Anthropic, json, &message.range, index)?;
     if past_summary {
         m.past_summary = true;
@@ -402,14 +406,7 @@ fn user(source: &str, text: &str, loaded: &mut Loaded, message: &Stored) -> Resu
     if blocks.is_empty() {
         return Ok(());
     }
-    push(
-        source,
-        text,
-        loaded,
-        message,
-        json!({ "role": "user", "content": blocks }).to_string(),
-        false,
-    )
+    push(source, text, loaded, message, ("user", Value::from(blocks)), false)
 }
 
 /// An image or PDF a `file` part attaches as a data URL, as an Anthropic block.
@@ -473,7 +470,7 @@ fn assistant(
         text,
         loaded,
         message,
-        json!({ "role": "assistant", "content": content }).to_string(),
+        ("assistant", Value::from(content)),
         false,
     )?;
     let usage = usage_of(&message.info);
@@ -481,14 +478,7 @@ fn assistant(
         m.set_recorded(usage);
     }
     if !results.is_empty() {
-        push(
-            source,
-            text,
-            loaded,
-            message,
-            json!({ "role": "user", "content": results }).to_string(),
-            false,
-        )?;
+        push(source, text, loaded, message, ("user", Value::from(results)), false)?;
     }
     Ok(())
 }
