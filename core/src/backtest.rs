@@ -34,6 +34,12 @@ pub struct Backtested {
     pub predicted_next: Option<u64>,
     /// `(predicted − real) / real`, in percent, one decimal.
     pub size_error_percent: Option<f64>,
+    /// The agent's own count when it compacted, as its log records it (Claude Code's
+    /// `preTokens`, opencode's and Gemini CLI's last prompt).
+    pub real_counter: Option<u64>,
+    /// The replayed policy's count at its firing: the agent's arithmetic checked to the
+    /// token where the firing is the real one.
+    pub predicted_counter: Option<u64>,
 }
 
 impl Backtested {
@@ -53,7 +59,15 @@ impl Backtested {
             ),
             _ => "next request not compared".to_owned(),
         };
-        format!("{fired}; {size}")
+        let counter = match (self.predicted_counter, self.real_counter) {
+            (Some(p), Some(r)) => format!(
+                "; counter {} predicted, {} recorded",
+                crate::text::thousands(p),
+                crate::text::thousands(r)
+            ),
+            _ => String::new(),
+        };
+        format!("{fired}; {size}{counter}")
     }
 }
 
@@ -116,16 +130,16 @@ pub fn backtest(
         .replay(policy, &settings, summarizer, Some(window), cancel)?
         .calls;
     let first_call_after = |at: usize| calls.iter().map(|c| c.at).find(|&call| call > at);
-    let real: Vec<(usize, usize, usize)> = auto
+    let real: Vec<(usize, usize, usize, Option<u64>)> = auto
         .iter()
-        .filter_map(|c| Some((c.line, c.at, first_call_after(c.at)?)))
+        .filter_map(|c| Some((c.line, c.at, first_call_after(c.at)?, c.pre_tokens)))
         .collect();
     // Each compaction predicted by a replay that knows nothing the log records from the
     // call after it on (no look-ahead: a replay that fires late must not have learned
     // the threshold, the summary's size or the fit from the compaction it predicts).
     let mut sources: Vec<String> = Vec::new();
     let mut compactions = Vec::with_capacity(real.len());
-    for (k, &(line, compacted_at, real_at)) in real.iter().enumerate() {
+    for (k, &(line, compacted_at, real_at, real_counter)) in real.iter().enumerate() {
         // The compactions before this one are history: the replay goes on from where
         // each really left the session (every compaction, automatic or not) — where that
         // is the summary alone. A compaction that kept messages beside its summary
@@ -155,7 +169,9 @@ pub fn backtest(
         // The firing nearest this compaction, between the ones before and after it.
         let low = k.checked_sub(1).map_or(0, |p| real[p].2 + 1);
         let high = real.get(k + 1).map_or(usize::MAX, |n| n.2);
-        compactions.push(predicted(&replayed, line, real_at, low..high));
+        let mut row = predicted(&replayed, line, real_at, low..high);
+        row.real_counter = real_counter;
+        compactions.push(row);
     }
     Ok(Some(Backtest {
         policy: policy.name(),
@@ -187,5 +203,7 @@ fn predicted(replayed: &Replayed, line: usize, real_at: usize, window: std::ops:
         real_next,
         predicted_next,
         size_error_percent,
+        real_counter: None,
+        predicted_counter: firing.and_then(|f| f.tokens_before),
     }
 }

@@ -1418,20 +1418,30 @@ fn backtest_predicts_every_automatic_compaction_of_the_shipped_logs() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
         .collect();
-    let mut automatic = 0;
+    let (mut automatic, mut counters) = (0, 0);
     for row in &rows {
         assert_eq!(row["schema"], "ctxlens.backtest/1");
         let file = row["file"].as_str().unwrap();
         let history = json_of(&["history", file, "--json"]);
-        let expected = history["compactions"]
+        let real: Vec<&Value> = history["compactions"]
             .as_array()
             .unwrap()
             .iter()
             .filter(|c| c["trigger"] == "auto")
-            .count();
+            .collect();
         let compactions = row["compactions"].as_array().unwrap();
-        assert_eq!(compactions.len(), expected, "{file}");
-        for c in compactions {
+        assert_eq!(compactions.len(), real.len(), "{file}");
+        for (c, real) in compactions.iter().zip(&real) {
+            // The agent's own count (where its log records one: 1.0.53's does not) beside
+            // the replayed policy's, within 1%.
+            assert_eq!(c["real_counter"], real["pre_tokens"], "{file}: {c}");
+            let predicted = c["predicted_counter"]
+                .as_u64()
+                .expect("the policy's count at its firing");
+            if let Some(recorded) = c["real_counter"].as_u64() {
+                assert!(predicted.abs_diff(recorded) * 100 <= recorded, "{file}: {c}");
+                counters += 1;
+            }
             let error = c["error_messages"]
                 .as_i64()
                 .unwrap_or_else(|| panic!("{file}: not predicted: {c}"));
@@ -1445,6 +1455,7 @@ fn backtest_predicts_every_automatic_compaction_of_the_shipped_logs() {
         }
     }
     assert!(automatic >= 2, "the 1.0.53 and the 2.0.76 compactions");
+    assert!(counters >= 1, "the 2.0.76 log records its preTokens");
     let text = String::from_utf8_lossy(&ctxlens(&["backtest", root.to_str().unwrap()]).stdout).into_owned();
     assert!(
         text.contains(&format!(

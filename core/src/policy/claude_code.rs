@@ -512,20 +512,32 @@ impl Policy for ClaudeCode {
     }
 
     /// Its own estimate of a message, what it adds for the messages since the last
-    /// response ([`rough_estimate`]).
+    /// response ([`estimate`]); for a response, only its lines after the first
+    /// ([`rest_of_response`]), which a release from 2.1.69 adds. Each under the newest
+    /// rules, which count every block an older release counts: the running sum bounds
+    /// every release's figure from above.
     fn cost(&self, message: &ChatMessage) -> u64 {
-        rough_estimate(message)
+        if message.kind == Kind::Assistant {
+            rest_of_response(message, Rules::NEWEST)
+        } else {
+            estimate(message, Rules::NEWEST)
+        }
     }
 
-    /// The figure [`Policy::plan_chat`] compares, from the running sums: the last
-    /// response's billed size, and from 2.1.2 Claude Code's estimate of what followed.
+    /// Whether [`Policy::plan_chat`] may fire, from the running sums: the last response's
+    /// billed size, and from 2.1.2 an upper bound of Claude Code's estimate of what
+    /// followed (exact but for the response's own later lines, which [`Policy::cost`]
+    /// counts under the newest rules).
     fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
         let r = Self::resolve(settings)?;
+        let rules = Rules::of(settings);
         let measured = running.last_assistant().map_or(0, |a| a + 1);
-        let since = if estimates_since(settings) {
-            running.total_cost() - running.cost[measured]
-        } else {
+        let since = if !rules.estimates_since {
             0
+        } else if rules.from_response_start {
+            running.total_cost() - running.cost[running.last_assistant().unwrap_or(0)]
+        } else {
+            running.total_cost() - running.cost[measured]
         };
         Ok(r.billing.billed(running.counted[measured]).saturating_add(since) >= r.threshold)
     }
@@ -553,17 +565,14 @@ impl Policy for ClaudeCode {
             .rposition(|m| m.kind == Kind::Assistant)
             .map_or(0, |i| i + 1);
         let counted: u64 = chat[..measured].iter().map(|m| m.counted).sum();
-        let since: u64 = if estimates_since(settings) {
-            chat[measured..]
-                .iter()
-                .map(|m| {
-                    if m.policy_cost > 0 {
-                        m.policy_cost
-                    } else {
-                        rough_estimate(m)
-                    }
-                })
-                .sum()
+        let rules = Rules::of(settings);
+        let since: u64 = if rules.estimates_since {
+            let after: u64 = chat[measured..].iter().map(|m| estimate(m, rules)).sum();
+            let rest = match measured.checked_sub(1) {
+                Some(last) if rules.from_response_start => rest_of_response(&chat[last], rules),
+                _ => 0,
+            };
+            after.saturating_add(rest)
         } else {
             0
         };
@@ -600,30 +609,103 @@ impl Policy for ClaudeCode {
     }
 }
 
-/// The first release whose automatic compaction adds its estimate of the messages since
-/// the last response to that response's usage: up to 2.1.1 the check reads the usage
-/// alone (2.1.1's `cli.js`: the function minified as `OI`, as 1.0.53's `fw` and 2.0.76's
-/// `gK`); from 2.1.2 it adds the estimate (2.1.2's `D81`, 2.1.41's `Fv`: `Vb1(usage) +
-/// X_8(messages.slice(last + 1))`). Each release read from npm.
-const ESTIMATES_SINCE_FROM: (u64, u64, u64) = (2, 1, 2);
-
-/// Whether the release in `settings` adds the estimate of what came since the last
-/// response (the latest behaviour where no release is named).
-fn estimates_since(settings: &PolicySettings) -> bool {
-    settings
-        .text("version")
-        .and_then(release_number)
-        .is_none_or(|n| n >= ESTIMATES_SINCE_FROM)
+/// What a release's counter estimates before a request, read from each release's
+/// `cli.js` on npm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Rules {
+    /// It adds its estimate of the messages since the last response to that response's
+    /// usage: up to 2.1.1 the check reads the usage alone (2.1.1's `cli.js`: the function
+    /// minified as `OI`, as 1.0.53's `fw` and 2.0.76's `gK`); from 2.1.2 it adds the
+    /// estimate (2.1.2's `D81`, 2.1.41's `Fv`: `Vb1(usage) + X_8(messages.slice(last +
+    /// 1))`).
+    estimates_since: bool,
+    /// The estimate starts after the response's FIRST line rather than its last: from
+    /// 2.1.69 the counter walks back over the lines sharing the last response's
+    /// `message.id` (2.1.110's `wJ`: `my6(usage) + ov(q.slice(K + 1))`, `K` the first line
+    /// of that id), so the response's later lines — one content block each — are
+    /// estimated on top of the usage that already holds them.
+    from_response_start: bool,
+    /// A call's name and arguments, thinking and documents count: up to 2.1.73 a block
+    /// estimate knows text, images and tool results and counts anything else 0 (2.1.73's
+    /// `hAz`); from 2.1.74 a call is a quarter of its name and arguments' JSON, thinking a
+    /// quarter of its text, a document 2,000 and any other block a quarter of its JSON
+    /// (2.1.74's `B4z`, 2.1.110's `f7z`).
+    counts_calls: bool,
 }
 
-/// Claude Code's estimate of a message (2.1.41's `j_8`, `OR7`, `TY9` and `$2`): a
-/// quarter of its text's length, rounded, and 2,000 for each image; a call's arguments
-/// and thinking count nothing; the attachments its log records after it, a quarter of
-/// their JSON's length (`$2(F1(A.attachment))`).
-pub fn rough_estimate(message: &ChatMessage) -> u64 {
-    quarter_chars(&message.text)
-        .saturating_add(2_000 * message.images as u64)
-        .saturating_add(message.attached_chars.saturating_add(2) / 4)
+impl Rules {
+    /// The latest behaviour.
+    const NEWEST: Rules = Rules {
+        estimates_since: true,
+        from_response_start: true,
+        counts_calls: true,
+    };
+
+    /// The rules of the release `settings` name (the latest where none is named).
+    fn of(settings: &PolicySettings) -> Rules {
+        let Some(n) = settings.text("version").and_then(release_number) else {
+            return Rules::NEWEST;
+        };
+        Rules {
+            estimates_since: n >= (2, 1, 2),
+            from_response_start: n >= (2, 1, 69),
+            counts_calls: n >= (2, 1, 74),
+        }
+    }
+}
+
+/// Claude Code's estimate of a message under `rules` (2.1.41's `j_8`, `OR7`, `TY9` and
+/// `$2`; [`block_estimate`] for each content block): a quarter of its text's length,
+/// rounded, and 2,000 for each image; the attachments its log records after it, a quarter
+/// of their JSON's length (`$2(F1(A.attachment))`).
+fn estimate(message: &ChatMessage, rules: Rules) -> u64 {
+    let content = match &message.content_parts {
+        Some(serde_json::Value::Array(blocks)) => blocks.iter().map(|b| block_estimate(b, rules)).sum(),
+        _ => quarter_chars(&message.text).saturating_add(2_000 * message.images as u64),
+    };
+    content.saturating_add(message.attached_chars.saturating_add(2) / 4)
+}
+
+/// The estimate of a response's content blocks after its first, under `rules`: Claude
+/// Code writes one log line per content block, and from 2.1.69 estimates the lines after
+/// the response's first again ([`Rules::from_response_start`]). A response held as plain
+/// text (one block) adds nothing.
+fn rest_of_response(response: &ChatMessage, rules: Rules) -> u64 {
+    let Some(serde_json::Value::Array(blocks)) = &response.content_parts else {
+        return 0;
+    };
+    blocks.iter().skip(1).map(|b| block_estimate(b, rules)).sum()
+}
+
+/// Claude Code's estimate of one content block (2.1.74's `B4z`; before it, 2.1.73's
+/// `hAz`, see [`Rules::counts_calls`]), lengths in UTF-16 units as JavaScript's.
+fn block_estimate(block: &serde_json::Value, rules: Rules) -> u64 {
+    use serde_json::Value;
+    let text = |key: &str| quarter_chars(block.get(key).and_then(Value::as_str).unwrap_or(""));
+    match block {
+        Value::String(s) => return quarter_chars(s),
+        Value::Object(_) => {}
+        _ => return 0,
+    }
+    match block.get("type").and_then(Value::as_str) {
+        Some("text") => text("text"),
+        Some("image") => 2_000,
+        Some("tool_result") => match block.get("content") {
+            Some(Value::String(s)) => quarter_chars(s),
+            Some(Value::Array(parts)) => parts.iter().map(|p| block_estimate(p, rules)).sum(),
+            _ => 0,
+        },
+        _ if !rules.counts_calls => 0,
+        Some("document") => 2_000,
+        Some("tool_use") => {
+            let name = block.get("name").and_then(Value::as_str).unwrap_or("");
+            let input = block.get("input").map_or_else(|| "{}".to_owned(), Value::to_string);
+            quarter_chars(&format!("{name}{input}"))
+        }
+        Some("thinking") => text("thinking"),
+        Some("redacted_thinking") => text("data"),
+        _ => quarter_chars(&block.to_string()),
+    }
 }
 
 /// What Claude Code puts back after compacting (read from its published `cli.js`): the
@@ -687,7 +769,8 @@ fn too_large_note(path: &str) -> String {
 
 /// Claude Code's count: a quarter of the characters, rounded.
 fn quarter_chars(text: &str) -> u64 {
-    (text.chars().count() as u64 + 2) / 4
+    // JavaScript's `Math.round(text.length / 4)`: UTF-16 units, a half rounded up.
+    (text.encode_utf16().count() as u64 + 2) / 4
 }
 
 /// The tools whose use puts a file in what Claude Code restores (its read-file state).
@@ -851,8 +934,8 @@ mod tests {
         result.past_summary = false;
         let mut reminder = written(Kind::User, "user", String::new(), 0);
         (reminder.past_summary, reminder.attached_chars) = (false, 2_000);
-        assert_eq!(rough_estimate(&result), 1_000);
-        assert_eq!(rough_estimate(&reminder), 500);
+        assert_eq!(estimate(&result, Rules::NEWEST), 1_000);
+        assert_eq!(estimate(&reminder, Rules::NEWEST), 500);
         let mut chat: Vec<ChatMessage> = [
             written(Kind::User, "user", "start".to_owned(), 10_000),
             written(Kind::Assistant, "assistant", "reading".to_owned(), 150_000),
@@ -877,7 +960,7 @@ mod tests {
             ];
             PolicySettings::parse(pairs.iter().map(String::as_str)).expect("settings")
         };
-        let running = Running::of(&chat, rough_estimate);
+        let running = Running::of(&chat, |m| ClaudeCode.cost(m));
         for (version, threshold, fires) in [
             ("2.1.2", 161_500, true),
             ("2.1.2", 161_501, false),
@@ -893,6 +976,60 @@ mod tests {
                 fires,
                 "{version} at {threshold}: the cheap test"
             );
+        }
+    }
+
+    /// From 2.1.69 the estimate starts after the last response's first line, so its later
+    /// blocks count again; from 2.1.74 a call's name and arguments count too. The first
+    /// block (here thinking) never does. The cheap test never misses a firing.
+    #[test]
+    fn later_releases_estimate_the_last_responses_later_lines() {
+        use super::super::chat::written;
+        let blocks = serde_json::json!([
+            {"type": "thinking", "thinking": "t".repeat(400)},
+            {"type": "text", "text": "a".repeat(80)},
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}},
+        ]);
+        let mut response = written(Kind::Assistant, "assistant", "a".repeat(80), 150_000);
+        response.content_parts = Some(blocks);
+        let mut result = written(Kind::Tool, "user", "x".repeat(4_000), 1_300);
+        result.call_id = Some("t1".to_owned());
+        let mut chat = vec![
+            written(Kind::User, "user", "start".to_owned(), 10_000),
+            response,
+            result,
+        ];
+        for (i, m) in chat.iter_mut().enumerate() {
+            (m.index, m.past_summary) = (i, false);
+        }
+        let settings = |version: &str, threshold: u64| {
+            let pairs = [
+                format!("version={version}"),
+                format!("threshold={threshold}"),
+                "overhead=0".to_owned(),
+                "ratio=1".to_owned(),
+            ];
+            PolicySettings::parse(pairs.iter().map(String::as_str)).expect("settings")
+        };
+        let running = Running::of(&chat, |m| ClaudeCode.cost(m));
+        // 160,000 measured; the result adds 1,000; the text block 20 (80 / 4) from 2.1.69;
+        // `Bash{"command":"ls"}` 5 (20 / 4) from 2.1.74.
+        for (version, since) in [
+            ("2.1.68", 1_000),
+            ("2.1.69", 1_020),
+            ("2.1.73", 1_020),
+            ("2.1.74", 1_025),
+        ] {
+            for (threshold, fires) in [(160_000 + since, true), (160_001 + since, false)] {
+                let s = settings(version, threshold);
+                let plan = ClaudeCode.plan_chat(&chat, &s).expect("plans");
+                assert_eq!(plan.compacted, fires, "{version} at {threshold}");
+                let may = ClaudeCode.may_act(&s, &running).expect("tests");
+                assert!(may || !fires, "{version} at {threshold}: the cheap test missed it");
+                if version == "2.1.74" || version == "2.1.68" {
+                    assert_eq!(may, fires, "{version} at {threshold}: the cheap test is exact");
+                }
+            }
         }
     }
 

@@ -1106,10 +1106,15 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
         context.push(next);
         if let Some((figure, prompt, base_before)) = answered.take() {
             // A log that kept only a streamed response's first usage records an output of a
-            // token or two: the response is then at least what the policy counts of it.
+            // token or two: the response is then what the policy counts of it. A recorded
+            // output of at least half that count is the response's own (its thinking, which
+            // the log holds empty, included) and stands.
             let base = policy.billed_base(&running);
-            let counted_response = prompt.saturating_add(base.saturating_sub(base_before));
-            known_before = Some((figure.max(counted_response), base));
+            let counted = base.saturating_sub(base_before);
+            let counted_response = prompt.saturating_add(counted);
+            let output = figure.saturating_sub(prompt);
+            let figure = if output < counted / 2 { counted_response } else { figure };
+            known_before = Some((figure, base));
         }
     }
     out.finish(inputs);
