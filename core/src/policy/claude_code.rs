@@ -512,8 +512,8 @@ impl Policy for ClaudeCode {
     }
 
     /// Its own estimate of a message, what it adds for the messages since the last
-    /// response ([`estimate`]); for a response, only its lines after the first
-    /// ([`rest_of_response`]), which a release from 2.1.69 adds. Each under the newest
+    /// response (`estimate`); for a response, only its lines after the first
+    /// (`rest_of_response`), which a release from 2.1.69 adds. Each under the newest
     /// rules, which count every block an older release counts: the running sum bounds
     /// every release's figure from above.
     fn cost(&self, message: &ChatMessage) -> u64 {
