@@ -5,7 +5,11 @@
 //! ctxlens' count plus the fitted or assumed system prompt and tools); the compaction
 //! fires where the agent's own rule says: a Claude Code log's logged auto-compact
 //! threshold, else Claude Code's default for the window; for other agents the window
-//! itself (no rule of theirs is known from the log alone).
+//! itself (no rule of theirs is known from the log alone). What is left until it fires is
+//! measured in the agent's own count where ctxlens knows it: Claude Code compares its last
+//! response's prompt and output and its estimate of what followed
+//! ([`crate::policy::claude_code::LiveCounter`], the figure its `preTokens` record), not
+//! the prompt alone.
 
 use serde::{Deserialize, Serialize};
 
@@ -32,7 +36,13 @@ pub struct Meter {
     pub threshold: u64,
     /// Which rule gave the threshold.
     pub threshold_from: String,
-    /// Tokens until it fires (0 when past it).
+    /// What the agent itself compares with the threshold, where ctxlens knows its
+    /// arithmetic: Claude Code's last response (its prompt and its output) and, from
+    /// 2.1.2, its estimate of what followed ([`crate::policy::claude_code::LiveCounter`]).
+    #[serde(default)]
+    pub agent_tokens: Option<u64>,
+    /// Tokens until it fires (0 when past it): the threshold less `agent_tokens`, else
+    /// less `tokens`.
     pub left: u64,
     /// Model calls until it fires at the session's recent growth per call, when known.
     pub calls: Option<u64>,
@@ -169,7 +179,8 @@ fn measured(transcript: &Transcript, counts: &Counts, window: (u64, String), thr
             .map_or(crate::policy::claude_code::ASSUMED_OVERHEAD, |c| c.overhead);
         (counts.total() + overhead, "counted".to_owned())
     };
-    let left = threshold.saturating_sub(tokens);
+    let agent_tokens = live_counter(transcript).and_then(|c| c.count());
+    let left = threshold.saturating_sub(agent_tokens.unwrap_or(tokens));
     // The recent growth per call: the last ten recorded calls, when they grew.
     let recent = &recorded[recorded.len().saturating_sub(11)..];
     let growth = match (recent.first(), recent.last()) {
@@ -183,12 +194,39 @@ fn measured(transcript: &Transcript, counts: &Counts, window: (u64, String), thr
         window,
         window_from,
         threshold,
+        agent_tokens,
         left,
         calls: growth.filter(|&g| g > 0).map(|g| left.div_ceil(g)),
         pct: (tokens * 100).checked_div(window).unwrap_or(0),
         compacts: threshold_from != NO_COMPACTION,
         threshold_from,
     }
+}
+
+/// A Claude Code log's counter ([`crate::policy::claude_code::LiveCounter`]) read from
+/// the first line of its live conversation's last response to the end of the file; `None`
+/// for other logs.
+fn live_counter(transcript: &Transcript) -> Option<crate::policy::claude_code::LiveCounter> {
+    if transcript.format().container != Container::ClaudeCode {
+        return None;
+    }
+    let mut counter = crate::policy::claude_code::LiveCounter::new(transcript.client_version());
+    let last_response = transcript
+        .messages()
+        .iter()
+        .rev()
+        .find(|m| m.recorded().is_some() && m.role.as_str() == "assistant");
+    // (no response yet in the live conversation: nothing to count from)
+    let from = last_response
+        .and_then(|m| m.records().iter().map(|r| r.start).min())
+        .unwrap_or(usize::MAX);
+    let text = transcript.text();
+    for record in transcript.log_records().iter().filter(|r| r.range.start >= from) {
+        if let Ok(value) = serde_json::from_str::<serde_json::Value>(&text[record.range.clone()]) {
+            counter.feed(&value);
+        }
+    }
+    Some(counter)
 }
 
 /// What brings a Claude Code log's or a Codex rollout's [`Meter`] up to date with the
@@ -206,6 +244,9 @@ pub struct MeterState {
     /// The `message.id` of the last call counted: a response written over several lines
     /// is one call, measured by its last line.
     pub last_id: Option<String>,
+    /// A Claude Code log's counter, read to `read_to`.
+    #[serde(default)]
+    pub counter: Option<crate::policy::claude_code::LiveCounter>,
     /// A Codex rollout's last message's recorded context, when a `token_count` measured
     /// it (another `token_count` before the next message measures it again).
     #[serde(default)]
@@ -262,6 +303,7 @@ impl Meter {
             read_to: transcript.text().rfind('\n').map_or(0, |i| i as u64 + 1),
             recent,
             last_id,
+            counter: live_counter(transcript),
             last_measured,
             codex: *container == Container::Codex,
             codex_awaits_answer,
@@ -288,13 +330,18 @@ impl Meter {
         let excess = next.recent.len().saturating_sub(RECENT_CALLS);
         next.recent.drain(..excess);
         let tokens = next.recent.last().copied().unwrap_or(self.tokens);
-        let left = self.threshold.saturating_sub(tokens);
+        let agent_tokens = next
+            .counter
+            .as_ref()
+            .and_then(crate::policy::claude_code::LiveCounter::count);
+        let left = self.threshold.saturating_sub(agent_tokens.unwrap_or(tokens));
         let growth = match (next.recent.first(), next.recent.last()) {
             (Some(&a), Some(&b)) if next.recent.len() > 1 && b > a => Some((b - a) / (next.recent.len() as u64 - 1)),
             _ => None,
         };
         Meter {
             tokens,
+            agent_tokens,
             left,
             calls: growth.filter(|&g| g > 0).map(|g| left.div_ceil(g)),
             pct: (tokens * 100).checked_div(self.window).unwrap_or(0),
@@ -316,6 +363,9 @@ fn claude_code_calls(meter: &Meter, next: &mut MeterState, appended: &str) -> Op
             || (field("uuid").is_some() && record.get("parentUuid").is_some_and(serde_json::Value::is_null))
         {
             return None;
+        }
+        if let Some(counter) = &mut next.counter {
+            counter.feed(&record);
         }
         if field("type") != Some("assistant") || record.get("isMeta").and_then(serde_json::Value::as_bool) == Some(true)
         {

@@ -135,6 +135,7 @@ fn add_attachments(view: &mut [ChatMessage], transcript: &Transcript) {
         return;
     }
     let text = transcript.text();
+    let version = transcript.client_version();
     let mut last = None;
     for record in transcript.log_records() {
         if record.message.is_some() {
@@ -157,7 +158,7 @@ fn add_attachments(view: &mut [ChatMessage], transcript: &Transcript) {
             value.get("attachment"),
             on_main,
         ) {
-            message.attached_chars += attachment.to_string().encode_utf16().count() as u64;
+            message.attached_chars += super::claude_code::attachment_chars(attachment, version.as_deref());
         }
     }
 }

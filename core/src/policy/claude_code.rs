@@ -643,9 +643,14 @@ impl Rules {
 
     /// The rules of the release `settings` name (the latest where none is named).
     fn of(settings: &PolicySettings) -> Rules {
-        let Some(n) = settings.text("version").and_then(release_number) else {
-            return Rules::NEWEST;
-        };
+        match settings.text("version").and_then(release_number) {
+            Some(n) => Rules::of_release(n),
+            None => Rules::NEWEST,
+        }
+    }
+
+    /// The rules of release `n`.
+    fn of_release(n: (u64, u64, u64)) -> Rules {
         Rules {
             estimates_since: n >= (2, 1, 2),
             from_response_start: n >= (2, 1, 69),
@@ -705,6 +710,182 @@ fn block_estimate(block: &serde_json::Value, rules: Rules) -> u64 {
         Some("thinking") => text("thinking"),
         Some("redacted_thinking") => text("data"),
         _ => quarter_chars(&block.to_string()),
+    }
+}
+
+/// The first release that estimates an attachment by the messages it sends for it rather
+/// than by its JSON (2.1.45's `wO8`; 2.1.42 and 2.1.44 still `H2(F1(attachment))`, 2.1.43
+/// was never published): an attachment sent as no message then counts nothing.
+const ATTACHMENTS_AS_SENT_FROM: (u64, u64, u64) = (2, 1, 45);
+
+/// The attachments Claude Code sends the model no message for (2.1.110's
+/// `normalizeAttachmentForAPI`, `y_7`: its table's `() => []` entries and its closing list;
+/// 2.1.45 has the hook ones): hook outcomes, permission notes, progress and mode markers.
+const SENT_AS_NO_MESSAGE: [&str; 24] = [
+    "already_read_file",
+    "autocheckpointing",
+    "background_task_status",
+    "command_permissions",
+    "companion_intro",
+    "compaction_reminder",
+    "context_efficiency",
+    "current_session_memory",
+    "dynamic_skill",
+    "edited_image_file",
+    "hook_cancelled",
+    "hook_deferred_tool",
+    "hook_error_during_execution",
+    "hook_non_blocking_error",
+    "hook_permission_decision",
+    "hook_system_message",
+    "max_turns_reached",
+    "pen_mode_enter",
+    "pen_mode_exit",
+    "structured_output",
+    "task_progress",
+    "teammate_shutdown_batch",
+    "todo",
+    "ultramemory",
+];
+
+/// The length, in UTF-16 units, Claude Code's estimate reads of an `attachment` record's
+/// attachment under release `version` (the newest when none is named): its JSON, but from
+/// 2.1.45 nothing for one it sends as no message (`SENT_AS_NO_MESSAGE`; a hook's
+/// success but at a session's start or a prompt). The others are estimated by their JSON
+/// still: the messages Claude Code makes of them are not rebuilt.
+pub fn attachment_chars(attachment: &serde_json::Value, version: Option<&str>) -> u64 {
+    use serde_json::Value;
+    let as_sent = version
+        .and_then(release_number)
+        .is_none_or(|n| n >= ATTACHMENTS_AS_SENT_FROM);
+    if as_sent {
+        let kind = attachment.get("type").and_then(Value::as_str).unwrap_or("");
+        let hook_event = attachment.get("hookEvent").and_then(Value::as_str);
+        let quiet_hook = kind == "hook_success" && !matches!(hook_event, Some("SessionStart" | "UserPromptSubmit"));
+        if quiet_hook || SENT_AS_NO_MESSAGE.contains(&kind) {
+            return 0;
+        }
+    }
+    attachment.to_string().encode_utf16().count() as u64
+}
+
+/// Claude Code's own count before its next request, read from its log's records as they
+/// are written (the meter of `ctxlens status` and of the TUI's follow mode): the last
+/// response's usage, its prompt and its output, and from 2.1.2 its estimate of what
+/// followed, each under the rules of the release named (`Rules`) — the figure
+/// [`ClaudeCode`]'s plan compares with the threshold. A fold over the records: feeding a
+/// log's lines in order from anywhere before its last response gives the same count, so a
+/// log being written is read on from where the last read stopped.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct LiveCounter {
+    /// The release whose rules apply (the log's own).
+    pub version: Option<String>,
+    /// The last response's `message.id`.
+    pub response_id: Option<String>,
+    /// Its prompt, as its last line's usage records it.
+    pub prompt: u64,
+    /// Its output, as that usage records it.
+    pub output: u64,
+    /// Claude Code's estimate of the response's content (every block): a log that kept a
+    /// streamed response's first usage records an output of a token or two, and the
+    /// response then counts as this.
+    pub response_estimate: u64,
+    /// The estimate of what followed, as the release counts it.
+    pub since: u64,
+}
+
+impl LiveCounter {
+    /// An empty counter for a log of release `version`.
+    pub fn new(version: Option<String>) -> LiveCounter {
+        LiveCounter {
+            version,
+            ..LiveCounter::default()
+        }
+    }
+
+    /// The count: `None` before the first response.
+    pub fn count(&self) -> Option<u64> {
+        self.response_id.as_ref()?;
+        // As the replay reads a recorded output (`policy::replay`): one under half the
+        // response's estimate is the stream's first figure.
+        let output = if self.output.saturating_mul(2) < self.response_estimate {
+            self.response_estimate
+        } else {
+            self.output
+        };
+        let since = if self.rules().estimates_since { self.since } else { 0 };
+        Some(self.prompt.saturating_add(output).saturating_add(since))
+    }
+
+    fn rules(&self) -> Rules {
+        match self.version.as_deref().and_then(release_number) {
+            Some(n) => Rules::of_release(n),
+            None => Rules::NEWEST,
+        }
+    }
+
+    /// Reads one record of the log (a line's JSON); a side chain's records, meta
+    /// messages and records that hold no message or attachment change nothing.
+    pub fn feed(&mut self, record: &serde_json::Value) {
+        use serde_json::Value;
+        let flag = |key: &str| record.get(key).and_then(Value::as_bool) == Some(true);
+        if flag("isSidechain") || flag("isMeta") {
+            return;
+        }
+        let rules = self.rules();
+        let message = record.get("message");
+        let content_estimate = |rules: Rules| match message.and_then(|m| m.get("content")) {
+            Some(Value::String(s)) => quarter_chars(s),
+            Some(Value::Array(blocks)) => blocks.iter().map(|b| block_estimate(b, rules)).sum(),
+            _ => 0,
+        };
+        match record.get("type").and_then(Value::as_str) {
+            Some("assistant") => {
+                // Claude Code's own notes (`<synthetic>`: an interruption, an error) are
+                // never the response it measures.
+                let synthetic = message.and_then(|m| m.get("model")).and_then(Value::as_str) == Some("<synthetic>");
+                let n = |k: &str| {
+                    message
+                        .and_then(|m| m.get("usage"))
+                        .and_then(|u| u.get(k))
+                        .and_then(Value::as_u64)
+                        .unwrap_or(0)
+                };
+                let prompt = n("input_tokens")
+                    .saturating_add(n("cache_creation_input_tokens"))
+                    .saturating_add(n("cache_read_input_tokens"));
+                // A usage no provider could have billed is left out, as the reader leaves it.
+                let real = prompt.max(n("output_tokens")) < crate::transcript::IMPLAUSIBLE_TOKENS;
+                let has_usage = message.is_some_and(|m| m.get("usage").is_some());
+                if synthetic || !has_usage || !real {
+                    self.since = self.since.saturating_add(content_estimate(rules));
+                    return;
+                }
+                let id = message.and_then(|m| m.get("id")).and_then(Value::as_str);
+                let same = id.is_some() && id == self.response_id.as_deref();
+                if same && rules.from_response_start {
+                    // A later line of the response: estimated again on top of its usage.
+                    self.since = self.since.saturating_add(content_estimate(rules));
+                } else if same {
+                    // Up to 2.1.68 the estimate starts after the response's last line.
+                    self.since = 0;
+                } else {
+                    (self.since, self.response_estimate) = (0, 0);
+                    self.response_id = Some(id.unwrap_or_default().to_owned());
+                }
+                self.response_estimate = self.response_estimate.saturating_add(content_estimate(Rules::NEWEST));
+                (self.prompt, self.output) = (prompt, n("output_tokens"));
+            }
+            Some("user") => self.since = self.since.saturating_add(content_estimate(rules)),
+            Some("attachment") => {
+                if let Some(attachment) = record.get("attachment") {
+                    let chars = attachment_chars(attachment, self.version.as_deref());
+                    self.since = self.since.saturating_add(chars.saturating_add(2) / 4);
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -1030,6 +1211,69 @@ mod tests {
                     assert_eq!(may, fires, "{version} at {threshold}: the cheap test is exact");
                 }
             }
+        }
+    }
+
+    /// The live counter reads a log's lines as Claude Code counts its messages: the last
+    /// response's usage (prompt and output), then what followed, as each release estimates
+    /// it; a hook's error sent as no message counts nothing from 2.1.45; any start before
+    /// the last response gives the same count.
+    #[test]
+    fn the_live_counter_reads_a_log_as_each_release_counts() {
+        let usage = serde_json::json!({"input_tokens": 10, "cache_read_input_tokens": 150_000, "output_tokens": 900});
+        let line = |kind: &str, id: Option<&str>, content: serde_json::Value| {
+            let mut message = serde_json::json!({"role": kind, "content": content});
+            if let Some(id) = id {
+                message["id"] = id.into();
+                message["usage"] = usage.clone();
+            }
+            serde_json::json!({"type": kind, "message": message})
+        };
+        let result =
+            |n: usize| serde_json::json!([{"type": "tool_result", "tool_use_id": "t", "content": "r".repeat(n)}]);
+        let lines = [
+            line("user", None, serde_json::json!("start")),
+            line(
+                "assistant",
+                Some("old"),
+                serde_json::json!([{"type": "text", "text": "x".repeat(4_000)}]),
+            ),
+            line(
+                "assistant",
+                Some("last"),
+                serde_json::json!([{"type": "thinking", "thinking": "t".repeat(400)}]),
+            ),
+            line(
+                "assistant",
+                Some("last"),
+                serde_json::json!([{"type": "text", "text": "a".repeat(80)}]),
+            ),
+            line(
+                "assistant",
+                Some("last"),
+                serde_json::json!([{"type": "tool_use", "id": "t", "name": "Bash", "input": {"command": "ls"}}]),
+            ),
+            line("user", None, result(400)),
+            serde_json::json!({"type": "attachment", "attachment": {"type": "hook_non_blocking_error", "stderr": "e".repeat(400)}}),
+            serde_json::json!({"type": "attachment", "attachment": {"type": "edited_text_file", "snippet": "s".repeat(394)}}),
+        ];
+        let edited_json = lines[7]["attachment"].to_string().len() as u64;
+        let hook_json = lines[6]["attachment"].to_string().len() as u64;
+        let count = |version: &str, from: usize| {
+            let mut counter = LiveCounter::new(Some(version.to_owned()));
+            lines[from..].iter().for_each(|l| counter.feed(l));
+            counter.count().expect("a response was read")
+        };
+        // 150,010 + 900; the result 100; the attachments a quarter of their JSON each
+        // (the hook's only before 2.1.45); from 2.1.69 the text block 20, from 2.1.74 the call 5.
+        let base = 150_910 + 100 + (edited_json + 2) / 4;
+        assert_eq!(count("2.1.1", 0), 150_910, "the usage alone up to 2.1.1");
+        assert_eq!(count("2.1.44", 0), base + (hook_json + 2) / 4);
+        assert_eq!(count("2.1.68", 0), base);
+        assert_eq!(count("2.1.69", 0), base + 20);
+        assert_eq!(count("2.1.74", 0), base + 25);
+        for from in 0..=2 {
+            assert_eq!(count("2.1.74", from), base + 25, "read from line {from}");
         }
     }
 

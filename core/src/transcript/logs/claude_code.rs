@@ -48,7 +48,7 @@ pub(crate) fn claude_code(
         .filter_map(|(i, l)| uuid(l).map(|u| (u, i)))
         .collect();
     let main_parents: HashSet<String> = lines.iter().filter(|l| !sidechain(l)).filter_map(parent).collect();
-    let leaf = last_leaf(&lines, &main_parents, &parent, &uuid);
+    let leaf = last_leaf(&lines, &main_parents, &parent, &uuid, &|p| by_uuid.contains_key(p));
     // A compaction starts a chain with no parent: the conversation before it is reached
     // through the boundary's `logicalParentUuid`, or, for a 1.0.x summary written without
     // a boundary, through the main conversation's last record before it.
@@ -144,17 +144,22 @@ fn logical_parent(
 
 /// The main conversation's last leaf (sub-agent children do not count: `main_parents`
 /// are the parents main-conversation records name); a sub-agent's own log is all
-/// sidechain, so then any leaf will do.
+/// sidechain, so then any leaf will do. A leaf whose parent is not in the file (a tool's
+/// `progress` record written while its call's own line is not yet: the last line of a log
+/// read mid-call) leads nowhere and is passed over while another leaf exists.
 fn last_leaf(
     lines: &[Line],
     main_parents: &HashSet<String>,
     parent: &dyn Fn(&Line) -> Option<String>,
     uuid: &dyn Fn(&Line) -> Option<String>,
+    written: &dyn Fn(&str) -> bool,
 ) -> Option<usize> {
     let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
+    let main_leaf = |l: &Line| !sidechain(l) && uuid(l).is_some_and(|u| !main_parents.contains(&u));
     lines
         .iter()
-        .rposition(|l| !sidechain(l) && uuid(l).is_some_and(|u| !main_parents.contains(&u)))
+        .rposition(|l| main_leaf(l) && parent(l).is_none_or(|p| written(&p)))
+        .or_else(|| lines.iter().rposition(main_leaf))
         .or_else(|| {
             let all_parents: HashSet<String> = lines.iter().filter_map(parent).collect();
             lines
@@ -797,4 +802,28 @@ pub(crate) fn off_branch_count(note: &Note) -> usize {
         .next()
         .and_then(|n| n.parse().ok())
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::transcript::Transcript;
+
+    /// A log read while a tool runs ends with the tool's `progress` record, which names a
+    /// parent not written yet: the conversation is still the one before it, message for
+    /// message (was: no message at all).
+    #[test]
+    fn a_progress_record_naming_an_unwritten_parent_does_not_hide_the_conversation() {
+        for (name, text) in crate::test_data::real_claude_code_logs() {
+            let read = |text: &str| Transcript::parse(name, text.as_bytes().to_vec(), None).expect("loads");
+            let before = read(&text);
+            let progress = serde_json::json!({
+                "type": "progress", "isSidechain": false, "uuid": "p-1",
+                "parentUuid": "a-record-not-written-yet", "data": {"type": "bash_progress"},
+            });
+            let after = read(&format!("{text}{progress}\n"));
+            assert!(!before.messages().is_empty(), "{name}");
+            assert_eq!(after.messages().len(), before.messages().len(), "{name}");
+            assert_eq!(after.messages().last(), before.messages().last(), "{name}");
+        }
+    }
 }
