@@ -520,6 +520,12 @@ struct ClaudeMessages {
     response: Option<(usize, String)>,
     /// The user message collecting that response's tool results.
     results: Option<usize>,
+    /// The messages of the open response (its own, its results') that lines were merged
+    /// into, as JSON not written out yet: each is serialized and parsed once, when the
+    /// response ends, rather than once per line (a response of many lines was quadratic).
+    merged: Vec<(usize, Value)>,
+    /// The ids of the calls the open response made so far.
+    open_calls: Vec<String>,
 }
 
 impl ClaudeMessages {
@@ -545,7 +551,8 @@ impl ClaudeMessages {
         if let (Some((at, open)), Some(id), "assistant") = (&self.response, &response_id, kind.as_str()) {
             if id == open {
                 let at = *at;
-                merge_into(text, &mut self.messages[at], &message_value, line.range.clone());
+                self.open_calls.extend(call_ids(&message_value));
+                self.merge_into(text, at, &message_value, line.range.clone());
                 self.record_message.insert(line_index, at);
                 return Ok(());
             }
@@ -553,7 +560,7 @@ impl ClaudeMessages {
         // A result of the response being built: gathered into one user message.
         if kind == "user" && self.answers_open_response(&message_value) {
             if let Some(at) = self.results {
-                merge_into(text, &mut self.messages[at], &message_value, line.range.clone());
+                self.merge_into(text, at, &message_value, line.range.clone());
                 self.record_message.insert(line_index, at);
                 return Ok(());
             }
@@ -565,6 +572,7 @@ impl ClaudeMessages {
         self.push(source, text, line, line_index, message_raw, &message_value)?;
         if let Some(id) = response_id.filter(|_| kind == "assistant") {
             self.response = Some((self.messages.len() - 1, id));
+            self.open_calls = call_ids(&message_value).collect();
         }
         Ok(())
     }
@@ -595,10 +603,9 @@ impl ClaudeMessages {
 
     /// A user message of only `tool_result` blocks answering calls of the open response.
     fn answers_open_response(&self, message: &Value) -> bool {
-        let Some((at, _)) = &self.response else {
+        if self.response.is_none() {
             return false;
-        };
-        let calls = &self.messages[*at].tool_calls();
+        }
         let Some(blocks) = message.get("content").and_then(Value::as_array) else {
             return false;
         };
@@ -607,18 +614,56 @@ impl ClaudeMessages {
                 b.get("type").and_then(Value::as_str) == Some("tool_result")
                     && b.get("tool_use_id")
                         .and_then(Value::as_str)
-                        .is_some_and(|id| calls.iter().any(|c| c.id == id))
+                        .is_some_and(|id| self.open_calls.iter().any(|c| c == id))
             })
     }
 
-    /// Ends the response being built: its gathered results go in call order.
+    /// Appends a continuation line of the open response to message `at` (content blocks
+    /// joined, the last line's usage kept): its record and usage at once, its JSON when
+    /// the response ends ([`ClaudeMessages::close_response`]).
+    fn merge_into(&mut self, text: &str, at: usize, next: &Value, record: Range<usize>) {
+        let message = &mut self.messages[at];
+        let recorded = usage(next).or(message.recorded());
+        message.extra_mut().records.push(record);
+        message.set_recorded(recorded);
+        let k = if let Some(k) = self.merged.iter().position(|(i, _)| *i == at) {
+            k
+        } else {
+            let current = message.synthetic().unwrap_or(&text[message.span.clone()]);
+            self.merged
+                .push((at, serde_json::from_str(current).unwrap_or(Value::Null)));
+            self.merged.len() - 1
+        };
+        let merged = &mut self.merged[k].1;
+        if let (Some(Value::Array(blocks)), Some(Value::Array(more))) = (merged.get_mut("content"), next.get("content"))
+        {
+            blocks.extend(more.iter().cloned());
+        }
+        if let (Some(usage), Some(obj)) = (next.get("usage"), merged.as_object_mut()) {
+            obj.insert("usage".to_owned(), usage.clone());
+        }
+    }
+
+    /// Ends the response being built: its gathered results go in call order, and each
+    /// message lines were merged into is written out and read once.
     fn close_response(&mut self) {
-        if let (Some((at, _)), Some(results)) = (self.response.take(), self.results.take()) {
-            let order: Vec<String> = self.messages[at].tool_calls().iter().map(|c| c.id.clone()).collect();
-            sort_results(&mut self.messages[results], &order);
+        if let Some(results) = self.results.filter(|_| self.response.is_some()) {
+            if let Some((_, value)) = self.merged.iter_mut().find(|(i, _)| *i == results) {
+                sort_results(value, &self.open_calls);
+            }
+        }
+        for (at, value) in self.merged.drain(..) {
+            let message = &mut self.messages[at];
+            let json = value.to_string();
+            let (records, span, recorded) = (message.records().to_vec(), message.span.clone(), message.recorded());
+            *message = Message::parse(&json, span, 0).unwrap_or_else(|_| message.clone());
+            message.extra_mut().records = records;
+            message.set_synthetic(json);
+            message.set_recorded(recorded);
         }
         self.response = None;
         self.results = None;
+        self.open_calls.clear();
     }
 
     fn finish(mut self) -> (Vec<Message>, Vec<Note>, HashMap<usize, usize>, Option<String>) {
@@ -628,11 +673,7 @@ impl ClaudeMessages {
 }
 
 /// Puts the `tool_result` blocks of a gathered results message in the calls' order.
-fn sort_results(message: &mut Message, order: &[String]) {
-    let Some(current) = message.synthetic().map(str::to_owned) else {
-        return; // one line: nothing was gathered
-    };
-    let mut value: Value = serde_json::from_str(&current).unwrap_or(Value::Null);
+fn sort_results(value: &mut Value, order: &[String]) {
     if let Some(Value::Array(blocks)) = value.get_mut("content") {
         let position = |b: &Value| {
             let id = b.get("tool_use_id").and_then(Value::as_str).unwrap_or_default();
@@ -640,35 +681,17 @@ fn sort_results(message: &mut Message, order: &[String]) {
         };
         blocks.sort_by_key(position);
     }
-    let json = value.to_string();
-    let (records, span, recorded) = (message.records().to_vec(), message.span.clone(), message.recorded());
-    *message = Message::parse(&json, span, 0).unwrap_or_else(|_| message.clone());
-    message.extra_mut().records = records;
-    message.set_synthetic(json);
-    message.set_recorded(recorded);
 }
 
-/// Appends a continuation line of a split response to `message` (content blocks joined,
-/// the last line's usage kept).
-fn merge_into(text: &str, message: &mut Message, next: &Value, record: Range<usize>) {
-    let current = message
-        .synthetic()
-        .map_or_else(|| text[message.span.clone()].to_owned(), str::to_owned);
-    let mut merged: Value = serde_json::from_str(&current).unwrap_or(Value::Null);
-    if let (Some(Value::Array(blocks)), Some(Value::Array(more))) = (merged.get_mut("content"), next.get("content")) {
-        blocks.extend(more.iter().cloned());
-    }
-    if let (Some(usage), Some(obj)) = (next.get("usage"), merged.as_object_mut()) {
-        obj.insert("usage".to_owned(), usage.clone());
-    }
-    let json = merged.to_string();
-    let (records, span) = (message.records().to_vec(), message.span.clone());
-    let recorded = usage(next).or(message.recorded());
-    *message = Message::parse(&json, span, 0).unwrap_or_else(|_| message.clone());
-    message.extra_mut().records = records;
-    message.extra_mut().records.push(record);
-    message.set_synthetic(json);
-    message.set_recorded(recorded);
+/// The ids of the `tool_use` blocks of a message's JSON.
+fn call_ids(message: &Value) -> impl Iterator<Item = String> + '_ {
+    message
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
+        .filter_map(|b| b.get("id").and_then(Value::as_str).map(str::to_owned))
 }
 
 /// Anthropic usage: the prompt the response was produced from, split as it was billed

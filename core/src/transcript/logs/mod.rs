@@ -192,7 +192,37 @@ impl Loaded {
 struct Line<'a> {
     number: usize,
     range: Range<usize>,
-    fields: BTreeMap<String, &'a RawValue>,
+    fields: BTreeMap<FieldName<'a>, &'a RawValue>,
+}
+
+/// A record's field name, borrowed from the line (copied only when it holds an escape): a
+/// log of a million records would otherwise allocate a string per field of every one.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct FieldName<'a>(std::borrow::Cow<'a, str>);
+
+impl std::borrow::Borrow<str> for FieldName<'_> {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for FieldName<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<FieldName<'de>, D::Error> {
+        struct Name;
+        impl<'de> serde::de::Visitor<'de> for Name {
+            type Value = FieldName<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a field name")
+            }
+            fn visit_borrowed_str<E>(self, name: &'de str) -> Result<FieldName<'de>, E> {
+                Ok(FieldName(std::borrow::Cow::Borrowed(name)))
+            }
+            fn visit_str<E>(self, name: &str) -> Result<FieldName<'de>, E> {
+                Ok(FieldName(std::borrow::Cow::Owned(name.to_owned())))
+            }
+        }
+        deserializer.deserialize_str(Name)
+    }
 }
 
 /// A log's records, one a line; a last line still being written (no newline yet, and
@@ -205,7 +235,7 @@ fn lines<'a>(source: &str, text: &'a str, start: usize) -> Result<(Vec<Line<'a>>
         let trimmed = line.trim();
         if !trimmed.is_empty() {
             let offset = at + (line.len() - line.trim_start().len());
-            let parsed: Result<BTreeMap<String, &RawValue>, _> =
+            let parsed: Result<BTreeMap<FieldName, &RawValue>, _> =
                 serde_json::from_str(&text[offset..offset + trimmed.len()]);
             let fields = match parsed {
                 Ok(fields) => fields,
