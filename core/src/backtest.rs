@@ -112,10 +112,7 @@ pub fn backtest(
         return Ok(None);
     };
     // The agent's defaults for the model's window, as `compare` runs it.
-    let window = whole
-        .recorded_window()
-        .or_else(|| whole.model().and_then(crate::models::window_of).map(|w| w.tokens))
-        .unwrap_or(crate::policy::claude_code::DEFAULT_WINDOW);
+    let window = crate::policy::compare::window_for(None, whole);
     let settings = crate::policy::compare::settings_for(policy, window, &[])?;
     let session = SessionReplays::of(whole, counts);
     let auto: Vec<_> = whole

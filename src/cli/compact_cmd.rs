@@ -140,7 +140,7 @@ pub(super) fn emit_policy_config(
     settings.check_keys(policy.name(), policy.keys())?;
     // What its replay would run with: its defaults for the model's window, then a setting
     // the log shows, where none was given.
-    let window = super::policy_cmd::window_for(None, transcript);
+    let window = ctxlens::policy::compare::window_for(None, transcript);
     let mut settings = super::policy_cmd::with_defaults(policy, window, settings);
     for (key, value) in policy.settings_from_log(transcript, transcript.messages().len(), &settings) {
         if settings.text(key).is_none() {

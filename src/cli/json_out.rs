@@ -40,7 +40,7 @@ pub const DOCUMENTS: &[Described] = &[
     document::<super::policy_cmd::ReplayDoc<'static>>(),
     document::<super::sweep_cmd::SweepDoc<'static>>(),
     document::<super::policy_sweep::SweepDoc<'static>>(),
-    document::<super::policy_cmd::CompareDoc>(),
+    document::<ctxlens::policy::compare::CompareDoc>(),
     document::<super::status_cmd::Status>(),
     document::<ctxlens::scan::Row<'static>>(),
     document::<ctxlens::backtest::Backtest>(),

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use super::args::{BudgetArgs, InputArgs, MakeArgs};
-use ctxlens::policy::compare::Compared;
+use ctxlens::policy::compare::{window_for, CompareDoc, Compared, Costs};
 use ctxlens::policy::replay::{Replayed, SessionReplays};
 use ctxlens::policy::sweep::Figures;
 use ctxlens::policy::{self, Engine, Policy, PolicySettings};
@@ -167,16 +167,6 @@ pub(super) struct ReplayDoc<'a> {
 
 impl ctxlens::document::Document for ReplayDoc<'_> {
     const NAME: &'static str = "replay-policy";
-}
-
-/// The model's window for a policy's run: `--context-window`, else the one the log
-/// records (Codex), else the model the log names, else 200,000 (replay, sweep and
-/// compare alike).
-pub fn window_for(given: Option<u64>, whole: &ctxlens::transcript::Transcript) -> u64 {
-    given
-        .or_else(|| whole.recorded_window())
-        .or_else(|| whole.model().and_then(ctxlens::models::window_of).map(|w| w.tokens))
-        .unwrap_or(ctxlens::policy::claude_code::DEFAULT_WINDOW)
 }
 
 /// The policy's own defaults for `window` under what the user set (`compare` runs it
@@ -395,46 +385,6 @@ pub struct CompareArgs {
     input: InputArgs,
 }
 
-#[derive(Serialize, schemars::JsonSchema)]
-pub(super) struct CompareDoc {
-    context_window: u64,
-    summarizer: String,
-    policies: Vec<Compared>,
-    /// What each policy would have cost with prompt caching (a log with recorded usage).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cost: Option<CostsDoc>,
-}
-
-impl ctxlens::document::Document for CompareDoc {
-    const NAME: &'static str = "compare";
-}
-
-/// The costs in `compare --json`: the log's own, and each policy's modelled one.
-#[derive(Serialize, schemars::JsonSchema)]
-struct CostsDoc {
-    prices: String,
-    recorded: Option<f64>,
-    /// The share of the log's cache writes, in percent, made by rewrites whose cause it
-    /// does not show; over 25 the figures without the log's misses are not modelled.
-    unexplained_rewrites_percent: Option<f64>,
-    policies: Vec<ctxlens::policy::replay_cost::ReplayCost>,
-}
-
-/// The costs of a comparison, when the log records what its calls cost.
-fn costs_of(whole: &ctxlens::transcript::Transcript, rows: &[Compared]) -> Option<CostsDoc> {
-    let table = ctxlens::cost::PriceTable::builtin();
-    let recorded = ctxlens::cost::session_cost(whole, table)?;
-    Some(CostsDoc {
-        prices: table.name.clone(),
-        recorded: recorded.total,
-        unexplained_rewrites_percent: recorded.unexplained_percent(),
-        policies: {
-            let cache = ctxlens::policy::replay_cost::CacheModel::of(whole, table);
-            rows.iter().map(|r| cache.cost(&r.replayed)).collect()
-        },
-    })
-}
-
 /// Compares and prints.
 pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let names: Vec<&'static dyn Policy> = if args.policies.is_empty() {
@@ -466,12 +416,7 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     drop(line);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        let doc = CompareDoc {
-            context_window: window,
-            summarizer: prepared.spec.to_string(),
-            cost: costs_of(prepared.session.whole(), &rows),
-            policies: rows,
-        };
+        let doc = CompareDoc::of(prepared.session.whole(), window, prepared.spec.to_string(), rows);
         super::json_out::write(&mut out, &super::json_out::file_name(&args.file), &doc, true)?;
         writeln!(out)?;
     } else {
@@ -483,7 +428,7 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
             &rows,
             rows.iter().any(|r| r.replayed.calls.iter().any(|c| c.billed.is_some())),
         )?;
-        if let Some(costs) = costs_of(prepared.session.whole(), &rows) {
+        if let Some(costs) = Costs::of(prepared.session.whole(), &rows) {
             print_costs(&mut out, &costs)?;
         }
     }
@@ -492,7 +437,7 @@ pub fn run_compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Each policy's modelled cost beside what the log recorded.
-fn print_costs(out: &mut impl Write, costs: &CostsDoc) -> std::io::Result<()> {
+fn print_costs(out: &mut impl Write, costs: &Costs) -> std::io::Result<()> {
     let dollars = |d: Option<f64>| d.map_or_else(|| "unknown".to_owned(), |d| format!("${d:.2}"));
     writeln!(out)?;
     writeln!(

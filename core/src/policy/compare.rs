@@ -12,6 +12,76 @@ use crate::summarize::Summarizer;
 use crate::tokens::Counts;
 use crate::transcript::Transcript;
 
+/// The model's context window a comparison takes the agents' defaults from: the one
+/// given, else the one the log records, else the model's, else Claude Code's default.
+pub fn window_for(given: Option<u64>, whole: &Transcript) -> u64 {
+    given
+        .or_else(|| whole.recorded_window())
+        .or_else(|| whole.model().and_then(crate::models::window_of).map(|w| w.tokens))
+        .unwrap_or(super::claude_code::DEFAULT_WINDOW)
+}
+
+/// `compare`'s answer (`ctxlens compare --json`, `Transcript.compare()` in Python).
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CompareDoc {
+    /// The window the defaults were taken from.
+    pub context_window: u64,
+    /// The summarizer the firings used.
+    pub summarizer: String,
+    /// One row per policy.
+    pub policies: Vec<Compared>,
+    /// What each policy would have cost with prompt caching (a log with recorded usage).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<Costs>,
+}
+
+impl crate::document::Document for CompareDoc {
+    const NAME: &'static str = "compare";
+}
+
+impl CompareDoc {
+    /// The answer for `rows`, compared on `whole` at `window` with `summarizer`.
+    pub fn of(whole: &Transcript, window: u64, summarizer: String, rows: Vec<Compared>) -> CompareDoc {
+        CompareDoc {
+            context_window: window,
+            summarizer,
+            cost: Costs::of(whole, &rows),
+            policies: rows,
+        }
+    }
+}
+
+/// The costs in a comparison: the log's own, and each policy's modelled one.
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Costs {
+    /// The price table.
+    pub prices: String,
+    /// What the log recorded, in dollars.
+    pub recorded: Option<f64>,
+    /// The share of the log's cache writes, in percent, made by rewrites whose cause it
+    /// does not show; over 25 the figures without the log's misses are not modelled.
+    pub unexplained_rewrites_percent: Option<f64>,
+    /// Each policy's modelled cost, in the rows' order.
+    pub policies: Vec<super::replay_cost::ReplayCost>,
+}
+
+impl Costs {
+    /// The costs of a comparison, when the log records what its calls cost.
+    pub fn of(whole: &Transcript, rows: &[Compared]) -> Option<Costs> {
+        let table = crate::cost::PriceTable::builtin();
+        let recorded = crate::cost::session_cost(whole, table)?;
+        let cache = super::replay_cost::CacheModel::of(whole, table);
+        Some(Costs {
+            prices: table.name.clone(),
+            recorded: recorded.total,
+            unexplained_rewrites_percent: recorded.unexplained_percent(),
+            policies: rows.iter().map(|r| cache.cost(&r.replayed)).collect(),
+        })
+    }
+}
+
 /// One policy's row.
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
