@@ -42,11 +42,20 @@ class Transcript:
         flush_to_memory: bool = False,
         tokenizer: str = "estimate",
     ) -> Dict[str, Any]: ...
+    def compare(
+        self,
+        policies: Optional[List[str]] = None,
+        context_window: Optional[int] = None,
+        set: Optional[List[str]] = None,
+        tokenizer: str = "estimate",
+    ) -> Dict[str, Any]: ...
+    def backtest(self, tokenizer: str = "estimate") -> Optional[Dict[str, Any]]: ...
     def check(self, provider: Optional[str] = None) -> List[Dict[str, Any]]: ...
 
 def load(
     source: Union[str, "os.PathLike[str]", List[Dict[str, Any]], Dict[str, Any]],
     format: Optional[str] = None,
+    thresholds_from: Optional[str] = None,
 ) -> Transcript: ...
 def tokenizers() -> List[str]: ...
 def ledger(

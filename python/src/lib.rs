@@ -246,6 +246,64 @@ impl Transcript {
         json_to_python(py, text.map_err(value_error)?.as_bytes())
     }
 
+    /// Every policy (or those named) replayed over the session's whole life, side by side
+    /// (placeholder summaries): the document `ctxlens compare FILE --summarizer placeholder
+    /// --json` prints. `set` holds `[NAME.]KEY=VALUE` settings as `--set` takes them.
+    #[pyo3(signature = (policies=None, context_window=None, set=None, tokenizer="estimate"))]
+    fn compare(
+        &self,
+        py: Python<'_>,
+        policies: Option<Vec<String>>,
+        context_window: Option<i64>,
+        set: Option<Vec<String>>,
+        tokenizer: &str,
+    ) -> PyResult<Py<PyAny>> {
+        use ::ctxlens::policy::compare::{compare, window_for, CompareDoc};
+        let t = self::tokenizer(tokenizer)?;
+        let chosen: Vec<&'static dyn ::ctxlens::policy::Policy> = match policies {
+            None => ::ctxlens::policy::all(),
+            Some(names) => names
+                .iter()
+                .map(|n| ::ctxlens::policy::by_name(n))
+                .collect::<::ctxlens::Result<_>>()
+                .map_err(value_error)?,
+        };
+        let given = context_window.map(|w| budget("context_window", w)).transpose()?;
+        let set = set.unwrap_or_default();
+        let text = py.detach(|| -> ::ctxlens::Result<String> {
+            let never = ::ctxlens::cancel::never();
+            let session = ::ctxlens::session::Session::load(&self.inner, None, t, false, never)?;
+            let window = window_for(given, session.whole());
+            let rows = compare(session.whole(), session.counts(), &chosen, window, &set, &Placeholder, never, None)?;
+            let summarizer = ::ctxlens::summarize::Spec::Placeholder.to_string();
+            let doc = CompareDoc::of(session.whole(), window, summarizer, rows);
+            Ok(document::to_string(self.inner.source(), &doc, true))
+        });
+        json_to_python(py, text.map_err(value_error)?.as_bytes())
+    }
+
+    /// Every automatic compaction of a session log predicted from what was known before it:
+    /// the document a line of `ctxlens backtest FILE --json` holds, or `None` for a
+    /// transcript whose agent has no policy of its own.
+    #[pyo3(signature = (tokenizer="estimate"))]
+    fn backtest(&self, py: Python<'_>, tokenizer: &str) -> PyResult<Option<Py<PyAny>>> {
+        let t = self::tokenizer(tokenizer)?;
+        let text = py.detach(|| -> ::ctxlens::Result<Option<String>> {
+            let whole = self.inner.whole_session()?;
+            let counts = Counts::compute(&whole, t);
+            let summarizer = ::ctxlens::summarize::build(
+                &::ctxlens::summarize::Spec::Extractive,
+                &::ctxlens::summarize::Settings::default(),
+            )?;
+            let result = ::ctxlens::backtest::backtest(&whole, &counts, summarizer.as_ref(), ::ctxlens::cancel::never())?;
+            Ok(result.map(|r| document::to_string(self.inner.source(), &r, false)))
+        });
+        match text.map_err(value_error)? {
+            Some(text) => Ok(Some(json_to_python(py, text.as_bytes())?)),
+            None => Ok(None),
+        }
+    }
+
     /// Pairing problems by a provider's rules (`openai`, `anthropic`, `gemini`,
     /// `responses`; default: the transcript's own): a list of dicts.
     #[pyo3(signature = (provider=None))]
@@ -262,10 +320,18 @@ impl Transcript {
 
 /// Loads a transcript: a path (`str` or `os.PathLike`), or the messages themselves (a
 /// list of dicts, or a dict such as a request body with `messages`). `format` forces one
-/// of `--format`'s values.
+/// of `--format`'s values. `thresholds_from` is where the user's earlier sessions are
+/// (a folder, or `none`), as `--thresholds-from` says; by default, as the command line,
+/// the log's own folder then `~/.claude/projects`.
 #[pyfunction]
-#[pyo3(signature = (source, format=None))]
-fn load(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&str>) -> PyResult<Transcript> {
+#[pyo3(signature = (source, format=None, thresholds_from=None))]
+fn load(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    format: Option<&str>,
+    thresholds_from: Option<&str>,
+) -> PyResult<Transcript> {
+    use ::ctxlens::transcript::earlier::{EarlierSessions, Source};
     let forced: Option<FormatOverride> = format.map(str::parse).transpose().map_err(value_error)?;
     let inner = if source.is_instance_of::<PyList>() || source.is_instance_of::<PyDict>() {
         let json = py.import("json")?;
@@ -278,7 +344,8 @@ fn load(py: Python<'_>, source: &Bound<'_, PyAny>, format: Option<&str>) -> PyRe
             let store = ::ctxlens::transcript::opencode_store::Store::of(&path);
             refuse_unreadable(store.as_ref().map_or(path.as_path(), |s| s.file()))?;
         }
-        py.detach(|| Core::read(&path, forced))
+        let sessions = EarlierSessions::from(&path, thresholds_from.map_or_else(|| Source::beside(&path), Source::parse));
+        py.detach(|| Core::read(&path, forced).map(|t| t.with_earlier_sessions(sessions)))
     } else {
         return Err(PyTypeError::new_err(format!(
             "load() takes a path, or a list or dict of messages, not {}",

@@ -106,6 +106,31 @@ def test_python_and_the_command_line_give_the_same_document(path):
     assert json.dumps(t.check()) == json.dumps(report["problems"])
 
 
+LOGS = sorted(
+    p
+    for p in (ROOT / "tests" / "data" / "real-transcripts").glob("*/*")
+    if p.suffix == ".jsonl" and ("claude-code" in p.parent.name or "codex" in p.parent.name)
+)
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
+def test_compare_and_backtest_are_the_command_lines_documents(path):
+    """compare (every policy, and two with a setting) and backtest: the core's documents,
+    the same bytes through Python as through the command line, on every shipped log."""
+    t = ctxlens.load(str(path))
+    same = lambda ours, theirs: json.dumps(ours, ensure_ascii=False) == json.dumps(json.loads(theirs), ensure_ascii=False)
+    assert same(t.compare(), cli("compare", path, "--summarizer", "placeholder", "--json"))
+    chosen = t.compare(policies=["codex", "langchain-trim"], context_window=100000, set=["langchain-trim.max_tokens=20000"])
+    assert [p["policy"] for p in chosen["policies"]] == ["codex", "langchain-trim"]
+    assert same(chosen, cli("compare", path, "--policies", "codex,langchain-trim", "--context-window", 100000,
+                            "--set", "langchain-trim.max_tokens=20000", "--summarizer", "placeholder", "--json"))
+    ours = t.backtest()
+    theirs = cli("backtest", path, "--json").strip()
+    assert (ours is None) == (theirs == b""), theirs
+    if ours is not None:
+        assert same(ours, theirs)
+
+
 @pytest.mark.parametrize(
     "path",
     [ROOT / "tests" / "data" / "real-transcripts" / "claude-code-jsonl", *sorted((ROOT / "tests" / "data" / "ledger").glob("*.jsonl"))],
