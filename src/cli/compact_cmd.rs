@@ -141,7 +141,7 @@ pub(super) fn emit_policy_config(
     // What its replay would run with: its defaults for the model's window, then a setting
     // the log shows, where none was given.
     let window = ctxlens::policy::compare::window_for(None, transcript);
-    let mut settings = super::policy_cmd::with_defaults(policy, window, settings);
+    let mut settings = ctxlens::policy::compare::with_defaults(policy, window, settings);
     for (key, value) in policy.settings_from_log(transcript, transcript.messages().len(), &settings) {
         if settings.text(key).is_none() {
             settings = settings.with(key, value);

@@ -37,7 +37,7 @@ pub const DOCUMENTS: &[Described] = &[
     document::<ctxlens::check::Report>(),
     document::<super::history_cmd::Doc<'static>>(),
     document::<ctxlens::replay::document::ReplayDoc<'static>>(),
-    document::<super::policy_cmd::ReplayDoc<'static>>(),
+    document::<ctxlens::policy::replay::ReplayDoc<'static>>(),
     document::<super::sweep_cmd::SweepDoc<'static>>(),
     document::<super::policy_sweep::SweepDoc<'static>>(),
     document::<ctxlens::policy::compare::CompareDoc>(),

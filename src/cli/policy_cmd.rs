@@ -8,11 +8,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use serde::Serialize;
-
 use super::args::{BudgetArgs, InputArgs, MakeArgs};
-use ctxlens::policy::compare::{window_for, CompareDoc, Compared, Costs};
-use ctxlens::policy::replay::{Replayed, SessionReplays};
+use ctxlens::policy::compare::{window_for, with_defaults, CompareDoc, Compared, Costs};
+use ctxlens::policy::replay::{ReplayDoc, Replayed, SessionReplays};
 use ctxlens::policy::sweep::Figures;
 use ctxlens::policy::{self, Engine, Policy, PolicySettings};
 use ctxlens::text::thousands;
@@ -152,36 +150,6 @@ impl clap::builder::TypedValueParser for SettingKey {
     }
 }
 
-/// A policy's replay as JSON.
-#[derive(Serialize, schemars::JsonSchema)]
-pub(super) struct ReplayDoc<'a> {
-    settings: Vec<(String, String)>,
-    summarizer: String,
-    #[serde(flatten)]
-    replayed: &'a Replayed,
-    instructions_lost_count: usize,
-    /// Every human turn in the report contract (`instructions` is already the count in
-    /// a policy replay's rows, which `compare` shares).
-    turns: Vec<ctxlens::loss::document::TurnDoc<'a>>,
-}
-
-impl ctxlens::document::Document for ReplayDoc<'_> {
-    const NAME: &'static str = "replay-policy";
-}
-
-/// The policy's own defaults for `window` under what the user set (`compare` runs it
-/// the same way, so the two give one answer).
-pub fn with_defaults(policy: &dyn Policy, window: u64, given: &PolicySettings) -> PolicySettings {
-    let mut settings = PolicySettings::default();
-    for (key, value) in policy.defaults(window) {
-        settings = settings.with(key, value);
-    }
-    for (key, value) in given.pairs() {
-        settings = settings.with(&key, value);
-    }
-    settings
-}
-
 /// `replay FILE --policy NAME`: the policy over the session's whole life.
 pub fn run_replay(
     file: &std::path::Path,
@@ -205,17 +173,7 @@ pub fn run_replay(
     )?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if json {
-        let doc = ReplayDoc {
-            settings: settings.pairs(),
-            summarizer: prepared.spec.to_string(),
-            instructions_lost_count: replayed.instructions_lost.len(),
-            turns: replayed
-                .turns
-                .iter()
-                .map(ctxlens::loss::document::TurnDoc::of)
-                .collect(),
-            replayed: &replayed,
-        };
+        let doc = ReplayDoc::of(&replayed, settings, prepared.spec.to_string());
         super::json_out::write(&mut out, &super::json_out::file_name(file), &doc, true)?;
         writeln!(out)?;
     } else {

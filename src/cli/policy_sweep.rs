@@ -66,7 +66,7 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
     let chosen = policy::by_name(args.name)?;
     let prepared = super::replay_cmd::prepare(args.file, args.input, args.make)?;
     let window = ctxlens::policy::compare::window_for(args.context_window, prepared.session.whole());
-    let settings = super::policy_cmd::with_defaults(chosen, window, &args.settings);
+    let settings = ctxlens::policy::compare::with_defaults(chosen, window, &args.settings);
     let prices = ctxlens::cost::PriceTable::builtin();
     let swept = sweep_policy(&SweepInputs {
         whole: prepared.session.whole(),

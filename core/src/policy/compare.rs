@@ -157,6 +157,20 @@ pub fn settings_for(policy: &dyn Policy, window: u64, set: &[String]) -> Result<
     Ok(settings)
 }
 
+/// A policy's settings for one run: its defaults for `window`, then the ones `given`
+/// (`replay --policy`, `sweep --policy`, `compact --policy`; [`settings_for`] makes a
+/// comparison's the same way, so the two give one answer).
+pub fn with_defaults(policy: &dyn Policy, window: u64, given: &PolicySettings) -> PolicySettings {
+    let mut settings = PolicySettings::default();
+    for (key, value) in policy.defaults(window) {
+        settings = settings.with(key, value);
+    }
+    for (key, value) in given.pairs() {
+        settings = settings.with(&key, value);
+    }
+    settings
+}
+
 /// Replays `policies` over `whole` (every epoch, with its counts) in parallel; `progress`
 /// is told `(replayed, of)` as each policy's replay ends.
 // The inputs are the session, the policies, their settings as asked and how to run: a

@@ -180,6 +180,42 @@ impl<'a> SessionReplays<'a> {
     }
 }
 
+/// `replay --policy`'s answer (`Transcript.replay(policy=…)` in Python): the replay, the
+/// settings it ran with and every human turn in the loss report's contract.
+#[derive(serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ReplayDoc<'a> {
+    /// The settings it ran with (the policy's defaults, then the user's).
+    pub settings: Vec<(String, String)>,
+    /// The summarizer its firings used.
+    pub summarizer: String,
+    /// The replay.
+    #[serde(flatten)]
+    pub replayed: &'a Replayed,
+    /// User instructions the replay lost.
+    pub instructions_lost_count: usize,
+    /// Every human turn in the report contract (`instructions` is already the count in
+    /// a policy replay's rows, which `compare` shares).
+    pub turns: Vec<crate::loss::document::TurnDoc<'a>>,
+}
+
+impl crate::document::Document for ReplayDoc<'_> {
+    const NAME: &'static str = "replay-policy";
+}
+
+impl<'a> ReplayDoc<'a> {
+    /// The answer for `replayed`, run with `settings` and `summarizer`.
+    pub fn of(replayed: &'a Replayed, settings: &PolicySettings, summarizer: String) -> ReplayDoc<'a> {
+        ReplayDoc {
+            settings: settings.pairs(),
+            summarizer,
+            instructions_lost_count: replayed.instructions_lost.len(),
+            turns: replayed.turns.iter().map(crate::loss::document::TurnDoc::of).collect(),
+            replayed,
+        }
+    }
+}
+
 /// One time the policy changed the context.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
