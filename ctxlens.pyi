@@ -37,10 +37,13 @@ class Transcript:
     ) -> str: ...
     def replay(
         self,
-        max_tokens: int,
+        max_tokens: Optional[int] = None,
         keep_tail: Optional[int] = None,
         flush_to_memory: bool = False,
         tokenizer: str = "estimate",
+        policy: Optional[str] = None,
+        set: Optional[List[str]] = None,
+        context_window: Optional[int] = None,
     ) -> Dict[str, Any]: ...
     def compare(
         self,

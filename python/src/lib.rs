@@ -87,6 +87,43 @@ impl Transcript {
     }
 }
 
+impl Transcript {
+    /// `replay(policy=…)`: the core's `replay-policy` document.
+    fn replay_policy(
+        &self,
+        py: Python<'_>,
+        name: &str,
+        set: Option<Vec<String>>,
+        context_window: Option<i64>,
+        t: Tokenizer,
+    ) -> PyResult<Py<PyAny>> {
+        use ::ctxlens::policy::compare::{window_for, with_defaults};
+        use ::ctxlens::policy::replay::{ReplayDoc, SessionReplays};
+        let chosen = ::ctxlens::policy::by_name(name).map_err(value_error)?;
+        let pairs = set.unwrap_or_default();
+        let given = ::ctxlens::policy::PolicySettings::parse(pairs.iter().map(String::as_str)).map_err(value_error)?;
+        given.check_keys(name, chosen.keys()).map_err(value_error)?;
+        let given_window = context_window.map(|w| budget("context_window", w)).transpose()?;
+        let text = py.detach(|| -> ::ctxlens::Result<String> {
+            let never = ::ctxlens::cancel::never();
+            let session = ::ctxlens::session::Session::load(&self.inner, None, t, false, never)?;
+            let window = window_for(given_window, session.whole());
+            let settings = with_defaults(chosen, window, &given);
+            let replayed = SessionReplays::of(session.whole(), session.counts()).replay(
+                chosen,
+                &settings,
+                &Placeholder,
+                Some(window),
+                never,
+            )?;
+            let summarizer = ::ctxlens::summarize::Spec::Placeholder.to_string();
+            let doc = ReplayDoc::of(&replayed, &settings, summarizer);
+            Ok(document::to_string(self.inner.source(), &doc, true))
+        });
+        json_to_python(py, text.map_err(value_error)?.as_bytes())
+    }
+}
+
 #[pymethods]
 impl Transcript {
     /// `<ctxlens.Transcript claude-code, 118 messages, from 'session.jsonl'>`.
@@ -204,19 +241,38 @@ impl Transcript {
     /// A compactor over the session's whole life (placeholder summaries): the document
     /// `ctxlens replay FILE --max-tokens N --json --summarizer placeholder` prints (model
     /// calls, firings, final context, loops, what the whole life lost, the log's real
-    /// compactions).
-    #[pyo3(signature = (max_tokens, keep_tail=None, flush_to_memory=false, tokenizer="estimate"))]
+    /// compactions); with `policy`, another agent's compactor instead, as `ctxlens replay
+    /// FILE --policy NAME [--set KEY=VALUE…] [--context-window N] --json --summarizer
+    /// placeholder` prints it.
+    #[pyo3(signature = (max_tokens=None, keep_tail=None, flush_to_memory=false, tokenizer="estimate", policy=None, set=None, context_window=None))]
+    #[allow(clippy::too_many_arguments)]
     fn replay(
         &self,
         py: Python<'_>,
-        max_tokens: i64,
+        max_tokens: Option<i64>,
         keep_tail: Option<i64>,
         flush_to_memory: bool,
         tokenizer: &str,
+        policy: Option<&str>,
+        set: Option<Vec<String>>,
+        context_window: Option<i64>,
     ) -> PyResult<Py<PyAny>> {
         use ::ctxlens::replay::document::{ReplayDoc, Replayed};
         use ::ctxlens::replay::lost::lifetime_loss;
         let t = self::tokenizer(tokenizer)?;
+        let max_tokens = match (max_tokens, policy) {
+            (Some(_), Some(_)) => {
+                return Err(value_error(
+                    "replay takes max_tokens (ctxlens' compactor) or policy (another agent's), not both",
+                ))
+            }
+            (None, Some(name)) => return self.replay_policy(py, name, set, context_window, t),
+            (None, None) => return Err(value_error("replay needs max_tokens, or policy")),
+            (Some(m), None) => m,
+        };
+        if set.is_some() || context_window.is_some() {
+            return Err(value_error("set and context_window go with policy"));
+        }
         let (max_tokens, keep_tail) = budgets(max_tokens, keep_tail)?;
         let settings = settings(max_tokens, keep_tail, flush_to_memory, "tail", "system")?;
         let text = py.detach(|| -> ::ctxlens::Result<String> {
@@ -274,7 +330,16 @@ impl Transcript {
             let never = ::ctxlens::cancel::never();
             let session = ::ctxlens::session::Session::load(&self.inner, None, t, false, never)?;
             let window = window_for(given, session.whole());
-            let rows = compare(session.whole(), session.counts(), &chosen, window, &set, &Placeholder, never, None)?;
+            let rows = compare(
+                session.whole(),
+                session.counts(),
+                &chosen,
+                window,
+                &set,
+                &Placeholder,
+                never,
+                None,
+            )?;
             let summarizer = ::ctxlens::summarize::Spec::Placeholder.to_string();
             let doc = CompareDoc::of(session.whole(), window, summarizer, rows);
             Ok(document::to_string(self.inner.source(), &doc, true))
@@ -295,7 +360,8 @@ impl Transcript {
                 &::ctxlens::summarize::Spec::Extractive,
                 &::ctxlens::summarize::Settings::default(),
             )?;
-            let result = ::ctxlens::backtest::backtest(&whole, &counts, summarizer.as_ref(), ::ctxlens::cancel::never())?;
+            let result =
+                ::ctxlens::backtest::backtest(&whole, &counts, summarizer.as_ref(), ::ctxlens::cancel::never())?;
             Ok(result.map(|r| document::to_string(self.inner.source(), &r, false)))
         });
         match text.map_err(value_error)? {
@@ -344,7 +410,10 @@ fn load(
             let store = ::ctxlens::transcript::opencode_store::Store::of(&path);
             refuse_unreadable(store.as_ref().map_or(path.as_path(), |s| s.file()))?;
         }
-        let sessions = EarlierSessions::from(&path, thresholds_from.map_or_else(|| Source::beside(&path), Source::parse));
+        let sessions = EarlierSessions::from(
+            &path,
+            thresholds_from.map_or_else(|| Source::beside(&path), Source::parse),
+        );
         py.detach(|| Core::read(&path, forced).map(|t| t.with_earlier_sessions(sessions)))
     } else {
         return Err(PyTypeError::new_err(format!(

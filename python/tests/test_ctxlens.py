@@ -114,9 +114,10 @@ LOGS = sorted(
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
-def test_compare_and_backtest_are_the_command_lines_documents(path):
-    """compare (every policy, and two with a setting) and backtest: the core's documents,
-    the same bytes through Python as through the command line, on every shipped log."""
+def test_compare_replay_policy_and_backtest_are_the_command_lines_documents(path):
+    """compare (every policy, and two with a setting), replay with a policy and backtest: the
+    core's documents, the same bytes through Python as through the command line, on every
+    shipped log; a replay asked for both compactors, or a setting the policy lacks, refused."""
     t = ctxlens.load(str(path))
     same = lambda ours, theirs: json.dumps(ours, ensure_ascii=False) == json.dumps(json.loads(theirs), ensure_ascii=False)
     assert same(t.compare(), cli("compare", path, "--summarizer", "placeholder", "--json"))
@@ -124,6 +125,14 @@ def test_compare_and_backtest_are_the_command_lines_documents(path):
     assert [p["policy"] for p in chosen["policies"]] == ["codex", "langchain-trim"]
     assert same(chosen, cli("compare", path, "--policies", "codex,langchain-trim", "--context-window", 100000,
                             "--set", "langchain-trim.max_tokens=20000", "--summarizer", "placeholder", "--json"))
+    for name, settings in [("claude-code", []), ("codex", ["auto_compact_token_limit=30000"])]:
+        theirs = cli("replay", path, "--policy", name, *[a for s in settings for a in ("--set", s)],
+                     "--summarizer", "placeholder", "--json")
+        assert same(t.replay(policy=name, set=settings), theirs)
+    with pytest.raises(ValueError, match="not both"):
+        t.replay(1000, policy="codex")
+    with pytest.raises(ValueError, match="no such setting"):
+        t.replay(policy="codex", set=["nonsense=1"])
     ours = t.backtest()
     theirs = cli("backtest", path, "--json").strip()
     assert (ours is None) == (theirs == b""), theirs
