@@ -57,6 +57,7 @@ pub mod export;
 pub mod follow;
 pub mod forgetting;
 pub mod history;
+pub mod history_doc;
 pub mod ledger;
 pub mod ledger_files;
 pub mod loss;

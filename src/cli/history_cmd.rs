@@ -6,13 +6,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use serde::Serialize;
-
 use super::args::InputArgs;
-use super::summaries_compared::{self, Compared};
+use super::summaries_compared;
 use ctxlens::forgetting::DoneAgain;
 use ctxlens::history::{history, History};
-use ctxlens::loss::document::LossDoc;
+use ctxlens::history_doc::{HistoryDoc, SummaryCompared};
 use ctxlens::loss::rank::Detail;
 use ctxlens::loss::Survival;
 use ctxlens::text::{one_line, thousands};
@@ -53,19 +51,8 @@ pub fn run(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
     let whole = live.whole_session()?;
     let counts = Counts::compute(&whole, args.input.tokenizer());
     let found = history(&whole, &counts);
-    // What each compaction's next epoch did again (the chat view, with the calls'
-    // arguments, read once).
-    let chat = if found.compactions.is_empty() {
-        Vec::new()
-    } else {
-        ctxlens::policy::chat_view_counted(&whole, &counts)
-    };
-    let done_again: Vec<Vec<DoneAgain>> = found
-        .compactions
-        .iter()
-        .map(|c| ctxlens::forgetting::after_compaction(&whole, &counts, &chat, c))
-        .collect();
-    let compared: Vec<Vec<Compared>> = if args.compare_summaries {
+    let done_again = ctxlens::history_doc::done_again(&whole, &counts, &found);
+    let compared: Vec<Vec<SummaryCompared>> = if args.compare_summaries {
         let settings = args.summary.settings();
         found
             .compactions
@@ -77,7 +64,7 @@ pub fn run(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        let doc = document(&whole, &counts, &found, &done_again, &compared);
+        let doc = HistoryDoc::of(&whole, &counts, &found, &done_again, &compared);
         super::json_out::write(&mut out, whole.source(), &doc, true)?;
         writeln!(out)?;
     } else {
@@ -85,136 +72,6 @@ pub fn run(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-#[derive(Serialize, schemars::JsonSchema)]
-pub(super) struct Doc<'a> {
-    format: &'a str,
-    #[schemars(schema_with = "ctxlens::names::schema::<ctxlens::tokens::Tokenizer>")]
-    tokenizer: &'a str,
-    messages: usize,
-    epochs: Vec<EpochDoc>,
-    compactions: Vec<CompactionDoc<'a>>,
-}
-
-impl ctxlens::document::Document for Doc<'_> {
-    const NAME: &'static str = "history";
-}
-
-#[derive(Serialize, schemars::JsonSchema)]
-struct EpochDoc {
-    index: usize,
-    first: usize,
-    last: Option<usize>,
-    messages: usize,
-    tokens: u64,
-    recorded_peak: Option<u64>,
-    /// The system prompt and tools its requests carried, fitted from its usage.
-    overhead: Option<u64>,
-    human_turns: usize,
-    /// What its recorded calls cost, in dollars (`stats` names the price table).
-    cost: Option<f64>,
-}
-
-#[derive(Serialize, schemars::JsonSchema)]
-struct CompactionDoc<'a> {
-    index: usize,
-    line: usize,
-    epoch: usize,
-    at: usize,
-    trigger: Option<&'a str>,
-    pre_tokens: Option<u64>,
-    /// The context's size right after it, as recorded (Claude Code's `postTokens`).
-    post_tokens: Option<u64>,
-    /// The last prompt recorded before it (the request that did not set it off).
-    last_recorded_before: Option<u64>,
-    /// `[last request recorded before it, pre_tokens]` for an auto compaction.
-    threshold_between: Option<(u64, u64)>,
-    counted_before: u64,
-    summary: &'a str,
-    summary_message: Option<usize>,
-    summary_tokens: u64,
-    kept: &'a [String],
-    /// What the agent did again after it, and what the user said again.
-    done_again: Vec<DoneAgain>,
-    /// The tokens all of that cost.
-    done_again_tokens: u64,
-    loss: LossDoc<'a>,
-    /// With --compare-summaries: the real summary and the others on the same cut.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    summaries: Option<&'a [Compared]>,
-}
-
-/// The system prompt and tools epoch `messages` of `whole` carried (not in the log),
-/// fitted from its own recorded usage, when it recorded any.
-fn epoch_overhead(fits: &[ctxlens::calibrate::EpochFit], messages: &std::ops::Range<usize>) -> Option<u64> {
-    fits.iter()
-        .find(|f| f.messages == *messages)
-        .and_then(|f| f.calibration.as_ref())
-        .map(|c| c.overhead)
-        .filter(|&o| o > 0)
-}
-
-/// Each epoch's recorded cost (empty when the log records no priced call).
-fn epoch_costs(whole: &Transcript, found: &History) -> Vec<Option<f64>> {
-    let lines: Vec<usize> = found.compactions.iter().map(|c| c.line).collect();
-    ctxlens::cost::session_cost(whole, ctxlens::cost::PriceTable::builtin())
-        .map_or_else(Vec::new, |c| c.by_epoch(&lines))
-}
-
-fn document<'a>(
-    whole: &'a Transcript,
-    counts: &'a Counts,
-    found: &'a History,
-    done_again: &[Vec<DoneAgain>],
-    compared: &'a [Vec<Compared>],
-) -> Doc<'a> {
-    let fits = ctxlens::calibrate::calibrate_epochs(whole, counts);
-    let costs = epoch_costs(whole, found);
-    Doc {
-        format: whole.format().name(),
-        tokenizer: counts.tokenizer.name(),
-        messages: whole.messages().len(),
-        epochs: found
-            .epochs
-            .iter()
-            .map(|e| EpochDoc {
-                index: e.index,
-                first: e.messages.start,
-                last: e.messages.end.checked_sub(1).filter(|_| !e.messages.is_empty()),
-                messages: e.messages.len(),
-                tokens: e.tokens,
-                recorded_peak: e.recorded_peak,
-                overhead: epoch_overhead(&fits, &e.messages),
-                human_turns: e.human_turns,
-                cost: costs.get(e.index).copied().flatten(),
-            })
-            .collect(),
-        compactions: found
-            .compactions
-            .iter()
-            .map(|c| CompactionDoc {
-                index: c.index,
-                line: c.line,
-                epoch: c.epoch,
-                at: c.at,
-                trigger: c.trigger.as_deref(),
-                pre_tokens: c.pre_tokens,
-                post_tokens: c.post_tokens,
-                last_recorded_before: c.last_recorded_before,
-                threshold_between: c.threshold_between,
-                counted_before: c.counted_before,
-                summary: &c.summary,
-                summary_message: c.summary_message,
-                summary_tokens: c.summary_tokens,
-                kept: &c.kept,
-                done_again_tokens: done_again[c.index].iter().map(|d| d.tokens).sum(),
-                summaries: compared.get(c.index).map(Vec::as_slice),
-                done_again: done_again[c.index].clone(),
-                loss: LossDoc::of(&c.loss),
-            })
-            .collect(),
-    }
 }
 
 /// What the agent did again after a compaction, and what the user said again: the
@@ -298,7 +155,7 @@ fn print(
     counts: &Counts,
     found: &History,
     done_again: &[Vec<DoneAgain>],
-    compared: &[Vec<Compared>],
+    compared: &[Vec<SummaryCompared>],
     all: bool,
 ) -> anyhow::Result<()> {
     let tokenizer = counts.tokenizer.name();
@@ -320,7 +177,7 @@ fn print(
         )?;
     }
     let fits = ctxlens::calibrate::calibrate_epochs(whole, counts);
-    let costs = epoch_costs(whole, found);
+    let costs = ctxlens::history_doc::epoch_costs(whole, found);
     for epoch in &found.epochs {
         writeln!(out)?;
         writeln!(
@@ -329,7 +186,7 @@ fn print(
             epoch_line(
                 epoch,
                 tokenizer,
-                epoch_overhead(&fits, &epoch.messages),
+                ctxlens::history_doc::epoch_overhead(&fits, &epoch.messages),
                 costs.get(epoch.index).copied().flatten()
             )
         )?;

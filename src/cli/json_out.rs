@@ -35,7 +35,7 @@ pub const DOCUMENTS: &[Described] = &[
     document::<super::compact_cmd::ReportDoc<'static>>(),
     document::<ctxlens::policy::PolicyPlan>(),
     document::<ctxlens::check::Report>(),
-    document::<super::history_cmd::Doc<'static>>(),
+    document::<ctxlens::history_doc::HistoryDoc<'static>>(),
     document::<ctxlens::replay::document::ReplayDoc<'static>>(),
     document::<ctxlens::policy::replay::ReplayDoc<'static>>(),
     document::<super::sweep_cmd::SweepDoc<'static>>(),
