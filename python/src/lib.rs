@@ -347,6 +347,24 @@ impl Transcript {
         json_to_python(py, text.map_err(value_error)?.as_bytes())
     }
 
+    /// The compactions a session log records: the document `ctxlens history FILE --json`
+    /// prints (its epochs; each compaction's sizes, summary, what the agent did again after
+    /// it and what it lost).
+    #[pyo3(signature = (tokenizer="estimate"))]
+    fn history(&self, py: Python<'_>, tokenizer: &str) -> PyResult<Py<PyAny>> {
+        use ::ctxlens::history_doc::{done_again, HistoryDoc};
+        let t = self::tokenizer(tokenizer)?;
+        let text = py.detach(|| -> ::ctxlens::Result<String> {
+            let whole = self.inner.whole_session()?;
+            let counts = Counts::compute(&whole, t);
+            let found = ::ctxlens::history::history(&whole, &counts);
+            let again = done_again(&whole, &counts, &found);
+            let doc = HistoryDoc::of(&whole, &counts, &found, &again, &[]);
+            Ok(document::to_string(whole.source(), &doc, true))
+        });
+        json_to_python(py, text.map_err(value_error)?.as_bytes())
+    }
+
     /// Every automatic compaction of a session log predicted from what was known before it:
     /// the document a line of `ctxlens backtest FILE --json` holds, or `None` for a
     /// transcript whose agent has no policy of its own.
