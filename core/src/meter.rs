@@ -55,6 +55,11 @@ pub struct Meter {
     pub compacts: bool,
 }
 
+/// `status`'s answer (`ctxlens status --json`, Python's `Transcript.status()`).
+impl crate::document::Document for Meter {
+    const NAME: &'static str = "status";
+}
+
 /// An answer kept by an older version compacted whenever it named a rule.
 fn compacts_by_default() -> bool {
     true

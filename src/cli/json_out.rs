@@ -41,7 +41,7 @@ pub const DOCUMENTS: &[Described] = &[
     document::<super::sweep_cmd::SweepDoc<'static>>(),
     document::<super::policy_sweep::SweepDoc<'static>>(),
     document::<ctxlens::policy::compare::CompareDoc>(),
-    document::<super::status_cmd::Status>(),
+    document::<ctxlens::meter::Meter>(),
     document::<ctxlens::scan::Row<'static>>(),
     document::<ctxlens::backtest::Backtest>(),
     document::<ctxlens::ledger_files::LedgerDoc<'static>>(),

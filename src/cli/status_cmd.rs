@@ -101,7 +101,7 @@ fn default_line(s: &Status) -> String {
     }
 }
 
-/// What the line says: the file and its meter (`ctxlens::meter`).
+/// What the line says: the file and its meter (`ctxlens::meter`, the document).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub(super) struct Status {
     /// Written in front by the JSON writer, with the schema.
@@ -109,10 +109,6 @@ pub(super) struct Status {
     file: String,
     #[serde(flatten)]
     meter: Meter,
-}
-
-impl ctxlens::document::Document for Status {
-    const NAME: &'static str = "status";
 }
 
 pub fn run(args: &StatusArgs) -> anyhow::Result<ExitCode> {
@@ -147,7 +143,7 @@ pub fn run(args: &StatusArgs) -> anyhow::Result<ExitCode> {
     };
     if args.json {
         let mut out = std::io::stdout().lock();
-        super::json_out::write(&mut out, &status.file, &status, false)?;
+        super::json_out::write(&mut out, &status.file, &status.meter, false)?;
         std::io::Write::write_all(&mut out, b"\n")?;
     } else {
         match &template {
