@@ -365,6 +365,21 @@ impl Transcript {
         json_to_python(py, text.map_err(value_error)?.as_bytes())
     }
 
+    /// How full the live context is and how far the agent's next compaction is, in the
+    /// agent's own count: the document `ctxlens status FILE --json` prints (`context_window`
+    /// as `--context-window` gives the window).
+    #[pyo3(signature = (context_window=None))]
+    fn status(&self, py: Python<'_>, context_window: Option<i64>) -> PyResult<Py<PyAny>> {
+        let window = context_window.map(|w| budget("context_window", w)).transpose()?;
+        let text = py.detach(|| {
+            // Counted with the estimate, as the command line's status line counts.
+            let counts = Counts::compute(&self.inner, Tokenizer::Estimate);
+            let meter = ::ctxlens::meter::meter(&self.inner, &counts, window);
+            document::to_string(self.inner.source(), &meter, false)
+        });
+        json_to_python(py, text.as_bytes())
+    }
+
     /// Every automatic compaction of a session log predicted from what was known before it:
     /// the document a line of `ctxlens backtest FILE --json` holds, or `None` for a
     /// transcript whose agent has no policy of its own.

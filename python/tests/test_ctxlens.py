@@ -114,8 +114,8 @@ LOGS = sorted(
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
-def test_compare_replay_policy_history_and_backtest_are_the_command_lines_documents(path):
-    """compare (every policy, and two with a setting), replay with a policy, history and backtest: the
+def test_compare_replay_policy_history_status_and_backtest_are_the_command_lines_documents(path):
+    """compare (every policy, and two with a setting), replay with a policy, history, status and backtest: the
     core's documents, the same bytes through Python as through the command line, on every
     shipped log; a replay asked for both compactors, or a setting the policy lacks, refused."""
     t = ctxlens.load(str(path))
@@ -134,6 +134,8 @@ def test_compare_replay_policy_history_and_backtest_are_the_command_lines_docume
     with pytest.raises(ValueError, match="no such setting"):
         t.replay(policy="codex", set=["nonsense=1"])
     assert same(t.history(), cli("history", path, "--json"))
+    assert same(t.status(), cli("status", path, "--json"))
+    assert same(t.status(context_window=1000000), cli("status", path, "--context-window", 1000000, "--json"))
     ours = t.backtest()
     theirs = cli("backtest", path, "--json").strip()
     assert (ours is None) == (theirs == b""), theirs
