@@ -1105,6 +1105,18 @@ mod tests {
         assert_eq!(usage.context_tokens(), 166_010, "the request's own size is the prompt");
     }
 
+    /// The settings of release `version` at `threshold`, the billed size taken as counted
+    /// (overhead 0, ratio 1).
+    fn at_release(version: &str, threshold: u64) -> PolicySettings {
+        let pairs = [
+            format!("version={version}"),
+            format!("threshold={threshold}"),
+            "overhead=0".to_owned(),
+            "ratio=1".to_owned(),
+        ];
+        PolicySettings::parse(pairs.iter().map(String::as_str)).expect("settings")
+    }
+
     /// From 2.1.2 the check adds Claude Code's estimate of what followed the last response
     /// (a quarter of a tool result's length; an attachment's JSON likewise); up to 2.1.1
     /// it reads the response alone. The cheap test a replay makes agrees with the plan.
@@ -1132,15 +1144,6 @@ mod tests {
         .collect();
         chat[2].call_id = Some("t1".to_owned());
         // The response measured 160,000 (overhead 0, ratio 1); 1,500 followed.
-        let settings = |version: &str, threshold: u64| {
-            let pairs = [
-                format!("version={version}"),
-                format!("threshold={threshold}"),
-                "overhead=0".to_owned(),
-                "ratio=1".to_owned(),
-            ];
-            PolicySettings::parse(pairs.iter().map(String::as_str)).expect("settings")
-        };
         let running = Running::of(&chat, |m| ClaudeCode.cost(m));
         for (version, threshold, fires) in [
             ("2.1.2", 161_500, true),
@@ -1149,7 +1152,7 @@ mod tests {
             ("2.1.1", 160_000, true),
             ("1.0.53", 160_001, false),
         ] {
-            let s = settings(version, threshold);
+            let s = at_release(version, threshold);
             let plan = ClaudeCode.plan_chat(&chat, &s).expect("plans");
             assert_eq!(plan.compacted, fires, "{version} at {threshold}");
             assert_eq!(
@@ -1183,15 +1186,6 @@ mod tests {
         for (i, m) in chat.iter_mut().enumerate() {
             (m.index, m.past_summary) = (i, false);
         }
-        let settings = |version: &str, threshold: u64| {
-            let pairs = [
-                format!("version={version}"),
-                format!("threshold={threshold}"),
-                "overhead=0".to_owned(),
-                "ratio=1".to_owned(),
-            ];
-            PolicySettings::parse(pairs.iter().map(String::as_str)).expect("settings")
-        };
         let running = Running::of(&chat, |m| ClaudeCode.cost(m));
         // 160,000 measured; the result adds 1,000; the text block 20 (80 / 4) from 2.1.69;
         // `Bash{"command":"ls"}` 5 (20 / 4) from 2.1.74.
@@ -1202,7 +1196,7 @@ mod tests {
             ("2.1.74", 1_025),
         ] {
             for (threshold, fires) in [(160_000 + since, true), (160_001 + since, false)] {
-                let s = settings(version, threshold);
+                let s = at_release(version, threshold);
                 let plan = ClaudeCode.plan_chat(&chat, &s).expect("plans");
                 assert_eq!(plan.compacted, fires, "{version} at {threshold}");
                 let may = ClaudeCode.may_act(&s, &running).expect("tests");

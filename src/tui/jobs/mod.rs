@@ -1013,16 +1013,7 @@ fn session(key: SessionKey, live: &Transcript, counts: &Counts, cancel: &CancelT
     let (whole, counts, history) = (core.whole(), core.counts(), core.history());
     core.fits();
     core.cost();
-    let done_again = if history.compactions.is_empty() {
-        Vec::new()
-    } else {
-        let chat = crate::policy::chat_view_counted(whole, counts);
-        history
-            .compactions
-            .iter()
-            .map(|c| crate::forgetting::after_compaction(whole, counts, &chat, c))
-            .collect()
-    };
+    let done_again = crate::history_doc::done_again(whole, counts, history);
     let backtest = backtest_of(whole, counts, history, cancel)?;
     let ledger = crate::ledger_files::session_ledger(whole, history);
     Ok(Session {
