@@ -39,7 +39,7 @@ pub const DOCUMENTS: &[Described] = &[
     document::<ctxlens::replay::document::ReplayDoc<'static>>(),
     document::<ctxlens::policy::replay::ReplayDoc<'static>>(),
     document::<super::sweep_cmd::SweepDoc<'static>>(),
-    document::<super::policy_sweep::SweepDoc<'static>>(),
+    document::<ctxlens::policy::sweep::SweepDoc<'static>>(),
     document::<ctxlens::policy::compare::CompareDoc>(),
     document::<ctxlens::meter::Meter>(),
     document::<ctxlens::scan::Row<'static>>(),

@@ -7,33 +7,10 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use serde::Serialize;
-
 use super::args::{InputArgs, MakeArgs};
 use super::policy_cmd::table_line;
-use ctxlens::policy::sweep::{sweep_policy, Row, SweepInputs, Vary};
+use ctxlens::policy::sweep::{sweep_policy, Row, SweepDoc, SweepInputs, Vary};
 use ctxlens::policy::{self, PolicySettings};
-
-#[derive(Serialize, schemars::JsonSchema)]
-pub(super) struct SweepDoc<'a> {
-    policy: &'a str,
-    key: &'a str,
-    settings: Vec<(String, String)>,
-    summarizer: String,
-    rows: &'a [Row],
-    /// The first value at which the policy never loops and keeps every instruction.
-    first_safe: Option<&'a str>,
-    /// The safe value that costs least with prompt caching (rows priced from `prices`).
-    cheapest_safe: Option<&'a str>,
-    /// The answer: `first_safe`, or `cheapest_safe` under `--minimise cost`.
-    answer: Option<&'a str>,
-    /// The price table the rows' `cost_usd` come from.
-    prices: &'a str,
-}
-
-impl ctxlens::document::Document for SweepDoc<'_> {
-    const NAME: &'static str = "sweep-policy";
-}
 
 /// What a policy sweep needs from the command line.
 pub struct PolicySweep<'a> {
@@ -80,13 +57,15 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
         prices: Some(prices),
     })?;
     let rows = &swept.rows;
-    let first_safe = swept.first_safe.map(|i| rows[i].value.as_str());
-    let cheapest_safe = swept.cheapest_safe.map(|i| rows[i].value.as_str());
-    let answer = if args.minimise.is_some() {
-        cheapest_safe
-    } else {
-        first_safe
-    };
+    let doc = SweepDoc::of(
+        &swept,
+        (chosen.name(), &args.vary.key),
+        &args.settings,
+        prepared.spec.to_string(),
+        &prices.name,
+        args.minimise.is_some(),
+    );
+    let (first_safe, answer) = (doc.first_safe, doc.answer);
     if let Some(kind) = args.emit {
         // The answer's settings, as `compact --policy … --emit-config` writes them.
         let Some(value) = answer else {
@@ -107,17 +86,6 @@ pub fn run(args: &PolicySweep<'_>) -> anyhow::Result<ExitCode> {
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        let doc = SweepDoc {
-            policy: chosen.name(),
-            key: &args.vary.key,
-            settings: args.settings.pairs(),
-            summarizer: prepared.spec.to_string(),
-            rows,
-            first_safe,
-            cheapest_safe,
-            answer,
-            prices: &prices.name,
-        };
         super::json_out::write(&mut out, &super::json_out::file_name(args.file), &doc, true)?;
         writeln!(out)?;
     } else if args.csv {

@@ -218,6 +218,62 @@ pub struct Swept {
     pub cheapest_safe: Option<usize>,
 }
 
+/// `sweep --policy`'s answer (`Transcript.sweep(policy=…)` in Python): every row, and the
+/// values a user wants to paste.
+#[derive(serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SweepDoc<'a> {
+    /// The policy.
+    pub policy: &'a str,
+    /// The key varied.
+    pub key: &'a str,
+    /// The fixed settings the user gave.
+    pub settings: Vec<(String, String)>,
+    /// The summarizer of the firings.
+    pub summarizer: String,
+    /// One row per value, in the order given.
+    pub rows: &'a [Row],
+    /// The first value at which the policy never loops and keeps every instruction.
+    pub first_safe: Option<&'a str>,
+    /// The safe value that costs least with prompt caching (rows priced from `prices`).
+    pub cheapest_safe: Option<&'a str>,
+    /// The answer: `first_safe`, or `cheapest_safe` when cost is minimised.
+    pub answer: Option<&'a str>,
+    /// The price table the rows' `cost_usd` come from.
+    pub prices: &'a str,
+}
+
+impl crate::document::Document for SweepDoc<'_> {
+    const NAME: &'static str = "sweep-policy";
+}
+
+impl<'a> SweepDoc<'a> {
+    /// The answer of `swept`, a sweep of `policy`'s `key` over the fixed `settings` the user
+    /// gave, priced from `prices`; `minimise_cost` makes the cheapest safe value the answer.
+    pub fn of(
+        swept: &'a Swept,
+        (policy, key): (&'a str, &'a str),
+        settings: &PolicySettings,
+        summarizer: String,
+        prices: &'a str,
+        minimise_cost: bool,
+    ) -> SweepDoc<'a> {
+        let value = |i: Option<usize>| i.map(|i| swept.rows[i].value.as_str());
+        let (first_safe, cheapest_safe) = (value(swept.first_safe), value(swept.cheapest_safe));
+        SweepDoc {
+            policy,
+            key,
+            settings: settings.pairs(),
+            summarizer,
+            rows: &swept.rows,
+            first_safe,
+            cheapest_safe,
+            answer: if minimise_cost { cheapest_safe } else { first_safe },
+            prices,
+        }
+    }
+}
+
 /// What a policy sweep replays.
 pub struct SweepInputs<'a> {
     /// The session, every epoch.
