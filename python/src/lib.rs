@@ -347,6 +347,67 @@ impl Transcript {
         json_to_python(py, text.map_err(value_error)?.as_bytes())
     }
 
+    /// A policy replayed once per value of one of its settings (placeholder summaries): the
+    /// document `ctxlens sweep FILE --policy NAME --vary KEY=VALUES --summarizer placeholder
+    /// --json` prints, with the first safe value and the cheapest (`minimise="cost"` makes
+    /// it the answer).
+    #[pyo3(signature = (policy, vary, set=None, context_window=None, minimise=None, tokenizer="estimate"))]
+    #[allow(clippy::too_many_arguments)]
+    fn sweep(
+        &self,
+        py: Python<'_>,
+        policy: &str,
+        vary: &str,
+        set: Option<Vec<String>>,
+        context_window: Option<i64>,
+        minimise: Option<&str>,
+        tokenizer: &str,
+    ) -> PyResult<Py<PyAny>> {
+        use ::ctxlens::policy::compare::{window_for, with_defaults};
+        use ::ctxlens::policy::sweep::{sweep_policy, SweepDoc, SweepInputs, Vary};
+        let t = self::tokenizer(tokenizer)?;
+        let chosen = ::ctxlens::policy::by_name(policy).map_err(value_error)?;
+        let vary: Vary = vary.parse().map_err(value_error)?;
+        let pairs = set.unwrap_or_default();
+        let given = ::ctxlens::policy::PolicySettings::parse(pairs.iter().map(String::as_str)).map_err(value_error)?;
+        given.check_keys(policy, chosen.keys()).map_err(value_error)?;
+        let minimise_cost = match minimise {
+            None => false,
+            Some("cost") => true,
+            Some(other) => return Err(value_error(format!("minimise takes \"cost\", not {other:?}"))),
+        };
+        let given_window = context_window.map(|w| budget("context_window", w)).transpose()?;
+        let text = py.detach(|| -> ::ctxlens::Result<String> {
+            let never = ::ctxlens::cancel::never();
+            let session = ::ctxlens::session::Session::load(&self.inner, None, t, false, never)?;
+            let window = window_for(given_window, session.whole());
+            let settings = with_defaults(chosen, window, &given);
+            let prices = ::ctxlens::cost::PriceTable::builtin();
+            let swept = sweep_policy(&SweepInputs {
+                whole: session.whole(),
+                counts: session.counts(),
+                policy: chosen,
+                settings: &settings,
+                vary: &vary,
+                summarizer: &Placeholder,
+                cancel: never,
+                window: Some(window),
+                prices: Some(prices),
+            })?;
+            let summarizer = ::ctxlens::summarize::Spec::Placeholder.to_string();
+            let doc = SweepDoc::of(
+                &swept,
+                (chosen.name(), &vary.key),
+                &given,
+                summarizer,
+                &prices.name,
+                minimise_cost,
+            );
+            Ok(document::to_string(self.inner.source(), &doc, true))
+        });
+        json_to_python(py, text.map_err(value_error)?.as_bytes())
+    }
+
     /// The compactions a session log records: the document `ctxlens history FILE --json`
     /// prints (its epochs; each compaction's sizes, summary, what the agent did again after
     /// it and what it lost).

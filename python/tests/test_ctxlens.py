@@ -114,8 +114,8 @@ LOGS = sorted(
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
-def test_compare_replay_policy_history_status_and_backtest_are_the_command_lines_documents(path):
-    """compare (every policy, and two with a setting), replay with a policy, history, status and backtest: the
+def test_compare_replay_policy_sweep_history_status_and_backtest_are_the_command_lines_documents(path):
+    """compare (every policy, and two with a setting), replay and sweep with a policy, history, status and backtest: the
     core's documents, the same bytes through Python as through the command line, on every
     shipped log; a replay asked for both compactors, or a setting the policy lacks, refused."""
     t = ctxlens.load(str(path))
@@ -133,6 +133,10 @@ def test_compare_replay_policy_history_status_and_backtest_are_the_command_lines
         t.replay(1000, policy="codex")
     with pytest.raises(ValueError, match="no such setting"):
         t.replay(policy="codex", set=["nonsense=1"])
+    swept = t.sweep("codex", "auto_compact_token_limit=20000,60000,120000", minimise="cost")
+    assert [r["value"] for r in swept["rows"]] == ["20000", "60000", "120000"]
+    assert same(swept, cli("sweep", path, "--policy", "codex", "--vary", "auto_compact_token_limit=20000,60000,120000",
+                           "--minimise", "cost", "--summarizer", "placeholder", "--json"))
     assert same(t.history(), cli("history", path, "--json"))
     assert same(t.status(), cli("status", path, "--json"))
     assert same(t.status(context_window=1000000), cli("status", path, "--context-window", 1000000, "--json"))
