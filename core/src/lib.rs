@@ -70,6 +70,7 @@ pub mod replay;
 pub mod scan;
 pub mod scan_folders;
 pub mod session;
+pub mod stats_doc;
 pub mod summarize;
 #[cfg(any(test, feature = "synth"))]
 pub mod synth;

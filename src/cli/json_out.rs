@@ -29,7 +29,7 @@ type Described = (&'static str, fn() -> serde_json::Value);
 
 /// Every document the command line prints.
 pub const DOCUMENTS: &[Described] = &[
-    document::<super::stats_cmd::StatsDoc<'static>>(),
+    document::<ctxlens::stats_doc::StatsDoc<'static>>(),
     document::<super::breakdown_cmd::Doc<'static>>(),
     document::<ctxlens::compact::PlanDocument<'static>>(),
     document::<super::compact_cmd::ReportDoc<'static>>(),
