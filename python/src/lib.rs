@@ -167,6 +167,20 @@ impl Transcript {
         Ok(py.detach(|| Counts::compute(&self.inner, t).total()))
     }
 
+    /// The per-message table: the document `ctxlens stats FILE --json` prints (each
+    /// message's tokens and running total, calls and results, what the provider recorded,
+    /// the log's notes, the fit of its usage and what its calls cost).
+    #[pyo3(signature = (tokenizer="estimate"))]
+    fn stats(&self, py: Python<'_>, tokenizer: &str) -> PyResult<Py<PyAny>> {
+        let t = self::tokenizer(tokenizer)?;
+        let text = py.detach(|| {
+            let counts = Counts::compute(&self.inner, t);
+            let doc = ::ctxlens::stats_doc::stats_doc(&self.inner, &counts, ::ctxlens::cost::PriceTable::builtin());
+            document::to_string(self.inner.source(), &doc, false)
+        });
+        json_to_python(py, text.as_bytes())
+    }
+
     /// The plan: the document `ctxlens compact --plan` prints (the same bytes: `schema`,
     /// `file`, then the plan, keys in the same order).
     #[pyo3(signature = (max_tokens, keep_tail=None, flush_to_memory=false, tokenizer="estimate", strategy="tail"))]
