@@ -57,6 +57,22 @@ fn budgets(max_tokens: i64, keep_tail: Option<i64>) -> PyResult<(u64, Option<u64
     ))
 }
 
+/// Policy `name` and the settings `set` gives it (`KEY=VALUE` each, as `--set` takes them),
+/// its keys checked: what `replay(policy=…)` and `sweep` run.
+fn policy_settings(
+    name: &str,
+    set: Option<Vec<String>>,
+) -> PyResult<(
+    &'static dyn ::ctxlens::policy::Policy,
+    ::ctxlens::policy::PolicySettings,
+)> {
+    let chosen = ::ctxlens::policy::by_name(name).map_err(value_error)?;
+    let pairs = set.unwrap_or_default();
+    let given = ::ctxlens::policy::PolicySettings::parse(pairs.iter().map(String::as_str)).map_err(value_error)?;
+    given.check_keys(name, chosen.keys()).map_err(value_error)?;
+    Ok((chosen, given))
+}
+
 /// A JSON document as Python objects (through the `json` module: plain dicts and lists,
 /// keys in the document's order).
 fn json_to_python(py: Python<'_>, text: &[u8]) -> PyResult<Py<PyAny>> {
@@ -99,10 +115,7 @@ impl Transcript {
     ) -> PyResult<Py<PyAny>> {
         use ::ctxlens::policy::compare::{window_for, with_defaults};
         use ::ctxlens::policy::replay::{ReplayDoc, SessionReplays};
-        let chosen = ::ctxlens::policy::by_name(name).map_err(value_error)?;
-        let pairs = set.unwrap_or_default();
-        let given = ::ctxlens::policy::PolicySettings::parse(pairs.iter().map(String::as_str)).map_err(value_error)?;
-        given.check_keys(name, chosen.keys()).map_err(value_error)?;
+        let (chosen, given) = policy_settings(name, set)?;
         let given_window = context_window.map(|w| budget("context_window", w)).transpose()?;
         let text = py.detach(|| -> ::ctxlens::Result<String> {
             let never = ::ctxlens::cancel::never();
@@ -380,11 +393,8 @@ impl Transcript {
         use ::ctxlens::policy::compare::{window_for, with_defaults};
         use ::ctxlens::policy::sweep::{sweep_policy, SweepDoc, SweepInputs, Vary};
         let t = self::tokenizer(tokenizer)?;
-        let chosen = ::ctxlens::policy::by_name(policy).map_err(value_error)?;
+        let (chosen, given) = policy_settings(policy, set)?;
         let vary: Vary = vary.parse().map_err(value_error)?;
-        let pairs = set.unwrap_or_default();
-        let given = ::ctxlens::policy::PolicySettings::parse(pairs.iter().map(String::as_str)).map_err(value_error)?;
-        given.check_keys(policy, chosen.keys()).map_err(value_error)?;
         let minimise_cost = match minimise {
             None => false,
             Some("cost") => true,
