@@ -370,6 +370,78 @@ pub enum By {
     Tool,
 }
 
+impl crate::names::Named for By {
+    const KIND: &'static str = "breakdown";
+    const ALL: &'static [By] = &[By::Kind, By::Tool];
+
+    fn name(self) -> &'static str {
+        match self {
+            By::Kind => "kind",
+            By::Tool => "tool",
+        }
+    }
+}
+
+/// `stats --by`'s answer (`Transcript.breakdown()` in Python): where the context goes.
+#[derive(serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct BreakdownDoc {
+    /// How the rows are grouped: `kind` or `tool`.
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::names::schema::<By>"))]
+    pub by: &'static str,
+    /// The tokenizer of the counts.
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "crate::names::schema::<crate::tokens::Tokenizer>")
+    )]
+    pub tokenizer: &'static str,
+    /// The transcript's tokens.
+    pub total: u64,
+    /// The fitted system prompt and tools (not in the log), when the log records usage:
+    /// also the `fitted` row.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overhead: Option<u64>,
+    /// The budget each row is split under (head, summarized, tail), when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u64>,
+    /// The rows, largest first.
+    pub rows: Vec<Row>,
+}
+
+impl crate::document::Document for BreakdownDoc {
+    const NAME: &'static str = "stats-by";
+}
+
+impl BreakdownDoc {
+    /// The breakdown of `transcript` counted with `counts`, grouped `by`; with `max_tokens`
+    /// (and `keep_tail`) each row split as §7F's plan would cut it.
+    pub fn of(
+        transcript: &Transcript,
+        counts: &Counts,
+        by: By,
+        max_tokens: Option<u64>,
+        keep_tail: Option<u64>,
+    ) -> BreakdownDoc {
+        let planned = max_tokens.map(|max_tokens| {
+            let options = crate::compact::Options {
+                max_tokens,
+                keep_tail,
+                flush_to_memory: false,
+            };
+            crate::compact::plan_strategy(crate::compact::Strategy::Tail, transcript, counts, &options)
+        });
+        let rows = breakdown_billed(transcript, counts, planned.as_ref(), by);
+        BreakdownDoc {
+            by: crate::names::Named::name(by),
+            tokenizer: counts.tokenizer.name(),
+            total: counts.total(),
+            overhead: rows.iter().find(|r| r.fitted).map(|r| r.tokens),
+            max_tokens,
+            rows,
+        }
+    }
+}
+
 /// The breakdown of `transcript` counted with `counts`, sections from `planned`
 /// (everything counts as tail without one), rows sorted by tokens, largest first.
 pub fn breakdown(transcript: &Transcript, counts: &Counts, planned: Option<&Planned>, by: By) -> Vec<Row> {

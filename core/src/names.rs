@@ -73,6 +73,7 @@ mod tests {
         round_trips::<Strategy>();
         round_trips::<SummaryRole>();
         round_trips::<crate::transcript::CountMode>();
+        round_trips::<crate::breakdown::By>();
     }
 
     #[test]

@@ -2,72 +2,35 @@
 
 use std::io::Write;
 
-use serde::Serialize;
-
-use super::stats_cmd::ByArg;
-use ctxlens::breakdown::{breakdown_billed, By, Row};
-use ctxlens::compact::{plan_strategy, Options, Strategy};
+use ctxlens::breakdown::{BreakdownDoc, By, Row};
 use ctxlens::text::{fit, thousands};
 use ctxlens::tokens::{Counts, Tokenizer};
 use ctxlens::transcript::Transcript;
-
-#[derive(Serialize, schemars::JsonSchema)]
-pub(super) struct Doc<'a> {
-    by: &'static str,
-    #[schemars(schema_with = "ctxlens::names::schema::<ctxlens::tokens::Tokenizer>")]
-    tokenizer: &'static str,
-    total: u64,
-    /// The fitted system prompt and tools (not in the log), when the log records usage:
-    /// also the `fitted` row.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    overhead: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_tokens: Option<u64>,
-    rows: &'a [Row],
-}
-
-impl ctxlens::document::Document for Doc<'_> {
-    const NAME: &'static str = "stats-by";
-}
 
 /// Prints the breakdown; with `max_tokens`, each row split into head, summarized, tail.
 pub fn print(
     transcript: &Transcript,
     tokenizer: Tokenizer,
-    by: ByArg,
+    by: By,
     max_tokens: Option<u64>,
     keep_tail: Option<u64>,
     json: bool,
 ) -> anyhow::Result<()> {
     let counts = Counts::compute(transcript, tokenizer);
-    let planned = max_tokens.map(|max_tokens| {
-        let options = Options {
-            max_tokens,
-            keep_tail,
-            flush_to_memory: false,
-        };
-        plan_strategy(Strategy::Tail, transcript, &counts, &options)
-    });
-    let by_value = match by {
-        ByArg::Kind => By::Kind,
-        ByArg::Tool => By::Tool,
-    };
-    let rows = breakdown_billed(transcript, &counts, planned.as_ref(), by_value);
-    let overhead = rows.iter().find(|r| r.fitted).map(|r| r.tokens);
+    let doc = BreakdownDoc::of(transcript, &counts, by, max_tokens, keep_tail);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if json {
-        let doc = Doc {
-            by: if by_value == By::Kind { "kind" } else { "tool" },
-            tokenizer: tokenizer.name(),
-            total: counts.total(),
-            overhead,
-            max_tokens,
-            rows: &rows,
-        };
         super::json_out::write(&mut out, transcript.source(), &doc, false)?;
         writeln!(out)?;
     } else {
-        write_table(&mut out, transcript, &counts, overhead, &rows, planned.is_some())?;
+        write_table(
+            &mut out,
+            transcript,
+            &counts,
+            doc.overhead,
+            &doc.rows,
+            max_tokens.is_some(),
+        )?;
     }
     out.flush()?;
     Ok(())

@@ -30,7 +30,7 @@ type Described = (&'static str, fn() -> serde_json::Value);
 /// Every document the command line prints.
 pub const DOCUMENTS: &[Described] = &[
     document::<ctxlens::stats_doc::StatsDoc<'static>>(),
-    document::<super::breakdown_cmd::Doc<'static>>(),
+    document::<ctxlens::breakdown::BreakdownDoc>(),
     document::<ctxlens::compact::PlanDocument<'static>>(),
     document::<super::compact_cmd::ReportDoc<'static>>(),
     document::<ctxlens::policy::PolicyPlan>(),

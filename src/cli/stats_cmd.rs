@@ -20,8 +20,8 @@ pub struct StatsArgs {
     json: bool,
     /// Where the context goes instead of the per-message table: by kind (system, user,
     /// assistant, thinking, tool calls, tool results, images, past summaries) or by tool.
-    #[arg(long, value_enum, value_name = "KIND|TOOL")]
-    by: Option<ByArg>,
+    #[arg(long, value_parser = super::args::named::<ctxlens::breakdown::By>(), value_name = "KIND|TOOL")]
+    by: Option<ctxlens::breakdown::By>,
     /// With --by: split each row into head, summarized and tail under this budget.
     #[arg(long, value_name = "N", requires = "by")]
     max_tokens: Option<u64>,
@@ -34,13 +34,6 @@ pub struct StatsArgs {
     prices: Option<PathBuf>,
     #[command(flatten)]
     input: InputArgs,
-}
-
-/// `--by` values.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum ByArg {
-    Kind,
-    Tool,
 }
 
 /// Prints the stats of the file.
