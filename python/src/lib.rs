@@ -194,6 +194,30 @@ impl Transcript {
         json_to_python(py, text.as_bytes())
     }
 
+    /// Where the context goes: the document `ctxlens stats FILE --by kind|tool --json`
+    /// prints; with `max_tokens` (and `keep_tail`) each row split into head, summarized and
+    /// tail as §7F's plan would cut.
+    #[pyo3(signature = (by="kind", max_tokens=None, keep_tail=None, tokenizer="estimate"))]
+    fn breakdown(
+        &self,
+        py: Python<'_>,
+        by: &str,
+        max_tokens: Option<i64>,
+        keep_tail: Option<i64>,
+        tokenizer: &str,
+    ) -> PyResult<Py<PyAny>> {
+        let t = self::tokenizer(tokenizer)?;
+        let by: ::ctxlens::breakdown::By = ::ctxlens::names::parse(by).map_err(value_error)?;
+        let max_tokens = max_tokens.map(|m| budget("max_tokens", m)).transpose()?;
+        let keep_tail = keep_tail.map(|k| budget("keep_tail", k)).transpose()?;
+        let text = py.detach(|| {
+            let counts = Counts::compute(&self.inner, t);
+            let doc = ::ctxlens::breakdown::BreakdownDoc::of(&self.inner, &counts, by, max_tokens, keep_tail);
+            document::to_string(self.inner.source(), &doc, false)
+        });
+        json_to_python(py, text.as_bytes())
+    }
+
     /// The plan: the document `ctxlens compact --plan` prints (the same bytes: `schema`,
     /// `file`, then the plan, keys in the same order).
     #[pyo3(signature = (max_tokens, keep_tail=None, flush_to_memory=false, tokenizer="estimate", strategy="tail"))]

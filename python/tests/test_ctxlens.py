@@ -93,7 +93,7 @@ SHIPPED = sorted((ROOT / "sample-transcripts").glob("*.json*")) + sorted(
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
 def test_python_and_the_command_line_give_the_same_document(path):
-    """plan, replay, stats and check: the same document, key for key in the same order (each
+    """plan, replay, stats (and by kind or tool) and check: the same document, key for key in the same order (each
     dict written back with json.dumps equals the command line's output written back the
     same way), on every shipped transcript."""
     t = ctxlens.load(str(path))
@@ -104,6 +104,8 @@ def test_python_and_the_command_line_give_the_same_document(path):
     assert same(t.replay(budget), cli("replay", path, "--max-tokens", budget, "--summarizer", "placeholder", "--json"))
     assert same(t.stats(), cli("stats", path, "--json"))
     assert same(t.stats("cl100k"), cli("stats", path, "--tokenizer", "cl100k", "--json"))
+    assert same(t.breakdown(), cli("stats", path, "--by", "kind", "--json"))
+    assert same(t.breakdown("tool", max_tokens=budget), cli("stats", path, "--by", "tool", "--max-tokens", budget, "--json"))
     report = json.loads(subprocess.run([BIN, "check", str(path), "--json"], capture_output=True).stdout)
     assert json.dumps(t.check()) == json.dumps(report["problems"])
 
