@@ -4,6 +4,7 @@
 //! kept messages, or nowhere; and the user instructions that were summarized away.
 //! That is the answer to "why did my agent lose context".
 
+mod acknowledgements;
 pub mod document;
 mod facts;
 mod finder;

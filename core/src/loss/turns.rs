@@ -5,6 +5,8 @@
 //! value the user supplied: a number, an id, a path, a name) or *chatter* (an
 //! acknowledgement). The rules, with their cases, are in `docs/replay.md`.
 
+use super::acknowledgements;
+
 /// Blocks a client puts around or before the user's words; everything inside is the
 /// client's, not the user's.
 const CLIENT_BLOCKS: &[&str] = &[
@@ -311,7 +313,11 @@ const ACKNOWLEDGEMENTS_ELSEWHERE: &[&str] = &[
 /// Whether `word` (lowercased) is one an acknowledgement is made of, as written or
 /// with its letters drawn out ("yesss", "cooool", "niiice").
 fn is_acknowledgement_word(word: &str) -> bool {
-    written_out(word).any(|w| CHATTER.contains(&w.as_str()) || ACKNOWLEDGEMENTS_ELSEWHERE.contains(&w.as_str()))
+    written_out(word).any(|w| {
+        CHATTER.contains(&w.as_str())
+            || ACKNOWLEDGEMENTS_ELSEWHERE.contains(&w.as_str())
+            || acknowledgements::is_acknowledgement(&w)
+    })
 }
 
 /// `word`, and — where a letter is repeated three times or more — the word with each such
@@ -367,15 +373,28 @@ pub fn classify(words: &str) -> TurnKind {
     if tokens.len() <= LONGEST_CHATTER && !question && tokens.iter().all(|w| is_acknowledgement_word(w)) {
         return TurnKind::Chatter;
     }
+    // A short reaction with an emoji ("ship it 🚀", "brb coffee ☕", "hehe nice 😄") is
+    // chatter unless a request word keeps it a request ("no emojis 🙏").
+    if !question
+        && tokens.len() <= acknowledgements::LONGEST_REACTION
+        && words.chars().any(acknowledgements::is_emoji)
+        && !tokens
+            .iter()
+            .any(|w| acknowledgements::STILL_ASKS.contains(&w.as_str()))
+        && values(words).is_empty()
+    {
+        return TurnKind::Chatter;
+    }
     let asks = asks(words, &tokens, question);
     // A short turn led by an acknowledgement that asks for nothing and gives no value
     // ("yeah go for it", "haha yes finally", "nice, that reads way better") is chatter,
     // whatever words follow the acknowledgement.
     if !asks
         && tokens.len() <= LONGEST_CHATTER
-        && tokens
-            .first()
-            .is_some_and(|w| written_out(w).any(|w| ACKNOWLEDGING.contains(&w.as_str())))
+        && tokens.first().is_some_and(|w| {
+            written_out(w)
+                .any(|w| ACKNOWLEDGING.contains(&w.as_str()) || acknowledgements::REACTING.contains(&w.as_str()))
+        })
         && values(words).is_empty()
     {
         return TurnKind::Chatter;
@@ -686,11 +705,35 @@ mod tests {
             "yesss",
             "cooool 👍",
             "ooh ok",
+            "grazie mille!!",
+            "jo passt",
+            "dzięki 🙏",
+            "ありがとうございます！",
+            "おk",
+            "감사합니다",
+        ] {
+            assert_eq!(classify(chatter), TurnKind::Chatter, "{chatter}");
+        }
+        // Reactions: an emoji on a few words, laughter, stepping away, a go-ahead.
+        for chatter in [
+            "ship it 🚀",
+            "lets gooo 🚀",
+            "brb coffee ☕",
+            "hehe nice 😄",
+            "damn that was fast",
+            "bora",
         ] {
             assert_eq!(classify(chatter), TurnKind::Chatter, "{chatter}");
         }
         // An answer in another language that chooses something stays the user's request.
-        for instruction in ["sí, en español", "oui mais sans le cache", "yesss but keep the old API"] {
+        for instruction in [
+            "sí, en español",
+            "oui mais sans le cache",
+            "yesss but keep the old API",
+            "no emojis in the UI 🙏",
+            "please rerun the tests 🙏",
+            "ship it to staging first",
+        ] {
             assert_ne!(classify(instruction), TurnKind::Chatter, "{instruction}");
         }
         for fact in [
