@@ -9,6 +9,7 @@ pub mod document;
 mod facts;
 mod finder;
 mod instructions;
+mod languages;
 mod listed;
 pub mod meaning;
 pub mod rank;
