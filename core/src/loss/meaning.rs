@@ -1078,6 +1078,18 @@ pub fn value_forms(value: &str) -> Vec<String> {
             forms.push(format!("{k}"));
         }
     }
+    // `14k` is `14000` and `14,000`; `v3.2.0` is `3.2.0`.
+    if let Some(n) = v.strip_suffix('k').and_then(|k| k.parse::<u64>().ok()) {
+        let n = n * 1000;
+        forms.push(n.to_string());
+        forms.push(crate::text::thousands(n));
+    }
+    if let Some(version) = v
+        .strip_prefix('v')
+        .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+    {
+        forms.push(version.to_owned());
+    }
     forms
 }
 

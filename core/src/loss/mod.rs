@@ -322,7 +322,8 @@ fn report(
             .map(|t| (t.message, first_line(&t.text)))
             .collect()
     };
-    let facts = paths_in_other_forms(facts, summary);
+    let mut facts = paths_in_other_forms(facts, summary);
+    facts.extend(values_of_lost_user_facts(&turns, &facts));
     let lost: Vec<Fact> = facts
         .iter()
         .filter(|(_, s)| *s == Survival::Lost)
@@ -443,6 +444,40 @@ fn paths_in_other_forms(facts: Vec<(Fact, Survival)>, summary: &str) -> Vec<(Fac
                     .unwrap_or(Survival::Lost)
             };
             (fact, found)
+        })
+        .collect()
+}
+
+/// The values of the user-fact turns nothing restates (an e-mail, a host, an account id
+/// the user gave), as lost facts where the fact patterns did not already find them: the
+/// user asks what was lost among the facts, not among the instructions.
+fn values_of_lost_user_facts(turns: &[Turn], facts: &[(Fact, Survival)]) -> Vec<(Fact, Survival)> {
+    let known: HashSet<String> = facts.iter().map(|(f, _)| f.text.to_lowercase()).collect();
+    let mut added = HashSet::new();
+    turns
+        .iter()
+        .filter(|t| t.kind == turns::TurnKind::UserFact && t.status == TurnStatus::Lost)
+        .flat_map(|t| t.values.iter().map(move |v| (t.message, v)))
+        .filter(|(_, v)| !known.contains(&v.to_lowercase()) && added.insert(v.to_lowercase()))
+        .map(|(message, value)| {
+            let kind = if value.contains("://") {
+                FactKind::Url
+            } else if value.contains('/') {
+                FactKind::Path
+            } else if value
+                .chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '.' | ',' | ':' | '-'))
+            {
+                FactKind::Number
+            } else {
+                FactKind::Identifier
+            };
+            let fact = Fact {
+                text: value.clone(),
+                kind,
+                message,
+            };
+            (fact, Survival::Lost)
         })
         .collect()
 }

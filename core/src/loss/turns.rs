@@ -622,15 +622,32 @@ pub fn values(words: &str) -> Vec<String> {
                 )
             })
             .trim_end_matches('.');
-        if token.is_empty() {
+        // `e.g.` and `i.e.` are abbreviations, not file names.
+        if token.is_empty() || matches!(token.to_lowercase().as_str(), "e.g" | "i.e") {
             continue;
         }
         let digit = token.chars().any(|c| c.is_ascii_digit());
-        let path = token.contains('/') && token.len() > 2;
+        // A unit (`kbit/s`, `km/h`, `MB/s`) is no path.
+        let unit = token.matches('/').count() == 1
+            && token
+                .rsplit_once('/')
+                .is_some_and(|(_, per)| (1..=3).contains(&per.len()) && per.chars().all(|c| c.is_ascii_alphabetic()))
+            && !token.starts_with(['/', '.', '~']);
+        let path = token.contains('/') && token.len() > 2 && !unit;
         let file = token.rsplit_once('.').is_some_and(|(stem, ext)| {
             !stem.is_empty() && (1..=5).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_alphabetic())
         });
-        if digit || path || file {
+        // An address: an e-mail or a handle on a server (`ana@host.example`,
+        // `@bot@mastodon.social`), or a host name of three labels or more
+        // (`ola-vps.kolej.example`).
+        let address = token
+            .split_once('@')
+            .is_some_and(|(user, host)| !user.is_empty() && host.contains('.'));
+        let host = token.split('.').count() >= 3
+            && token
+                .split('.')
+                .all(|label| !label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
+        if digit || path || file || address || host {
             out.push(token.trim_start_matches('#').to_owned());
         }
     }
@@ -773,5 +790,19 @@ mod tests {
             ["combined_transcripts.html"]
         );
         assert!(values("fix the build").is_empty());
+        assert_eq!(
+            values("Fragen zur Pinbelegung an Jörg: joerg.hansen@bildtechnik.example"),
+            ["joerg.hansen@bildtechnik.example"]
+        );
+        assert_eq!(
+            values("konto bota: @opoznienia@mastodon.social"),
+            ["opoznienia@mastodon.social"]
+        );
+        assert_eq!(
+            values("serwer to ola-vps.kolej.example, odpalam"),
+            ["ola-vps.kolej.example"]
+        );
+        assert!(values("e.g. keep it short").is_empty());
+        assert_eq!(values("FDCAN1 at 500 kbit/s, 30 km/h"), ["FDCAN1", "500", "30"]);
     }
 }
