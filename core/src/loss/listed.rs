@@ -195,7 +195,9 @@ struct Said {
 
 impl Said {
     fn of(text: &str) -> Said {
-        let lower = text.to_lowercase();
+        // A summary quotes code in backticks (`` `esc_html`/`esc_attr` ``): the name is the
+        // same without them.
+        let lower = text.to_lowercase().replace('`', "");
         let mut numbers = numbers_of(&lower);
         numbers.sort_unstable();
         numbers.dedup();
@@ -558,5 +560,19 @@ mod tests {
             "{found:?}"
         );
         assert!(found[1].is_none(), "{found:?}");
+    }
+
+    #[test]
+    fn names_in_backticks_and_numbers_in_words_of_any_language_are_the_same() {
+        let summary = "6. All user messages:\n   - Use the WordPress APIs: `$wpdb->prepare` for every query, a \
+            nonce on every form, escape output with `esc_html`/`esc_attr`\n   - Never post the same delay twice \
+            unless it grows by ten minutes or more\n";
+        let turns = [
+            "en netjes via de WordPress API: $wpdb->prepare voor elke query, een nonce op elk formulier, en escapen \
+             bij output (esc_html/esc_attr)",
+            "nie postuj tego samego opóźnienia dwa razy, chyba że wzrośnie o co najmniej 10 minut",
+        ];
+        let found = restated_by_lists(&[summary], &turns);
+        assert!(found.iter().all(Option::is_some), "{found:?}");
     }
 }

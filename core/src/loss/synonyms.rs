@@ -39,17 +39,63 @@ const GROUPS: &[&[&str]] = &[
     &["previous", "prev", "prior"],
     &["navigation", "nav"],
     &["evaluation", "eval"],
-    // Numbers written out (not `one`, which is as often a pronoun).
-    &["2", "two"],
-    &["3", "three"],
-    &["4", "four"],
-    &["5", "five"],
-    &["6", "six"],
-    &["7", "seven"],
-    &["8", "eight"],
-    &["9", "nine"],
-    &["10", "ten"],
-    &["12", "twelve"],
+    // Numbers written out (not `one`, which is as often a pronoun), in English and in
+    // the languages users write in — not the words that are also an article or a
+    // preposition (`uno`, `ein`, `een`, Portuguese `dos`), nor `due`, `sei` or `tien`.
+    &[
+        "2", "two", "twice", "zwei", "twee", "deux", "dois", "duas", "dwa", "dva",
+    ],
+    &[
+        "3", "three", "drei", "drie", "trois", "tres", "três", "tre", "trzy", "tři",
+    ],
+    &[
+        "4", "four", "vier", "quatre", "cuatro", "quatro", "quattro", "cztery", "čtyři",
+    ],
+    &["5", "five", "fünf", "vijf", "cinq", "cinco", "cinque", "pięć", "pět"],
+    &["6", "six", "sechs", "zes", "seis"],
+    &[
+        "7", "seven", "sieben", "zeven", "sept", "siete", "sete", "sette", "siedem", "sedm",
+    ],
+    &["8", "eight", "acht", "huit", "ocho", "oito", "otto", "osiem", "osm"],
+    &[
+        "9",
+        "nine",
+        "neun",
+        "negen",
+        "neuf",
+        "nueve",
+        "nove",
+        "dziewięć",
+        "devět",
+    ],
+    &["10", "ten", "zehn", "dix", "diez", "dez", "dieci", "dziesięć", "deset"],
+    &["11", "eleven", "elf", "onze", "once", "undici"],
+    &["12", "twelve", "zwölf", "twaalf", "douze", "doce", "dodici"],
+    &["15", "fifteen", "fünfzehn", "vijftien", "quinze", "quince", "quindici"],
+    &[
+        "20", "twenty", "zwanzig", "twintig", "vingt", "veinte", "vinte", "venti",
+    ],
+    &["24", "twenty-four"],
+    &[
+        "30", "thirty", "dreißig", "dertig", "trente", "treinta", "trinta", "trenta",
+    ],
+    &[
+        "40", "forty", "vierzig", "veertig", "quarante", "cuarenta", "quarenta", "quaranta",
+    ],
+    &[
+        "50",
+        "fifty",
+        "fünfzig",
+        "vijftig",
+        "cinquante",
+        "cincuenta",
+        "cinquenta",
+        "cinquanta",
+    ],
+    &[
+        "60", "sixty", "sechzig", "zestig", "soixante", "sesenta", "sessenta", "sessanta",
+    ],
+    &["100", "hundred", "hundert", "honderd", "cent", "cien", "cem", "cento"],
     // Verbs a summary swaps for the user's.
     &[
         "remove",
