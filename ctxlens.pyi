@@ -54,12 +54,18 @@ class Transcript:
     ) -> Dict[str, Any]: ...
     def sweep(
         self,
-        policy: str,
-        vary: str,
+        policy: Optional[str] = None,
+        vary: Optional[str] = None,
         set: Optional[List[str]] = None,
         context_window: Optional[int] = None,
         minimise: Optional[str] = None,
         tokenizer: str = "estimate",
+        max_tokens: Optional[str] = None,
+        keep_tail: Optional[List[int]] = None,
+        keep_ratio: Optional[List[float]] = None,
+        flush_to_memory: bool = False,
+        keep: Optional[int] = None,
+        fact_floor: float = 50.0,
     ) -> Dict[str, Any]: ...
     def stats(self, tokenizer: str = "estimate") -> Dict[str, Any]: ...
     def breakdown(

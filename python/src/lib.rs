@@ -57,6 +57,38 @@ fn budgets(max_tokens: i64, keep_tail: Option<i64>) -> PyResult<(u64, Option<u64
     ))
 }
 
+/// The tails a budget sweep tries at each budget: token counts, or shares of the budget.
+struct BudgetTails {
+    keep_tail: Option<Vec<i64>>,
+    keep_ratio: Option<Vec<f64>>,
+}
+
+impl BudgetTails {
+    /// The tail rules, as `--keep-tail` or `--keep-ratio` make them (half the budget when
+    /// neither is given).
+    fn rules(&self) -> PyResult<Vec<::ctxlens::replay::sweep::TailRule>> {
+        use ::ctxlens::replay::sweep::TailRule;
+        match (&self.keep_tail, &self.keep_ratio) {
+            (Some(_), Some(_)) => Err(value_error("keep_tail or keep_ratio, not both")),
+            (Some(tails), None) => tails
+                .iter()
+                .map(|&k| budget("keep_tail", k).map(TailRule::Tokens))
+                .collect(),
+            (None, Some(ratios)) => ratios
+                .iter()
+                .map(|&r| {
+                    if r > 0.0 && r <= 1.0 {
+                        Ok(TailRule::PerMille((r * 1000.0).round() as u64))
+                    } else {
+                        Err(value_error(format!("keep_ratio {r}: a share between 0 and 1")))
+                    }
+                })
+                .collect(),
+            (None, None) => Ok(vec![TailRule::Default]),
+        }
+    }
+}
+
 /// Policy `name` and the settings `set` gives it (`KEY=VALUE` each, as `--set` takes them),
 /// its keys checked: what `replay(policy=…)` and `sweep` run.
 fn policy_settings(
@@ -100,6 +132,63 @@ impl Transcript {
             .summarizer(summarizer)
             .run()
             .map_err(|e| e.to_string())
+    }
+
+    /// ctxlens' compactor swept over `budgets` with the tail rules given: what `sweep(max_tokens=…)` runs.
+    #[allow(clippy::too_many_arguments)]
+    fn sweep_budgets(
+        &self,
+        py: Python<'_>,
+        t: Tokenizer,
+        budgets: &str,
+        tails: &BudgetTails,
+        flush_to_memory: bool,
+        keep: Option<usize>,
+        fact_floor: f64,
+    ) -> PyResult<Py<PyAny>> {
+        use ::ctxlens::replay::sweep::{sweep, Inputs, Range};
+        use ::ctxlens::replay::sweep_doc::{Asked, Budgets, SweepDoc};
+        let budgets: Budgets = budgets.parse().map_err(value_error)?;
+        if !(0.0..=100.0).contains(&fact_floor) {
+            return Err(value_error(format!(
+                "fact_floor {fact_floor}: a share in percent, 0 to 100"
+            )));
+        }
+        let tails = tails.rules()?;
+        let text = py.detach(|| -> ::ctxlens::Result<String> {
+            let never = ::ctxlens::cancel::never();
+            let session = ::ctxlens::session::Session::load(&self.inner, None, t, false, never)?;
+            if let Some(keep) = keep.filter(|&k| k >= session.view().len()) {
+                return Err(::ctxlens::Error::Invalid(format!(
+                    "keep {keep}: the session has {} messages",
+                    session.view().len()
+                )));
+            }
+            let range = Range {
+                from: budgets.from,
+                to: budgets.to,
+                tails,
+                flush_to_memory,
+            };
+            let asked = Asked::of(&budgets, range, session.view().total())?;
+            let outcome = sweep(&Inputs {
+                view: session.view(),
+                facts: session.facts(never)?,
+                settings: &asked.settings,
+                range: &asked.range,
+                fact_floor,
+                summary_role: ::ctxlens::compact::SummaryRole::System,
+                cuts_a_tail: true,
+                summarizer: &Placeholder,
+                keep,
+                cancel: never,
+                progress: None,
+            })?;
+            let summarizer = ::ctxlens::summarize::Spec::Placeholder.to_string();
+            let doc = SweepDoc::of(session.view(), session.counts(), summarizer, &outcome);
+            Ok(document::to_string(self.inner.source(), &doc, true))
+        });
+        json_to_python(py, text.map_err(value_error)?.as_bytes())
     }
 }
 
@@ -398,25 +487,51 @@ impl Transcript {
         json_to_python(py, text.map_err(value_error)?.as_bytes())
     }
 
-    /// A policy replayed once per value of one of its settings (placeholder summaries): the
-    /// document `ctxlens sweep FILE --policy NAME --vary KEY=VALUES --summarizer placeholder
-    /// --json` prints, with the first safe value and the cheapest (`minimise="cost"` makes
-    /// it the answer).
-    #[pyo3(signature = (policy, vary, set=None, context_window=None, minimise=None, tokenizer="estimate"))]
+    /// Many settings replayed over the session's whole life, in parallel (placeholder
+    /// summaries), with the answers. With `max_tokens` (`"A..B"`, `"A..B:STEP"` or
+    /// `"N,N,…"`, as `--max-tokens` takes them): ctxlens' compactor at each budget, the
+    /// document `ctxlens sweep FILE --max-tokens … [--keep-tail K,…] [--keep N] --summarizer
+    /// placeholder --json` prints (the knee, the smallest safe budget, the smallest that keeps
+    /// message `keep`). With `policy` and `vary`: that policy once per value of one of its
+    /// settings, the document `ctxlens sweep FILE --policy NAME --vary KEY=VALUES --summarizer
+    /// placeholder --json` prints, with the first safe value and the cheapest
+    /// (`minimise="cost"` makes it the answer).
+    #[pyo3(signature = (policy=None, vary=None, set=None, context_window=None, minimise=None, tokenizer="estimate", max_tokens=None, keep_tail=None, keep_ratio=None, flush_to_memory=false, keep=None, fact_floor=::ctxlens::replay::sweep::DEFAULT_FACT_FLOOR))]
     #[allow(clippy::too_many_arguments)]
     fn sweep(
         &self,
         py: Python<'_>,
-        policy: &str,
-        vary: &str,
+        policy: Option<&str>,
+        vary: Option<&str>,
         set: Option<Vec<String>>,
         context_window: Option<i64>,
         minimise: Option<&str>,
         tokenizer: &str,
+        max_tokens: Option<&str>,
+        keep_tail: Option<Vec<i64>>,
+        keep_ratio: Option<Vec<f64>>,
+        flush_to_memory: bool,
+        keep: Option<usize>,
+        fact_floor: f64,
     ) -> PyResult<Py<PyAny>> {
+        let t = self::tokenizer(tokenizer)?;
+        let (policy, vary) = match (policy, vary, max_tokens) {
+            (Some(policy), Some(vary), None) => (policy, vary),
+            (None, None, Some(budgets)) => {
+                if set.is_some() || context_window.is_some() || minimise.is_some() {
+                    return Err(value_error("set, context_window and minimise go with policy and vary"));
+                }
+                let tails = BudgetTails { keep_tail, keep_ratio };
+                return self.sweep_budgets(py, t, budgets, &tails, flush_to_memory, keep, fact_floor);
+            }
+            _ => {
+                return Err(value_error(
+                    "sweep takes max_tokens (ctxlens' compactor), or policy and vary (another agent's)",
+                ))
+            }
+        };
         use ::ctxlens::policy::compare::{window_for, with_defaults};
         use ::ctxlens::policy::sweep::{sweep_policy, SweepDoc, SweepInputs, Vary};
-        let t = self::tokenizer(tokenizer)?;
         let (chosen, given) = policy_settings(policy, set)?;
         let vary: Vary = vary.parse().map_err(value_error)?;
         let minimise_cost = match minimise {

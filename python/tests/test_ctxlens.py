@@ -93,7 +93,7 @@ SHIPPED = sorted((ROOT / "sample-transcripts").glob("*.json*")) + sorted(
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
 def test_python_and_the_command_line_give_the_same_document(path):
-    """plan, replay, stats (and by kind or tool) and check: the same document, key for key in the same order (each
+    """plan, replay, stats (and by kind or tool), check and the budget sweep: the same document, key for key in the same order (each
     dict written back with json.dumps equals the command line's output written back the
     same way), on every shipped transcript."""
     t = ctxlens.load(str(path))
@@ -108,6 +108,11 @@ def test_python_and_the_command_line_give_the_same_document(path):
     assert same(t.breakdown("tool", max_tokens=budget), cli("stats", path, "--by", "tool", "--max-tokens", budget, "--json"))
     report = json.loads(subprocess.run([BIN, "check", str(path), "--json"], capture_output=True).stdout)
     assert json.dumps(t.check()) == json.dumps(report["problems"])
+    budgets = f"{budget}..{budget * 2}:{max(budget // 2, 1)}"
+    assert same(t.sweep(max_tokens=budgets), cli("sweep", path, "--max-tokens", budgets, "--summarizer", "placeholder", "--json"))
+    assert same(t.sweep(max_tokens=budgets, keep_ratio=[0.25], keep=0, fact_floor=80),
+                cli("sweep", path, "--max-tokens", budgets, "--keep-ratio", "0.25", "--keep", 0, "--fact-floor", 80,
+                    "--summarizer", "placeholder", "--json"))
 
 
 LOGS = sorted(
@@ -137,6 +142,12 @@ def test_compare_replay_policy_sweep_history_status_and_backtest_are_the_command
         t.replay(1000, policy="codex")
     with pytest.raises(ValueError, match="no such setting"):
         t.replay(policy="codex", set=["nonsense=1"])
+    with pytest.raises(ValueError, match="max_tokens"):
+        t.sweep()
+    with pytest.raises(ValueError, match="max_tokens"):
+        t.sweep("codex", "auto_compact_token_limit=1000", max_tokens="1000..2000")
+    with pytest.raises(ValueError, match="not a token count"):
+        t.sweep(max_tokens="a..b")
     swept = t.sweep("codex", "auto_compact_token_limit=20000,60000,120000", minimise="cost")
     assert [r["value"] for r in swept["rows"]] == ["20000", "60000", "120000"]
     assert same(swept, cli("sweep", path, "--policy", "codex", "--vary", "auto_compact_token_limit=20000,60000,120000",

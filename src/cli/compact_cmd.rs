@@ -292,9 +292,7 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
     }
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if args.report && args.json {
-        let doc = ReportDoc {
-            loss: outcome.loss.as_ref().map(ctxlens::loss::document::LossDoc::of),
-        };
+        let doc = ctxlens::loss::document::ReportDoc::of(outcome.loss.as_ref());
         super::json_out::write(&mut out, transcript.source(), &doc, true)?;
         writeln!(out)?;
     } else if args.report {
@@ -317,17 +315,6 @@ pub fn run(args: &CompactArgs) -> anyhow::Result<ExitCode> {
     out.flush()?;
     super::leave_to_the_os((transcript, counts, outcome));
     Ok(ExitCode::SUCCESS)
-}
-
-/// The `compact --report --json` document.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-pub(super) struct ReportDoc<'a> {
-    /// What the summary lost (`null`: nothing was summarized).
-    loss: Option<ctxlens::loss::document::LossDoc<'a>>,
-}
-
-impl ctxlens::document::Document for ReportDoc<'_> {
-    const NAME: &'static str = "compact-report";
 }
 
 /// One line on what was done.

@@ -16,6 +16,7 @@ use ctxlens::compact::{DeterministicOptions, Options, Settings};
 use ctxlens::policy::sweep::Vary;
 use ctxlens::policy::Engine;
 use ctxlens::replay::sweep::{sweep, Answer, Inputs, Range, Sweep, TailRule, ANSWER_STEPS, DEFAULT_FACT_FLOOR};
+use ctxlens::replay::sweep_doc::{Asked, Budgets, SweepDoc};
 use ctxlens::text::thousands;
 
 /// `ctxlens sweep FILE`.
@@ -73,76 +74,6 @@ pub struct SweepArgs {
 pub enum Minimise {
     /// Dollars over the session's life, with prompt caching.
     Cost,
-}
-
-/// The `--max-tokens` values, and the range they were given as (`A..B`, or a list's
-/// smallest and largest): the answers are searched over the range, not the steps.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Budgets {
-    values: Vec<u64>,
-    from: u64,
-    to: u64,
-}
-
-/// The most settings one sweep runs (a typo such as `1..1000000:1` would otherwise run
-/// for hours).
-const MAX_BUDGETS: usize = 1000;
-
-fn parse_budgets(s: &str) -> Result<Budgets, String> {
-    let number = |t: &str| {
-        t.trim()
-            .replace('_', "")
-            .parse::<u64>()
-            .map_err(|_| format!("`{t}` is not a token count"))
-    };
-    let values = if let Some((a, rest)) = s.split_once("..") {
-        let (b, step) = match rest.split_once(':') {
-            Some((b, step)) => (number(b)?, Some(number(step)?)),
-            None => (number(rest)?, None),
-        };
-        let a = number(a)?;
-        if b < a {
-            return Err(format!("the range {s} is empty ({b} < {a})"));
-        }
-        let explicit_step = step;
-        let step = step.unwrap_or(((b - a) / 10).max(1));
-        if step == 0 {
-            return Err("the step must be positive".to_owned());
-        }
-        if (b - a) / step >= MAX_BUDGETS as u64 {
-            return Err(format!("{s} has more than {MAX_BUDGETS} budgets: use a larger step"));
-        }
-        // Each value at most B: a + k·step never passes it (k ≤ (B − A) / step); and the
-        // range ends at its end, B itself, whatever the step (`100..1005:300` ends 1005).
-        // Without a step, 11 equal steps from A to B.
-        let mut values: Vec<u64> = match explicit_step {
-            Some(_) => (0..=(b - a) / step).map(|k| a + k * step).collect(),
-            None => (0..=10u128)
-                .map(|k| a + u64::try_from(u128::from(b - a) * k / 10).unwrap_or(b - a))
-                .collect(),
-        };
-        values.dedup();
-        if values.last() != Some(&b) {
-            values.push(b);
-        }
-        values
-    } else {
-        s.split(',').map(number).collect::<Result<Vec<_>, _>>()?
-    };
-    if values.is_empty() {
-        return Err("no budget given".to_owned());
-    }
-    if values.len() > MAX_BUDGETS {
-        return Err(format!("{} budgets: a sweep runs at most {MAX_BUDGETS}", values.len()));
-    }
-    let (from, to) = match s.split_once("..") {
-        Some((a, rest)) => (number(a)?, number(rest.split_once(':').map_or(rest, |(b, _)| b))?),
-        None => (
-            values.iter().copied().min().unwrap_or(0),
-            values.iter().copied().max().unwrap_or(0),
-        ),
-    };
-    Ok(Budgets { values, from, to })
 }
 
 fn parse_ratio(s: &str) -> Result<f64, String> {
@@ -314,9 +245,9 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         return super::policy_sweep::run(&policy_sweep);
     }
     args.refuse_minimise()?;
-    if args.max_tokens.is_none() {
+    let Some(budgets) = args.max_tokens.as_ref() else {
         bail!("sweep needs --max-tokens A..B (or --policy NAME --vary KEY=VALUES)");
-    }
+    };
     let prepared = prepare(&args.file, &args.input, &args.make)?;
     if let Some(keep) = args.keep.filter(|&k| k >= prepared.session.view().len()) {
         bail!(
@@ -325,35 +256,18 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             prepared.session.view().len().saturating_sub(1)
         );
     }
-    // Checked before the settings are made: a cross product of two long lists must not
-    // run (or even be built) for hours.
-    let tails = args.keep_tail.len().max(args.keep_ratio.len()).max(1);
-    let count = args.budgets().len().saturating_mul(tails);
-    if count > MAX_BUDGETS {
-        bail!(
-            "{} budgets × {tails} tails = {count} settings: a sweep runs at most {MAX_BUDGETS} (give fewer budgets or tails)",
-            args.budgets().len(),
+    let Asked {
+        settings,
+        range,
+        set_aside,
+    } = Asked::of(budgets, args.range(), prepared.session.view().total())?;
+    if let Some((left_out, first_over)) = set_aside {
+        eprintln!(
+            "ctxlens: {left_out} setting{} above {} tokens left out: the session never reaches them (the whole of it is {} tokens)",
+            if left_out == 1 { "" } else { "s" },
+            thousands(first_over),
+            thousands(prepared.session.view().total())
         );
-    }
-    let mut range = args.range();
-    let mut settings = range.settings(args.budgets());
-    // Budgets past the whole session never fire and all read the same: one of them is
-    // kept (the smallest), the rest said and left out, so `1..u64::MAX` stays a sweep of
-    // the budgets that matter.
-    let whole = prepared.session.view().total();
-    if let Some(&first_over) = settings.iter().map(|o| &o.max_tokens).filter(|&&m| m >= whole).min() {
-        let before = settings.len();
-        settings.retain(|o| o.max_tokens <= first_over);
-        range.to = range.to.min(first_over);
-        let left_out = before - settings.len();
-        if left_out > 0 {
-            eprintln!(
-                "ctxlens: {left_out} setting{} above {} tokens left out: the session never reaches them (the whole of it is {} tokens)",
-                if left_out == 1 { "" } else { "s" },
-                thousands(first_over),
-                thousands(whole)
-            );
-        }
     }
     let outcome = swept(&prepared, args, &settings, &range)?;
 
@@ -365,7 +279,12 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         super::json_out::write(
             &mut out,
             prepared.session.whole().source(),
-            &json_doc(&prepared, &outcome),
+            &SweepDoc::of(
+                prepared.session.view(),
+                prepared.session.counts(),
+                prepared.spec.to_string(),
+                &outcome,
+            ),
             true,
         )?;
         writeln!(out)?;
@@ -383,45 +302,6 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The `sweep --json` document.
-#[derive(serde::Serialize, schemars::JsonSchema)]
-pub(super) struct SweepDoc<'a> {
-    #[schemars(schema_with = "ctxlens::names::schema::<ctxlens::tokens::Tokenizer>")]
-    tokenizer: &'static str,
-    summarizer: String,
-    messages: usize,
-    total_tokens: u64,
-    /// One row per setting, in the order given.
-    settings: &'a [ctxlens::replay::sweep::Row],
-    /// Where more budget stops buying many fewer firings.
-    knee: Option<&'a Answer>,
-    /// The smallest safe setting.
-    smallest_safe: Option<&'a Answer>,
-    /// The smallest `max_tokens` that keeps the `--keep` message verbatim to the end.
-    smallest_keeping: Option<&'a Answer>,
-    fact_floor_percent: f64,
-    answer_steps: u64,
-}
-
-impl ctxlens::document::Document for SweepDoc<'_> {
-    const NAME: &'static str = "sweep";
-}
-
-fn json_doc<'a>(prepared: &super::replay_cmd::Prepared, outcome: &'a Sweep) -> SweepDoc<'a> {
-    SweepDoc {
-        tokenizer: prepared.session.counts().tokenizer.name(),
-        summarizer: prepared.spec.to_string(),
-        messages: prepared.session.view().len(),
-        total_tokens: prepared.session.view().total(),
-        settings: &outcome.rows,
-        knee: outcome.knee.as_ref(),
-        smallest_safe: outcome.smallest_safe.as_ref(),
-        smallest_keeping: outcome.smallest_keeping.as_ref(),
-        fact_floor_percent: outcome.fact_floor,
-        answer_steps: ANSWER_STEPS,
-    }
 }
 
 /// `; the smallest safe budget is outside the range shown` when it is.
@@ -597,6 +477,11 @@ fn print_answers(
     Ok(())
 }
 
+/// `--max-tokens A..B[:STEP]` for clap.
+fn parse_budgets(s: &str) -> Result<Budgets, String> {
+    s.parse().map_err(|e: ctxlens::Error| e.to_string())
+}
+
 /// `--vary KEY=VALUES` for clap.
 fn parse_vary(s: &str) -> Result<Vary, String> {
     s.parse().map_err(|e: ctxlens::Error| e.to_string())
@@ -607,31 +492,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn budgets_parse_as_ranges_and_lists() {
-        assert_eq!(parse_budgets("1000..4000:500").unwrap().values.len(), 7);
-        assert_eq!(
-            parse_budgets("100..1005:300").unwrap().values,
-            [100, 400, 700, 1000, 1005],
-            "a range ends at its end"
-        );
-        let stepped = parse_budgets("1000..4300:1000").unwrap();
-        assert_eq!(
-            (stepped.from, stepped.to),
-            (1000, 4300),
-            "the range is as given, not as stepped"
-        );
-        assert_eq!(
-            parse_budgets("1000..2000").unwrap().values,
-            (0..=10).map(|k| 1000 + k * 100).collect::<Vec<_>>()
-        );
-        let list = parse_budgets("10,5,20").unwrap();
-        assert_eq!((list.values, list.from, list.to), (vec![10, 5, 20], 5, 20));
+    fn shares_and_percentages_are_checked() {
         assert!(super::super::args::parse_percent("50%").is_ok() && super::super::args::parse_percent("101").is_err());
-        assert!(parse_budgets("4000..1000").is_err());
-        assert!(parse_budgets("1..1000000:1").is_err());
-        assert!(parse_budgets("a..b").is_err());
-        let whole = parse_budgets(&format!("0..{}", u64::MAX)).expect("the widest range");
-        assert_eq!(whole.values.last(), Some(&u64::MAX), "no overflow, ends at its end");
         assert!(parse_ratio("0").is_err() && parse_ratio("1.5").is_err() && parse_ratio("0.25").is_ok());
     }
 }

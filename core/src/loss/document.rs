@@ -150,3 +150,24 @@ impl<'a> LossDoc<'a> {
         }
     }
 }
+
+/// The `compact --report --json` document: what one compaction's summary lost.
+#[derive(Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ReportDoc<'a> {
+    /// What the summary lost (`null`: nothing was summarized).
+    loss: Option<LossDoc<'a>>,
+}
+
+impl crate::document::Document for ReportDoc<'_> {
+    const NAME: &'static str = "compact-report";
+}
+
+impl<'a> ReportDoc<'a> {
+    /// The document of `report` (`None`: the compaction summarized nothing).
+    pub fn of(report: Option<&'a LossReport>) -> ReportDoc<'a> {
+        ReportDoc {
+            loss: report.map(LossDoc::of),
+        }
+    }
+}

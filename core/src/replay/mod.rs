@@ -17,6 +17,7 @@
 pub mod document;
 pub mod lost;
 pub mod sweep;
+pub mod sweep_doc;
 pub mod view;
 
 use std::sync::Arc;
