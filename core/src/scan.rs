@@ -87,7 +87,8 @@ pub struct Session {
     /// Tokens of the live context: the epoch after the last compaction (all of them when
     /// it never compacted), what the session's next call carries.
     pub live_tokens: u64,
-    /// The first thing the user asked (its first line, cut to 100 characters): a title.
+    /// The first thing the user asked (its first line, cut to 240 characters: a wide
+    /// terminal's column is filled, a narrow one cuts it again): a title.
     pub title: String,
     /// The model the log names, when it does.
     pub model: Option<String>,
@@ -545,9 +546,9 @@ fn session_of(
 
 /// What the user first asked: the first line of a human turn that is words, not markup a
 /// client wraps around commands and context (`<command-name>…`, `<pr_description>`),
-/// cut to 100 characters; else the first turn's first line.
+/// cut to 240 characters; else the first turn's first line.
 fn title_of(transcript: &Transcript) -> String {
-    const TITLE_CHARS: usize = 100;
+    const TITLE_CHARS: usize = 240;
     let is_markup = |line: &str| line.starts_with('<') && line.ends_with('>');
     let turns: Vec<String> = transcript
         .boundaries

@@ -148,6 +148,9 @@ fn keep_siblings_answer(new: &mut Session, old: &Session) {
 
 /// A session whose file changed this recently (seconds) is being written now.
 pub const LIVE_SECONDS: u64 = 300;
+/// A session whose log's last record is older than this (seconds) is not being written,
+/// whenever its file was touched.
+pub const STALE_LOG_SECONDS: u64 = 3_600;
 
 /// Seconds since the Unix epoch, now.
 fn now_unix() -> u64 {
@@ -433,9 +436,14 @@ impl Browser {
         self
     }
 
-    /// Whether `s` is being written now: its file changed in the last [`LIVE_SECONDS`].
+    /// Whether `s` is being written now: its file changed in the last [`LIVE_SECONDS`],
+    /// and the last time its log records is recent too — a copy or a checkout touches a
+    /// file nobody writes, whose log ends months ago ([`STALE_LOG_SECONDS`] allow for
+    /// clocks that disagree).
     pub fn is_live(&self, s: &Session) -> bool {
-        s.modified_unix > 0 && self.now.saturating_sub(s.modified_unix) < LIVE_SECONDS
+        let logged_recently = crate::cost::seconds(&s.last_activity)
+            .is_none_or(|t| self.now.saturating_sub(u64::try_from(t).unwrap_or(0)) < STALE_LOG_SECONDS);
+        s.modified_unix > 0 && self.now.saturating_sub(s.modified_unix) < LIVE_SECONDS && logged_recently
     }
 
     /// The sessions being written now (their files, to scan again).
@@ -680,8 +688,9 @@ struct Columns {
 }
 
 impl Columns {
-    /// last active (16) · live (9) · log (9) · peak (6) · cmp (3), with spaces.
-    const FIXED: usize = 16 + 1 + 9 + 1 + 9 + 1 + 6 + 1 + 3 + 1;
+    /// last active (18: a live mark and the time) · live (9) · log (9) · peak (6) · cmp
+    /// (3), with spaces.
+    const FIXED: usize = 18 + 1 + 9 + 1 + 9 + 1 + 6 + 1 + 3 + 1;
 
     fn at(width: usize) -> Columns {
         let model = if width >= 110 { 18 } else { 0 };
@@ -707,7 +716,7 @@ impl Columns {
         };
         format!(
             "{} {} {model}{live:>9} {log:>9} {cost}{peak:>6} {cmp:>3}",
-            fit(active, 16, false),
+            fit(active, 18, false),
             fit(title, self.title, false),
         )
     }
@@ -753,10 +762,12 @@ fn draw_list(frame: &mut Frame, area: Rect, browser: &Browser) {
                 } else {
                     s.title.as_str()
                 };
-                let live = if browser.is_live(s) { "● " } else { "" };
+                // The mark of a session being written now follows its time, so the
+                // times stay aligned.
+                let live = if browser.is_live(s) { " ●" } else { "" };
                 columns.row([
                     &format!(
-                        "{live}{}",
+                        "{}{live}",
                         crate::scan::short_time(if s.last_activity.is_empty() {
                             &s.started
                         } else {

@@ -2370,8 +2370,13 @@ fn the_browser_marks_the_sessions_being_written_now() {
         .as_secs();
     let mut live = scan("codemie-autocompact-624a4a58.jsonl");
     live.modified_unix = now - 10;
+    live.last_activity = ctxlens::text::rfc3339(std::time::UNIX_EPOCH + std::time::Duration::from_secs(now - 12));
     let mut old = scan("ccl-sample-37f83ec9.jsonl");
     old.modified_unix = now - 86_400;
+    // A file touched just now (copied, checked out) whose log ends months ago is not
+    // being written.
+    let mut copied = scan("sniffly-ai-music-d3ad4cdc.jsonl");
+    copied.modified_unix = now - 5;
     for live_only in [false, true] {
         let mut browser = Browser::new(vec![dir.clone()], 2, Theme::colored());
         if live_only {
@@ -2380,9 +2385,10 @@ fn the_browser_marks_the_sessions_being_written_now() {
         browser.update(&Action::Resize(160, 20));
         browser.add(Entry::Session(Box::new(live.clone())));
         browser.add(Entry::Session(Box::new(old.clone())));
+        browser.add(Entry::Session(Box::new(copied.clone())));
         assert_eq!(browser.live_paths(), vec![std::path::PathBuf::from(&live.path)]);
         let shown: Vec<&str> = browser.shown_sessions().iter().map(|s| s.path.as_str()).collect();
-        assert_eq!(shown.len(), if live_only { 1 } else { 2 }, "{shown:?}");
+        assert_eq!(shown.len(), if live_only { 1 } else { 3 }, "{shown:?}");
         let terminal = draw_browser(&browser);
         let buffer = terminal.backend().buffer();
         assert!(row_containing(buffer, "● 1 being written now").is_some());
@@ -2392,12 +2398,12 @@ fn the_browser_marks_the_sessions_being_written_now() {
                 .or_else(|| row_containing(buffer, "ARCHITECTURE"))
                 .expect("the live row"),
         );
-        assert!(row.contains("● "), "{row}");
+        assert!(row.contains(" ● "), "{row}");
         // Scanned again (it grew): the row is replaced, not doubled.
         let mut grown = live.clone();
         grown.messages += 1;
         browser.add(Entry::Session(Box::new(grown)));
-        assert_eq!(browser.progress().0, 2);
+        assert_eq!(browser.progress().0, 3);
         assert!(browser.shown_sessions().iter().any(|s| s.messages == live.messages + 1));
     }
 }
