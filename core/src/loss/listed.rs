@@ -12,7 +12,7 @@
 //! identifiers and acronyms (`CartDrawer`, `DEBUG_LOG`, `IVA`), and words that share their
 //! first five letters (`Baleares`/`Balearic`). An aligned entry restates its turn only when
 //! it holds **each** clause of substance of the turn: every number and identifier of the
-//! clause, or half of its words. An entry that keeps one clause of two ("node groups on
+//! clause, or a third of its words. An entry that keeps one clause of two ("node groups on
 //! 1.29, staging first" of "… dont touch prod until i say so") leaves the turn lost, as a
 //! summary that drops a constraint loses it.
 
@@ -396,7 +396,8 @@ fn align(turns: &[Said], entries: &[Said]) -> Vec<(usize, usize)> {
 }
 
 /// Whether `entry` holds each clause of substance of `turn`: all its numbers and names
-/// where it has some, else half its words. A clause in another language than the entry
+/// where it has some, else a third of its words (the share [`meaning`] asks of a clause
+/// near its restatement: one rule for both). A clause in another language than the entry
 /// shares almost no words with a faithful restatement, so without numbers or names it
 /// only counts for the turn when a word of it is held (a cognate: `hábito`, `habit`);
 /// such a turn is restated by its aligned entry when no clause fails and at least half
@@ -417,7 +418,7 @@ fn holds_each_clause(turn: &Said, entry: &Said, aligned: bool) -> bool {
         let held = said.words.iter().filter(|w| entry.has_word(w)).count();
         if turn_foreign && languages::is_foreign(clause) {
             unjudged += usize::from(held == 0 && said.words.len() >= 2);
-        } else if said.words.len() >= 2 && 2 * held < said.words.len() {
+        } else if said.words.len() >= 2 && (held as f64) < meaning::CLAUSE_HELD * said.words.len() as f64 {
             return false;
         }
     }

@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap as HashMap;
 /// How much of a turn's words one sentence must hold.
 const RESTATED: f64 = 0.5;
 /// How much of a clause's words the text must hold for the clause to survive.
-const CLAUSE_HELD: f64 = 0.34;
+pub const CLAUSE_HELD: f64 = 0.34;
 /// How far from the restating sentence a turn's other clauses may be restated.
 const NEAR_LINES: usize = 2;
 /// The most distinct words of a turn whose numbers are what it is about.
