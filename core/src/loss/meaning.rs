@@ -42,6 +42,10 @@ const STOPWORDS: &[&str] = &[
     "now", "again", "once", "only", "even", "still", "yet", "up", "out", "over", "under", "via", "per", "through",
     "across", "not", "no", "don't", "doesn't", "didn't", "won't", "can't", "isn't", "aren't", "user", "asked", "said",
     "says", "wants", "wanted", "need", "needs", "needed", "help", "look", "see",
+    // Polarity, as "not" and "don't" above: a summary says a rule's direction its own way
+    // (`never edit …` is `… are treated as immutable`, `without X` is `no X`, `always A`
+    // is `A every time`); what must be restated is what the rule is about.
+    "never", "always", "without", "instead", "rather",
     // Chat spellings of the words above, and fillers of quantity and light verbs.
     "u", "ur", "dont", "doesnt", "didnt", "cant", "wont", "isnt", "arent", "im", "ive", "pls", "plz", "lot", "lots",
     "bunch", "get", "gets", "got", "getting",
