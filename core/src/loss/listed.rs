@@ -97,6 +97,48 @@ fn restated_in_translation(summaries: &[&str], turns: &[Said], found: &mut [Opti
     }
 }
 
+/// The most lines after a compaction read for turns in another language said again.
+const MOST_LINES_AFTER: usize = 20_000;
+
+/// For each of `turns` in another language than the texts, the first line of `texts`
+/// (a message index and its text, in order) that says it again in the texts' language: it
+/// holds each number and name of the turn and a cognate in each of its other clauses, as
+/// a summary line must ([`restated_by_lists`]). `None` for a turn in English, or said
+/// nowhere.
+pub fn said_in_translation(texts: &[(Option<usize>, String)], turns: &[&str]) -> Vec<Option<Evidence>> {
+    let foreign: Vec<(usize, Said)> = turns
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| languages::is_foreign(t))
+        .map(|(k, t)| (k, Said::of(t)))
+        .collect();
+    let mut found: Vec<Option<Evidence>> = vec![None; turns.len()];
+    if foreign.is_empty() {
+        return found;
+    }
+    let lines: Vec<(Option<usize>, Said)> = texts
+        .iter()
+        .flat_map(|(message, text)| text.lines().map(move |line| (*message, line)))
+        .map(|(message, line)| (message, line.trim()))
+        .filter(|(_, line)| line.len() > 1 && !languages::is_foreign(line))
+        .take(MOST_LINES_AFTER)
+        .map(|(message, line)| (message, Said::of(line)))
+        .collect();
+    for (k, turn) in &foreign {
+        found[*k] = lines.iter().find_map(|(message, line)| {
+            let (score, coverage) = score(turn, line);
+            (score >= LEAST_SCORE && coverage >= LEAST_SHARE && holds_each_clause(turn, line, false)).then(|| {
+                Evidence {
+                    message: *message,
+                    quote: line.text.clone(),
+                    coverage,
+                }
+            })
+        });
+    }
+    found
+}
+
 /// The entries of `summary`'s list of the user's messages, in order (empty when it has
 /// none): the list items under a heading that names the user's messages, up to the next
 /// heading.
@@ -575,5 +617,21 @@ mod tests {
         ];
         let found = restated_by_lists(&[summary], &turns);
         assert!(found.iter().all(Option::is_some), "{found:?}");
+    }
+
+    #[test]
+    fn a_turn_in_another_language_is_found_said_again_in_english_after() {
+        let after = vec![(
+            Some(40),
+            "     1→# Contributing\n     2→- Schema changes go through Flask-Migrate; db.create_all() is never called\n"
+                .to_owned(),
+        )];
+        let turns = [
+            "schemawijzigingen altijd via Flask-Migrate, nooit db.create_all() gebruiken",
+            "schema changes always via Flask-Migrate",
+        ];
+        let found = said_in_translation(&after, &turns);
+        assert_eq!(found[0].as_ref().and_then(|e| e.message), Some(40), "{found:?}");
+        assert!(found[1].is_none(), "a turn in English is the word judge's");
     }
 }

@@ -626,6 +626,18 @@ fn search_after(transcript: &Transcript, judged: &mut [Turn], verdicts: &HashMap
             turn.evidence = Some(evidence);
         }
     }
+    // A turn in another language, said again in the language of what came after (a
+    // project's rules file read by the agent, the user writing in English later).
+    let still_lost: Vec<usize> = (0..judged.len())
+        .filter(|&k| judged[k].status == TurnStatus::Lost && judged[k].kind != turns::TurnKind::Chatter)
+        .collect();
+    let words: Vec<&str> = still_lost.iter().map(|&k| judged[k].text.as_str()).collect();
+    for (k, evidence) in still_lost.iter().zip(listed::said_in_translation(&texts, &words)) {
+        if let Some(evidence) = evidence {
+            judged[*k].status = TurnStatus::RepeatedLater;
+            judged[*k].evidence = Some(evidence);
+        }
+    }
 }
 
 /// How many kept messages are searched for facts between checks that some are still
