@@ -117,9 +117,41 @@ fn json_to_python(py: Python<'_>, text: &[u8]) -> PyResult<Py<PyAny>> {
 #[pyclass(frozen, module = "ctxlens")]
 struct Transcript {
     inner: Core,
+    /// The session prepared once per tokenizer and kept: a notebook asking `compare`,
+    /// `sweep` and `replay` of one transcript pays its reading, counting and facts once.
+    sessions: std::sync::Mutex<Vec<(Tokenizer, std::sync::Arc<::ctxlens::session::Session>)>>,
 }
 
 impl Transcript {
+    /// The session counted with `tokenizer`, prepared on first use and kept (what it
+    /// derives — history, facts, fits, cost — is computed once too).
+    fn session(&self, tokenizer: Tokenizer) -> ::ctxlens::Result<std::sync::Arc<::ctxlens::session::Session>> {
+        let known = |sessions: &[(Tokenizer, std::sync::Arc<::ctxlens::session::Session>)]| {
+            sessions
+                .iter()
+                .find(|(t, _)| *t == tokenizer)
+                .map(|(_, s)| std::sync::Arc::clone(s))
+        };
+        if let Some(session) = known(&self.sessions.lock().unwrap_or_else(std::sync::PoisonError::into_inner)) {
+            return Ok(session);
+        }
+        // Prepared without the lock held: another thread may prepare the same one
+        // meanwhile, and the first kept wins.
+        let session = std::sync::Arc::new(::ctxlens::session::Session::load(
+            &self.inner,
+            None,
+            tokenizer,
+            false,
+            ::ctxlens::cancel::never(),
+        )?);
+        let mut sessions = self.sessions.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(kept) = known(&sessions) {
+            return Ok(kept);
+        }
+        sessions.push((tokenizer, std::sync::Arc::clone(&session)));
+        Ok(session)
+    }
+
     /// The one core, `compact::Compaction`, with nothing stored (a dry run).
     fn run(
         &self,
@@ -157,7 +189,7 @@ impl Transcript {
         let tails = tails.rules()?;
         let text = py.detach(|| -> ::ctxlens::Result<String> {
             let never = ::ctxlens::cancel::never();
-            let session = ::ctxlens::session::Session::load(&self.inner, None, t, false, never)?;
+            let session = self.session(t)?;
             if let Some(keep) = keep.filter(|&k| k >= session.view().len()) {
                 return Err(::ctxlens::Error::Invalid(format!(
                     "keep {keep}: the session has {} messages",
@@ -208,7 +240,7 @@ impl Transcript {
         let given_window = context_window.map(|w| budget("context_window", w)).transpose()?;
         let text = py.detach(|| -> ::ctxlens::Result<String> {
             let never = ::ctxlens::cancel::never();
-            let session = ::ctxlens::session::Session::load(&self.inner, None, t, false, never)?;
+            let session = self.session(t)?;
             let window = window_for(given_window, session.whole());
             let settings = with_defaults(chosen, window, &given);
             let replayed = SessionReplays::of(session.whole(), session.counts()).replay(
@@ -417,7 +449,7 @@ impl Transcript {
         let settings = settings(max_tokens, keep_tail, flush_to_memory, "tail", "system")?;
         let text = py.detach(|| -> ::ctxlens::Result<String> {
             let never = ::ctxlens::cancel::never();
-            let session = ::ctxlens::session::Session::load(&self.inner, None, t, false, never)?;
+            let session = self.session(t)?;
             let outcome = ::ctxlens::replay::replay(&::ctxlens::replay::Inputs {
                 view: session.view(),
                 options: settings.options,
@@ -468,7 +500,7 @@ impl Transcript {
         let set = set.unwrap_or_default();
         let text = py.detach(|| -> ::ctxlens::Result<String> {
             let never = ::ctxlens::cancel::never();
-            let session = ::ctxlens::session::Session::load(&self.inner, None, t, false, never)?;
+            let session = self.session(t)?;
             let window = window_for(given, session.whole());
             let rows = compare(
                 session.whole(),
@@ -542,7 +574,7 @@ impl Transcript {
         let given_window = context_window.map(|w| budget("context_window", w)).transpose()?;
         let text = py.detach(|| -> ::ctxlens::Result<String> {
             let never = ::ctxlens::cancel::never();
-            let session = ::ctxlens::session::Session::load(&self.inner, None, t, false, never)?;
+            let session = self.session(t)?;
             let window = window_for(given_window, session.whole());
             let settings = with_defaults(chosen, window, &given);
             let prices = ::ctxlens::cost::PriceTable::builtin();
@@ -680,6 +712,7 @@ fn load(
     };
     Ok(Transcript {
         inner: inner.map_err(value_error)?,
+        sessions: std::sync::Mutex::default(),
     })
 }
 
