@@ -9,6 +9,7 @@ use std::ops::Range;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::message_head::MessageHead;
 use super::{
     lines, note_incomplete, one_line, text_of, value, Conversation, Line, Loaded, LogRecord, Note, PastCompaction,
 };
@@ -540,39 +541,40 @@ impl ClaudeMessages {
             self.notes.push(claude_note(line, &kind, is_meta, self.messages.len()));
             return Ok(());
         };
-        let message_value: Value = serde_json::from_str(message_raw.get()).unwrap_or(Value::Null);
-        let response_id = message_value.get("id").and_then(Value::as_str).map(str::to_owned);
+        // What decides where the message goes, read without building it as a value.
+        let head = MessageHead::of(message_raw.get());
         if kind == "assistant" {
-            if let Some(model) = message_value.get("model").and_then(Value::as_str) {
-                self.model = Some(model.to_owned());
+            if let Some(model) = &head.model {
+                self.model = Some(model.clone());
             }
         }
         // A further line of the response being built (possibly after some of its results).
-        if let (Some((at, open)), Some(id), "assistant") = (&self.response, &response_id, kind.as_str()) {
+        if let (Some((at, open)), Some(id), "assistant") = (&self.response, &head.id, kind.as_str()) {
             if id == open {
                 let at = *at;
-                self.open_calls.extend(call_ids(&message_value));
-                self.merge_into(text, at, &message_value, line.range.clone());
+                self.open_calls.extend(head.call_ids());
+                self.merge_into(text, at, message_raw, head.usage, line.range.clone());
                 self.record_message.insert(line_index, at);
                 return Ok(());
             }
         }
         // A result of the response being built: gathered into one user message.
-        if kind == "user" && self.answers_open_response(&message_value) {
+        if kind == "user" && self.answers_open_response(&head) {
             if let Some(at) = self.results {
-                self.merge_into(text, at, &message_value, line.range.clone());
+                self.merge_into(text, at, message_raw, head.usage, line.range.clone());
                 self.record_message.insert(line_index, at);
                 return Ok(());
             }
-            self.push(source, text, line, line_index, message_raw, &message_value)?;
+            self.push(source, text, line, line_index, message_raw, head.usage)?;
             self.results = Some(self.messages.len() - 1);
             return Ok(());
         }
         self.close_response();
-        self.push(source, text, line, line_index, message_raw, &message_value)?;
-        if let Some(id) = response_id.filter(|_| kind == "assistant") {
+        let calls: Vec<String> = head.call_ids().collect();
+        self.push(source, text, line, line_index, message_raw, head.usage)?;
+        if let Some(id) = head.id.filter(|_| kind == "assistant") {
             self.response = Some((self.messages.len() - 1, id));
-            self.open_calls = call_ids(&message_value).collect();
+            self.open_calls = calls;
         }
         Ok(())
     }
@@ -584,14 +586,14 @@ impl ClaudeMessages {
         line: &Line,
         line_index: usize,
         message_raw: &RawValue,
-        message_value: &Value,
+        recorded: Option<Recorded>,
     ) -> Result<(), LoadError> {
         let span = span_of(text, message_raw.get());
         let index = self.messages.len();
         let mut m = Message::parse(message_raw.get(), span, index)
             .map_err(|e| json_error(source, text, line.range.start, &e))?;
         m.extra_mut().records = vec![line.range.clone()];
-        m.set_recorded(usage(message_value));
+        m.set_recorded(recorded);
         if value(line.fields.get("isCompactSummary")) == Value::Bool(true) {
             m.past_summary = true;
             m.boundary = false;
@@ -602,18 +604,13 @@ impl ClaudeMessages {
     }
 
     /// A user message of only `tool_result` blocks answering calls of the open response.
-    fn answers_open_response(&self, message: &Value) -> bool {
-        if self.response.is_none() {
-            return false;
-        }
-        let Some(blocks) = message.get("content").and_then(Value::as_array) else {
-            return false;
-        };
-        !blocks.is_empty()
-            && blocks.iter().all(|b| {
-                b.get("type").and_then(Value::as_str) == Some("tool_result")
-                    && b.get("tool_use_id")
-                        .and_then(Value::as_str)
+    fn answers_open_response(&self, message: &MessageHead) -> bool {
+        self.response.is_some()
+            && !message.blocks.is_empty()
+            && message.blocks.iter().all(|b| {
+                b.kind == "tool_result"
+                    && b.tool_use_id
+                        .as_ref()
                         .is_some_and(|id| self.open_calls.iter().any(|c| c == id))
             })
     }
@@ -621,9 +618,11 @@ impl ClaudeMessages {
     /// Appends a continuation line of the open response to message `at` (content blocks
     /// joined, the last line's usage kept): its record and usage at once, its JSON when
     /// the response ends ([`ClaudeMessages::close_response`]).
-    fn merge_into(&mut self, text: &str, at: usize, next: &Value, record: Range<usize>) {
+    fn merge_into(&mut self, text: &str, at: usize, next: &RawValue, usage: Option<Recorded>, record: Range<usize>) {
+        // Only a merged line is read as a value: its blocks join the message's.
+        let next: Value = serde_json::from_str(next.get()).unwrap_or(Value::Null);
         let message = &mut self.messages[at];
-        let recorded = usage(next).or(message.recorded());
+        let recorded = usage.or(message.recorded());
         message.extra_mut().records.push(record);
         message.set_recorded(recorded);
         let k = if let Some(k) = self.merged.iter().position(|(i, _)| *i == at) {
@@ -684,20 +683,14 @@ fn sort_results(value: &mut Value, order: &[String]) {
 }
 
 /// The ids of the `tool_use` blocks of a message's JSON.
-fn call_ids(message: &Value) -> impl Iterator<Item = String> + '_ {
-    message
-        .get("content")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
-        .filter_map(|b| b.get("id").and_then(Value::as_str).map(str::to_owned))
-}
-
 /// Anthropic usage: the prompt the response was produced from, split as it was billed
 /// (see [`Recorded`] for the mapping).
 pub(crate) fn usage(message: &Value) -> Option<Recorded> {
-    let u = message.get("usage")?;
+    Some(usage_of(message.get("usage")?))
+}
+
+/// [`usage`] of the `usage` object itself.
+pub(crate) fn usage_of(u: &Value) -> Recorded {
     let n = |k: &str| u.get(k).and_then(Value::as_u64).unwrap_or(0);
     let written = n("cache_creation_input_tokens");
     let split = u.get("cache_creation");
@@ -706,14 +699,14 @@ pub(crate) fn usage(message: &Value) -> Option<Recorded> {
         (None, None) => (written, 0),
         (five, hour) => (five.unwrap_or(0), hour.unwrap_or(0)),
     };
-    Some(Recorded {
+    Recorded {
         input_tokens: n("input_tokens"),
         cache_write_5m_tokens: five_minutes,
         cache_write_1h_tokens: one_hour,
         cache_read_tokens: n("cache_read_input_tokens"),
         output_tokens: n("output_tokens"),
         reasoning_tokens: 0,
-    })
+    }
 }
 
 /// What set a compaction off, from its boundary's `compactMetadata`: Claude Code's

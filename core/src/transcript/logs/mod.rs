@@ -13,6 +13,7 @@ mod claude_code;
 mod codex;
 mod copilot_cli;
 mod gemini_cli;
+mod message_head;
 mod opencode;
 
 use std::collections::BTreeMap;
