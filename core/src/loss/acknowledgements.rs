@@ -29,7 +29,16 @@ const THANKS_AND_YES: &[&str] = &[
     "dank",
     "alles",
     "läuft",
+    // English thanks the first lists lack (British, slang)
+    "ta",
+    "cheers",
+    "legend",
+    "champ",
+    "hero",
+    "you're",
+    "youre",
     // Dutch, Swedish, Danish, Norwegian
+    "tak",
     "bedankt",
     "dankjewel",
     "dankje",
@@ -175,6 +184,22 @@ pub fn is_emoji(c: char) -> bool {
 
 /// The most words a reaction with an emoji has ("ship it 🚀", "hehe nice 😄").
 pub const LONGEST_REACTION: usize = 4;
+
+/// The most words of an aside: a remark about something else, marked as one by laughter,
+/// a sigh or an emoji ("coffee machine died this morning, today is going to be long 😩",
+/// "my cat walked across the keyboard, ignore that lol").
+pub const LONGEST_ASIDE: usize = 14;
+
+/// The words that mark a turn as an aside (laughter, a sigh).
+const ASIDE_MARKS: &[&str] = &[
+    "lol", "lmao", "rofl", "haha", "hahaha", "hehe", "ugh", "meh", "jaja", "mdr", "xd",
+];
+
+/// Whether `tokens` (lowercased words) or `text` carry a mark of an aside: laughter, a
+/// sigh, an emoji.
+pub fn marks_an_aside(tokens: &[String], text: &str) -> bool {
+    tokens.iter().any(|w| ASIDE_MARKS.contains(&w.as_str())) || text.chars().any(is_emoji)
+}
 
 /// Request words that keep a short turn with an emoji a request ("no emojis 🙏", "please
 /// rerun 🙏", "never push to main 🚫"): the asking words of a constraint or an order, not

@@ -386,6 +386,19 @@ pub fn classify(words: &str) -> TurnKind {
         return TurnKind::Chatter;
     }
     let asks = asks(words, &tokens, question);
+    // An aside about something else, marked by laughter, a sigh or an emoji, that asks
+    // for nothing ("clouds all week again ☁️ classic swedish autumn", "rain coming down
+    // sideways here, fitting for a flood model lol").
+    if !asks
+        && !question
+        && tokens.len() <= acknowledgements::LONGEST_ASIDE
+        && acknowledgements::marks_an_aside(&tokens, words)
+        && !tokens
+            .iter()
+            .any(|w| acknowledgements::STILL_ASKS.contains(&w.as_str()))
+    {
+        return TurnKind::Chatter;
+    }
     // A short turn led by an acknowledgement that asks for nothing and gives no value
     // ("yeah go for it", "haha yes finally", "nice, that reads way better") is chatter,
     // whatever words follow the acknowledgement.
@@ -739,6 +752,18 @@ mod tests {
             "hehe nice 😄",
             "damn that was fast",
             "bora",
+            "ta",
+            "tak!",
+            "legend, thanks",
+            "you're a legend",
+        ] {
+            assert_eq!(classify(chatter), TurnKind::Chatter, "{chatter}");
+        }
+        // An aside about something else, marked by laughter, a sigh or an emoji.
+        for chatter in [
+            "coffee machine at the office died this morning, today is going to be long 😩",
+            "my partner says the house is finally warm lol, you're famous here",
+            "ugh my cat just walked across the keyboard, ignore that lol",
         ] {
             assert_eq!(classify(chatter), TurnKind::Chatter, "{chatter}");
         }
@@ -750,6 +775,8 @@ mod tests {
             "no emojis in the UI 🙏",
             "please rerun the tests 🙏",
             "ship it to staging first",
+            "the chart is broken again, please fix it 😩",
+            "lol use the old endpoint instead",
         ] {
             assert_ne!(classify(instruction), TurnKind::Chatter, "{instruction}");
         }
