@@ -11,6 +11,7 @@
 //! none the log shows.
 
 pub mod prices;
+mod records;
 
 use std::collections::BTreeSet;
 
@@ -420,36 +421,17 @@ fn claude_code_calls(transcript: &Transcript) -> Vec<RawCall> {
         if !line.contains("\"usage\"") {
             continue;
         }
-        let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+        let Some(call) = records::UsageRecord::of(line) else {
             continue;
         };
-        let Some(message) = value.get("message").filter(|m| m.get("usage").is_some()) else {
-            continue;
-        };
-        let id = (
-            message.get("id").and_then(serde_json::Value::as_str).map(str::to_owned),
-            value
-                .get("requestId")
-                .and_then(serde_json::Value::as_str)
-                .map(str::to_owned),
-        );
-        let Some(usage) = crate::transcript::anthropic_usage(message) else {
-            continue;
-        };
-        if id != (None, None) {
-            if let Some(&first) = seen.get(&id) {
-                calls[first].3 = usage; // a later block of a response already counted
+        if call.id != (None, None) {
+            if let Some(&first) = seen.get(&call.id) {
+                calls[first].3 = call.usage; // a later block of a response already counted
                 continue;
             }
-            seen.insert(id, calls.len());
+            seen.insert(call.id, calls.len());
         }
-        let string = |v: Option<&serde_json::Value>| v.and_then(serde_json::Value::as_str).map(str::to_owned);
-        calls.push((
-            lines.at(record.range.start),
-            string(value.get("timestamp")),
-            string(message.get("model")),
-            usage,
-        ));
+        calls.push((lines.at(record.range.start), call.time, call.model, call.usage));
     }
     calls
 }

@@ -27,8 +27,8 @@ use super::format::json_error;
 use super::message::Message;
 use crate::error::LoadError;
 
-pub(crate) use claude_code::usage as anthropic_usage;
 pub(crate) use claude_code::{claude_code, off_branch_count, off_branch_summary};
+pub(crate) use claude_code::{usage as anthropic_usage, usage_of as anthropic_usage_of};
 pub(crate) use codex::{answers_a_call, codex, usage_of as codex_usage};
 pub(crate) use copilot_cli::copilot_cli;
 pub(crate) use gemini_cli::{
