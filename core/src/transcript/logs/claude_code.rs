@@ -682,7 +682,6 @@ fn sort_results(value: &mut Value, order: &[String]) {
     }
 }
 
-/// The ids of the `tool_use` blocks of a message's JSON.
 /// Anthropic usage: the prompt the response was produced from, split as it was billed
 /// (see [`Recorded`] for the mapping).
 pub(crate) fn usage(message: &Value) -> Option<Recorded> {
