@@ -89,6 +89,18 @@ impl BudgetTails {
     }
 }
 
+/// The window a policy runs under (`context_window` when given, else the session's
+/// model's) and the policy's settings there, its defaults under what was `given`.
+fn window_and_settings(
+    session: &::ctxlens::session::Session,
+    chosen: &'static dyn ::ctxlens::policy::Policy,
+    given_window: Option<u64>,
+    given: &::ctxlens::policy::PolicySettings,
+) -> (u64, ::ctxlens::policy::PolicySettings) {
+    let window = ::ctxlens::policy::compare::window_for(given_window, session.whole());
+    (window, ::ctxlens::policy::compare::with_defaults(chosen, window, given))
+}
+
 /// Policy `name` and the settings `set` gives it (`KEY=VALUE` each, as `--set` takes them),
 /// its keys checked: what `replay(policy=…)` and `sweep` run.
 fn policy_settings(
@@ -234,15 +246,13 @@ impl Transcript {
         context_window: Option<i64>,
         t: Tokenizer,
     ) -> PyResult<Py<PyAny>> {
-        use ::ctxlens::policy::compare::{window_for, with_defaults};
         use ::ctxlens::policy::replay::{ReplayDoc, SessionReplays};
         let (chosen, given) = policy_settings(name, set)?;
         let given_window = context_window.map(|w| budget("context_window", w)).transpose()?;
         let text = py.detach(|| -> ::ctxlens::Result<String> {
             let never = ::ctxlens::cancel::never();
             let session = self.session(t)?;
-            let window = window_for(given_window, session.whole());
-            let settings = with_defaults(chosen, window, &given);
+            let (window, settings) = window_and_settings(&session, chosen, given_window, &given);
             let replayed = SessionReplays::of(session.whole(), session.counts()).replay(
                 chosen,
                 &settings,
@@ -562,7 +572,6 @@ impl Transcript {
                 ))
             }
         };
-        use ::ctxlens::policy::compare::{window_for, with_defaults};
         use ::ctxlens::policy::sweep::{sweep_policy, SweepDoc, SweepInputs, Vary};
         let (chosen, given) = policy_settings(policy, set)?;
         let vary: Vary = vary.parse().map_err(value_error)?;
@@ -575,8 +584,7 @@ impl Transcript {
         let text = py.detach(|| -> ::ctxlens::Result<String> {
             let never = ::ctxlens::cancel::never();
             let session = self.session(t)?;
-            let window = window_for(given_window, session.whole());
-            let settings = with_defaults(chosen, window, &given);
+            let (window, settings) = window_and_settings(&session, chosen, given_window, &given);
             let prices = ::ctxlens::cost::PriceTable::builtin();
             let swept = sweep_policy(&SweepInputs {
                 whole: session.whole(),

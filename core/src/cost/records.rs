@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -74,13 +74,8 @@ struct BorrowedMessage<'a> {
     #[serde(borrow, default)]
     model: Option<Cow<'a, str>>,
     // `null` is kept: a `"usage": null` is a usage of zeros, as the value read it.
-    #[serde(borrow, default, deserialize_with = "even_null")]
+    #[serde(borrow, default, deserialize_with = "crate::transcript::even_null")]
     usage: Option<&'a RawValue>,
-}
-
-/// A field's raw JSON, `null` included (`Option` alone would read `null` as absent).
-fn even_null<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
-    <&RawValue>::deserialize(deserializer).map(Some)
 }
 
 #[cfg(test)]

@@ -35,8 +35,8 @@ pub(crate) use embedded_usage::embedded_call;
 pub use format::{Container, Format, FormatOverride};
 pub use groups::{Orphan, OrphanKind, ToolGroup, ToolGroups};
 pub(crate) use logs::{
-    answers_a_call, anthropic_usage, anthropic_usage_of, codex_usage, gemini_cli_notice_from_v0_33, gemini_cli_usage,
-    opencode_usage,
+    answers_a_call, anthropic_usage, anthropic_usage_of, codex_usage, even_null, gemini_cli_notice_from_v0_33,
+    gemini_cli_usage, opencode_usage,
 };
 pub use logs::{Conversation, LogRecord, Note, PastCompaction};
 

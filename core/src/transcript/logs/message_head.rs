@@ -101,8 +101,9 @@ struct Borrowed<'a> {
     usage: Option<&'a RawValue>,
 }
 
-/// A field's raw JSON, `null` included (`Option` alone would read `null` as absent).
-fn even_null<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
+/// A field's raw JSON, `null` included (`Option` alone would read `null` as absent):
+/// a log's `"usage": null` reads as a usage of zeros, as a JSON value read it.
+pub(crate) fn even_null<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error> {
     <&RawValue>::deserialize(deserializer).map(Some)
 }
 

@@ -14,6 +14,7 @@ mod codex;
 mod copilot_cli;
 mod gemini_cli;
 mod message_head;
+pub(crate) use message_head::even_null;
 mod opencode;
 
 use std::collections::BTreeMap;
