@@ -67,7 +67,7 @@ pub fn restated_by_lists(summaries: &[&str], turns: &[&str]) -> Vec<Option<Evide
 /// of its other clauses, and scores as an aligned pair must, restates it.
 fn restated_in_translation(summaries: &[&str], turns: &[Said], found: &mut [Option<Evidence>]) {
     let foreign: Vec<usize> = (0..turns.len())
-        .filter(|&t| found[t].is_none() && languages::is_foreign(&turns[t].text))
+        .filter(|&t| found[t].is_none() && turns[t].foreign)
         .collect();
     if foreign.is_empty() {
         return;
@@ -76,16 +76,15 @@ fn restated_in_translation(summaries: &[&str], turns: &[Said], found: &mut [Opti
         .iter()
         .flat_map(|s| s.lines())
         .map(|line| line.trim().trim_start_matches(['-', '*', '•', '#']).trim())
-        .filter(|line| line.len() > 1 && !languages::is_foreign(line))
-        .take(MOST_PAIRS / foreign.len().max(1))
+        .filter(|line| line.len() > 1)
         .map(Said::of)
+        .filter(|line| !line.foreign)
+        .take(MOST_PAIRS / foreign.len().max(1))
         .collect();
     for t in foreign {
         let best = lines
             .iter()
-            .map(|line| (score(&turns[t], line), line))
-            .filter(|((score, share), _)| *score >= LEAST_SCORE && *share >= LEAST_SHARE)
-            .filter(|(_, line)| holds_each_clause(&turns[t], line, false))
+            .filter_map(|line| Some((restates_unaligned(&turns[t], line)?, line)))
             .max_by(|((a, x), _), ((b, y), _)| a.cmp(b).then(x.total_cmp(y)));
         if let Some(((_, coverage), line)) = best {
             found[t] = Some(Evidence {
@@ -109,8 +108,8 @@ pub fn said_in_translation(texts: &[(Option<usize>, String)], turns: &[&str]) ->
     let foreign: Vec<(usize, Said)> = turns
         .iter()
         .enumerate()
-        .filter(|(_, t)| languages::is_foreign(t))
         .map(|(k, t)| (k, Said::of(t)))
+        .filter(|(_, t)| t.foreign)
         .collect();
     let mut found: Vec<Option<Evidence>> = vec![None; turns.len()];
     if foreign.is_empty() {
@@ -120,23 +119,30 @@ pub fn said_in_translation(texts: &[(Option<usize>, String)], turns: &[&str]) ->
         .iter()
         .flat_map(|(message, text)| text.lines().map(move |line| (*message, line)))
         .map(|(message, line)| (message, line.trim()))
-        .filter(|(_, line)| line.len() > 1 && !languages::is_foreign(line))
-        .take(MOST_LINES_AFTER)
+        .filter(|(_, line)| line.len() > 1)
         .map(|(message, line)| (message, Said::of(line)))
+        .filter(|(_, line)| !line.foreign)
+        .take(MOST_LINES_AFTER)
         .collect();
     for (k, turn) in &foreign {
         found[*k] = lines.iter().find_map(|(message, line)| {
-            let (score, coverage) = score(turn, line);
-            (score >= LEAST_SCORE && coverage >= LEAST_SHARE && holds_each_clause(turn, line, false)).then(|| {
-                Evidence {
-                    message: *message,
-                    quote: line.text.clone(),
-                    coverage,
-                }
+            let (_, coverage) = restates_unaligned(turn, line)?;
+            Some(Evidence {
+                message: *message,
+                quote: line.text.clone(),
+                coverage,
             })
         });
     }
     found
+}
+
+/// How much of `turn` `line` holds (the score and its share), when the line restates it
+/// with no list's order to go by: it scores as an aligned pair must, and holds every
+/// clause ([`holds_each_clause`]).
+fn restates_unaligned(turn: &Said, line: &Said) -> Option<(usize, f64)> {
+    let (score, share) = score(turn, line);
+    (score >= LEAST_SCORE && share >= LEAST_SHARE && holds_each_clause(turn, line, false)).then_some((score, share))
 }
 
 /// The entries of `summary`'s list of the user's messages, in order (empty when it has
@@ -229,6 +235,8 @@ fn unquoted(item: &str) -> &str {
 /// What of a text survives translation and paraphrase.
 struct Said {
     text: String,
+    /// Written in another language than English ([`languages::is_foreign`]).
+    foreign: bool,
     lower: String,
     numbers: Vec<String>,
     names: Vec<String>,
@@ -255,6 +263,7 @@ impl Said {
         words.dedup();
         Said {
             text: text.to_owned(),
+            foreign: languages::is_foreign(text),
             lower,
             numbers,
             names,
@@ -446,7 +455,7 @@ fn align(turns: &[Said], entries: &[Said]) -> Vec<(usize, usize)> {
 /// its clauses are held — by a line found without the list's order to go by
 /// (`aligned` false) only when every clause is.
 fn holds_each_clause(turn: &Said, entry: &Said, aligned: bool) -> bool {
-    let turn_foreign = languages::is_foreign(&turn.text) && !languages::is_foreign(&entry.text);
+    let turn_foreign = turn.foreign && !entry.foreign;
     let clauses = clauses(&turn.text);
     let mut unjudged = 0;
     for clause in &clauses {
@@ -458,7 +467,7 @@ fn holds_each_clause(turn: &Said, entry: &Said, aligned: bool) -> bool {
             continue;
         }
         let held = said.words.iter().filter(|w| entry.has_word(w)).count();
-        if turn_foreign && languages::is_foreign(clause) {
+        if turn_foreign && said.foreign {
             unjudged += usize::from(held == 0 && said.words.len() >= 2);
         } else if said.words.len() >= 2 && (held as f64) < meaning::CLAUSE_HELD * said.words.len() as f64 {
             return false;
