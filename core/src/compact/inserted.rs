@@ -22,12 +22,11 @@ use crate::transcript::{Container, Dialect, Transcript};
 /// The prefix of the summary message's content (§7F 9.2).
 pub const SUMMARY_PREFIX: &str = "[Summary of earlier conversation]\n";
 
-/// How Claude Code opens the summary it writes after compacting (its `cli.js`). Log
-/// viewers recognise a compaction summary by it (claude-code-log 1.7.0's
+/// How Claude Code opens its summaries (the log reader knows it: [`crate::transcript`]).
+/// Log viewers recognise a compaction summary by it (claude-code-log 1.7.0's
 /// `COMPACTED_SUMMARY_PREFIX`), so a summary ctxlens writes into a Claude Code log opens
 /// with it too, before §7F's own prefix.
-pub const CLAUDE_CODE_OPENING: &str =
-    "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n";
+pub use crate::transcript::CLAUDE_CODE_OPENING;
 
 /// The memory-tool reminder added with `flush_to_memory` (§7F 9.3; the dash is U+2014).
 pub const FLUSH_REMINDER: &str = "Before continuing: if anything from earlier is worth keeping, save it with the memory tool now \u{2014} the earlier transcript is about to be summarized.";

@@ -38,7 +38,7 @@ pub(crate) use logs::{
     answers_a_call, anthropic_usage, anthropic_usage_of, codex_usage, even_null, gemini_cli_notice_from_v0_33,
     gemini_cli_usage, opencode_usage,
 };
-pub use logs::{Conversation, LogRecord, Note, PastCompaction};
+pub use logs::{Conversation, LogRecord, Note, PastCompaction, CLAUDE_CODE_OPENING};
 
 /// What ctxlens writes in the `compactMetadata.writtenBy` of a compaction it writes into
 /// a Claude Code log (viewers ignore the field), and the trigger its readers give such a

@@ -378,6 +378,39 @@ fn legacy_summary_parents(lines: &[Line], main_parents: &HashSet<String>) -> Has
     out
 }
 
+/// How Claude Code opens the summary it writes after compacting (its `cli.js`).
+pub const CLAUDE_CODE_OPENING: &str =
+    "This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\n";
+
+/// How Claude Code opens every compaction summary it writes, in every release read: the
+/// first sentence of [`CLAUDE_CODE_OPENING`] (the line after it varies).
+fn summary_opening() -> &'static str {
+    let opening = CLAUDE_CODE_OPENING;
+    opening.split_once(". ").map_or(opening, |(first, _)| first)
+}
+
+/// A session continued from a compacted one (1.0.x `--continue`/`--resume`) opens its file
+/// with the earlier session's summary as a plain user record, without `isCompactSummary`:
+/// a user record that starts a chain (`parentUuid` null, not a sidechain) and whose text
+/// opens as Claude Code opens its summaries. It is that summary, not the user's words:
+/// its first request carries the files that compaction restored, and it asks nothing.
+fn carries_a_summary(line: &Line, message_raw: &RawValue) -> bool {
+    if text_of(line.fields.get("type")) != "user"
+        || value(line.fields.get("parentUuid")) != Value::Null
+        || value(line.fields.get("isSidechain")) == Value::Bool(true)
+        || !message_raw.get().contains(summary_opening())
+    {
+        return false;
+    }
+    let message: Value = serde_json::from_str(message_raw.get()).unwrap_or(Value::Null);
+    let text = match message.get("content") {
+        Some(Value::String(text)) => Some(text.as_str()),
+        Some(Value::Array(blocks)) => blocks.iter().find_map(|b| b.get("text")?.as_str()),
+        _ => None,
+    };
+    text.is_some_and(|t| t.trim_start().starts_with(summary_opening()))
+}
+
 /// A 1.0.x compaction: a main-conversation summary that starts a chain of its own.
 fn is_legacy_summary(line: &Line) -> bool {
     value(line.fields.get("isCompactSummary")) == Value::Bool(true)
@@ -594,7 +627,7 @@ impl ClaudeMessages {
             .map_err(|e| json_error(source, text, line.range.start, &e))?;
         m.extra_mut().records = vec![line.range.clone()];
         m.set_recorded(recorded);
-        if value(line.fields.get("isCompactSummary")) == Value::Bool(true) {
+        if value(line.fields.get("isCompactSummary")) == Value::Bool(true) || carries_a_summary(line, message_raw) {
             m.past_summary = true;
             m.boundary = false;
         }
@@ -840,5 +873,48 @@ mod tests {
             assert_eq!(after.messages().len(), before.messages().len(), "{name}");
             assert_eq!(after.messages().last(), before.messages().last(), "{name}");
         }
+    }
+
+    /// A session continued from a compacted one opens with that compaction's summary as a
+    /// plain user record (1.0.x, no `isCompactSummary`): it is read as a past summary, not
+    /// the user's words; the same words elsewhere are the user's.
+    #[test]
+    fn a_session_continued_from_a_compacted_one_opens_with_its_summary() {
+        let opening = format!("{}Analysis: the parser.", super::CLAUDE_CODE_OPENING);
+        let log = |parent: serde_json::Value, sidechain: bool, content: serde_json::Value| {
+            let user = serde_json::json!({"type": "user", "uuid": "u1", "parentUuid": parent, "isSidechain": sidechain,
+                "sessionId": "s", "timestamp": "2025-08-24T19:41:51.004Z", "message": {"role": "user", "content": content}});
+            let answer = serde_json::json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1", "isSidechain": sidechain,
+                "sessionId": "s", "timestamp": "2025-08-24T19:41:55.004Z",
+                "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "Continuing."}]}});
+            let text = format!("{user}\n{answer}\n");
+            Transcript::parse("log.jsonl", text.into_bytes(), None).expect("a Claude Code log")
+        };
+        let first = |t: &Transcript| (t.messages()[0].past_summary(), t.messages()[0].boundary);
+        let text_block = serde_json::json!([{"type": "text", "text": opening}]);
+        assert_eq!(
+            first(&log(serde_json::Value::Null, false, serde_json::json!(opening))),
+            (true, false)
+        );
+        assert_eq!(first(&log(serde_json::Value::Null, false, text_block)), (true, false));
+        // Quoted by the user, or not at the start of a chain: the user's words.
+        let quoted = serde_json::json!(format!("why did it say: {opening}"));
+        assert_eq!(first(&log(serde_json::Value::Null, false, quoted)), (false, true));
+        let answered = |parent: &str| {
+            let text = format!(
+                "{}\n{}\n",
+                serde_json::json!({"type": "user", "uuid": "u0", "parentUuid": null, "sessionId": "s",
+                    "timestamp": "2025-08-24T19:41:50.004Z", "message": {"role": "user", "content": "go on"}}),
+                serde_json::json!({"type": "user", "uuid": "u1", "parentUuid": parent, "sessionId": "s",
+                    "timestamp": "2025-08-24T19:41:51.004Z", "message": {"role": "user", "content": opening}})
+            );
+            Transcript::parse("log.jsonl", text.into_bytes(), None).expect("a Claude Code log")
+        };
+        let later = answered("u0");
+        assert_eq!(later.messages().len(), 2);
+        assert!(
+            later.messages().iter().all(|m| !m.past_summary()),
+            "a record with a parent"
+        );
     }
 }

@@ -15,6 +15,7 @@ mod copilot_cli;
 mod gemini_cli;
 mod message_head;
 pub(crate) use message_head::even_null;
+pub use claude_code::CLAUDE_CODE_OPENING;
 mod opencode;
 
 use std::collections::BTreeMap;
