@@ -32,6 +32,10 @@ pub struct Backtested {
     pub real_next: Option<u64>,
     /// The replay's billed size of the request after its firing.
     pub predicted_next: Option<u64>,
+    /// The least and the most the next request could bill, where what the agent restores
+    /// after compacting is known only in part (files it re-reads from disk).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predicted_next_range: Option<[u64; 2]>,
     /// `(predicted − real) / real`, in percent, one decimal.
     pub size_error_percent: Option<f64>,
     /// The agent's own count when it compacted, as its log records it (Claude Code's
@@ -53,9 +57,20 @@ impl Backtested {
         };
         let size = match (self.predicted_next, self.real_next, self.size_error_percent) {
             (Some(p), Some(r), Some(e)) => format!(
-                "next request {} predicted, {} recorded ({e:+.1}%)",
+                "next request {} predicted{}, {} recorded ({e:+.1}%{})",
                 crate::text::thousands(p),
-                crate::text::thousands(r)
+                self.predicted_next_range
+                    .map_or_else(String::new, |[low, high]| format!(
+                        " ({}–{} by what the log does not show)",
+                        crate::text::thousands(low),
+                        crate::text::thousands(high)
+                    )),
+                crate::text::thousands(r),
+                match self.within_range() {
+                    Some(true) => ", within the range",
+                    Some(false) => ", outside the range",
+                    None => "",
+                }
             ),
             _ => "next request not compared".to_owned(),
         };
@@ -68,6 +83,13 @@ impl Backtested {
             _ => String::new(),
         };
         format!("{fired}; {size}{counter}")
+    }
+
+    /// Whether the recorded next request fell within the predicted range, where there is
+    /// one.
+    pub fn within_range(&self) -> Option<bool> {
+        let [low, high] = self.predicted_next_range?;
+        self.real_next.map(|r| (low..=high).contains(&r))
     }
 }
 
@@ -199,6 +221,7 @@ fn predicted(replayed: &Replayed, line: usize, real_at: usize, window: std::ops:
         error_messages: firing.map(|f| f.at as i64 - real_at as i64),
         real_next,
         predicted_next,
+        predicted_next_range: firing.and_then(|f| f.billed_after_range),
         size_error_percent,
         real_counter: None,
         predicted_counter: firing.and_then(|f| f.tokens_before),

@@ -596,12 +596,16 @@ impl Policy for ClaudeCode {
             text: format!("{}{{summary}}", crate::compact::CLAUDE_CODE_OPENING),
             tokens: None,
         });
-        let restored = restored(chat, &RestoreLimits::of(settings.text("version")));
+        let restored = restore(chat, &RestoreLimits::of(settings.text("version")));
         let restored_tokens: u64 = restored
+            .inserted
             .iter()
             .map(|r| r.tokens.unwrap_or_else(|| quarter_chars(&r.text)))
             .sum();
-        plan.inserted.extend(restored);
+        if restored.least != restored.most {
+            plan.restored_range = Some([restored.least, restored.most]);
+        }
+        plan.inserted.extend(restored.inserted);
         // The next request: the system prompt and tools, and what is restored (billed);
         // the summary is not written yet.
         plan.tokens_after = Some(r.billing.billed(restored_tokens).max(r.billing.overhead));
@@ -981,18 +985,110 @@ fn file_chars(result: &str) -> u64 {
     whole.max(last_line * chars / numbered)
 }
 
+/// The lines a Read returns when it is given no `limit` (every release read, 1.0.53 to
+/// 2.1: `2000`): a result of fewer numbered lines than this, read without `offset` or
+/// `limit`, is the whole file.
+const READ_DEFAULT_LINES: u64 = 2000;
+
+/// What the log shows of a file Claude Code may restore.
+struct FileSeen {
+    path: String,
+    /// The last text seen of it.
+    text: String,
+    /// Its size in characters, as far as the log shows it.
+    chars: u64,
+    /// The log shows the whole file (written, or read whole); otherwise `chars` is only
+    /// a lower bound: Claude Code re-reads the file from disk when it restores it.
+    whole: bool,
+}
+
+/// What Claude Code adds after its summary ([`restored`]), and how sure that is.
+pub struct Restored {
+    /// The inserted messages, each file at the size the log shows.
+    pub inserted: Vec<Inserted>,
+    /// The least and the most those files can come to, in the same unit, where the log
+    /// shows some of them only in part (a file seen in part may be small, or too large to
+    /// restore, or fill its release's limit); equal when every file was seen whole.
+    pub least: u64,
+    /// See `least`.
+    pub most: u64,
+}
+
 /// The messages Claude Code adds after its summary: the most recently used files (their
 /// size as the reads showed it: the last line number times the mean line) within
 /// `limits`, then the todo list of the last `TodoWrite`. Each is an inserted `user`
 /// message of kind `restored`; a file's text is what the log holds of it and its
 /// `tokens` the whole file's estimate.
 pub fn restored(chat: &[ChatMessage], limits: &RestoreLimits) -> Vec<Inserted> {
+    restore(chat, limits).inserted
+}
+
+/// [`restored`], with the range its files can come to ([`Restored`]).
+pub fn restore(chat: &[ChatMessage], limits: &RestoreLimits) -> Restored {
+    let (files, todos) = files_seen(chat);
+    let mut out: Vec<(String, Option<u64>)> = Vec::new();
+    let (mut total, mut least, mut most) = (0, 0u64, 0u64);
+    for file in files.iter().rev().take(limits.files) {
+        let tokens = (file.chars + file.path.chars().count() as u64).div_ceil(4);
+        let note = too_large_note(&file.path);
+        let note_tokens = if limits.reference_too_large {
+            quarter_chars(&note)
+        } else {
+            0
+        };
+        // A file seen in part and not yet over the limit may be anything from a note (too
+        // large after all) to the limit itself.
+        if !file.whole && tokens <= limits.per_file {
+            least += note_tokens.min(tokens);
+            most = (most + limits.per_file).min(limits.total);
+        }
+        if tokens > limits.per_file {
+            if limits.reference_too_large && total + note_tokens <= limits.total {
+                total += note_tokens;
+                out.push((note, Some(note_tokens)));
+            }
+            least += note_tokens;
+            most = (most + note_tokens).min(limits.total);
+            continue;
+        }
+        if total + tokens > limits.total {
+            continue;
+        }
+        total += tokens;
+        if file.whole {
+            least += tokens;
+            most = (most + tokens).min(limits.total);
+        }
+        out.push((format!("{}\n{}", file.path, file.text), Some(tokens)));
+    }
+    let todo_tokens = todos.as_deref().map_or(0, quarter_chars);
+    out.extend(todos.map(|t| (t, None)));
+    let inserted = out
+        .into_iter()
+        .enumerate()
+        .map(|(k, (text, tokens))| Inserted {
+            position: k + 1,
+            role: "user",
+            kind: "restored",
+            text,
+            tokens,
+        })
+        .collect();
+    Restored {
+        inserted,
+        least: least.min(total) + todo_tokens,
+        most: most.max(total) + todo_tokens,
+    }
+}
+
+/// The files the log shows Claude Code's tools using (newest use last) and the todo list
+/// of the last `TodoWrite`.
+fn files_seen(chat: &[ChatMessage]) -> (Vec<FileSeen>, Option<String>) {
     let results: std::collections::HashMap<&str, &str> = chat
         .iter()
         .filter_map(|m| Some((m.call_id.as_deref()?, m.text.as_str())))
         .collect();
-    // Each file: its path, the last text seen of it, its size in characters; newest use last.
-    let mut files: Vec<(String, String, u64)> = Vec::new();
+    let mut files: Vec<FileSeen> = Vec::new();
     let mut todos: Option<String> = None;
     for call in chat.iter().flat_map(|m| &m.calls) {
         if call.name == "TodoWrite" {
@@ -1006,60 +1102,63 @@ pub fn restored(chat: &[ChatMessage], limits: &RestoreLimits) -> Vec<Inserted> {
             continue;
         };
         let seen = match call.name.as_str() {
-            "Read" => results.get(call.id.as_str()).map(|t| ((*t).to_owned(), file_chars(t))),
+            "Read" => results.get(call.id.as_str()).map(|t| {
+                let part = call.args.get("offset").is_some() || call.args.get("limit").is_some();
+                (
+                    (*t).to_owned(),
+                    file_chars(t),
+                    !part && numbered_lines(t) < READ_DEFAULT_LINES,
+                )
+            }),
             "Write" => call
                 .args
                 .get("content")
                 .and_then(serde_json::Value::as_str)
-                .map(|t| (t.to_owned(), t.chars().count() as u64)),
+                .map(|t| (t.to_owned(), t.chars().count() as u64, true)),
             // An edit's result shows numbered lines around the change: the file has at
             // least that many, which a partial read may not have shown.
-            _ => results.get(call.id.as_str()).map(|t| ((*t).to_owned(), file_chars(t))),
+            _ => results
+                .get(call.id.as_str())
+                .map(|t| ((*t).to_owned(), file_chars(t), false)),
         };
         let edited = call.name != "Read" && call.name != "Write";
-        let known = files.iter().position(|(p, _, _)| p == path).map(|i| files.remove(i));
+        let known = files.iter().position(|f| f.path == path).map(|i| files.remove(i));
         let entry = match (seen, known) {
             // The text of a read beats an edit's snippet; the size is the largest shown.
-            (Some((_, chars)), Some((_, text, before))) if edited => (text, chars.max(before)),
-            (Some((text, chars)), Some((_, _, before))) => (text, chars.max(before)),
-            (Some(seen), None) => seen,
-            (None, Some((_, text, chars))) => (text, chars),
+            (Some((_, chars, _)), Some(before)) if edited => FileSeen {
+                chars: chars.max(before.chars),
+                ..before
+            },
+            (Some((text, chars, whole)), Some(before)) => FileSeen {
+                path: before.path,
+                text,
+                chars: chars.max(before.chars),
+                whole: whole || before.whole,
+            },
+            (Some((text, chars, whole)), None) => FileSeen {
+                path: path.to_owned(),
+                text,
+                chars,
+                whole,
+            },
+            (None, Some(before)) => before,
             (None, None) => continue,
         };
-        files.push((path.to_owned(), entry.0, entry.1));
+        files.push(entry);
     }
-    let mut out: Vec<(String, Option<u64>)> = Vec::new();
-    let mut total = 0;
-    for (path, text, chars) in files.iter().rev().take(limits.files) {
-        let tokens = (chars + path.chars().count() as u64).div_ceil(4);
-        if tokens > limits.per_file {
-            if limits.reference_too_large {
-                let note = too_large_note(path);
-                let tokens = quarter_chars(&note);
-                if total + tokens <= limits.total {
-                    total += tokens;
-                    out.push((note, Some(tokens)));
-                }
-            }
-            continue;
-        }
-        if total + tokens > limits.total {
-            continue;
-        }
-        total += tokens;
-        out.push((format!("{path}\n{text}"), Some(tokens)));
-    }
-    out.extend(todos.map(|t| (t, None)));
-    out.into_iter()
-        .enumerate()
-        .map(|(k, (text, tokens))| Inserted {
-            position: k + 1,
-            role: "user",
-            kind: "restored",
-            text,
-            tokens,
+    (files, todos)
+}
+
+/// The numbered lines of a Read result ([`file_chars`] reads the numbers).
+fn numbered_lines(result: &str) -> u64 {
+    result
+        .lines()
+        .filter(|line| {
+            line.split_once('→')
+                .or_else(|| line.split_once('\t'))
+                .is_some_and(|(n, _)| n.trim().parse::<u64>().is_ok())
         })
-        .collect()
+        .count() as u64
 }
 
 /// Where the threshold in force comes from, in words (every plan says it).
@@ -1417,5 +1516,72 @@ mod tests {
                 .all(|i| !i.text.starts_with("/f6") && !i.text.contains("Note:")),
             "{left_out:?}"
         );
+    }
+
+    #[test]
+    fn a_file_seen_only_in_part_makes_what_is_restored_a_range() {
+        use serde_json::json;
+        let limits = RestoreLimits::of(Some("2.0.76"));
+        let todo = call(
+            "t",
+            "TodoWrite",
+            json!({"todos": [{"content": "ship", "status": "pending"}]}),
+        );
+        // Every file seen whole (read whole, written): one figure.
+        let mut whole = vec![call("r", "Read", json!({"file_path": "/a"}))];
+        whole.push(result("r", &numbered(1, 40, 30)));
+        whole.push(call(
+            "w",
+            "Write",
+            json!({"file_path": "/b", "content": "fn main() {}\n"}),
+        ));
+        whole.push(todo.clone());
+        let known = restore(&whole, &limits);
+        let point: u64 = known
+            .inserted
+            .iter()
+            .map(|i| i.tokens.unwrap_or_else(|| quarter_chars(&i.text)))
+            .sum();
+        assert_eq!((known.least, known.most), (point, point));
+        // A file known only by an edit's snippet and one read in part: Claude Code re-reads
+        // both from disk, so each may be a one-line note (too large) or up to the limit.
+        let mut part = whole.clone();
+        part.push(call(
+            "e",
+            "Edit",
+            json!({"file_path": "/c", "old_string": "x", "new_string": "y"}),
+        ));
+        part.push(result("e", &numbered(10, 14, 30)));
+        part.push(call("p", "Read", json!({"file_path": "/d", "offset": 1, "limit": 20})));
+        part.push(result("p", &numbered(1, 20, 30)));
+        let partial = restore(&part, &limits);
+        let point: u64 = partial
+            .inserted
+            .iter()
+            .map(|i| i.tokens.unwrap_or_else(|| quarter_chars(&i.text)))
+            .sum();
+        let note = quarter_chars(&too_large_note("/c")) + quarter_chars(&too_large_note("/d"));
+        assert!(
+            partial.least < point && point < partial.most,
+            "{} {point} {}",
+            partial.least,
+            partial.most
+        );
+        assert_eq!(partial.most - known.most, 2 * limits.per_file);
+        assert_eq!(partial.least - known.least, note);
+        // 1.x leaves a file too large out: the least counts nothing for it.
+        let old = restore(&part, &RestoreLimits::of(Some("1.0.53")));
+        assert_eq!(old.least, known.least);
+        // A read of part of a file whose shown lines already pass the limit: a note, sure.
+        let mut large = whole.clone();
+        large.push(call(
+            "l",
+            "Read",
+            json!({"file_path": "/e", "offset": 3000, "limit": 5}),
+        ));
+        large.push(result("l", &numbered(3000, 3004, 30)));
+        let sure = restore(&large, &limits);
+        assert_eq!(sure.least, sure.most);
+        assert!(sure.inserted.iter().any(|i| i.text.starts_with("Note: /e")));
     }
 }

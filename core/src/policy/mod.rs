@@ -178,6 +178,12 @@ pub struct PolicyPlan {
     /// Upstream behaviour a user should know of (an orphan left, an empty summary, a
     /// duplicated head), each a sentence.
     pub warnings: Vec<String>,
+    /// The least and the most what the agent restores after its summary (the inserted
+    /// messages of kind `restored`, in the policy's counter) can come to, where the log
+    /// shows some of it only in part (Claude Code re-reads its files from disk); absent
+    /// when it is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restored_range: Option<[u64; 2]>,
     /// What a cleared message's content becomes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placeholder: Option<&'static str>,
@@ -209,6 +215,7 @@ impl PolicyPlan {
             summarizer_input: None,
             summarizer_input_truncated: None,
             warnings: Vec::new(),
+            restored_range: None,
             placeholder: None,
             rewritten: std::collections::BTreeMap::new(),
             rewritten_text: std::collections::BTreeMap::new(),

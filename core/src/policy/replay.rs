@@ -234,6 +234,11 @@ pub struct Firing {
     pub billed_before: Option<u64>,
     /// See `billed_before`.
     pub billed_after: Option<u64>,
+    /// The least and the most `billed_after` can be where what the agent restores after
+    /// its summary is known only in part (files it re-reads from disk that the log showed
+    /// in part): a prediction that cannot be a figure is said as a range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub billed_after_range: Option<[u64; 2]>,
     /// Messages it removed, summarized or cleared.
     pub removed: usize,
     /// Tokens the summarizer read (counted).
@@ -407,18 +412,79 @@ fn billed(inputs: &Inputs, sent: &[ChatMessage], counted: u64, at: usize) -> Opt
 /// restored, and files attached once — so only the surviving prefix is counted, as the
 /// smaller of the two.
 fn billed_after_summary(inputs: &Inputs, sent: &[ChatMessage], counted: u64, at: usize) -> Option<u64> {
-    let lineage = sent.iter().find_map(|m| m.origin).unwrap_or(at);
-    // What follows the summary is text: sized by the fit that counts images as billed.
-    let fit = known_fit(inputs.text_fits, lineage, inputs.known_at(at))?
-        .calibration
-        .as_ref()?;
-    let surviving = inputs.prefixes.before(inputs.known_at(at));
-    let overhead = match (inputs.overhead.0, surviving) {
-        (Some(session), surviving) => session.max(surviving.unwrap_or(0)),
-        (None, Some(prefix)) => prefix.min(fit.overhead),
-        (None, None) => fit.overhead,
+    let after = AfterSummary::of(inputs, sent, at)?;
+    Some(after.billed(after.overhead, counted))
+}
+
+/// What the request after a summary carries beyond what ctxlens counts of it, and the
+/// ratio for the rest ([`billed_after_summary`]).
+struct AfterSummary {
+    /// The figure used.
+    overhead: u64,
+    /// The least and the most it can be: different where the session continues a
+    /// compacted one, whose first call carried what every request carries and what that
+    /// compaction restored together. The least is the surviving prefix alone (as if it
+    /// restored nothing), the most that whole first call's overhead (as if it were all
+    /// carried by every request); `overhead` is their middle, the figure farthest from
+    /// neither.
+    least: u64,
+    most: u64,
+    ratio: f64,
+}
+
+impl AfterSummary {
+    fn of(inputs: &Inputs, sent: &[ChatMessage], at: usize) -> Option<AfterSummary> {
+        let lineage = sent.iter().find_map(|m| m.origin).unwrap_or(at);
+        // What follows the summary is text: sized by the fit that counts images as billed.
+        let fit = known_fit(inputs.text_fits, lineage, inputs.known_at(at))?
+            .calibration
+            .as_ref()?;
+        let surviving = inputs.prefixes.before(inputs.known_at(at));
+        let overhead = match (inputs.overhead.fresh, surviving) {
+            (Some(session), surviving) => session.max(surviving.unwrap_or(0)),
+            (None, Some(prefix)) => prefix.min(fit.overhead),
+            (None, None) => fit.overhead,
+        };
+        let (least, most) = match inputs.overhead.carried {
+            Some(carried) if carried > overhead => (overhead, carried),
+            _ => (overhead, overhead),
+        };
+        Some(AfterSummary {
+            overhead: least.midpoint(most),
+            least,
+            most,
+            ratio: fit.ratio,
+        })
+    }
+
+    fn billed(&self, overhead: u64, counted: u64) -> u64 {
+        (overhead as f64 + self.ratio * counted as f64).round().max(0.0) as u64
+    }
+}
+
+/// The least and the most the request after a summary bills ([`billed_after_summary`])
+/// when what the plan restores is known only in part (`PolicyPlan::restored_range`,
+/// around the restored messages' own sizes), or what every request carries is
+/// ([`AfterSummary`]).
+fn billed_range(inputs: &Inputs, sent: &[ChatMessage], plan: &PolicyPlan, counted: u64, at: usize) -> Option<[u64; 2]> {
+    let after = AfterSummary::of(inputs, sent, at)?;
+    let (low, high) = match plan.restored_range {
+        Some([least, most]) => {
+            let point: u64 = plan
+                .inserted
+                .iter()
+                .filter(|i| i.kind == "restored")
+                .map(|i| i.tokens.unwrap_or_else(|| i.text.len().div_ceil(4) as u64))
+                .sum();
+            (
+                counted.saturating_sub(point.saturating_sub(least)),
+                counted.saturating_add(most.saturating_sub(point)),
+            )
+        }
+        None if after.least == after.most => return None,
+        None => (counted, counted),
     };
-    Some((overhead as f64 + fit.ratio * counted as f64).round().max(0.0) as u64)
+    Some([after.billed(after.least, low), after.billed(after.most, high)])
 }
 
 /// Whether `text` attaches a file the way Claude Code's prompt does: a word that opens
@@ -472,14 +538,21 @@ pub fn text_counts(whole: &Transcript, counts: &Counts) -> Option<Counts> {
 /// compaction's summary (its first call also carries what that compaction restored), or
 /// records no usage. Known before any firing: the first call precedes them all.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct SessionOverhead(Option<u64>);
+pub struct SessionOverhead {
+    /// What every request carries beyond its messages, where the first call shows it.
+    fresh: Option<u64>,
+    /// Where the session continues a compacted one (it opens with that compaction's
+    /// summary): what its first call carried beyond its messages — what every request
+    /// carries **and** what that compaction restored, in a split the log does not show.
+    carried: Option<u64>,
+}
 
 impl SessionOverhead {
     /// The overhead of `whole` (every epoch) counted with `counts`.
     pub fn of(whole: &Transcript, counts: &Counts) -> SessionOverhead {
         let messages = whole.messages();
         let Some(first) = messages.iter().position(|m| m.recorded().is_some()) else {
-            return SessionOverhead(None);
+            return SessionOverhead::default();
         };
         let continued = messages[..first].iter().any(crate::transcript::Message::past_summary)
             || whole.compactions().iter().any(|c| c.at <= first);
@@ -491,11 +564,19 @@ impl SessionOverhead {
                 .iter()
                 .take_while(|r| r.message.is_none_or(|m| m < first))
                 .any(|r| attaches_a_file(&whole.text()[r.range.clone()]));
-        if continued || attached {
-            return SessionOverhead(None);
-        }
         let prompt = messages[first].recorded().map_or(0, |r| r.context_tokens());
-        SessionOverhead(prompt.checked_sub(counts.range(0, first)).filter(|&o| o > 0))
+        let beyond = prompt.checked_sub(counts.range(0, first)).filter(|&o| o > 0);
+        match (continued, attached) {
+            (false, false) => SessionOverhead {
+                fresh: beyond,
+                carried: None,
+            },
+            (true, false) => SessionOverhead {
+                fresh: None,
+                carried: beyond,
+            },
+            _ => SessionOverhead::default(),
+        }
     }
 }
 
@@ -842,6 +923,9 @@ fn fire(
         loops,
         summary_text,
     );
+    if summarized {
+        firing.billed_after_range = billed_range(inputs, context, plan, view_counted, at);
+    }
     // A policy that counts billed tokens has one "after" in that unit: the replay's
     // (what the context it built bills), not the plan's own guess of it.
     if policy.counts_billed() && billed_after.is_some() {
@@ -876,6 +960,7 @@ fn firing_record(
         counted_after,
         billed_before,
         billed_after,
+        billed_after_range: None,
         removed,
         summary_input_tokens,
         loops,
@@ -946,6 +1031,7 @@ fn act_in_place(
             counted_after,
             billed_before,
             billed_after,
+            billed_after_range: None,
             removed: gone.len(),
             summary_input_tokens: 0,
             loops,
@@ -1234,6 +1320,7 @@ fn view_firing(
         counted_after: view.counted,
         billed_before,
         billed_after,
+        billed_after_range: None,
         removed: view.removed,
         summary_input_tokens: 0,
         loops: false,
@@ -1295,6 +1382,13 @@ mod tests {
         Transcript::parse("log.jsonl", text.into_bytes(), None).expect("a Claude Code log")
     }
 
+    fn first_call(t: &Transcript) -> usize {
+        t.messages()
+            .iter()
+            .position(|m| m.recorded().is_some())
+            .expect("a call")
+    }
+
     #[test]
     fn the_sessions_overhead_is_its_first_calls_prompt_beyond_its_messages() {
         let plain = log_opening_with(&serde_json::json!("fix the parser please"), 20_000);
@@ -1305,7 +1399,7 @@ mod tests {
             .position(|m| m.recorded().is_some())
             .expect("a call");
         assert_eq!(
-            SessionOverhead::of(&plain, &counts).0,
+            SessionOverhead::of(&plain, &counts).fresh,
             Some(20_000 - counts.range(0, first)),
             "what the first call carried beyond its messages"
         );
@@ -1313,7 +1407,7 @@ mod tests {
         // what every request carries.
         let attached = log_opening_with(&serde_json::json!("@src/parser.rs fix this"), 20_000);
         let counts = Counts::compute(&attached, crate::tokens::Tokenizer::Estimate);
-        assert_eq!(SessionOverhead::of(&attached, &counts).0, None);
+        assert_eq!(SessionOverhead::of(&attached, &counts).fresh, None);
         // Nor does a session that opens with a compaction's summary.
         let continued = log_opening_with(
             &serde_json::json!(format!("{}Summary: the parser.", crate::compact::CLAUDE_CODE_OPENING)),
@@ -1324,7 +1418,11 @@ mod tests {
             continued.messages()[0].past_summary() || !continued.compactions().is_empty(),
             "read as a summary"
         );
-        assert_eq!(SessionOverhead::of(&continued, &counts).0, None);
+        let overhead = SessionOverhead::of(&continued, &counts);
+        assert_eq!(overhead.fresh, None);
+        // What that first call carried beyond its messages is kept apart: every request's
+        // share and what the earlier compaction restored, together.
+        assert_eq!(overhead.carried, Some(20_000 - counts.range(0, first_call(&continued))));
         assert!(mentions_a_file("see @README.md") && !mentions_a_file("email me @ noon") && !mentions_a_file("@"));
     }
 
