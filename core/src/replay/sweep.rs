@@ -412,11 +412,13 @@ fn sorted_by_budget(rows: &[Row]) -> Vec<usize> {
 
 /// The knee of firings against `max_tokens`: for each budget its best row (fewest
 /// firings), then the point farthest from the straight line between the smallest and
-/// the largest budget, both axes scaled to 0..1 ("kneedle"). `None` when the curve is
-/// flat or has fewer than three budgets.
+/// the largest budget, both axes scaled to 0..1 ("kneedle"). Only settings that never
+/// loop are on the curve: a setting that fires at every call once over its budget is
+/// no place to stop, however few firings it counts. `None` when the curve is flat or
+/// has fewer than three budgets.
 fn knee(rows: &[Row], by_budget: &[usize]) -> Option<usize> {
     let mut best: Vec<usize> = Vec::new();
-    for &i in by_budget {
+    for &i in by_budget.iter().filter(|&&i| rows[i].loops == 0) {
         match best.last() {
             Some(&b) if rows[b].max_tokens == rows[i].max_tokens => {
                 if rows[i].firings < rows[b].firings {
@@ -635,6 +637,21 @@ mod tests {
             .collect();
         let order = sorted_by_budget(&rows);
         assert_eq!(knee(&rows, &order).map(|i| rows[i].max_tokens), Some(3000));
+    }
+
+    #[test]
+    fn a_setting_that_loops_is_never_the_knee() {
+        // The same curve, its bend at a budget that loops: the knee moves to the next
+        // budget that does not.
+        let mut rows: Vec<Row> = [(1000, 40), (2000, 20), (3000, 6), (4000, 5), (5000, 4), (6000, 4)]
+            .iter()
+            .map(|&(m, f)| row(m, f))
+            .collect();
+        rows[0].loops = 3;
+        rows[2].loops = 1;
+        let got = knee(&rows, &sorted_by_budget(&rows)).expect("a knee");
+        assert_eq!(rows[got].loops, 0);
+        assert_eq!(rows[got].max_tokens, 4000);
     }
 
     #[test]

@@ -14,8 +14,8 @@ mod codex;
 mod copilot_cli;
 mod gemini_cli;
 mod message_head;
-pub(crate) use message_head::even_null;
 pub use claude_code::CLAUDE_CODE_OPENING;
+pub(crate) use message_head::even_null;
 mod opencode;
 
 use std::collections::BTreeMap;
