@@ -52,7 +52,9 @@ pub struct EpochDoc {
     pub tokens: u64,
     /// The largest prompt its calls recorded.
     pub recorded_peak: Option<u64>,
-    /// The system prompt and tools its requests carried, fitted from its usage.
+    /// What each of its requests carried beyond its messages (the system prompt, tools
+    /// and whatever the agent sends without logging it), fitted from its usage: the fit's
+    /// intercept, not a measured prompt.
     pub overhead: Option<u64>,
     /// Its human turns.
     pub human_turns: usize,
@@ -170,7 +172,7 @@ pub fn done_again(whole: &Transcript, counts: &Counts, found: &History) -> Vec<V
         .collect()
 }
 
-/// The system prompt and tools epoch `messages` of `whole` carried (not in the log),
+/// What each request of epoch `messages` carried beyond its messages (not in the log),
 /// fitted from its own recorded usage, when it recorded any.
 pub fn epoch_overhead(fits: &[crate::calibrate::EpochFit], messages: &std::ops::Range<usize>) -> Option<u64> {
     fits.iter()
