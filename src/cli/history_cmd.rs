@@ -135,7 +135,12 @@ fn epoch_line(epoch: &ctxlens::history::Epoch, tokenizer: &str, overhead: Option
         .map(|r| format!(" · largest recorded prompt {}", thousands(r)))
         .unwrap_or_default();
     let overhead = overhead
-        .map(|o| format!(" · ≈{} per request beyond its messages (fitted: system prompt, tools, what the log does not hold)", thousands(o)))
+        .map(|o| {
+            format!(
+                " · ≈{} per request beyond its messages (fitted: system prompt, tools, what the log does not hold)",
+                thousands(o)
+            )
+        })
         .unwrap_or_default();
     let cost = cost.map(|d| format!(" · cost ${d:.2}")).unwrap_or_default();
     format!(

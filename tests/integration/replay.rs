@@ -28,23 +28,36 @@ fn path(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-#[test]
-fn replay_matches_every_conformance_expectation() {
+/// Every replay expectation of the conformance data: its index, the entry, and the input
+/// file (a case's input written to `dir`).
+fn conformance_replays(dir: &Path) -> Vec<(usize, Value, PathBuf)> {
     let text = std::fs::read_to_string(data().join("conformance/replay/expected.json")).unwrap();
     let entries: Vec<Value> = serde_json::from_str(&text).unwrap();
     assert!(entries.len() >= 60);
+    entries
+        .into_iter()
+        .enumerate()
+        .map(|(k, entry)| {
+            let file = if let Some(case) = entry["case"].as_str() {
+                let case: Value = serde_json::from_str(
+                    &std::fs::read_to_string(data().join("conformance/cases").join(case)).unwrap(),
+                )
+                .unwrap();
+                let file = dir.join(format!("case-{k}.json"));
+                std::fs::write(&file, serde_json::to_string(&case["input"]).unwrap()).unwrap();
+                file
+            } else {
+                data().join("conformance").join(entry["file"].as_str().unwrap())
+            };
+            (k, entry, file)
+        })
+        .collect()
+}
+
+#[test]
+fn replay_matches_every_conformance_expectation() {
     let dir = tempfile::tempdir().unwrap();
-    for (k, entry) in entries.iter().enumerate() {
-        let file = if let Some(case) = entry["case"].as_str() {
-            let case: Value =
-                serde_json::from_str(&std::fs::read_to_string(data().join("conformance/cases").join(case)).unwrap())
-                    .unwrap();
-            let file = dir.path().join(format!("case-{k}.json"));
-            std::fs::write(&file, serde_json::to_string(&case["input"]).unwrap()).unwrap();
-            file
-        } else {
-            data().join("conformance").join(entry["file"].as_str().unwrap())
-        };
+    for (k, entry, file) in conformance_replays(dir.path()) {
         let o = &entry["options"];
         let max_tokens = o["max_tokens"].to_string();
         let mut args = vec![
@@ -92,6 +105,66 @@ fn replay_matches_every_conformance_expectation() {
             })
             .collect();
         assert_eq!(Value::Array(firings), expect["firings"], "entry {k}: firings");
+    }
+}
+
+/// The same expectations through the policy engine: ctxlens' own compactor as the
+/// `toolnexus` policy (what `compare` and `replay --policy` run) fires where the §7F
+/// replay fires, with the same sizes before and after, summary and reminder included.
+#[test]
+fn the_toolnexus_policy_meets_every_conformance_replay_expectation() {
+    use ctxlens::policy::replay::SessionReplays;
+    use ctxlens::policy::PolicySettings;
+    use ctxlens::tokens::{Counts, Tokenizer};
+    let dir = tempfile::tempdir().unwrap();
+    let toolnexus = ctxlens::policy::by_name("toolnexus").unwrap();
+    for (k, entry, file) in conformance_replays(dir.path()) {
+        let o = &entry["options"];
+        let whole = ctxlens::transcript::Transcript::read(&file, None)
+            .unwrap()
+            .whole_session()
+            .unwrap();
+        let tokenizer: Tokenizer = o["tokenizer"].as_str().unwrap().parse().unwrap();
+        let counts = Counts::compute(&whole, tokenizer);
+        let mut settings = PolicySettings::parse([]).unwrap().with("max_tokens", &o["max_tokens"]);
+        if !o["keep_tail"].is_null() {
+            settings = settings.with("keep_tail", &o["keep_tail"]);
+        }
+        settings = settings.with("flush_to_memory", o["flush_to_memory"] == Value::Bool(true));
+        let replayed = SessionReplays::of(&whole, &counts)
+            .replay(
+                toolnexus,
+                &settings,
+                &ctxlens::summarize::Placeholder,
+                None,
+                ctxlens::cancel::never(),
+            )
+            .unwrap();
+        let expect = &entry["expect"];
+        assert_eq!(
+            Value::from(replayed.model_calls),
+            expect["model_calls"],
+            "entry {k}: model_calls"
+        );
+        let got: Vec<(u64, u64, u64)> = replayed
+            .firings
+            .iter()
+            .map(|f| (f.at as u64, f.tokens_before.unwrap(), f.counted_after))
+            .collect();
+        let want: Vec<(u64, u64, u64)> = expect["firings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let n = |key: &str| f[key].as_u64().unwrap();
+                (n("at"), n("tokens_before"), n("tokens_after"))
+            })
+            .collect();
+        assert_eq!(
+            got, want,
+            "entry {k} ({}): firings (at, before, after)",
+            entry["options"]
+        );
     }
 }
 

@@ -41,6 +41,9 @@ pub struct Call {
 pub struct ChatMessage {
     /// Its position in the list a policy is given (what the plan's rows are numbered by).
     pub index: usize,
+    /// For a message a replay wrote (a summary), the session message whose call it was
+    /// written before: where a summarizer that summarizes it again says it came from.
+    pub written_at: Option<usize>,
     /// The transcript message it is (`None`: a message a policy wrote, a summary).
     pub origin: Option<usize>,
     /// Its tokens as ctxlens counts them (the §7F estimate unless told otherwise): what a
@@ -167,6 +170,7 @@ fn add_attachments(view: &mut [ChatMessage], transcript: &Transcript) {
 pub fn written(kind: Kind, role: &str, text: String, counted: u64) -> ChatMessage {
     ChatMessage {
         index: 0,
+        written_at: None,
         origin: None,
         counted,
         past_summary: true,
@@ -198,6 +202,7 @@ fn kind_of(role: &str) -> Kind {
 fn from_chat_json(index: usize, role: &str, value: &Value, transcript: &Transcript, json: &str) -> ChatMessage {
     let mut message = ChatMessage {
         index,
+        written_at: None,
         origin: Some(index),
         counted: 0,
         past_summary: false,
@@ -322,6 +327,7 @@ fn from_roles(index: usize, role: &str, transcript: &Transcript) -> ChatMessage 
     }
     ChatMessage {
         index,
+        written_at: None,
         origin: Some(index),
         counted: 0,
         past_summary: false,

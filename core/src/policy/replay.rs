@@ -695,7 +695,7 @@ fn rebuild(
     inputs: &Inputs,
     context: &mut Vec<ChatMessage>,
     plan: &PolicyPlan,
-    summary: Option<ChatMessage>,
+    summary: Option<Vec<ChatMessage>>,
     take_over: bool,
 ) -> Vec<ChatMessage> {
     let mut out = Vec::with_capacity(context.len());
@@ -760,14 +760,15 @@ fn rebuild(
         }
     }
     if let (Some(summary), Some(inserted)) = (summary, plan.inserted.first()) {
-        out.insert(inserted.position.min(out.len()), summary);
+        let at = inserted.position.min(out.len());
+        out.splice(at..at, summary);
     }
     // What the agent puts back after its summary (Claude Code's restored files, todos).
     for restored in plan.inserted.iter().filter(|i| i.kind == "restored") {
         let json = serde_json::json!({"role": restored.role, "content": restored.text}).to_string();
         let counted = restored
             .tokens
-            .unwrap_or_else(|| count_json(inputs.whole, Tokenizer::Estimate, &json));
+            .unwrap_or_else(|| count_json(inputs.whole, inputs.counts.tokenizer, &json));
         let mut m = written(Kind::User, restored.role, restored.text.clone(), counted);
         m.past_summary = false;
         m.policy_cost = inputs.policy.cost(&m);
@@ -779,14 +780,16 @@ fn rebuild(
     out
 }
 
-/// The summary a firing writes, made by the summarizer from the session messages it
-/// summarized, in the policy's shape and role.
+/// The summary a firing writes, made by the summarizer from the messages it summarized
+/// (earlier summaries among them, as the agent's summarizer is sent them), in the
+/// policy's shape and role: the messages it inserts, what the summarizer read, and where
+/// its size came from when not from its text.
 fn summary_for(
     inputs: &Inputs,
     context: &[ChatMessage],
     plan: &PolicyPlan,
     at: usize,
-) -> crate::Result<Option<(ChatMessage, u64, Option<String>)>> {
+) -> crate::Result<Option<WrittenSummary>> {
     let Some(inserted) = plan.inserted.first() else {
         return Ok(None);
     };
@@ -796,21 +799,68 @@ fn summary_for(
         .filter(|r| r.section == Section::Summarized)
         .map(|r| &context[r.index])
         .collect();
+    let with_text = inputs.summarizer.needs_text();
+    // An earlier summary has no record in the log: its JSON is made for the summarizer.
+    let written_json: Vec<String> = summarized
+        .iter()
+        .map(|m| match m.origin {
+            Some(_) => String::new(),
+            None => serde_json::json!({"role": m.role, "content": m.text}).to_string(),
+        })
+        .collect();
+    let is_log = inputs.whole.format().container.is_log();
     let older: Vec<_> = summarized
         .iter()
-        .filter_map(|m| m.origin)
-        .map(|origin| older_message(inputs.whole, origin, inputs.summarizer.needs_text()))
+        .zip(&written_json)
+        .map(|(m, json)| match m.origin {
+            Some(origin) => older_message(inputs.whole, origin, with_text),
+            None => crate::summarize::Older {
+                index: m.written_at.unwrap_or(at),
+                role: &m.role,
+                raw: json,
+                text: if with_text { m.text.clone() } else { String::new() },
+                // A user-role summary in a plain list reads as a human turn (§7F's rule).
+                human_turn: !is_log && m.role == "user",
+                calls: Vec::new(),
+            },
+        })
         .collect();
     let read: u64 = summarized.iter().map(|m| m.counted).sum();
-    let text = if older.is_empty() {
+    let summary = if older.is_empty() {
         String::new()
     } else {
         inputs.summarizer.summarize(&older, inputs.cancel)?
     };
-    let text = inserted.text.replace("{summary}", &text);
+    let tokenizer = inputs.counts.tokenizer;
+    if inputs.policy.engine() == super::Engine::TailCompactor {
+        // ctxlens' own compactor writes its summary (and reminder) as `compact` and the
+        // §7F replay do, counted the same way.
+        let flush = inputs.settings.flag("flush_to_memory", false)?;
+        let messages =
+            crate::compact::visible_messages(inputs.whole, flush, crate::compact::SummaryRole::System, &summary)
+                .iter()
+                .map(|json| {
+                    let role = inputs
+                        .whole
+                        .message_of(json)
+                        .map_or_else(|| "system".to_owned(), |m| m.role.to_string());
+                    let counted = count_json(inputs.whole, tokenizer, json);
+                    let mut m = written(
+                        kind_of_role(&role),
+                        &role,
+                        inputs.whole.readable_text_of_json(json),
+                        counted,
+                    );
+                    m.written_at = Some(at);
+                    m
+                })
+                .collect();
+        return Ok(Some((messages, read, None)));
+    }
+    let text = inserted.text.replace("{summary}", &summary);
     let mut counted = count_json(
         inputs.whole,
-        Tokenizer::Estimate,
+        tokenizer,
         &serde_json::json!({"role": inserted.role, "content": text}).to_string(),
     );
     // The agent's own policy on its own log: its summary weighs what the agent's earlier
@@ -831,12 +881,22 @@ fn summary_for(
             ));
         }
     }
-    let kind = match inserted.role {
+    let mut m = written(kind_of_role(inserted.role), inserted.role, text, counted);
+    m.written_at = Some(at);
+    Ok(Some((vec![m], read, note)))
+}
+
+/// What a firing's summary writes: the messages it inserts, the tokens the summarizer read,
+/// and where its size came from when not from its text.
+type WrittenSummary = (Vec<ChatMessage>, u64, Option<String>);
+
+/// The kind of a message the replay writes with `role`.
+fn kind_of_role(role: &str) -> Kind {
+    match role {
         "assistant" => Kind::Assistant,
         "system" => Kind::System,
         _ => Kind::User,
-    };
-    Ok(Some((written(kind, inserted.role, text, counted), read, note)))
+    }
 }
 
 /// What one firing leaves: the context it sends, the firing's record, its cost in the
@@ -870,7 +930,7 @@ fn fire(
     let summarized = summary.is_some();
     let summary_text = summary
         .as_ref()
-        .map(|(s, _, _)| s.text.to_lowercase())
+        .map(|(s, _, _)| s.iter().map(|m| m.text.to_lowercase()).collect::<Vec<_>>().join("\n"))
         .unwrap_or_default();
     let note = summary.as_ref().and_then(|(_, _, n)| n.clone());
     let gone: Vec<usize> = plan
