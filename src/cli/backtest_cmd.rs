@@ -26,11 +26,29 @@ pub fn run(args: &BacktestArgs) -> anyhow::Result<ExitCode> {
     let summarizer = ctxlens::summarizers::build(&Spec::Extractive, &ctxlens::summarize::Settings::default())?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let (mut fired, mut predicted, mut within_3, mut size_errors) = (0usize, 0usize, 0usize, Vec::new());
+    // A file named on the command line must be read; in a folder, a log that cannot be is
+    // said and counted, and the others are backtested.
+    let one_file = !args.path.is_dir();
+    let mut unread = 0usize;
     for file in ctxlens::ledger_files::session_logs(&args.path)? {
-        let Ok(live) = args.input.load(&file) else { continue };
-        let whole = live.whole_session()?;
+        let whole = match args.input.load(&file).and_then(|live| Ok(live.whole_session()?)) {
+            Ok(whole) => whole,
+            Err(e) if one_file => return Err(e),
+            Err(e) => {
+                eprintln!("ctxlens: skipped: {e:#}");
+                unread += 1;
+                continue;
+            }
+        };
         let counts = Counts::compute(&whole, args.input.tokenizer());
         let Some(result) = backtest(&whole, &counts, summarizer.as_ref(), ctxlens::cancel::never())? else {
+            if one_file {
+                anyhow::bail!(
+                    "{}: {} format, not an agent's session log: backtest predicts the compactions an agent's own log records (Claude Code, Codex, Gemini CLI, opencode, Copilot CLI)",
+                    file.display(),
+                    whole.format().name()
+                );
+            }
             continue;
         };
         for row in &result.compactions {
@@ -59,9 +77,20 @@ pub fn run(args: &BacktestArgs) -> anyhow::Result<ExitCode> {
                 |m| format!("off by {m:.1}% (median of |error|)")
             ),
         )?;
+        if unread > 0 {
+            writeln!(
+                out,
+                "not counted: {} that could not be read (named on stderr)",
+                ctxlens::text::count_of(unread as u64, "log", "logs")
+            )?;
+        }
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(if unread > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn print_log(out: &mut impl Write, file: &Path, result: &Backtest) -> anyhow::Result<()> {

@@ -1465,6 +1465,41 @@ fn backtest_predicts_every_automatic_compaction_of_the_shipped_logs() {
     );
 }
 
+/// A log `backtest` cannot read is an error naming it (exit 2), never "0 automatic
+/// compactions"; in a folder it is named on stderr, left out of the totals, and the exit
+/// is 1; a transcript that is not an agent's log is refused with its format.
+#[test]
+fn backtest_says_which_logs_it_could_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.jsonl");
+    std::fs::write(&broken, "{\"type\":\"user\"\n").unwrap();
+    let empty = dir.path().join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    for file in [&broken, &empty, &dir.path().join("missing.jsonl")] {
+        let out = ctxlens(&["backtest", file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains(file.to_str().unwrap()), "{}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    }
+    let sample = common::repo().join("sample-transcripts/support-agent.json");
+    let out = ctxlens(&["backtest", sample.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("openai format"), "{}", stderr(&out));
+    std::fs::copy(
+        data().join("real-transcripts/claude-code-jsonl/vsla-cc1053-autocompact-0a725fb5.jsonl"),
+        dir.path().join("vsla.jsonl"),
+    )
+    .unwrap();
+    let out = ctxlens(&["backtest", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("1 automatic compaction: 1 predicted"), "{text}");
+    assert!(text.contains("not counted: 2 logs that could not be read"), "{text}");
+    for name in ["broken.jsonl", "empty.jsonl"] {
+        assert!(stderr(&out).contains(name), "{}", stderr(&out));
+    }
+}
+
 /// A compaction already made is history: a replay told to follow the real compactions
 /// before a point goes on after each from the context the agent really had (the calls
 /// after it are billed as the log recorded them, until the replay fires itself), where a
