@@ -540,7 +540,7 @@ fn session_of(
         orphans: whole.groups.orphans.len(),
         firings,
         loops,
-        cost_usd: crate::cost::session_cost(whole, crate::cost::PriceTable::builtin()).and_then(|c| c.total),
+        cost_usd: crate::cost::session_cost(whole, crate::cost::PriceTable::builtin()).and_then(|c| c.complete_total()),
     })
 }
 

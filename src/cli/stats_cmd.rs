@@ -230,7 +230,11 @@ fn write_cost(out: &mut impl Write, cost: &SessionCost) -> std::io::Result<()> {
         Some(total) => writeln!(
             out,
             "cost of {}: ${total:.2} (uncached input ${:.2} · cache write ${:.2} · cache read ${:.2} · output ${:.2}); prices: {}",
-            ctxlens::text::count_of(cost.calls.len() as u64, "recorded call", "recorded calls"),
+            if cost.unpriced_models.is_empty() {
+                ctxlens::text::count_of(cost.calls.len() as u64, "recorded call", "recorded calls")
+            } else {
+                format!("{} of {} recorded calls", cost.priced_calls(), cost.calls.len())
+            },
             d.input,
             d.cache_write,
             d.cache_read,
@@ -250,8 +254,9 @@ fn write_cost(out: &mut impl Write, cost: &SessionCost) -> std::io::Result<()> {
     if cost.total.is_some() && !cost.unpriced_models.is_empty() {
         writeln!(
             out,
-            "  not priced (not in the table): {}",
-            cost.unpriced_models.join(", ")
+            "  not priced (not in the table), so the session's total is unknown: {} ({} calls)",
+            cost.unpriced_models.join(", "),
+            cost.calls.len() - cost.priced_calls()
         )?;
     }
     if !cost.rewrites.is_empty() {

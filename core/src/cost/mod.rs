@@ -154,7 +154,8 @@ pub struct SessionCost {
     pub calls: Vec<Call>,
     /// What the priced calls cost, by kind.
     pub dollars: Dollars,
-    /// Their total; `None` when no call could be priced.
+    /// The priced calls' total; `None` when no call could be priced. With
+    /// `unpriced_models` it is not the session's cost ([`SessionCost::complete_total`]).
     pub total: Option<f64>,
     /// Models the table has no price for (their calls are not in the figures).
     pub unpriced_models: Vec<String>,
@@ -221,14 +222,31 @@ impl SessionCost {
     /// (`compaction_lines` ascending, one epoch more than lines); `None` for an epoch with
     /// no priced call.
     pub fn by_epoch(&self, compaction_lines: &[usize]) -> Vec<Option<f64>> {
-        let mut epochs = vec![None; compaction_lines.len() + 1];
+        let mut epochs = vec![Some(0.0); compaction_lines.len() + 1];
+        let mut called = vec![false; epochs.len()];
         for call in &self.calls {
             let epoch = compaction_lines.iter().take_while(|&&l| l < call.line).count();
-            if let Some(d) = call.dollars {
-                *epochs[epoch].get_or_insert(0.0) += d.total();
-            }
+            called[epoch] = true;
+            // An epoch with a call the table cannot price has no known cost.
+            epochs[epoch] = epochs[epoch].zip(call.dollars).map(|(sum, d)| sum + d.total());
         }
         epochs
+            .into_iter()
+            .zip(called)
+            .map(|(cost, called)| cost.filter(|_| called))
+            .collect()
+    }
+
+    /// What the whole session cost: `total` when every recorded call was priced, `None`
+    /// when any model is not in the table (the figure of the priced calls alone is not
+    /// the session's, so it is given only beside the models it leaves out).
+    pub fn complete_total(&self) -> Option<f64> {
+        self.total.filter(|_| self.unpriced_models.is_empty())
+    }
+
+    /// The calls the table could price.
+    pub fn priced_calls(&self) -> usize {
+        self.calls.iter().filter(|c| c.dollars.is_some()).count()
     }
 }
 
@@ -820,6 +838,44 @@ mod tests {
             "{:?}",
             cost.rewrites
         );
+    }
+
+    #[test]
+    fn a_session_with_a_call_the_table_cannot_price_has_no_known_total() {
+        // The codemie log with every call after its compaction (line 158) made by a model
+        // the table does not hold.
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/data/real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+        let text = std::fs::read_to_string(path).expect("reads");
+        let mixed: Vec<String> = text
+            .lines()
+            .enumerate()
+            .map(|(i, line)| {
+                if i >= 158 {
+                    line.replace(
+                        "\"model\":\"claude-sonnet-4-5-20250929\"",
+                        "\"model\":\"no-such-model-1\"",
+                    )
+                } else {
+                    line.to_owned()
+                }
+            })
+            .collect();
+        let log = Transcript::parse("mixed.jsonl", (mixed.join("\n") + "\n").into_bytes(), None).expect("loads");
+        let cost = session_cost(&log, PriceTable::builtin()).expect("a log");
+        assert_eq!(cost.unpriced_models, ["no-such-model-1"]);
+        assert!(cost.priced_calls() > 0 && cost.priced_calls() < cost.calls.len());
+        assert!(
+            cost.total.is_some(),
+            "the priced calls' figure, given beside the models left out"
+        );
+        assert_eq!(cost.complete_total(), None, "the session's cost is unknown");
+        let epochs = cost.by_epoch(&[158]);
+        assert!(epochs[0].is_some_and(|d| d > 0.0), "{epochs:?}");
+        assert_eq!(epochs[1], None, "an epoch with an unpriced call");
+        let whole = shipped("claude-code-jsonl/codemie-autocompact-624a4a58.jsonl");
+        let priced = session_cost(&whole, PriceTable::builtin()).expect("a log");
+        assert_eq!(priced.complete_total(), priced.total);
     }
 
     #[test]

@@ -58,7 +58,8 @@ impl CompareDoc {
 pub struct Costs {
     /// The price table.
     pub prices: String,
-    /// What the log recorded, in dollars.
+    /// What the log recorded, in dollars; `None` when a model it names is not in the
+    /// price table.
     pub recorded: Option<f64>,
     /// The share of the log's cache writes, in percent, made by rewrites whose cause it
     /// does not show; over 25 the figures without the log's misses are not modelled.
@@ -75,7 +76,7 @@ impl Costs {
         let cache = super::replay_cost::CacheModel::of(whole, table);
         Some(Costs {
             prices: table.name.clone(),
-            recorded: recorded.total,
+            recorded: recorded.complete_total(),
             unexplained_rewrites_percent: recorded.unexplained_percent(),
             policies: rows.iter().map(|r| cache.cost(&r.replayed)).collect(),
         })

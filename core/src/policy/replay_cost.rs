@@ -103,7 +103,7 @@ pub struct ReplayCost {
     pub policy: &'static str,
     /// What its calls cost, by kind.
     pub dollars: Dollars,
-    /// Their total; `None` when no call could be priced.
+    /// Their total; `None` when any call could not be priced.
     pub total: Option<f64>,
     /// Model calls priced (the summarizer's included).
     pub calls: usize,
@@ -289,7 +289,8 @@ impl<'a> CacheModel<'a> {
             }
             previous = Some((prompt, time));
         }
-        out.total = priced_any.then(|| out.dollars.total());
+        // A call the table cannot price leaves the replay's cost unknown, as the log's.
+        out.total = (priced_any && unpriced.is_empty()).then(|| out.dollars.total());
         out.unpriced_models = unpriced.into_iter().collect();
         out
     }

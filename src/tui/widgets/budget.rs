@@ -355,7 +355,10 @@ fn third_line(app: &App, width: usize) -> Vec<Part> {
 /// What the log's calls cost, once the whole session is known (any of the lifetime
 /// views builds it; `$` draws it call by call).
 fn recorded_cost(app: &App) -> Vec<Span<'static>> {
-    let total = app.session().and_then(|s| s.core.cost()).and_then(|c| c.total);
+    let total = app
+        .session()
+        .and_then(|s| s.core.cost())
+        .and_then(crate::cost::SessionCost::complete_total);
     total.map_or_else(Vec::new, |total| {
         vec![
             Span::styled(" · recorded ", app.theme().dim),

@@ -66,7 +66,11 @@ impl CostSeries {
 /// or left out.
 fn summary(app: &App, cost: &SessionCost) -> Vec<Line<'static>> {
     let t = app.theme();
-    let calls = count_of(cost.calls.len() as u64, "recorded call", "recorded calls");
+    let calls = if cost.unpriced_models.is_empty() || cost.total.is_none() {
+        count_of(cost.calls.len() as u64, "recorded call", "recorded calls")
+    } else {
+        format!("{} of {} recorded calls", cost.priced_calls(), cost.calls.len())
+    };
     let Some(total) = cost.total else {
         return vec![Line::styled(
             format!(
@@ -108,7 +112,8 @@ fn summary(app: &App, cost: &SessionCost) -> Vec<Line<'static>> {
     if !cost.unpriced_models.is_empty() {
         lines.push(Line::styled(
             format!(
-                "not priced (not in the table), their calls left out: {}",
+                "not priced (not in the table), their {} calls left out, so the session's total is unknown: {}",
+                cost.calls.len() - cost.priced_calls(),
                 cost.unpriced_models.join(", ")
             ),
             t.warning,
