@@ -128,6 +128,19 @@ fn print_threshold(
     Ok(())
 }
 
+/// The summary a compaction gave the agent, in a line.
+fn print_summary(out: &mut impl Write, c: &ctxlens::history::Compaction) -> std::io::Result<()> {
+    let tokens = thousands(c.summary_tokens);
+    if c.summary.trim().is_empty() {
+        // Codex's remote compaction: the provider returns its summary encrypted.
+        return writeln!(
+            out,
+            "    summary the agent got ({tokens} tokens): not readable in the log (kept encrypted by the provider), so the loss below counts it as holding nothing"
+        );
+    }
+    writeln!(out, "    summary the agent got ({tokens} tokens): {}", one_line(&c.summary, 160))
+}
+
 /// An epoch's heading: its messages, tokens, turns, and what the log says of its calls.
 fn epoch_line(epoch: &ctxlens::history::Epoch, tokenizer: &str, overhead: Option<u64>, cost: Option<f64>) -> String {
     let recorded = epoch
@@ -215,12 +228,7 @@ fn print(
                 thousands(c.counted_before)
             )?;
             print_threshold(out, c, &whole.format().container)?;
-            writeln!(
-                out,
-                "    summary the agent got ({} tokens): {}",
-                thousands(c.summary_tokens),
-                one_line(&c.summary, 160)
-            )?;
+            print_summary(out, c)?;
             if !c.kept.is_empty() {
                 writeln!(out, "    kept besides it: {} messages, verbatim", c.kept.len())?;
             }

@@ -488,8 +488,45 @@ const MIN_PATH_TAIL: usize = 8;
 /// Judges each human turn `(message, words)`: its kind, then whether `summary`
 /// restates it (or, for a user fact, holds its values), else whether a message after
 /// it (`kept`) does, else lost.
+/// A summary's lines, each trimmed, to find a turn it holds whole (the messages a
+/// compaction kept verbatim are joined to its summary, one per line run).
+struct WholeLines(String);
+
+impl WholeLines {
+    fn of(summary: &str) -> WholeLines {
+        let mut joined = String::with_capacity(summary.len() + 2);
+        joined.push('\n');
+        for line in summary.lines() {
+            joined.push_str(line.trim());
+            joined.push('\n');
+        }
+        WholeLines(joined)
+    }
+
+    /// The evidence that `turn` is held whole, as lines of their own: every word of it,
+    /// however short (`UP`, which no sentence match would take for a request).
+    fn quote(&self, turn: &str) -> Option<meaning::Evidence> {
+        let lines: Vec<&str> = turn.lines().map(str::trim).collect();
+        let whole = lines.join("\n");
+        if whole.trim().is_empty() || !self.0.contains(&format!("\n{whole}\n")) {
+            return None;
+        }
+        Some(meaning::Evidence {
+            message: None,
+            quote: lines
+                .iter()
+                .find(|l| !l.is_empty())
+                .copied()
+                .unwrap_or_default()
+                .to_owned(),
+            coverage: 1.0,
+        })
+    }
+}
+
 fn judge_turns(transcript: &Transcript, human: &[(usize, String)], summary: &str, kept: &[usize]) -> Vec<Turn> {
     let in_summary = meaning::Sentences::new([(None, summary)]);
+    let lines = WholeLines::of(summary);
     // A turn said many times (agents repeat their prompts) is judged once.
     let mut distinct: Vec<&str> = human.iter().map(|(_, t)| t.as_str()).collect();
     distinct.sort_unstable();
@@ -504,7 +541,7 @@ fn judge_turns(transcript: &Transcript, human: &[(usize, String)], summary: &str
                 Vec::new()
             };
             let words = meaning::TurnWords::of(text);
-            let evidence = restated(&in_summary, &words, &values);
+            let evidence = lines.quote(text).or_else(|| restated(&in_summary, &words, &values));
             (
                 text,
                 Verdict {
@@ -813,6 +850,28 @@ mod path_form_tests {
             survival,
             [Survival::Summary, Survival::Lost, Survival::Kept, Survival::Kept]
         );
+    }
+}
+
+#[cfg(test)]
+mod whole_lines_tests {
+    use super::WholeLines;
+
+    /// A turn held whole, on lines of its own (a message a compaction kept verbatim,
+    /// joined to its summary), is in it however short; inside another word or line it is
+    /// not.
+    #[test]
+    fn a_turn_kept_verbatim_is_found_on_its_own_lines() {
+        let summary = "Encrypted.\nHello World!\n  UP  \nPING: from the admin node\n\nI do not know who that is.\nUPDATE the docs";
+        let lines = WholeLines::of(summary);
+        assert!(lines.quote("UP").is_some());
+        assert!(lines
+            .quote("PING: from the admin node\n\nI do not know who that is.")
+            .is_some());
+        assert_eq!(lines.quote("UP").map(|e| e.quote), Some("UP".to_owned()));
+        assert!(lines.quote("UPDATE").is_none(), "part of a line");
+        assert!(lines.quote("the docs").is_none(), "part of a line");
+        assert!(lines.quote("  ").is_none());
     }
 }
 
