@@ -105,7 +105,7 @@ pub struct Backtest {
     /// One row per automatic compaction, in order.
     pub compactions: Vec<Backtested>,
     /// Compactions not predicted: asked for by the user (`/compact`), or whose log does
-    /// not say what set them off (Codex records no trigger).
+    /// not say what set them off (a Codex rollout that records no turns).
     pub not_automatic: usize,
 }
 

@@ -138,7 +138,11 @@ fn print_summary(out: &mut impl Write, c: &ctxlens::history::Compaction) -> std:
             "    summary the agent got ({tokens} tokens): not readable in the log (kept encrypted by the provider), so the loss below counts it as holding nothing"
         );
     }
-    writeln!(out, "    summary the agent got ({tokens} tokens): {}", one_line(&c.summary, 160))
+    writeln!(
+        out,
+        "    summary the agent got ({tokens} tokens): {}",
+        one_line(&c.summary, 160)
+    )
 }
 
 /// An epoch's heading: its messages, tokens, turns, and what the log says of its calls.

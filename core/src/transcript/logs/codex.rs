@@ -267,6 +267,151 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
         }
         loaded.push_in_order(&line.range, owner);
     }
+    for compaction in &mut loaded.compactions {
+        compaction.trigger = trigger_of(&lines, compaction.line).map(str::to_owned);
+    }
     note_incomplete(&mut loaded, incomplete);
     Ok(loaded)
+}
+
+/// What set off the compaction recorded at `line`, read from the turn it happened in
+/// (Codex writes no trigger). A `/compact` is a turn of its own (a compact task): it ends
+/// (`task_complete`) with nothing of the model's and no prompt after the compaction:
+/// `manual`. An automatic one happens inside a working turn, before its prompt is sent
+/// (the user's prompt follows in the same turn) or between two of its requests (the
+/// model's reasoning, calls or answer follow): `auto`. `None` where the rollout does not
+/// record its turns (no `task_started` before it) or ends first.
+fn trigger_of(lines: &[Line], line: usize) -> Option<&'static str> {
+    let at = lines.iter().position(|l| l.number == line)?;
+    let sub = |l: &Line| {
+        value(l.fields.get("payload"))
+            .get("type")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let kind = |l: &Line| text_of(l.fields.get("type"));
+    let turns_recorded = lines[..at]
+        .iter()
+        .any(|l| kind(l) == "event_msg" && sub(l).as_deref() == Some("task_started"));
+    if !turns_recorded {
+        return None;
+    }
+    for l in &lines[at + 1..] {
+        let payload = value(l.fields.get("payload"));
+        let what = payload.get("type").and_then(Value::as_str).unwrap_or_default();
+        match (kind(l).as_str(), what) {
+            ("event_msg", "task_complete") => return Some("manual"),
+            ("event_msg", "task_started") | ("compacted", _) => return None,
+            ("event_msg", "user_message") => return Some("auto"),
+            ("response_item", "message") if payload.get("role").and_then(Value::as_str) == Some("assistant") => {
+                return Some("auto")
+            }
+            ("response_item", item) if item.ends_with("_call") || item == "reasoning" => return Some("auto"),
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::transcript::Transcript;
+
+    /// A rollout of `records` (each a `type` and its payload), loaded whole.
+    fn rollout(records: &[(&str, serde_json::Value)]) -> Transcript {
+        let mut text = serde_json::json!({"timestamp": "2026-05-11T10:00:00.000Z", "type": "session_meta",
+            "payload": {"id": "s", "cwd": "/p", "cli_version": "0.118.0"}})
+        .to_string();
+        text.push('\n');
+        for (kind, payload) in records {
+            let record = serde_json::json!({"timestamp": "2026-05-11T10:00:01.000Z", "type": kind, "payload": payload});
+            text.push_str(&record.to_string());
+            text.push('\n');
+        }
+        Transcript::parse("rollout.jsonl", text.into_bytes(), None)
+            .expect("a rollout")
+            .whole_session()
+            .expect("whole")
+    }
+
+    fn event(what: &str) -> (&'static str, serde_json::Value) {
+        ("event_msg", serde_json::json!({"type": what}))
+    }
+
+    fn prompt(text: &str) -> Vec<(&'static str, serde_json::Value)> {
+        vec![
+            (
+                "response_item",
+                serde_json::json!({"type": "message", "role": "user",
+                "content": [{"type": "input_text", "text": text}]}),
+            ),
+            (
+                "event_msg",
+                serde_json::json!({"type": "user_message", "message": text}),
+            ),
+        ]
+    }
+
+    fn answer(text: &str) -> (&'static str, serde_json::Value) {
+        (
+            "response_item",
+            serde_json::json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]}),
+        )
+    }
+
+    fn compacted() -> (&'static str, serde_json::Value) {
+        (
+            "compacted",
+            serde_json::json!({"message": "Summary: the loader was renamed."}),
+        )
+    }
+
+    fn triggers(records: &[(&str, serde_json::Value)]) -> Vec<Option<String>> {
+        rollout(records)
+            .compactions()
+            .iter()
+            .map(|c| c.trigger.clone())
+            .collect()
+    }
+
+    /// Codex writes no trigger; the turn a compaction happened in tells it: a turn of its
+    /// own that ends with nothing after it is a `/compact`, one inside a working turn
+    /// (before its prompt, or between its requests) is automatic.
+    #[test]
+    fn a_compactions_trigger_is_read_from_its_turn() {
+        let mut first = vec![event("task_started")];
+        first.extend(prompt("Rename the config loader."));
+        first.extend([answer("Renamed."), event("task_complete")]);
+        // `/compact`: a turn with the compaction alone.
+        let mut manual = first.clone();
+        manual.extend([
+            event("task_started"),
+            compacted(),
+            event("context_compacted"),
+            event("task_complete"),
+        ]);
+        manual.extend(prompt("Now add a test."));
+        assert_eq!(triggers(&manual), [Some("manual".to_owned())]);
+        // Before a turn's prompt is sent.
+        let mut before = first.clone();
+        before.extend([event("task_started"), compacted(), event("context_compacted")]);
+        before.extend(prompt("Now add a test."));
+        assert_eq!(triggers(&before), [Some("auto".to_owned())]);
+        // Between two requests of a turn: the model goes on.
+        let mut within = first.clone();
+        within.extend([
+            event("task_started"),
+            compacted(),
+            ("response_item", serde_json::json!({"type": "reasoning", "summary": []})),
+        ]);
+        assert_eq!(triggers(&within), [Some("auto".to_owned())]);
+        // A rollout that records no turns says nothing of it.
+        let untold: Vec<_> = first
+            .iter()
+            .filter(|(k, _)| *k != "event_msg")
+            .cloned()
+            .chain([compacted(), answer("Done.")])
+            .collect();
+        assert_eq!(triggers(&untold), [None]);
+    }
 }
