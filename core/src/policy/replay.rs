@@ -557,8 +557,10 @@ impl SessionOverhead {
         let continued = messages[..first].iter().any(crate::transcript::Message::past_summary)
             || whole.compactions().iter().any(|c| c.at <= first);
         // A file the user attached to the first request (`@path`, or an attachment the
-        // log records) is in that call too, once: a compaction drops it.
-        let attached = (0..first).any(|i| mentions_a_file(&whole.readable_text(i)))
+        // log records) is in that call too, once: a compaction drops it. `@path` attaches
+        // a file in Claude Code; elsewhere (an AGENTS.md Codex injects, say) it is text.
+        let claude_code = whole.format().container == crate::transcript::Container::ClaudeCode;
+        let attached = (0..first).any(|i| claude_code && mentions_a_file(&whole.readable_text(i)))
             || whole
                 .log_records()
                 .iter()
@@ -1484,6 +1486,34 @@ mod tests {
         // share and what the earlier compaction restored, together.
         assert_eq!(overhead.carried, Some(20_000 - counts.range(0, first_call(&continued))));
         assert!(mentions_a_file("see @README.md") && !mentions_a_file("email me @ noon") && !mentions_a_file("@"));
+        // `@path` attaches a file in Claude Code only: in a Codex rollout (an AGENTS.md
+        // naming `@docs/rules.md`) it is text, and the first call shows the overhead.
+        let records = [
+            serde_json::json!({"type": "session_meta", "payload": {"id": "s", "cwd": "/p", "cli_version": "0.118.0"}}),
+            serde_json::json!({"type": "response_item", "payload": {"type": "message", "role": "user",
+                "content": [{"type": "input_text", "text": "Follow @docs/rules.md and fix the parser."}]}}),
+            serde_json::json!({"type": "response_item", "payload": {"type": "message", "role": "assistant",
+                "content": [{"type": "output_text", "text": "Done."}]}}),
+            serde_json::json!({"type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage":
+                {"input_tokens": 30_000, "cached_input_tokens": 0, "output_tokens": 5, "total_tokens": 30_005},
+                "total_token_usage": {"input_tokens": 30_000, "cached_input_tokens": 0, "output_tokens": 5, "total_tokens": 30_005},
+                "model_context_window": 258_400}}}),
+        ];
+        let mut text = String::new();
+        for record in &records {
+            let mut record = record.clone();
+            record["timestamp"] = serde_json::json!("2026-05-11T10:00:00.000Z");
+            text.push_str(&record.to_string());
+            text.push('\n');
+        }
+        let codex = Transcript::parse("rollout.jsonl", text.into_bytes(), None).expect("a rollout");
+        let counts = Counts::compute(&codex, crate::tokens::Tokenizer::Estimate);
+        let first = first_call(&codex);
+        assert_eq!(
+            SessionOverhead::of(&codex, &counts).fresh,
+            Some(30_000 - counts.range(0, first)),
+            "a Codex rollout's first call shows what every request carries"
+        );
     }
 
     #[test]
