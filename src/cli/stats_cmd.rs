@@ -213,11 +213,25 @@ fn write_billing(out: &mut impl Write, transcript: &Transcript, counts: &Counts)
             c.median_error_percent,
             c.worst_error_percent
         )?;
-        writeln!(
-            out,
-            "calibrated total (what the provider would count now): {} tokens",
-            thousands(c.predict(counts.total()))
-        )?;
+        // The provider's own last count, where the log has one, is what `status` says;
+        // the fit over every call is a second opinion (a session resumed with fewer
+        // tools, say, is far from it).
+        let now = ctxlens::meter::meter(transcript, counts, None);
+        let fitted = c.predict(counts.total());
+        if now.tokens_from == "recorded" {
+            writeln!(
+                out,
+                "the context now: {} tokens, as the provider last recorded it (as status says); the fit would say {}",
+                thousands(now.tokens),
+                thousands(fitted)
+            )?;
+        } else {
+            writeln!(
+                out,
+                "calibrated total (what the provider would count now): {} tokens",
+                thousands(fitted)
+            )?;
+        }
     }
     Ok(())
 }

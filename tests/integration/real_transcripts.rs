@@ -359,3 +359,27 @@ fn a_compaction_whose_logical_parent_was_never_written_keeps_the_epoch_before_it
     );
     assert_eq!(cut["epochs"][1]["messages"], whole["epochs"][1]["messages"]);
 }
+
+/// `stats` and `status` give one figure for the context now on every real log that
+/// records usage: the provider's last count.
+#[test]
+fn stats_and_status_agree_on_the_context_now() {
+    let mut compared = 0;
+    for file in files()
+        .iter()
+        .filter(|f| f.contains("claude-code") || f.contains("codex"))
+    {
+        let status = json_stdout(&ctxlens(&["status", file, "--json"]));
+        if status["tokens_from"] != "recorded" {
+            continue;
+        }
+        let out = ctxlens(&["stats", file]);
+        assert_exit(&out, 0);
+        let text = common::stdout(&out);
+        let tokens = status["tokens"].as_u64().expect("tokens");
+        let expected = format!("the context now: {} tokens", ctxlens::text::thousands(tokens));
+        assert!(text.contains(&expected), "{file}: {expected}\n{text}");
+        compared += 1;
+    }
+    assert!(compared >= 6, "{compared}");
+}
