@@ -159,7 +159,7 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
                 pre_tokens: past.pre_tokens,
                 post_tokens: past.post_tokens,
                 last_recorded_before,
-                threshold_between: past.threshold_bracket(&whole.messages),
+                threshold_between: past.threshold_bracket(whole),
                 counted_before: counts.range(ended.start, ended.end),
                 summary_tokens: loss.summary_tokens,
                 summary,

@@ -222,7 +222,7 @@ impl ThresholdQuery {
             .iter()
             .filter(|c| c.known_before(&whole.messages, before))
         {
-            let Some((low, high)) = c.threshold_bracket(&whole.messages) else {
+            let Some((low, high)) = c.threshold_bracket(whole) else {
                 continue;
             };
             bracket = Some(match bracket {

@@ -375,7 +375,7 @@ impl Policy for GeminiCli {
             .compactions()
             .iter()
             .filter(|c| c.known_before(whole.messages(), before))
-            .filter_map(|c| c.threshold_bracket(whole.messages()))
+            .filter_map(|c| c.threshold_bracket(whole))
             .reduce(|(lo, hi), (low, high)| (lo.max(low), hi.min(high)));
         let limit = given
             .number("token_limit")

@@ -249,7 +249,7 @@ pub(crate) fn of_session(
         .compactions()
         .iter()
         .filter_map(|c: &PastCompaction| {
-            let (low, high) = c.threshold_bracket(session.messages())?;
+            let (low, high) = c.threshold_bracket(session)?;
             Some(EarlierCompaction {
                 file: file.display().to_string(),
                 line: c.line,

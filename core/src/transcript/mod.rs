@@ -526,6 +526,33 @@ impl Transcript {
         std::borrow::Cow::Owned(Message::cut_preview(&fresh, max_chars).into_owned())
     }
 
+    /// The output tokens of response `index` as its agent counted them, when its log
+    /// recorded usage. A Claude Code log writes each line of a streamed response with the
+    /// usage of the stream's start (a few output tokens, 1.0.x to 2.1.4x) while the agent's
+    /// own copy of the message gets the final count, which its auto-compact check reads:
+    /// where the record is under an eighth of a quarter of the characters of the response's
+    /// content, that quarter (Claude Code's own estimate) stands for it.
+    pub fn output_tokens_known(&self, index: usize) -> Option<u64> {
+        let recorded = self.messages[index].recorded()?.output_tokens;
+        if self.format.container != Container::ClaudeCode {
+            return Some(recorded);
+        }
+        // Only a response whose record is far under its content is read again.
+        if recorded.saturating_mul(32) >= self.raw(index).len() as u64 {
+            return Some(recorded);
+        }
+        let content = serde_json::from_str::<serde_json::Value>(self.raw(index))
+            .ok()
+            .and_then(|m| m.get("content").map(|c| c.to_string().len() as u64))
+            .unwrap_or_default();
+        let quarter = content / 4;
+        Some(if recorded.saturating_mul(8) < quarter {
+            quarter
+        } else {
+            recorded
+        })
+    }
+
     /// The JSON text of message `index`: as rewritten, else as read (a merged Claude Code
     /// response is its merged JSON).
     pub fn raw(&self, index: usize) -> &str {

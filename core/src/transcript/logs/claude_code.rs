@@ -875,6 +875,37 @@ mod tests {
         }
     }
 
+    /// A streamed response written with the usage of the stream's start (a few output
+    /// tokens for a 20,000-character tool call) is counted as the agent counted it: a
+    /// quarter of its characters; a record that fits its response stands.
+    #[test]
+    fn a_response_logged_at_its_streams_start_keeps_the_agents_output_count() {
+        let log = |output: u64, chars: usize| {
+            let user = serde_json::json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s",
+                "timestamp": "2025-08-24T19:41:51.004Z", "message": {"role": "user", "content": "write the module"}});
+            let answer = serde_json::json!({"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "s",
+                "timestamp": "2025-08-24T19:41:55.004Z", "requestId": "r1",
+                "message": {"id": "m1", "role": "assistant", "model": "claude-sonnet-4-20250514",
+                    "content": [{"type": "tool_use", "id": "t1", "name": "Write",
+                        "input": {"file_path": "/a.rs", "content": "x".repeat(chars)}}],
+                    "usage": {"input_tokens": 1, "cache_creation_input_tokens": 247, "cache_read_input_tokens": 150_038,
+                        "output_tokens": output}}});
+            Transcript::parse("log.jsonl", format!("{user}\n{answer}\n").into_bytes(), None).expect("a log")
+        };
+        let streamed = log(4, 22_000);
+        let at = streamed.messages().len() - 1;
+        let known = streamed.output_tokens_known(at).expect("recorded");
+        assert!((5_500..5_600).contains(&known), "a quarter of its content: {known}");
+        let final_count = log(6_100, 22_000);
+        assert_eq!(final_count.output_tokens_known(at), Some(6_100));
+        let short = log(4, 20);
+        assert_eq!(
+            short.output_tokens_known(at),
+            Some(4),
+            "a short answer's record fits it"
+        );
+    }
+
     /// A session continued from a compacted one opens with that compaction's summary as a
     /// plain user record (1.0.x, no `isCompactSummary`): it is read as a past summary, not
     /// the user's words; the same words elsewhere are the user's.

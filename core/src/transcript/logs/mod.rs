@@ -118,15 +118,19 @@ impl PastCompaction {
     /// output): the response that set it off measured `high` (its `preTokens` where the
     /// log records them, else that usage), the one before it `low`, which did not. `None`
     /// for a compaction the user asked for, or a log with no usage before it.
-    pub fn threshold_bracket(&self, messages: &[Message]) -> Option<(u64, u64)> {
+    pub fn threshold_bracket(&self, transcript: &crate::transcript::Transcript) -> Option<(u64, u64)> {
         if self.trigger.as_deref() != Some("auto") {
             return None;
         }
-        let mut usages = messages[..self.at.min(messages.len())]
-            .iter()
-            .rev()
-            .filter_map(Message::recorded)
-            .map(|r| r.context_tokens().saturating_add(r.output_tokens));
+        let messages = transcript.messages();
+        let mut usages = (0..self.at.min(messages.len())).rev().filter_map(|i| {
+            Some(
+                messages[i]
+                    .recorded()?
+                    .context_tokens()
+                    .saturating_add(transcript.output_tokens_known(i)?),
+            )
+        });
         // The last response is the one that set it off; the one before did not.
         let high = self.pre_tokens.or(usages.next())?;
         if self.pre_tokens.is_some() {
