@@ -577,7 +577,9 @@ impl ClaudeMessages {
         // What decides where the message goes, read without building it as a value.
         let head = MessageHead::of(message_raw.get());
         if kind == "assistant" {
-            if let Some(model) = &head.model {
+            // `<synthetic>` names Claude Code's own notes (a timeout, an interruption),
+            // not the model the session runs on.
+            if let Some(model) = head.model.as_ref().filter(|m| m.as_str() != "<synthetic>") {
                 self.model = Some(model.clone());
             }
         }

@@ -187,6 +187,12 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
         let payload_raw = line.fields.get("payload");
         let payload = value(payload_raw);
         let mut owner = None;
+        // Each turn names the model it runs on; the last one is the session's now.
+        if kind == "turn_context" {
+            if let Some(model) = payload.get("model").and_then(Value::as_str) {
+                loaded.model = Some(model.to_owned());
+            }
+        }
         match (kind.as_str(), payload_raw) {
             ("response_item", Some(raw)) => {
                 let span = span_of(text, raw.get());
