@@ -544,9 +544,10 @@ fn session_of(
     })
 }
 
-/// What the user first asked: the first line of a human turn that is words, not markup a
-/// client wraps around commands and context (`<command-name>…`, `<pr_description>`),
-/// cut to 240 characters; else the first turn's first line.
+/// What the user first asked: the first line of a human turn that is the user's words
+/// (not what a client wraps around them or injects as a user message: a system reminder,
+/// Codex's AGENTS.md, `loss::turns::user_words`) and not markup (`<pr_description>`), cut
+/// to 240 characters; else the first turn's first line.
 fn title_of(transcript: &Transcript) -> String {
     const TITLE_CHARS: usize = 240;
     let is_markup = |line: &str| line.starts_with('<') && line.ends_with('>');
@@ -556,16 +557,24 @@ fn title_of(transcript: &Transcript) -> String {
         .take(20)
         .map(|&i| transcript.readable_text(i))
         .collect();
+    let first_line = |text: &str| {
+        text.lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !is_markup(l))
+            .map(str::to_owned)
+    };
     let words = turns
         .iter()
-        .find_map(|text| text.lines().map(str::trim).find(|l| !l.is_empty() && !is_markup(l)));
+        .find_map(|text| crate::loss::turns::user_words(text).as_deref().and_then(first_line))
+        .or_else(|| turns.iter().find_map(|text| first_line(text)));
     let line = words.or_else(|| {
         turns
             .iter()
             .flat_map(|t| t.lines().map(str::trim))
             .find(|l| !l.is_empty())
+            .map(str::to_owned)
     });
-    line.map(|l| crate::transcript::Message::cut_preview(l, TITLE_CHARS).into_owned())
+    line.map(|l| crate::transcript::Message::cut_preview(&l, TITLE_CHARS).into_owned())
         .unwrap_or_default()
 }
 
