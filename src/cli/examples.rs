@@ -50,7 +50,7 @@ pub const COMPARE: &str = "Examples:
 
 pub const STATUS: &str = "Examples:
   ctxlens status session.jsonl
-  ctxlens status sessions --format '{pct}% · compacts in {left}'
+  ctxlens status sessions --template '{pct}% · compacts in {left}'
   ctxlens status session.jsonl --json";
 
 pub const SCHEMA: &str = "Examples:
