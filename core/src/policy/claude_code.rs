@@ -1535,12 +1535,16 @@ mod tests {
             json!({"file_path": "/b", "content": "fn main() {}\n"}),
         ));
         whole.push(todo.clone());
+        // The files at the sizes the log shows them.
+        let point_of = |restored: &Restored| -> u64 {
+            restored
+                .inserted
+                .iter()
+                .map(|i| i.tokens.unwrap_or_else(|| quarter_chars(&i.text)))
+                .sum()
+        };
         let known = restore(&whole, &limits);
-        let point: u64 = known
-            .inserted
-            .iter()
-            .map(|i| i.tokens.unwrap_or_else(|| quarter_chars(&i.text)))
-            .sum();
+        let point = point_of(&known);
         assert_eq!((known.least, known.most), (point, point));
         // A file known only by an edit's snippet and one read in part: Claude Code re-reads
         // both from disk, so each may be a one-line note (too large) or up to the limit.
@@ -1554,11 +1558,7 @@ mod tests {
         part.push(call("p", "Read", json!({"file_path": "/d", "offset": 1, "limit": 20})));
         part.push(result("p", &numbered(1, 20, 30)));
         let partial = restore(&part, &limits);
-        let point: u64 = partial
-            .inserted
-            .iter()
-            .map(|i| i.tokens.unwrap_or_else(|| quarter_chars(&i.text)))
-            .sum();
+        let point = point_of(&partial);
         let note = quarter_chars(&too_large_note("/c")) + quarter_chars(&too_large_note("/d"));
         assert!(
             partial.least < point && point < partial.most,
