@@ -791,11 +791,10 @@ pub struct LiveCounter {
     pub prompt: u64,
     /// Its output, as that usage records it.
     pub output: u64,
-    /// The length of the response's content, its lines' `content` JSON together: a log
-    /// that kept a streamed response's first usage records an output of a token or two,
-    /// and the response then counts as the replay counts it
-    /// ([`crate::transcript::output_as_counted`]).
-    pub response_chars: u64,
+    /// Claude Code's estimate of the response's content (every block): a log that kept a
+    /// streamed response's first usage records an output of a token or two, and the
+    /// response then counts as this.
+    pub response_estimate: u64,
     /// The estimate of what followed, as the release counts it.
     pub since: u64,
 }
@@ -812,8 +811,13 @@ impl LiveCounter {
     /// The count: `None` before the first response.
     pub fn count(&self) -> Option<u64> {
         self.response_id.as_ref()?;
-        // As the replay reads a recorded output (`Transcript::output_tokens_known`).
-        let output = crate::transcript::output_as_counted(self.output, self.response_chars);
+        // As the replay reads a recorded output (`policy::replay`): one under half the
+        // response's estimate is the stream's first figure.
+        let output = if self.output.saturating_mul(2) < self.response_estimate {
+            self.response_estimate
+        } else {
+            self.output
+        };
         let since = if self.rules().estimates_since { self.since } else { 0 };
         Some(self.prompt.saturating_add(output).saturating_add(since))
     }
@@ -871,13 +875,10 @@ impl LiveCounter {
                     // Up to 2.1.68 the estimate starts after the response's last line.
                     self.since = 0;
                 } else {
-                    (self.since, self.response_chars) = (0, 0);
+                    (self.since, self.response_estimate) = (0, 0);
                     self.response_id = Some(id.unwrap_or_default().to_owned());
                 }
-                let chars = message
-                    .and_then(|m| m.get("content"))
-                    .map_or(0, |c| c.to_string().len() as u64);
-                self.response_chars = self.response_chars.saturating_add(chars);
+                self.response_estimate = self.response_estimate.saturating_add(content_estimate(Rules::NEWEST));
                 (self.prompt, self.output) = (prompt, n("output_tokens"));
             }
             Some("user") => self.since = self.since.saturating_add(content_estimate(rules)),

@@ -109,20 +109,6 @@ pub struct Transcript {
     earlier_sessions: crate::transcript::earlier::EarlierSessions,
 }
 
-/// A Claude Code response's output as its agent counted it, from the output its log
-/// recorded and the length of its content's JSON ([`Transcript::output_tokens_known`];
-/// the live meter reads a followed log's lines with the same rule): a record under an
-/// eighth of a quarter of those characters is the stream's first figure, and the quarter
-/// (Claude Code's own estimate) stands for it.
-pub fn output_as_counted(recorded: u64, content_chars: u64) -> u64 {
-    let quarter = content_chars / 4;
-    if recorded.saturating_mul(8) < quarter {
-        quarter
-    } else {
-        recorded
-    }
-}
-
 impl Transcript {
     /// The file as the user named it (`<stdin>` for `-`), for messages.
     pub fn source(&self) -> &str {
@@ -559,7 +545,12 @@ impl Transcript {
             .ok()
             .and_then(|m| m.get("content").map(|c| c.to_string().len() as u64))
             .unwrap_or_default();
-        Some(output_as_counted(recorded, content))
+        let quarter = content / 4;
+        Some(if recorded.saturating_mul(8) < quarter {
+            quarter
+        } else {
+            recorded
+        })
     }
 
     /// The JSON text of message `index`: as rewritten, else as read (a merged Claude Code
