@@ -1206,12 +1206,7 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
         let at = m.origin.unwrap_or_default();
         if m.kind == Kind::Assistant && !context.is_empty() {
             out.model_calls += 1;
-            // The response's output as the agent counted it (a Claude Code log may hold
-            // the stream's first figure).
-            let usage = inputs.whole.messages[at].recorded().map(|mut r| {
-                r.output_tokens = inputs.whole.output_tokens_known(at).unwrap_or(r.output_tokens);
-                r
-            });
+            let usage = inputs.whole.messages[at].recorded();
             let recorded = usage.map(|r| r.context_tokens()).filter(|&r| r > 0);
             let counted = running.total_counted();
             let real = recorded.filter(|_| real_lineage).map(|r| (r, counted));
