@@ -179,6 +179,8 @@ fn measured(transcript: &Transcript, counts: &Counts, window: (u64, String), thr
     recorded.reverse();
     let (tokens, tokens_from) = if let Some(&last) = recorded.last() {
         (last, "recorded".to_owned())
+    } else if let Some(last) = transcript.recorded_context() {
+        (last, "recorded".to_owned())
     } else {
         let overhead = crate::calibrate::calibrate(transcript, counts)
             .map_or(crate::policy::claude_code::ASSUMED_OVERHEAD, |c| c.overhead);
@@ -514,6 +516,36 @@ fn codex_calls(next: &mut MeterState, appended: &str) -> Option<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Copilot CLI log records no usage per call; its `session.shutdown` records the
+    /// context's size as the CLI counted it, which the meter reads while nothing of the
+    /// conversation follows it.
+    #[test]
+    fn a_copilot_session_is_metered_by_the_size_its_shutdown_recorded() {
+        let sample = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../tests/data/other-agents/copilot-cli/events.jsonl"),
+        )
+        .expect("the sample");
+        let shutdown = serde_json::json!({"type": "session.shutdown", "data": {"shutdownType": "routine",
+            "currentTokens": 35_322, "systemTokens": 9_891, "conversationTokens": 10_223, "toolDefinitionsTokens": 15_204},
+            "id": "e99", "timestamp": "2026-04-23T17:18:20.178Z", "parentId": null});
+        let meter_of = |text: String| {
+            let log = Transcript::parse("events.jsonl", text.into_bytes(), None).expect("a Copilot CLI log");
+            let counts = Counts::compute(&log, crate::tokens::Tokenizer::Estimate);
+            meter(&log, &counts, None)
+        };
+        let ended = meter_of(format!("{sample}{shutdown}\n"));
+        assert_eq!((ended.tokens, ended.tokens_from.as_str()), (35_322, "recorded"));
+        let resumed = serde_json::json!({"type": "user.message", "data": {"content": "now the docs"},
+            "id": "e100", "timestamp": "2026-04-24T09:00:00.000Z", "parentId": "e99"});
+        let grown = meter_of(format!("{sample}{shutdown}\n{resumed}\n"));
+        assert_eq!(
+            grown.tokens_from, "counted",
+            "a message after the shutdown: its figure is old"
+        );
+        assert_eq!(meter_of(sample).tokens_from, "counted");
+    }
 
     /// At many lines of real Claude Code logs: the meter of the first part brought up to
     /// date with the rest equals the meter of the whole, whenever it answers.

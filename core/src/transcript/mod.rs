@@ -176,6 +176,31 @@ impl Transcript {
         records.find_map(|r| string_field(&self.text[r.range.clone()], key))
     }
 
+    /// The context's size a log recorded at its end, where it records no usage per call:
+    /// GitHub Copilot CLI's `session.shutdown` `currentTokens` (its system prompt, tools
+    /// and conversation, as the CLI counts them), when no message of the conversation
+    /// follows it (a session resumed after it has grown since).
+    pub fn recorded_context(&self) -> Option<u64> {
+        if self.format.container != Container::CopilotCli {
+            return None;
+        }
+        for record in self.log_records.iter().rev() {
+            if record.message.is_some() {
+                return None;
+            }
+            let line = &self.text[record.range.clone()];
+            if !line.contains("\"session.shutdown\"") {
+                continue;
+            }
+            let value: serde_json::Value = serde_json::from_str(line).ok()?;
+            return value
+                .pointer("/data/currentTokens")
+                .and_then(serde_json::Value::as_u64)
+                .filter(|&t| t > 0);
+        }
+        None
+    }
+
     /// The context window the log itself records for its model, when it does (Codex's
     /// `token_count` events carry `info.model_context_window`): the window the agent
     /// worked with, which beats a guess from the model's name. The last one wins.
