@@ -135,6 +135,7 @@ fn threshold_of(transcript: &Transcript, window: u64) -> (u64, String) {
                 "copilot-cli (where its last automatic compaction began in this log)".to_owned(),
             );
         }
+        return (window, UNPUBLISHED_THRESHOLD.to_owned());
     }
     if transcript.format().container == Container::ClaudeCode {
         // The live epoch holds the compaction that began it; only when that one was not
@@ -157,6 +158,12 @@ fn threshold_of(transcript: &Transcript, window: u64) -> (u64, String) {
         (window, NO_COMPACTION.to_owned())
     }
 }
+
+/// What the meter says of an agent that compacts on its own at a threshold it does not
+/// publish, where its log shows no compaction (Copilot CLI): the window stands in, and
+/// no distance to the compaction is told.
+pub const UNPUBLISHED_THRESHOLD: &str =
+    "copilot-cli compacts in the background at a threshold it does not publish, and this log shows no compaction: the window stands in";
 
 /// What the meter says of an agent with no automatic compaction it knows of.
 pub const NO_COMPACTION: &str = "the window (no automatic compaction known for this agent)";
@@ -544,7 +551,12 @@ mod tests {
             grown.tokens_from, "counted",
             "a message after the shutdown: its figure is old"
         );
-        assert_eq!(meter_of(sample).tokens_from, "counted");
+        let untold = meter_of(sample);
+        assert_eq!(untold.tokens_from, "counted");
+        // Copilot compacts on its own; with no compaction in the log its threshold is not
+        // known, and the meter says so rather than "no automatic compaction".
+        assert!(untold.compacts);
+        assert_eq!(untold.threshold_from, UNPUBLISHED_THRESHOLD);
     }
 
     /// At many lines of real Claude Code logs: the meter of the first part brought up to

@@ -95,6 +95,9 @@ fn default_line(s: &Status) -> String {
     if !m.compacts {
         return format!("{head} · no automatic compaction");
     }
+    if m.threshold_from == ctxlens::meter::UNPUBLISHED_THRESHOLD {
+        return format!("{head} · compacts on its own at a threshold it does not publish");
+    }
     match m.calls {
         Some(calls) => format!("{head} · compaction in {} (≈{calls} calls)", short(m.left)),
         None => format!("{head} · compaction in {}", short(m.left)),

@@ -680,3 +680,21 @@ fn gemini_clis_next_compression_is_predicted_from_the_one_before_it() {
     assert_eq!(cut_backtest["compactions"].as_array().map(Vec::len), Some(1));
     assert_eq!(cut_backtest["compactions"][0], judged[0]);
 }
+
+/// Copilot CLI compacts on its own at a threshold it does not publish: with no compaction
+/// in its log, `status` says so, never "no automatic compaction" nor a distance to it.
+#[test]
+fn copilot_status_says_its_threshold_is_unpublished() {
+    let log = common::data().join("other-agents/copilot-cli/events.jsonl");
+    let out = ctxlens(&["status", log.to_str().unwrap()]);
+    assert_exit(&out, 0);
+    let line = stdout(&out);
+    assert!(
+        line.contains("compacts on its own at a threshold it does not publish"),
+        "{line}"
+    );
+    assert!(
+        !line.contains("no automatic compaction") && !line.contains("compaction in"),
+        "{line}"
+    );
+}

@@ -374,7 +374,7 @@ fn meter_parts(app: &App, meter: &crate::meter::Meter) -> Vec<Part> {
     let t = &app.theme();
     let calls = meter
         .calls
-        .filter(|_| meter.compacts)
+        .filter(|_| meter.compacts && meter.threshold_from != crate::meter::UNPUBLISHED_THRESHOLD)
         .map(|c| {
             format!(
                 " · about {} at this session's recent rate",
@@ -384,6 +384,8 @@ fn meter_parts(app: &App, meter: &crate::meter::Meter) -> Vec<Part> {
         .unwrap_or_default();
     let state = if !meter.compacts {
         "no automatic compaction (the window is the limit)".to_owned()
+    } else if meter.threshold_from == crate::meter::UNPUBLISHED_THRESHOLD {
+        "compacts on its own at a threshold it does not publish".to_owned()
     } else if meter.left == 0 {
         format!("past its auto-compact point ({})", thousands(meter.threshold))
     } else {
