@@ -798,6 +798,23 @@ fn read_on(path: &std::path::Path, last: &LastRead, tokenizer: Tokenizer) -> Opt
 
 /// The browser's rows, read in parallel and reported one by one from this thread (the
 /// report is not shared between threads); it stops at the next file once cancelled.
+/// The threads the browser's scan reads sessions on: one fewer than the machine's cores
+/// (at least one), so that the screen keeps a core to answer keys on while thousands of
+/// sessions are read (on two cores a scan on both starved the key loop for 300 ms).
+/// `None` where the threads cannot be made: the scan then runs on rayon's own pool.
+fn scan_pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(cores.saturating_sub(1).max(1))
+            .thread_name(|k| format!("ctxlens-scan-{k}"))
+            .build()
+            .ok()
+    })
+    .as_ref()
+}
+
 fn scan(
     files: &[PathBuf],
     tokenizer: Tokenizer,
@@ -810,20 +827,26 @@ fn scan(
     let (rows, read) = std::sync::mpsc::channel();
     std::thread::scope(|scope| {
         scope.spawn(move || {
-            files.par_iter().for_each_with(rows, |rows, path| {
-                if cancel.is_cancelled() {
-                    return;
-                }
-                let row = match reads {
-                    Some(reads) => rescan(path, tokenizer, reads),
-                    None => crate::scan::scan_file(path, tokenizer, None),
-                };
-                let entry = match row {
-                    Ok(session) => Entry::Session(Box::new(session)),
-                    Err(e) => Entry::Failed(path.display().to_string(), e.to_string()),
-                };
-                let _ = rows.send((path, entry));
-            });
+            let read_all = || {
+                files.par_iter().for_each_with(rows, |rows, path| {
+                    if cancel.is_cancelled() {
+                        return;
+                    }
+                    let row = match reads {
+                        Some(reads) => rescan(path, tokenizer, reads),
+                        None => crate::scan::scan_file(path, tokenizer, None),
+                    };
+                    let entry = match row {
+                        Ok(session) => Entry::Session(Box::new(session)),
+                        Err(e) => Entry::Failed(path.display().to_string(), e.to_string()),
+                    };
+                    let _ = rows.send((path, entry));
+                });
+            };
+            match scan_pool() {
+                Some(pool) => pool.install(read_all),
+                None => read_all(),
+            }
         });
         // A row is shown as soon as it is read, answered from its log alone; once the
         // other sessions of its folder are all read, a row they answer differently (as
