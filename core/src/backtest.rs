@@ -227,3 +227,7 @@ fn predicted(replayed: &Replayed, line: usize, real_at: usize, window: std::ops:
         predicted_counter: firing.and_then(|f| f.tokens_before),
     }
 }
+
+#[cfg(test)]
+#[path = "backtest_codex_tests.rs"]
+mod codex_tests;

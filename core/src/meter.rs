@@ -104,8 +104,16 @@ pub fn meter_read_on(transcript: &Transcript, counts: &Counts, earlier: &Meter) 
 fn threshold_of(transcript: &Transcript, window: u64) -> (u64, String) {
     if transcript.format().container == Container::Codex {
         // Codex's default `auto_compact_token_limit`: 90% of the model's window (the
-        // codex policy's default; a config that sets it lower is not in the rollout).
-        return (window * 9 / 10, "codex (90% of the window, its default)".to_owned());
+        // codex policy's default; a config that sets it lower is not in the rollout). The
+        // window the rollout records is the usable share of the model's.
+        let model = match transcript.recorded_window() {
+            Some(recorded) if recorded == window => transcript.model_window().unwrap_or(window),
+            _ => window,
+        };
+        return (
+            crate::policy::codex::default_limit(model),
+            "codex (90% of the model's window, its default)".to_owned(),
+        );
     }
     if transcript.format().container == Container::GeminiCli {
         // gemini-cli compresses once the last prompt reaches half the model's token limit

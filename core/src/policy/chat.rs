@@ -38,6 +38,7 @@ pub struct Call {
 
 /// One message of the view.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::struct_excessive_bools)] // independent facts about one message, read by many
 pub struct ChatMessage {
     /// Its position in the list a policy is given (what the plan's rows are numbered by).
     pub index: usize,
@@ -81,6 +82,17 @@ pub struct ChatMessage {
     /// re-read file: `attachment` records, sent to the model with the next request and not
     /// logged as messages); 0 elsewhere.
     pub attached_chars: u64,
+    /// It is one more item of the model response the message before it began (an item
+    /// list — OpenAI Responses, Codex — writes one answer as a run of output items:
+    /// reasoning, a message, calls): not a model call of its own.
+    pub continues_response: bool,
+    /// The bytes of an item of an item list (OpenAI Responses, a Codex rollout) as the
+    /// agent sends it (its JSON); 0 for other messages and those a policy wrote. What an
+    /// agent that sizes items by their serialisation (Codex) measures.
+    pub json_bytes: u64,
+    /// The bytes of an encrypted payload the provider reads back and no one else can (a
+    /// Responses reasoning item's `encrypted_content`); 0 elsewhere.
+    pub sealed_bytes: u64,
 }
 
 impl ChatMessage {
@@ -109,6 +121,7 @@ pub fn chat_view(transcript: &Transcript) -> Vec<ChatMessage> {
 /// The chat view with each message's count taken from `counts`.
 pub fn chat_view_counted(transcript: &Transcript, counts: &Counts) -> Vec<ChatMessage> {
     use rayon::prelude::*;
+    let item_list = transcript.format.dialect.rules().is_item_list();
     let mut view = (0..transcript.messages.len())
         .into_par_iter()
         .map(|index| {
@@ -123,11 +136,47 @@ pub fn chat_view_counted(transcript: &Transcript, counts: &Counts) -> Vec<ChatMe
             message.origin = Some(index);
             message.counted = counts.message(index);
             message.past_summary = transcript.messages[index].past_summary;
+            if item_list {
+                message.json_bytes = sent_bytes(transcript, index);
+            }
+            message.sealed_bytes = value
+                .get("encrypted_content")
+                .and_then(Value::as_str)
+                .map_or(0, |sealed| sealed.len() as u64);
             message
         })
         .collect::<Vec<_>>();
     add_attachments(&mut view, transcript);
+    if item_list {
+        mark_response_runs(&mut view);
+    }
     view
+}
+
+/// The bytes of message `index`'s JSON as the agent sends it: a tool's output the agent
+/// truncated in its history ([`crate::transcript::Message::kept_output_tokens`], four
+/// bytes a token) at most that, with room for the item around it and the truncation's
+/// marker.
+fn sent_bytes(transcript: &Transcript, index: usize) -> u64 {
+    /// The item's JSON around the output (`type`, `call_id`) and the marker.
+    const AROUND_OUTPUT: u64 = 128;
+    let whole = transcript.raw(index).len() as u64;
+    match transcript.messages[index].kept_output_tokens() {
+        Some(tokens) => whole.min(tokens.saturating_mul(4).saturating_add(AROUND_OUTPUT)),
+        None => whole,
+    }
+}
+
+/// In an item list, a model output item right after another (no tool output, no
+/// prompt between them) is the same response's: the run is one model call.
+fn mark_response_runs(view: &mut [ChatMessage]) {
+    for k in 1..view.len() {
+        let (before, item) = (&view[k - 1], &view[k]);
+        view[k].continues_response = item.kind == Kind::Assistant
+            && before.kind == Kind::Assistant
+            && !item.past_summary
+            && !before.past_summary;
+    }
 }
 
 /// Adds to each message the attachments its log records after it
@@ -186,6 +235,9 @@ pub fn written(kind: Kind, role: &str, text: String, counted: u64) -> ChatMessag
         call_id: None,
         name: None,
         attached_chars: 0,
+        continues_response: false,
+        json_bytes: 0,
+        sealed_bytes: 0,
     }
 }
 
@@ -229,6 +281,9 @@ fn from_chat_json(index: usize, role: &str, value: &Value, transcript: &Transcri
             }),
         name: value.get("name").and_then(Value::as_str).map(str::to_owned),
         attached_chars: 0,
+        continues_response: false,
+        json_bytes: 0,
+        sealed_bytes: 0,
     };
     match value.get("content") {
         Some(Value::String(s)) => message.text.clone_from(s),
@@ -319,7 +374,13 @@ fn read_parts(message: &mut ChatMessage, parts: &[Value]) {
 /// transcript's own pairing.
 fn from_roles(index: usize, role: &str, transcript: &Transcript) -> ChatMessage {
     let m = &transcript.messages[index];
-    let mut kind = kind_of(role);
+    // An item list names its outputs by type (`reasoning`, `web_search_call`): the
+    // dialect knows which are the model's.
+    let mut kind = if transcript.format.dialect.rules().is_model_output(role) {
+        Kind::Assistant
+    } else {
+        kind_of(role)
+    };
     if !m.tool_results().is_empty() && m.tool_calls().is_empty() {
         kind = Kind::Tool;
     } else if !m.tool_calls().is_empty() {
@@ -352,6 +413,9 @@ fn from_roles(index: usize, role: &str, transcript: &Transcript) -> ChatMessage 
         call_id: m.tool_results().first().cloned(),
         name: None,
         attached_chars: 0,
+        continues_response: false,
+        json_bytes: 0,
+        sealed_bytes: 0,
     }
 }
 

@@ -1,4 +1,4 @@
-//! `codex`: Codex CLI's compaction. It fires when the context reaches
+//! `codex`: Codex CLI's compaction. It fires when its counter reaches
 //! `auto_compact_token_limit`, then takes one of two paths (openai/codex at 001cb8e:
 //! `compact.rs` `should_use_remote_compact_task` is the provider being OpenAI's):
 //! - **local** (`compaction=local`, the default; `codex-rs/core/src/compact.rs`): the new
@@ -14,14 +14,34 @@
 //!   item is are not known before the next call's usage: the replay keeps every user
 //!   message whole and weighs the item as its own summary, and says so.
 //!
-//! Its counter is Codex's: the last response's recorded usage (system prompt and tools
-//! included) plus an estimate of the items added since, four bytes a token
-//! (`overhead` + `ratio` × estimate; a replay sets both from the rollout's `token_count`
-//! events, and from the fit of an ended epoch after its own firing); without recorded
-//! usage, the estimate of the items alone.
+//! **The limit** is 90% of the model's window (`ModelInfo::auto_compact_token_limit`,
+//! `codex-rs/protocol/src/openai_models.rs`; a configured limit is clamped to it). A
+//! rollout records `model_context_window` as the *usable* window, 95% of the model's
+//! (`effective_context_window_percent`): 258,400 for a 272,000-token model, whose limit is
+//! 244,800 ([`crate::transcript::Transcript::model_window`]).
+//!
+//! **The counter** is `ContextManager::get_total_token_usage`
+//! (`codex-rs/core/src/context_manager/history.rs`): the last response's `total_tokens`
+//! (prompt and output), plus its estimate of the items added after the last item the
+//! model wrote (tool outputs: each item's JSON, four bytes a token), plus — the provider
+//! leaving earlier turns' reasoning out of its usage — the estimate of every reasoning
+//! item before the last user message (its encrypted content's length × ¾ − 650 bytes).
+//! A replay sets the first term from the rollout's `token_count` events (`overhead`,
+//! `ratio`), and from the fit of an ended epoch after its own firing.
+//!
+//! **When it looks**: once per model response, after the response and its tool outputs
+//! — mid-turn, when the model asked for a tool — and at the start of a turn, before the
+//! user's new message is added (`run_turn`'s pre-sampling check). A replay decides before
+//! each response's first item; at a turn's start it leaves the new turn's input out of the
+//! count, as Codex has not recorded it yet.
 
 use super::chat::{ChatMessage, Kind};
 use super::running::Running;
+
+/// Codex's default limit for a model whose window is `window`: 90% of it.
+pub fn default_limit(window: u64) -> u64 {
+    window * 9 / 10
+}
 use super::{Inserted, Policy, PolicyPlan, PolicySettings, Section};
 
 /// Codex's approximation: 4 bytes a token.
@@ -29,10 +49,17 @@ fn approx_tokens(bytes: usize) -> u64 {
     (bytes as u64).div_ceil(4)
 }
 
-/// A message's size for the trigger: its text and its calls' names and arguments, in
-/// bytes, ÷ 4 (an approximation of Codex's own estimate, which adds the provider's
-/// recorded usage of the last response).
+/// Codex's estimate of one item (`estimate_item_token_count`): a reasoning item by its
+/// encrypted content (length × ¾ − 650 bytes), any other by its JSON, four bytes a token.
+/// A message with no JSON of its own (a summary a replay wrote) is sized by its text and
+/// its calls' names and arguments.
 fn message_tokens(m: &ChatMessage) -> u64 {
+    if m.sealed_bytes > 0 && m.role == "reasoning" {
+        return approx_tokens(((m.sealed_bytes * 3 / 4).saturating_sub(650)) as usize);
+    }
+    if m.json_bytes > 0 {
+        return approx_tokens(m.json_bytes as usize);
+    }
     approx_tokens(m.text.len() + m.calls.iter().map(|c| c.name.len() + c.arguments.len()).sum::<usize>())
 }
 
@@ -111,26 +138,26 @@ impl Policy for Codex {
         message_tokens(message)
     }
 
+    fn last_response_tokens(&self, recorded: &crate::transcript::Recorded) -> u64 {
+        // `last_token_usage.total_tokens`: the prompt and the output, reasoning included.
+        recorded.context_tokens().saturating_add(recorded.output_tokens)
+    }
+
     fn may_act(&self, settings: &PolicySettings, running: &Running) -> Result<bool, crate::Error> {
-        let cost = counter(settings, running.total_cost())?;
-        let limit = settings
-            .number("auto_compact_token_limit")?
-            .or(settings.number("context_window")?.map(|w| w * 9 / 10))
-            .unwrap_or(0);
-        Ok(cost >= limit)
+        let Some(limit) = limit_of(settings)? else {
+            return Ok(true);
+        };
+        Ok(counter_at(settings, running)? >= limit)
     }
 
     fn plan_chat(&self, chat: &[ChatMessage], settings: &PolicySettings) -> Result<PolicyPlan, crate::Error> {
         let window = settings.number("context_window")?;
-        let limit =
-            match (settings.number("auto_compact_token_limit")?, window) {
-                (Some(limit), _) => limit,
-                (None, Some(window)) => window * 9 / 10,
-                (None, None) => return Err(crate::Error::Setting(
-                    "codex needs --set auto_compact_token_limit=N (model_auto_compact_token_limit) or context_window=N"
-                        .to_owned(),
-                )),
-            };
+        let Some(limit) = limit_of(settings)? else {
+            return Err(crate::Error::Setting(
+                "codex needs --set auto_compact_token_limit=N (model_auto_compact_token_limit) or context_window=N"
+                    .to_owned(),
+            ));
+        };
         let remote = match settings.text("compaction") {
             None | Some("local") => false,
             Some("remote") => true,
@@ -141,7 +168,7 @@ impl Policy for Codex {
             }
         };
         let budget = settings.number_or("user_message_budget", 20_000)?;
-        let total = counter(settings, chat.iter().map(message_tokens).sum())?;
+        let total = counter_at(settings, &Running::of(chat, message_tokens))?;
         let label = if settings.text("overhead").is_some() {
             "codex (last usage + bytes/4 since)"
         } else {
@@ -150,7 +177,7 @@ impl Policy for Codex {
         let mut plan = PolicyPlan::unchanged(self.name(), label, chat.len());
         plan.tokens_before = Some(total);
         plan.tokens_after = Some(total);
-        let limit = limit_in_force(settings, window, limit, &mut plan.warnings);
+        note_settings(settings, window, &mut plan.warnings);
         if total < limit {
             return Ok(plan);
         }
@@ -193,23 +220,32 @@ impl Policy for Codex {
     }
 }
 
-/// The limit in force (current Codex clamps it to 90% of the window), and what these
-/// settings leave unsaid added to `warnings`.
-fn limit_in_force(settings: &PolicySettings, window: Option<u64>, limit: u64, warnings: &mut Vec<String>) -> u64 {
+/// The limit in force: the configured one, clamped to 90% of the window as current Codex
+/// does, else 90% of the window; `None` when these settings give neither.
+fn limit_of(settings: &PolicySettings) -> Result<Option<u64>, crate::Error> {
+    let window = settings.number("context_window")?;
+    Ok(match (settings.number("auto_compact_token_limit")?, window) {
+        (Some(limit), Some(window)) => Some(limit.min(default_limit(window))),
+        (Some(limit), None) => Some(limit),
+        (None, Some(window)) => Some(default_limit(window)),
+        (None, None) => None,
+    })
+}
+
+/// What these settings leave unsaid, added to `warnings`.
+fn note_settings(settings: &PolicySettings, window: Option<u64>, warnings: &mut Vec<String>) {
     if settings.text("compaction").is_none() && settings.text("provider") == Some("openai") {
         warnings.push(
             "this rollout's provider is openai, for which Codex compacts remotely (codex-rs `should_use_remote_compact_task`): replayed as local compaction; --set compaction=remote replays the server's path".to_owned(),
         );
     }
-    match window {
-        Some(window) if limit > window * 9 / 10 => {
-            let clamp = window * 9 / 10;
+    if let (Ok(Some(limit)), Some(window)) = (settings.number("auto_compact_token_limit"), window) {
+        if limit > default_limit(window) {
             warnings.push(format!(
-                "auto_compact_token_limit {limit} is above 90% of the {window}-token window: current Codex versions clamp it to {clamp}"
+                "auto_compact_token_limit {limit} is above 90% of the {window}-token window: current Codex versions clamp it to {}",
+                default_limit(window)
             ));
-            clamp
         }
-        _ => limit,
     }
 }
 
@@ -254,11 +290,15 @@ fn keep_every_user_message(chat: &[ChatMessage], plan: &mut PolicyPlan) -> u64 {
     kept_tokens
 }
 
-/// Codex's count of a context whose items estimate to `estimate`: with recorded usage
-/// known (`overhead`, `ratio`), that usage plus what came since; else the estimate.
-fn counter(settings: &PolicySettings, estimate: u64) -> Result<u64, crate::Error> {
+/// Codex's counter over the context `running` describes, at a decision (module doc):
+/// with recorded usage known (`overhead` + `ratio` × the items up to the model's last one
+/// stand for the last response's `total_tokens`), that figure, the tool outputs since,
+/// and the reasoning items before the last user message; without it, the estimate of
+/// every item. A new turn's input after the model's last item is not counted: Codex looks
+/// before it records it.
+fn counter_at(settings: &PolicySettings, running: &Running) -> Result<u64, crate::Error> {
     let Some(overhead) = settings.number("overhead")? else {
-        return Ok(estimate);
+        return Ok(running.total_cost());
     };
     let ratio = match settings.text("ratio") {
         None => 1.0,
@@ -268,7 +308,16 @@ fn counter(settings: &PolicySettings, estimate: u64) -> Result<u64, crate::Error
             .filter(|r| *r > 0.0 && r.is_finite())
             .ok_or_else(|| crate::Error::Setting(format!("--set ratio={text}: expected a positive number")))?,
     };
-    Ok((overhead as f64 + ratio * estimate as f64).round() as u64)
+    let n = running.messages();
+    let (base, thinking) = match running.last_assistant() {
+        Some(last) => {
+            let outputs_since = running.tool_cost[n] - running.tool_cost[last + 1];
+            let thinking = running.user_before(last).map_or(0, |user| running.thinking_cost[user]);
+            (running.cost[last + 1] + outputs_since, thinking)
+        }
+        None => (running.total_cost(), 0),
+    };
+    Ok((overhead as f64 + ratio * base as f64).round() as u64 + thinking)
 }
 
 /// `text` cut in the middle to about `tokens` tokens (four bytes each), its first and

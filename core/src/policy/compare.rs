@@ -13,10 +13,11 @@ use crate::tokens::Counts;
 use crate::transcript::Transcript;
 
 /// The model's context window a comparison takes the agents' defaults from: the one
-/// given, else the one the log records, else the model's, else Claude Code's default.
+/// given, else the one the log records ([`Transcript::model_window`]), else the model's,
+/// else Claude Code's default.
 pub fn window_for(given: Option<u64>, whole: &Transcript) -> u64 {
     given
-        .or_else(|| whole.recorded_window())
+        .or_else(|| whole.model_window())
         .or_else(|| whole.model().and_then(crate::models::window_of).map(|w| w.tokens))
         .unwrap_or(super::claude_code::DEFAULT_WINDOW)
 }

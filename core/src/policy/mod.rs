@@ -16,7 +16,7 @@ pub mod agent_summary;
 mod anthropic_api;
 pub mod chat;
 pub mod claude_code;
-mod codex;
+pub(crate) mod codex;
 pub mod compare;
 mod gemini_cli;
 mod langchain;

@@ -1188,7 +1188,9 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
     // The response being added: the figure the agent reads from its recorded usage, the
     // prompt it answered, and the policy's count before it.
     let mut answered: Option<(u64, u64, u64)> = None;
-    for m in inputs.chat {
+    // A log whose responses may record only their stream's first usage (Claude Code's).
+    let partial_usage = inputs.whole.format().container == crate::transcript::Container::ClaudeCode;
+    for (k, m) in inputs.chat.iter().enumerate() {
         if inputs.cancel.is_cancelled() {
             return Err(crate::Error::Cancelled);
         }
@@ -1204,9 +1206,9 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
             continue;
         }
         let at = m.origin.unwrap_or_default();
-        if m.kind == Kind::Assistant && !context.is_empty() {
+        if m.kind == Kind::Assistant && !m.continues_response && !context.is_empty() {
             out.model_calls += 1;
-            let usage = inputs.whole.messages[at].recorded();
+            let usage = response_usage(inputs, k);
             let recorded = usage.map(|r| r.context_tokens()).filter(|&r| r > 0);
             let counted = running.total_counted();
             let real = recorded.filter(|_| real_lineage).map(|r| (r, counted));
@@ -1288,7 +1290,9 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
         next.policy_cost = policy.cost(&next);
         running.push(&context, &next, next.policy_cost);
         context.push(next);
-        if let Some((figure, prompt, base_before)) = answered.take() {
+        // The response's usage is read once its last item is in the context.
+        let response_ends = !inputs.chat.get(k + 1).is_some_and(|next| next.continues_response);
+        if let Some((figure, prompt, base_before)) = answered.take_if(|_| response_ends) {
             // A log that kept only a streamed response's first usage records an output of a
             // token or two: the response is then what the policy counts of it. A recorded
             // output of at least half that count is the response's own (its thinking, which
@@ -1297,7 +1301,8 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
             let counted = base.saturating_sub(base_before);
             let counted_response = prompt.saturating_add(counted);
             let output = figure.saturating_sub(prompt);
-            let figure = if output < counted / 2 { counted_response } else { figure };
+            let partial = output < counted / 2 && (output == 0 || partial_usage);
+            let figure = if partial { counted_response } else { figure };
             known_before = Some((figure, base));
         }
     }
@@ -1307,6 +1312,16 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
     }
     record_losses(inputs, &removed, &summaries, &mut out);
     Ok(out)
+}
+
+/// The usage recorded for the model response whose first item is `inputs.chat[k]`: an
+/// item list records it after the response's last item.
+fn response_usage(inputs: &Inputs, k: usize) -> Option<crate::transcript::Recorded> {
+    inputs.chat[k..]
+        .iter()
+        .enumerate()
+        .take_while(|(j, item)| *j == 0 || item.continues_response)
+        .find_map(|(_, item)| item.origin.and_then(|at| inputs.whole.messages[at].recorded()))
 }
 
 /// The context the agent had right after the real compaction whose summary is `summary`,

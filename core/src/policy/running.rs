@@ -31,6 +31,11 @@ pub struct Running {
     pub stops: Vec<usize>,
     /// The position of the latest assistant message.
     last_assistant: Option<usize>,
+    /// The policy's cost of tool results only.
+    pub tool_cost: Vec<u64>,
+    /// The policy's cost of reasoning items only (the model's sealed thinking an item
+    /// list keeps in the history, which the provider's usage of a later turn leaves out).
+    pub thinking_cost: Vec<u64>,
 }
 
 impl Running {
@@ -47,6 +52,8 @@ impl Running {
             first_is_system: false,
             stops: Vec::new(),
             last_assistant: None,
+            tool_cost: vec![0],
+            thinking_cost: vec![0],
         }
     }
 
@@ -61,6 +68,8 @@ impl Running {
             &mut running.tools,
             &mut running.clearable,
             &mut running.clearable_counted,
+            &mut running.tool_cost,
+            &mut running.thinking_cost,
         ] {
             v.reserve(n);
         }
@@ -102,6 +111,10 @@ impl Running {
         self.counted.push(last(&self.counted) + m.counted);
         let is_tool = m.kind == Kind::Tool;
         self.tools.push(last(&self.tools) + u64::from(is_tool));
+        self.tool_cost
+            .push(last(&self.tool_cost) + if is_tool { cost } else { 0 });
+        self.thinking_cost
+            .push(last(&self.thinking_cost) + if m.role == "reasoning" { cost } else { 0 });
         self.tool_counted
             .push(last(&self.tool_counted) + if is_tool { m.counted } else { 0 });
         let clearable = is_tool
@@ -152,6 +165,7 @@ impl Running {
         };
         let n = self.messages();
         let (mut d_cost, mut d_counted, mut d_tool, mut d_clearable) = (0i64, 0i64, 0i64, 0i64);
+        let (mut d_tool_cost, mut d_thinking) = (0i64, 0i64);
         let mut next = changed.iter().peekable();
         for p in first..n {
             if let Some(&&(at, cost, counted)) = next.peek() {
@@ -161,6 +175,13 @@ impl Running {
                     let old_counted = self.counted[p + 1] as i64 - self.counted[p] as i64 + d_counted;
                     let is_tool = self.tools[p + 1] > self.tools[p];
                     let clearable = self.clearable[p + 1] > self.clearable[p];
+                    let thinking = self.thinking_cost[p + 1] as i64 - self.thinking_cost[p] as i64 + d_thinking;
+                    if is_tool {
+                        d_tool_cost += cost as i64 - old_cost;
+                    }
+                    if thinking > 0 {
+                        d_thinking += cost as i64 - thinking;
+                    }
                     let old_tool = if is_tool { old_counted } else { 0 };
                     let old_clearable = if clearable { old_counted } else { 0 };
                     d_cost += cost as i64 - old_cost;
@@ -178,7 +199,15 @@ impl Running {
             shift(&mut self.counted[p + 1], d_counted);
             shift(&mut self.tool_counted[p + 1], d_tool);
             shift(&mut self.clearable_counted[p + 1], d_clearable);
+            shift(&mut self.tool_cost[p + 1], d_tool_cost);
+            shift(&mut self.thinking_cost[p + 1], d_thinking);
         }
+    }
+
+    /// The last user message before position `before`.
+    pub fn user_before(&self, before: usize) -> Option<usize> {
+        let k = self.users.partition_point(|&u| u < before);
+        k.checked_sub(1).map(|k| self.users[k])
     }
 
     /// The first user message at or after `from`.

@@ -117,6 +117,10 @@ pub struct Extra {
     /// The log recorded a usage that cannot be real (see [`Recorded::is_plausible`]):
     /// left out of `recorded`, so of every fit, meter and cost, and said.
     pub implausible_usage: bool,
+    /// For a tool's output: the most of it, in tokens, the agent kept in the history it
+    /// sends, where the log holds it whole (Codex truncates each output to its turn's
+    /// `truncation_policy` as it records it in the history; the rollout keeps it all).
+    pub kept_output_tokens: Option<u64>,
 }
 
 /// One message of a transcript: about 56 bytes, plus its shared extras when it has any.
@@ -468,6 +472,12 @@ impl Message {
     /// Usage the provider recorded for it.
     pub fn recorded(&self) -> Option<Recorded> {
         self.extra.as_ref().and_then(|e| e.recorded)
+    }
+
+    /// For a tool's output the log holds whole: the most of it, in tokens, the agent
+    /// kept in the history it sends.
+    pub fn kept_output_tokens(&self) -> Option<u64> {
+        self.extra.as_ref().and_then(|e| e.kept_output_tokens)
     }
 
     /// Its extras, made on first use.

@@ -218,6 +218,19 @@ impl Transcript {
         })
     }
 
+    /// The model's context window as the log records it, where it does: what
+    /// [`Transcript::recorded_window`] says, read as the agent means it. A Codex rollout
+    /// records the *usable* window, 95% of the model's
+    /// (`effective_context_window_percent`); the model's is what its limits are taken from.
+    pub fn model_window(&self) -> Option<u64> {
+        let recorded = self.recorded_window()?;
+        Some(if self.format.container == Container::Codex {
+            logs::codex::model_window_of(recorded)
+        } else {
+            recorded
+        })
+    }
+
     /// The version of the agent that wrote a session log, when it says: Claude Code's
     /// `version` on its records, Codex's `cli_version` in its session header. Agents
     /// change their compaction rules between releases.

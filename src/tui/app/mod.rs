@@ -369,7 +369,7 @@ impl App {
     pub fn new(transcript: Transcript, config: Config) -> (App, Vec<Effect>) {
         let transcript = Arc::new(transcript);
         let model_window = transcript
-            .recorded_window()
+            .model_window()
             .or_else(|| transcript.model().and_then(crate::models::window_of).map(|w| w.tokens));
         let estimate = Arc::new(Counts::compute(&transcript, Tokenizer::Estimate));
         let total = estimate.total();

@@ -150,6 +150,32 @@ fn user_text_message(source: &str, text: &str, line: &Line, body: &str, index: u
     super::synthetic_message(source, text, Dialect::Responses, json, &line.range, index)
 }
 
+/// The share of the model's window a rollout records as `model_context_window`:
+/// `effective_context_window_percent`, 95 unless the model catalog says otherwise
+/// (`codex-rs/protocol/src/openai_models.rs`; 258,400 for a 272,000-token model).
+const EFFECTIVE_WINDOW_PERCENT: u64 = 95;
+
+/// The model's window behind the usable one a rollout records.
+pub(crate) fn model_window_of(recorded: u64) -> u64 {
+    recorded * 100 / EFFECTIVE_WINDOW_PERCENT
+}
+
+/// The most of a tool's output, in tokens, a turn keeps in the history it sends: its
+/// `truncation_policy` (`{"mode": "tokens"|"bytes", "limit": N}`, four bytes a token),
+/// which Codex applies with a fifth more for the output's serialisation
+/// (`ContextManager::process_item`, `codex-rs/core/src/context_manager/history.rs`).
+/// `None` where the turn records none: the output is then sized as the rollout holds it.
+fn output_limit_of(turn_context: &Value) -> Option<u64> {
+    let policy = turn_context.get("truncation_policy")?;
+    let limit = policy.get("limit").and_then(Value::as_u64)?;
+    let tokens = match policy.get("mode").and_then(Value::as_str)? {
+        "tokens" => limit,
+        "bytes" => limit.div_ceil(4),
+        _ => return None,
+    };
+    Some(tokens + tokens / 5)
+}
+
 /// The usage a `token_count` event's payload records for its call.
 pub(crate) fn usage_of(payload: &Value) -> Option<Recorded> {
     let u = payload.pointer("/info/last_token_usage")?;
@@ -179,6 +205,8 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
     // Usage recorded before the response it measures was written (Codex 0.58 writes the
     // `token_count` of a call right after its reasoning event, before its items).
     let mut pending_usage: Option<Recorded> = None;
+    // The turn's limit on a tool output kept in the history (tokens).
+    let mut output_limit: Option<u64> = None;
     // A user prompt taken from an event, while no model output has followed it: a
     // response item holding the same prompt replaces it.
     let mut prompt_from_event: Option<(usize, String)> = None;
@@ -192,6 +220,7 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
             if let Some(model) = payload.get("model").and_then(Value::as_str) {
                 loaded.model = Some(model.to_owned());
             }
+            output_limit = output_limit_of(&payload);
         }
         match (kind.as_str(), payload_raw) {
             ("response_item", Some(raw)) => {
@@ -214,6 +243,9 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                     if let Some(usage) = pending_usage.take() {
                         m.set_recorded(Some(usage));
                     }
+                }
+                if m.role.ends_with("_call_output") && output_limit.is_some() {
+                    m.extra_mut().kept_output_tokens = output_limit;
                 }
                 loaded.messages.push(m);
                 owner = Some(index);

@@ -10,7 +10,7 @@
 //! the message it measured.
 
 mod claude_code;
-mod codex;
+pub(crate) mod codex;
 mod copilot_cli;
 mod gemini_cli;
 mod message_head;
