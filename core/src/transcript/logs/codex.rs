@@ -190,6 +190,26 @@ pub(crate) fn usage_of(payload: &Value) -> Option<Recorded> {
     })
 }
 
+/// Reads which `token_count` events measure a response.
+#[derive(Default)]
+struct ResponseUsage {
+    /// The session's cumulative usage as the last event gave it.
+    last_totals: Option<Value>,
+}
+
+impl ResponseUsage {
+    /// The usage the event `payload` measures for a response. Codex sends its last
+    /// usage again when a turn starts and after a compaction (the session's totals
+    /// unchanged), and after a compaction an estimate with no input or output: neither
+    /// measures a response.
+    fn usage(&mut self, payload: &Value) -> Option<Recorded> {
+        let totals = payload.pointer("/info/total_token_usage").cloned();
+        let repeated = totals.is_some() && totals == self.last_totals;
+        self.last_totals = totals.or(self.last_totals.take());
+        usage_of(payload).filter(|u| !repeated && u.input_tokens + u.cache_read_tokens + u.output_tokens > 0)
+    }
+}
+
 /// Whether an item of this role answers a model call (an assistant message, a
 /// `*_call`): what a `token_count` measures. A reasoning item comes before the answer.
 pub(crate) fn answers_a_call(role: &str) -> bool {
@@ -205,6 +225,7 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
     // Usage recorded before the response it measures was written (Codex 0.58 writes the
     // `token_count` of a call right after its reasoning event, before its items).
     let mut pending_usage: Option<Recorded> = None;
+    let mut responses = ResponseUsage::default();
     // The turn's limit on a tool output kept in the history (tokens).
     let mut output_limit: Option<u64> = None;
     // A user prompt taken from an event, while no model output has followed it: a
@@ -260,7 +281,7 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                 }
             }
             ("event_msg", _) if payload.get("type").and_then(Value::as_str) == Some("token_count") => {
-                if let Some(usage) = usage_of(&payload) {
+                if let Some(usage) = responses.usage(&payload) {
                     last_recorded = Some(usage.input_tokens + usage.cache_read_tokens);
                     // It measures the response just written; when the last item is not
                     // the model's (a tool's output, a prompt), the response to come.
@@ -451,5 +472,70 @@ mod tests {
             .chain([compacted(), answer("Done.")])
             .collect();
         assert_eq!(triggers(&untold), [None]);
+    }
+
+    fn token_count(input: u64, output: u64, session_input: u64) -> (&'static str, serde_json::Value) {
+        let last = serde_json::json!({"input_tokens": input, "cached_input_tokens": 0, "output_tokens": output,
+            "total_tokens": input + output});
+        let total = serde_json::json!({"input_tokens": session_input, "cached_input_tokens": 0, "output_tokens": output,
+            "total_tokens": session_input + output});
+        (
+            "event_msg",
+            serde_json::json!({"type": "token_count", "info": {"last_token_usage": last, "total_token_usage": total,
+                "model_context_window": 258_400}}),
+        )
+    }
+
+    /// Each response gets the usage measured for it: a `token_count` Codex sends again
+    /// when a turn starts (the session's totals unchanged) and the estimate it sends after
+    /// compacting (no input, no output) measure no response, and are given to none.
+    #[test]
+    fn a_repeated_or_estimated_token_count_is_no_responses_usage() {
+        let call = |id: &str| {
+            (
+                "response_item",
+                serde_json::json!({"type": "function_call", "name": "shell", "arguments": "{}", "call_id": id}),
+            )
+        };
+        let mut records = prompt("Rename the config loader.");
+        records.extend([
+            answer("Renamed."),
+            token_count(30_000, 50, 30_000),
+            event("task_complete"),
+        ]);
+        // The next turn starts: the last usage again, after its prompt, before a response
+        // of three items (reasoning, a message, a call).
+        records.push(event("task_started"));
+        records.extend(prompt("Now add a test."));
+        records.extend([
+            token_count(30_000, 50, 30_000),
+            ("response_item", serde_json::json!({"type": "reasoning", "summary": []})),
+            answer("Adding it."),
+            call("c1"),
+            token_count(31_000, 40, 61_000),
+        ]);
+        // After compacting: an estimate of the new history, with no input or output.
+        records.extend([
+            compacted(),
+            token_count(0, 0, 61_000),
+            event("context_compacted"),
+            answer("Running the tests."),
+            call("c2"),
+            token_count(9_000, 30, 70_000),
+        ]);
+        let whole = rollout(&records);
+        let usage: Vec<(String, u64)> = whole
+            .messages()
+            .iter()
+            .filter_map(|m| m.recorded().map(|r| (m.role.as_str().to_owned(), r.input_tokens)))
+            .collect();
+        assert_eq!(
+            usage,
+            [
+                ("assistant".to_owned(), 30_000),
+                ("function_call".to_owned(), 31_000),
+                ("function_call".to_owned(), 9_000)
+            ]
+        );
     }
 }
