@@ -49,7 +49,7 @@ pub(crate) fn claude_code(
         .filter_map(|(i, l)| uuid(l).map(|u| (u, i)))
         .collect();
     let main_parents: HashSet<String> = lines.iter().filter(|l| !sidechain(l)).filter_map(parent).collect();
-    let leaf = last_leaf(&lines, &main_parents, &parent, &uuid, &|p| by_uuid.contains_key(p));
+    let leaf = last_leaf(&lines, &main_parents, &parent, &uuid, &by_uuid);
     // A compaction starts a chain with no parent: the conversation before it is reached
     // through the boundary's `logicalParentUuid`, or, for a 1.0.x summary written without
     // a boundary, through the main conversation's last record before it.
@@ -147,19 +147,41 @@ fn logical_parent(
 /// are the parents main-conversation records name); a sub-agent's own log is all
 /// sidechain, so then any leaf will do. A leaf whose parent is not in the file (a tool's
 /// `progress` record written while its call's own line is not yet: the last line of a log
-/// read mid-call) leads nowhere and is passed over while another leaf exists.
+/// read mid-call) leads nowhere and is passed over while another leaf exists; so is a late
+/// tool result — one answering a call the conversation has moved on from (a later
+/// response exists), such as a permission request failing when the session closes hours
+/// after the call: the conversation did not go back to that call.
 fn last_leaf(
     lines: &[Line],
     main_parents: &HashSet<String>,
     parent: &dyn Fn(&Line) -> Option<String>,
     uuid: &dyn Fn(&Line) -> Option<String>,
-    written: &dyn Fn(&str) -> bool,
+    by_uuid: &HashMap<String, usize>,
 ) -> Option<usize> {
     let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
     let main_leaf = |l: &Line| !sidechain(l) && uuid(l).is_some_and(|u| !main_parents.contains(&u));
+    let kind = |l: &Line| l.fields.get("type").map(|t| t.get().trim_matches('"').to_owned());
+    let last_response = lines
+        .iter()
+        .rposition(|l| !sidechain(l) && kind(l).as_deref() == Some("assistant"));
+    let late_result = |l: &Line| {
+        kind(l).as_deref() == Some("user")
+            && l.fields
+                .get("message")
+                .is_some_and(|m| m.get().contains("\"tool_result\""))
+            && parent(l)
+                .and_then(|p| by_uuid.get(&p).copied())
+                .zip(last_response)
+                .is_some_and(|(call, last)| call < last)
+    };
     lines
         .iter()
-        .rposition(|l| main_leaf(l) && parent(l).is_none_or(|p| written(&p)))
+        .rposition(|l| main_leaf(l) && parent(l).is_none_or(|p| by_uuid.contains_key(&p)) && !late_result(l))
+        .or_else(|| {
+            lines
+                .iter()
+                .rposition(|l| main_leaf(l) && parent(l).is_none_or(|p| by_uuid.contains_key(&p)))
+        })
         .or_else(|| lines.iter().rposition(main_leaf))
         .or_else(|| {
             let all_parents: HashSet<String> = lines.iter().filter_map(parent).collect();
@@ -875,6 +897,75 @@ mod tests {
             assert_eq!(after.messages().len(), before.messages().len(), "{name}");
             assert_eq!(after.messages().last(), before.messages().last(), "{name}");
         }
+    }
+
+    /// A tool's result written when the session closes, hours after its call and after the
+    /// conversation moved on (a permission request failing), is the last record of the
+    /// file: the conversation read is still the one that went on, not the call's old
+    /// branch; a result answering the last response is the conversation's end as before.
+    #[test]
+    fn a_late_tool_result_does_not_take_the_conversation_back_to_its_call() {
+        let record = |kind: &str, uuid: &str, parent: &str, content: serde_json::Value| {
+            serde_json::json!({"type": kind, "uuid": uuid, "parentUuid": parent, "sessionId": "s",
+                "timestamp": "2026-05-19T04:11:39.069Z", "message": {"role": if kind == "user" { "user" } else { "assistant" },
+                    "content": content}})
+            .to_string()
+        };
+        let call = serde_json::json!([{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}]);
+        let result =
+            serde_json::json!([{"type": "tool_result", "tool_use_id": "t1", "content": "permission request failed"}]);
+        let mut lines = vec![
+            serde_json::json!({"type": "user", "uuid": "u1", "parentUuid": null, "sessionId": "s",
+                "timestamp": "2026-05-19T04:10:00.000Z", "message": {"role": "user", "content": "list the files"}})
+            .to_string(),
+            record("assistant", "a1", "u1", call),
+            // The user interrupts and asks something else: the conversation goes on from u1.
+            record(
+                "user",
+                "u2",
+                "u1",
+                serde_json::json!("never mind: how much context is left?"),
+            ),
+            record(
+                "assistant",
+                "a2",
+                "u2",
+                serde_json::json!([{"type": "text", "text": "About 40%."}]),
+            ),
+        ];
+        let read = |lines: &[String]| {
+            Transcript::parse(
+                "log.jsonl",
+                (lines.join(
+                    "
+",
+                ) + "
+")
+                .into_bytes(),
+                None,
+            )
+            .expect("a log")
+        };
+        let went_on = read(&lines);
+        lines.push(record("user", "r1", "a1", result.clone()));
+        let closed = read(&lines);
+        assert_eq!(closed.messages().len(), went_on.messages().len());
+        assert_eq!(
+            closed.messages().last(),
+            went_on.messages().last(),
+            "the conversation that went on"
+        );
+        // A result answering the last response ends the conversation.
+        lines.pop();
+        lines.push(record(
+            "assistant",
+            "a3",
+            "a2",
+            serde_json::json!([{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}]),
+        ));
+        lines.push(record("user", "r2", "a3", result));
+        let answered = read(&lines);
+        assert_eq!(answered.messages().len(), went_on.messages().len() + 2);
     }
 
     /// A streamed response written with the usage of the stream's start (a few output
