@@ -161,19 +161,18 @@ pub fn backtest(
     for (k, &(line, compacted_at, real_at, real_counter)) in real.iter().enumerate() {
         // The compactions before this one are history: the replay goes on from where
         // each really left the session (every compaction, automatic or not) — where that
-        // is the summary alone. A compaction that kept messages beside its summary
-        // (Codex's replacement history, Claude Code 2.1's preserved segment, Gemini CLI's
-        // recent turns) is not followed: its kept messages are known only as text.
-        let earlier_left_the_summary_alone = whole
+        // is known: the summary alone, or a Codex rollout's replacement history, which
+        // records the agent's whole new history item by item. From there the recorded
+        // usage measures the context again, as it measured the agent's. A compaction that
+        // kept messages known only in part (Claude Code 2.1's preserved segment, Gemini
+        // CLI's recent turns) is not followed.
+        let history_recorded = whole.format().container == crate::transcript::Container::Codex;
+        let earlier_are_known = whole
             .compactions()
             .iter()
             .filter(|c| c.at < compacted_at)
-            .all(|c| c.kept.is_empty() && c.summary_message.is_some());
-        let follow_before = if earlier_left_the_summary_alone {
-            compacted_at
-        } else {
-            0
-        };
+            .all(|c| c.summary_message.is_some() && (c.kept.is_empty() || history_recorded));
+        let follow_before = if earlier_are_known { compacted_at } else { 0 };
         let known = Known {
             until: real_at,
             follow_before,

@@ -2,8 +2,9 @@
 //! `codex`): the limit from the usable window a rollout records, the counter's three terms
 //! (the last response's `total_tokens`, the tool outputs since — as truncated in the
 //! history —, earlier turns' reasoning), one decision per response, and a turn's start
-//! looked at before its new input. Each rollout is built so that a counter missing one of
-//! those rules fires somewhere else.
+//! looked at before its new input; each response's usage read where the release writes it
+//! (after the response, or after its tool outputs). Each rollout is built so that a
+//! counter missing one of those rules fires somewhere else.
 
 use serde_json::{json, Value};
 
@@ -21,11 +22,17 @@ const LIMIT: u64 = 244_800;
 /// A rollout under construction: its records, and what Codex's estimate makes of them.
 struct Rollout {
     records: Vec<Value>,
+    /// Its release writes a response's `token_count` after the tool outputs the response
+    /// asked for (0.14x), not right after the response (0.117).
+    usage_after_outputs: bool,
 }
 
 impl Rollout {
     fn new() -> Rollout {
-        let mut rollout = Rollout { records: Vec::new() };
+        let mut rollout = Rollout {
+            records: Vec::new(),
+            usage_after_outputs: false,
+        };
         rollout.push(
             "session_meta",
             json!({"id": "s", "cwd": "/repo", "cli_version": "0.117.0", "model_provider": "openai"}),
@@ -104,6 +111,22 @@ impl Rollout {
         estimate
     }
 
+    /// A response (a reasoning and call `id`) whose usage is `total`, and the tool's
+    /// output of `bytes` characters, in the order the release writes them; what Codex's
+    /// estimate makes of the output whole.
+    fn tool_round(&mut self, id: &str, total: u64, bytes: usize) -> u64 {
+        self.reasoning(2_000);
+        self.call(id);
+        if self.usage_after_outputs {
+            let estimate = self.output(id, bytes);
+            self.usage(total);
+            estimate
+        } else {
+            self.usage(total);
+            self.output(id, bytes)
+        }
+    }
+
     fn task_complete(&mut self) {
         self.push("event_msg", json!({"type": "task_complete"}));
     }
@@ -156,7 +179,14 @@ fn backtested(rollout: &Rollout) -> (Option<i64>, Option<u64>, usize) {
 
 #[test]
 fn a_mid_turn_compaction_is_predicted_at_its_call_with_codexs_own_counter() {
+    for usage_after_outputs in [false, true] {
+        mid_turn_compaction(usage_after_outputs);
+    }
+}
+
+fn mid_turn_compaction(usage_after_outputs: bool) {
     let mut rollout = Rollout::new();
+    rollout.usage_after_outputs = usage_after_outputs;
     // Turn 1: three long reasonings, which the provider leaves out of later turns' usage.
     rollout.turn("Build the parser.");
     for _ in 0..3 {
@@ -168,25 +198,16 @@ fn a_mid_turn_compaction_is_predicted_at_its_call_with_codexs_own_counter() {
     let earlier_reasoning = 3 * reasoning_estimate(20_000);
     // Turn 2: the model works through tools, each response a reasoning and a call.
     rollout.turn("Now make the tests pass.");
-    rollout.reasoning(2_000);
-    rollout.call("c1");
-    rollout.usage(200_000);
-    rollout.output("c1", 4_000);
-    rollout.reasoning(2_000);
-    rollout.call("c2");
-    rollout.usage(220_000);
+    rollout.tool_round("c1", 200_000, 4_000);
     // 200 KB of output: Codex keeps 12,000 tokens of it in the history (its turn's
     // 10,000-token truncation policy and a fifth more), the rollout keeps it whole. Whole,
     // it would cross the limit here.
-    let whole_output = rollout.output("c2", 200_000);
+    let whole_output = rollout.tool_round("c2", 220_000, 200_000);
     assert!(220_000 + whole_output + earlier_reasoning >= LIMIT);
     assert!(220_000 + 12_000 + 128 / 4 + earlier_reasoning < LIMIT);
     // A limit taken as 90% of the recorded window (232,560) fires here.
     assert!(220_000 + 12_000 + 128 / 4 + earlier_reasoning >= RECORDED_WINDOW * 9 / 10);
-    rollout.reasoning(2_000);
-    rollout.call("c3");
-    rollout.usage(234_000);
-    let small = rollout.output("c3", 400);
+    let small = rollout.tool_round("c3", 234_000, 400);
     // Only with the earlier turn's reasoning does the counter reach the limit now.
     let counter = 234_000 + small + earlier_reasoning;
     assert!(counter >= LIMIT && 234_000 + small < LIMIT);
@@ -197,8 +218,17 @@ fn a_mid_turn_compaction_is_predicted_at_its_call_with_codexs_own_counter() {
     rollout.task_complete();
 
     let (error, predicted, responses) = backtested(&rollout);
-    assert_eq!(error, Some(0), "fired at the call the real compaction came before");
-    assert_eq!(predicted, Some(counter), "Codex's counter, to the token");
+    let order = if usage_after_outputs {
+        "after the outputs"
+    } else {
+        "after the response"
+    };
+    assert_eq!(
+        error,
+        Some(0),
+        "usage {order}: fired at the call the real compaction came before"
+    );
+    assert_eq!(predicted, Some(counter), "usage {order}: Codex's counter, to the token");
     assert_eq!(responses, 5);
 }
 

@@ -269,21 +269,13 @@ pub struct MeterState {
     /// A Claude Code log's counter, read to `read_to`.
     #[serde(default)]
     pub counter: Option<crate::policy::claude_code::LiveCounter>,
-    /// A Codex rollout's last message's recorded context, when a `token_count` measured
-    /// it (another `token_count` before the next message measures it again).
-    #[serde(default)]
-    pub last_measured: Option<u64>,
     /// The log is a Codex rollout (else a Claude Code log).
     #[serde(default)]
     pub codex: bool,
-    /// A Codex rollout's last item is not the model's answer (a tool's output, a
-    /// prompt, a reasoning item): a `token_count` now measures the answer still to come.
+    /// A Codex rollout's reader of usage where the read ended: which item the next
+    /// `token_count` measures, and a usage still waiting for its answer.
     #[serde(default)]
-    pub codex_awaits_answer: bool,
-    /// The context such a `token_count` recorded, waiting for its answer (Codex 0.58
-    /// writes the usage of a call before the call's items).
-    #[serde(default)]
-    pub codex_pending: Option<u64>,
+    pub codex_usage: Option<crate::transcript::UsageReader>,
 }
 
 /// How many recorded calls the recent growth per call is measured over.
@@ -311,25 +303,13 @@ impl Meter {
             let value: serde_json::Value = serde_json::from_str(&transcript.text()[record.clone()]).ok()?;
             value.pointer("/message/id")?.as_str().map(str::to_owned)
         });
-        let last_measured = (*container == Container::Codex)
-            .then(|| {
-                let last = transcript.messages().last()?;
-                last.recorded().map(|r| r.context_tokens())
-            })
-            .flatten();
-        let last = transcript.messages().last();
-        let codex_awaits_answer =
-            *container == Container::Codex && last.is_some_and(|m| !crate::transcript::answers_a_call(m.role.as_str()));
-        let codex_pending = codex_awaits_answer.then(|| codex_pending(transcript)).flatten();
         Some(MeterState {
             read_to: transcript.text().rfind('\n').map_or(0, |i| i as u64 + 1),
             recent,
             last_id,
             counter: live_counter(transcript),
-            last_measured,
             codex: *container == Container::Codex,
-            codex_awaits_answer,
-            codex_pending,
+            codex_usage: transcript.codex_usage.as_deref().cloned(),
         })
     }
 
@@ -424,34 +404,6 @@ fn claude_code_calls(meter: &Meter, next: &mut MeterState, appended: &str) -> Op
     Some(())
 }
 
-/// The usage a Codex rollout's reader holds for the answer still to come: the last
-/// `token_count` written while the last item was not an answer, after the last answer.
-fn codex_pending(transcript: &Transcript) -> Option<u64> {
-    let answer = transcript
-        .messages()
-        .iter()
-        .rposition(|m| crate::transcript::answers_a_call(m.role.as_str()));
-    let after = answer.map_or(Some(0), |i| {
-        transcript.messages()[i].records().iter().map(|r| r.end).max()
-    })?;
-    let mut last_is_answer = answer.is_some();
-    let mut pending = None;
-    for line in transcript.text()[after..].lines() {
-        if let Some(context) = token_count_context(line) {
-            if !last_is_answer {
-                pending = Some(context);
-            }
-        } else if line.contains("\"response_item\"") {
-            let record: Option<serde_json::Value> = serde_json::from_str(line).ok();
-            last_is_answer = record
-                .as_ref()
-                .and_then(item_role)
-                .is_some_and(crate::transcript::answers_a_call);
-        }
-    }
-    pending
-}
-
 /// A rollout `response_item`'s role as the reader names it: a message item's role,
 /// another item's type.
 fn item_role(record: &serde_json::Value) -> Option<&str> {
@@ -461,70 +413,39 @@ fn item_role(record: &serde_json::Value) -> Option<&str> {
     }
 }
 
-/// The context a Codex `token_count` line records (its last call's input), if it is one.
-fn token_count_context(line: &str) -> Option<u64> {
-    if !line.contains("\"token_count\"") {
-        return None;
-    }
-    let record: serde_json::Value = serde_json::from_str(line).ok()?;
-    (record.pointer("/payload/type")? == "token_count").then_some(())?;
-    record
-        .pointer("/payload/info/last_token_usage/input_tokens")?
-        .as_u64()
-        .filter(|&c| c > 0)
-}
-
-/// The calls a Codex rollout's `appended` lines record, added to `next`: a `token_count`
-/// measures the last message (again, when no message came since); `None` when only a
-/// whole read can tell (a compaction, a prompt rebuilt from an event, a measure that
-/// drops back to nothing).
+/// The calls a Codex rollout's `appended` lines record, added to `next`, as a whole read
+/// gives each response its usage ([`crate::transcript::UsageReader`]); `None` when only a
+/// whole read can tell (a compaction, a prompt rebuilt from an event).
 fn codex_calls(next: &mut MeterState, appended: &str) -> Option<()> {
+    // Without the reader's state (a state an older release kept) only a whole read says.
+    let mut reader = next.codex_usage.clone()?;
     for line in appended.lines().filter(|l| !l.trim().is_empty()) {
         let record: serde_json::Value = serde_json::from_str(line).ok()?;
         let kind = record.get("type").and_then(serde_json::Value::as_str);
         let payload_kind = record.pointer("/payload/type").and_then(serde_json::Value::as_str);
-        match (kind, payload_kind) {
+        // A usage for a new call, or (`true`) again for the call measured last.
+        let measured = match (kind, payload_kind) {
             (Some("compacted"), _) | (Some("event_msg"), Some("user_message")) => return None,
-            (Some("response_item"), _) => {
-                next.last_measured = None;
-                next.codex_awaits_answer = !item_role(&record).is_some_and(crate::transcript::answers_a_call);
-                if !next.codex_awaits_answer {
-                    // The answer a waiting `token_count` measured.
-                    if let Some(context) = next.codex_pending.take() {
-                        next.recent.push(context);
-                        next.last_measured = Some(context);
-                    }
-                }
+            (Some("response_item"), _) => reader
+                .item(item_role(&record).is_some_and(crate::transcript::answers_a_call))
+                .map(|usage| (usage, false)),
+            (Some("event_msg"), Some("token_count")) => match record.get("payload").map(|p| reader.event(p)) {
+                Some(crate::transcript::Measured::LastAnswer(usage, again)) => Some((usage, again)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some((usage, again)) = measured {
+            let context = usage.context_tokens();
+            if again {
+                next.recent.pop();
             }
-            (Some("event_msg"), Some("token_count")) => {
-                let Some(usage) = record.pointer("/payload/info/last_token_usage") else {
-                    continue;
-                };
-                if next.codex_awaits_answer {
-                    // It measures the answer to come.
-                    let context = usage
-                        .get("input_tokens")
-                        .and_then(serde_json::Value::as_u64)
-                        .unwrap_or(0);
-                    next.codex_pending = Some(context).filter(|&c| c > 0).or(next.codex_pending);
-                    continue;
-                }
-                let context = usage
-                    .get("input_tokens")
-                    .and_then(serde_json::Value::as_u64)
-                    .unwrap_or(0);
-                match next.last_measured {
-                    // The same message measured again: its last measure stands.
-                    Some(before) if before > 0 && context > 0 => *next.recent.last_mut()? = context,
-                    Some(before) if before > 0 => return None,
-                    _ if context > 0 => next.recent.push(context),
-                    _ => {}
-                }
-                next.last_measured = Some(context);
+            if context > 0 {
+                next.recent.push(context);
             }
-            _ => {}
         }
     }
+    next.codex_usage = Some(reader);
     Some(())
 }
 
@@ -614,7 +535,7 @@ mod tests {
                 assert_eq!(on, whole, "{name} cut at {cut}, read to {end}");
                 let whole_state = whole_state.expect("a whole read has a state where its part had one");
                 assert_eq!(next.recent, whole_state.recent, "{name} cut at {cut}");
-                assert_eq!(next.last_measured, whole_state.last_measured, "{name} cut at {cut}");
+                assert_eq!(next.codex_usage, whole_state.codex_usage, "{name} cut at {cut}");
             }
         }
         eprintln!("meter read on at {answered} of {tried} cuts");

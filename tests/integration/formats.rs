@@ -728,17 +728,21 @@ fn a_codex_rollouts_own_window_is_the_window() {
 }
 
 /// Codex 0.58 writes a call's `token_count` before the call's items (after its reasoning
-/// event): the usage goes to the answer that follows, not to the tool output before it.
+/// event), and the same usage again after the call's outputs (as the shipped 0.58
+/// rollout does): the usage goes to the answer that follows, not to the tool output
+/// before it, and the repeat measures nothing.
 #[test]
 fn a_codex_usage_written_before_its_answer_goes_to_that_answer() {
     let t = load(jsonl(&[
         json!({"timestamp": "t0", "type": "session_meta", "payload": {"id": "s", "cwd": "/repo"}}),
         json!({"timestamp": "t1", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "list files"}]}}),
-        json!({"timestamp": "t2", "type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 300, "output_tokens": 9}}}}),
+        json!({"timestamp": "t2", "type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 300, "output_tokens": 9}, "total_token_usage": {"input_tokens": 300, "output_tokens": 9}}}}),
         json!({"timestamp": "t2", "type": "response_item", "payload": {"type": "reasoning", "summary": []}}),
         json!({"timestamp": "t2", "type": "response_item", "payload": {"type": "function_call", "call_id": "c1", "name": "shell", "arguments": "{\"cmd\":\"ls\"}"}}),
         json!({"timestamp": "t3", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1", "output": "a b"}}),
-        json!({"timestamp": "t4", "type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 420, "output_tokens": 5}}}}),
+        json!({"timestamp": "t3", "type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 300, "output_tokens": 9}, "total_token_usage": {"input_tokens": 300, "output_tokens": 9}}}}),
+        json!({"timestamp": "t4", "type": "event_msg", "payload": {"type": "agent_reasoning", "text": "answer"}}),
+        json!({"timestamp": "t4", "type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": {"input_tokens": 420, "output_tokens": 5}, "total_token_usage": {"input_tokens": 720, "output_tokens": 14}}}}),
         json!({"timestamp": "t4", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "a and b"}]}}),
     ]));
     let recorded: Vec<Option<u64>> = t

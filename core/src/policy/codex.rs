@@ -1,18 +1,20 @@
 //! `codex`: Codex CLI's compaction. It fires when its counter reaches
 //! `auto_compact_token_limit`, then takes one of two paths (openai/codex at 001cb8e:
 //! `compact.rs` `should_use_remote_compact_task` is the provider being OpenAI's):
-//! - **local** (`compaction=local`, the default; `codex-rs/core/src/compact.rs`): the new
-//!   history is only the user's own messages, newest first while they fit in 20,000
-//!   tokens (the first that does not fit is cut to what is left), in their original
-//!   order, then the summary as a user message. Assistant messages, tool calls and
-//!   outputs, earlier summaries and injected context (AGENTS.md, the environment) are all
-//!   summarized away.
-//! - **remote** (`compaction=remote`; `compact_remote.rs`): the whole history goes to the
-//!   Responses API's `/responses/compact`, whose answer replaces it: the user messages,
-//!   then one encrypted compaction item standing in for everything else (OpenAI's
-//!   compaction guide). What the server keeps of long user messages and how large its
-//!   item is are not known before the next call's usage: the replay keeps every user
-//!   message whole and weighs the item as its own summary, and says so.
+//! - **local** (`compaction=local`, the default but for OpenAI's provider;
+//!   `codex-rs/core/src/compact.rs`): the new history is only the user's own messages,
+//!   newest first while they fit in 20,000 tokens (the first that does not fit is cut to
+//!   what is left), in their original order, then the summary as a user message.
+//!   Assistant messages, tool calls and outputs, earlier summaries and injected context
+//!   (AGENTS.md, the environment) are all summarized away.
+//! - **remote** (`compaction=remote`, the default where the rollout's provider is
+//!   `openai`; `compact_remote.rs`): the whole history goes to the Responses API's
+//!   `/responses/compact`, whose answer replaces it: the conversation's messages — the
+//!   user's and the model's answers, not its reasoning, calls or tool outputs — then one
+//!   encrypted compaction item (the `replacement_history` of public 0.117/0.118 rollouts);
+//!   Codex adds its injected context again. How large the item is to the provider is not
+//!   known before the next call's usage: the replay weighs it as its own summary, and says
+//!   so.
 //!
 //! **The limit** is 90% of the model's window (`ModelInfo::auto_compact_token_limit`,
 //! `codex-rs/protocol/src/openai_models.rs`; a configured limit is clamped to it). A
@@ -159,7 +161,9 @@ impl Policy for Codex {
             ));
         };
         let remote = match settings.text("compaction") {
-            None | Some("local") => false,
+            // Codex compacts remotely for OpenAI's provider (`should_use_remote_compact_task`).
+            None => settings.text("provider") == Some("openai"),
+            Some("local") => false,
             Some("remote") => true,
             Some(other) => {
                 return Err(crate::Error::Setting(format!(
@@ -186,13 +190,13 @@ impl Policy for Codex {
         }
         let kept_tokens = if remote {
             plan.warnings.push(
-                "remote compaction: the server keeps the user messages and one encrypted compaction item whose size is not known before the next call; every user message is kept whole and the item weighed as the replay's summary".to_owned(),
+                "remote compaction: the server keeps the user's and the model's messages and one encrypted compaction item whose size is not known before the next call; those messages are kept whole, the context Codex injects again, and the item weighed as the replay's summary".to_owned(),
             );
             if settings.text("user_message_budget").is_some() {
                 plan.warnings
                     .push("user_message_budget applies to local compaction only".to_owned());
             }
-            keep_every_user_message(chat, &mut plan)
+            keep_the_conversation(chat, &mut plan)
         } else {
             keep_recent_user_messages(chat, &mut plan, budget)
         };
@@ -236,7 +240,7 @@ fn limit_of(settings: &PolicySettings) -> Result<Option<u64>, crate::Error> {
 fn note_settings(settings: &PolicySettings, window: Option<u64>, warnings: &mut Vec<String>) {
     if settings.text("compaction").is_none() && settings.text("provider") == Some("openai") {
         warnings.push(
-            "this rollout's provider is openai, for which Codex compacts remotely (codex-rs `should_use_remote_compact_task`): replayed as local compaction; --set compaction=remote replays the server's path".to_owned(),
+            "this rollout's provider is openai, for which Codex compacts remotely (codex-rs `should_use_remote_compact_task`): replayed as remote compaction; --set compaction=local replays the local path".to_owned(),
         );
     }
     if let (Ok(Some(limit)), Some(window)) = (settings.number("auto_compact_token_limit"), window) {
@@ -275,19 +279,30 @@ fn keep_recent_user_messages(chat: &[ChatMessage], plan: &mut PolicyPlan, budget
     kept_tokens
 }
 
-/// Remote compaction's kept messages: every user message the history sends (the server
-/// sees no difference between the user's words and the context Codex injects as user
-/// messages), earlier summaries aside. Their tokens.
-fn keep_every_user_message(chat: &[ChatMessage], plan: &mut PolicyPlan) -> u64 {
+/// Remote compaction's kept messages: the messages of the conversation — the user's and
+/// the model's answers, not its reasoning, calls or their outputs — as the server returns
+/// them (the rollouts' `replacement_history`), and the context Codex injects (developer
+/// instructions, AGENTS.md, the environment), which it adds again; earlier compaction items
+/// aside, the new one standing for them. Their tokens in Codex's estimate.
+fn keep_the_conversation(chat: &[ChatMessage], plan: &mut PolicyPlan) -> u64 {
     let mut kept_tokens = 0;
-    for m in chat
-        .iter()
-        .filter(|m| m.kind == Kind::User && m.role == "user" && !m.text.trim_start().starts_with(SUMMARY_PREFIX_START))
-    {
+    for m in chat.iter().filter(|m| is_kept_remotely(m)) {
         plan.messages[m.index].section = Section::Head;
-        kept_tokens += approx_tokens(m.text.len());
+        kept_tokens += message_tokens(m);
     }
     kept_tokens
+}
+
+/// Whether the remote path keeps `m` (see [`keep_the_conversation`]).
+fn is_kept_remotely(m: &ChatMessage) -> bool {
+    let earlier_summary = m.role == "compaction" || m.text.trim_start().starts_with(SUMMARY_PREFIX_START);
+    let conversation = match m.kind {
+        Kind::User => m.role == "user",
+        Kind::Assistant => m.role == "assistant" && m.calls.is_empty(),
+        Kind::System => true,
+        Kind::Tool => false,
+    };
+    conversation && !earlier_summary
 }
 
 /// Codex's counter over the context `running` describes, at a decision (module doc):
@@ -439,7 +454,7 @@ mod tests {
     }
 
     #[test]
-    fn remote_compaction_keeps_every_user_message_whole_and_says_what_is_unknown() {
+    fn remote_compaction_keeps_the_conversation_whole_and_says_what_is_unknown() {
         use crate::policy::{Policy, PolicySettings, Section};
         let chat = session();
         let settings = PolicySettings::default()
@@ -452,11 +467,12 @@ mod tests {
             [
                 Section::Head,
                 Section::Head,
-                Section::Summarized,
+                Section::Head,
                 Section::Summarized,
                 Section::Head,
-                Section::Summarized
-            ]
+                Section::Head
+            ],
+            "the injected context, the user's and the model's messages; not the tool's output"
         );
         assert!(
             plan.messages.iter().all(|r| !r.truncated),
@@ -464,7 +480,7 @@ mod tests {
             plan.messages
         );
         assert_eq!(plan.inserted.len(), 1);
-        assert_eq!((plan.inserted[0].position, plan.inserted[0].role), (3, "assistant"));
+        assert_eq!((plan.inserted[0].position, plan.inserted[0].role), (5, "assistant"));
         assert!(
             plan.warnings.iter().any(|w| w.contains("encrypted compaction item")),
             "{:?}",
@@ -489,7 +505,7 @@ mod tests {
     }
 
     #[test]
-    fn an_openai_rollout_replayed_locally_says_codex_compacts_it_remotely() {
+    fn an_openai_rollout_is_replayed_as_codex_compacts_it_remotely() {
         use crate::policy::{Policy, PolicySettings};
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../tests/data/real-transcripts/codex-rollout/codemie-codex-cli-019e1625.jsonl");
@@ -504,6 +520,10 @@ mod tests {
             "{:?}",
             plan.warnings
         );
+        let remote = super::Codex
+            .plan_chat(&session(), &settings.clone().with("compaction", "remote"))
+            .expect("plans");
+        assert_eq!(sections(&plan), sections(&remote), "the remote path by default");
         let chosen = super::Codex
             .plan_chat(&session(), &settings.with("compaction", "local"))
             .expect("plans");

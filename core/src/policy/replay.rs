@@ -1200,7 +1200,7 @@ pub fn replay(inputs: &Inputs) -> crate::Result<Replayed> {
         if m.past_summary {
             real_lineage = m.origin.is_some_and(|o| o < inputs.known.follow_before);
             if real_lineage {
-                (context, running) = the_agents_context_after(policy, m);
+                (context, running) = the_agents_context_after(inputs, m);
                 (acted_upto, known_before, lineage_firings) = (0, None, out.firings.len());
             }
             continue;
@@ -1325,15 +1325,37 @@ fn response_usage(inputs: &Inputs, k: usize) -> Option<crate::transcript::Record
 }
 
 /// The context the agent had right after the real compaction whose summary is `summary`,
-/// as a replay following it starts again from it: the summary alone.
-fn the_agents_context_after(policy: &dyn Policy, summary: &ChatMessage) -> (Vec<ChatMessage>, Running) {
+/// as a replay following it starts again from it: the messages the compaction kept beside
+/// the summary (Codex's replacement history, Claude Code's preserved segment: their text,
+/// as the log records it), then the summary.
+fn the_agents_context_after(inputs: &Inputs, summary: &ChatMessage) -> (Vec<ChatMessage>, Running) {
+    let policy = inputs.policy;
+    let kept = inputs
+        .whole
+        .compactions()
+        .iter()
+        .find(|c| c.summary_message.is_some() && c.summary_message == summary.origin)
+        .map_or(&[][..], |c| c.kept.as_slice());
+    let mut context: Vec<ChatMessage> = kept
+        .iter()
+        .map(|text| {
+            let mut m = written(Kind::User, "user", text.clone(), placeholder_counted(inputs, text));
+            m.past_summary = false;
+            m
+        })
+        .collect();
     let mut first = summary.clone();
     first.past_summary = false;
-    first.index = 0;
-    first.policy_cost = policy.cost(&first);
+    context.push(first);
     let mut running = Running::new();
-    running.push(&[], &first, first.policy_cost);
-    (vec![first], running)
+    for (index, m) in context.iter_mut().enumerate() {
+        m.index = index;
+        m.policy_cost = policy.cost(m);
+    }
+    for k in 0..context.len() {
+        running.push(&context[..k], &context[k], context[k].policy_cost);
+    }
+    (context, running)
 }
 
 /// What a view policy's last view leaves out of `context` (one plan of the final

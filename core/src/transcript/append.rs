@@ -92,6 +92,7 @@ impl ReadOn {
             media_resolution: base.media_resolution,
             extent: OnceLock::new(),
             earlier_sessions: base.earlier_sessions.clone(),
+            codex_usage: None,
         }
     }
 }
@@ -450,6 +451,9 @@ impl Transcript {
         });
         if loaded.model.is_some() {
             self.model = loaded.model;
+        }
+        if let Some(reader) = loaded.codex_usage {
+            self.codex_usage = Some(Arc::new(reader));
         }
         Some(kept)
     }

@@ -164,7 +164,7 @@ pub struct Message {
 /// - Codex (`token_count` `last_token_usage`, OpenAI's convention): `input_tokens` includes
 ///   `cached_input_tokens`, so the uncached input is the difference and the cached part a
 ///   read; `reasoning_output_tokens` is part of `output_tokens`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Recorded {
     /// Prompt tokens billed as plain input (neither written to nor read from a cache).

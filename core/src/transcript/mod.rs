@@ -38,7 +38,7 @@ pub(crate) use logs::{
     answers_a_call, anthropic_usage, anthropic_usage_of, codex_usage, even_null, gemini_cli_notice_from_v0_33,
     gemini_cli_usage, opencode_usage,
 };
-pub use logs::{Conversation, LogRecord, Note, PastCompaction, CLAUDE_CODE_OPENING};
+pub use logs::{Conversation, LogRecord, Measured, Note, PastCompaction, UsageReader, CLAUDE_CODE_OPENING};
 
 /// What ctxlens writes in the `compactMetadata.writtenBy` of a compaction it writes into
 /// a Claude Code log (viewers ignore the field), and the trigger its readers give such a
@@ -107,6 +107,9 @@ pub struct Transcript {
     /// The user's other sessions, as evidence of the agent's threshold (none unless a
     /// front end asks: [`Transcript::with_earlier_sessions`]).
     earlier_sessions: crate::transcript::earlier::EarlierSessions,
+    /// A Codex rollout's reader of usage where the read ended (what a meter reading on
+    /// goes on from).
+    pub(crate) codex_usage: Option<Arc<logs::UsageReader>>,
 }
 
 impl Transcript {
@@ -336,6 +339,7 @@ impl Transcript {
         let start = if text.starts_with(BOM) { BOM.len() } else { 0 };
         let mut split = format::split(source, &text, start, forced, Scan::Halves)?;
         let mut compactions = Vec::new();
+        let mut codex_usage = None;
         let is_log = split.container.is_log();
         let (dialect, messages, notes, log_records, log_model) = if split.container.is_log() {
             let (loaded, dialect) = match split.container {
@@ -349,6 +353,7 @@ impl Transcript {
                 _ => (logs::codex(source, &text, start, conversation)?, Dialect::Responses),
             };
             compactions = loaded.compactions;
+            codex_usage = loaded.codex_usage.map(Arc::new);
             (dialect, loaded.messages, loaded.notes, loaded.records, loaded.model)
         } else {
             let (dialect, mut messages) = match parse_list(source, &text, &split) {
@@ -394,6 +399,7 @@ impl Transcript {
             media_resolution: split.media_resolution,
             extent: std::sync::OnceLock::new(),
             earlier_sessions: crate::transcript::earlier::EarlierSessions::default(),
+            codex_usage,
         })
     }
 

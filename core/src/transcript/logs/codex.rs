@@ -190,23 +190,115 @@ pub(crate) fn usage_of(payload: &Value) -> Option<Recorded> {
     })
 }
 
-/// Reads which `token_count` events measure a response.
-#[derive(Default)]
-struct ResponseUsage {
-    /// The session's cumulative usage as the last event gave it.
-    last_totals: Option<Value>,
+/// Gives each response the usage a `token_count` event measured for it. Where the event
+/// comes differs by release: right after the response's items (0.117, 0.118); after the
+/// tool outputs those items asked for (0.14x); or before the items, right after the
+/// reasoning event, with the same usage sent again after the outputs (0.58). So an event
+/// measures the last item that answers a call written since the event before it (of any
+/// kind), and where there is none, the response to come. Its state after a read is kept
+/// with the transcript, so that a meter reading on goes on from it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct UsageReader {
+    /// The session's cumulative usage as the last event gave it (its JSON).
+    last_totals: Option<String>,
+    /// A usage read before the response it measures.
+    pending: Option<Recorded>,
+    /// An item answering a call was written since the last event.
+    answered: bool,
+    /// The last such item took a waiting usage when it was read.
+    answer_measured: bool,
 }
 
-impl ResponseUsage {
-    /// The usage the event `payload` measures for a response. Codex sends its last
-    /// usage again when a turn starts and after a compaction (the session's totals
-    /// unchanged), and after a compaction an estimate with no input or output: neither
-    /// measures a response.
-    fn usage(&mut self, payload: &Value) -> Option<Recorded> {
-        let totals = payload.pointer("/info/total_token_usage").cloned();
+/// What a `token_count` event measured ([`UsageReader::event`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Measured {
+    /// The last item answering a call (written since the event before); `true` when
+    /// that item already took a waiting usage, which this one replaces.
+    LastAnswer(Recorded, bool),
+    /// The response to come (kept until its first answering item).
+    NextAnswer(Recorded),
+    /// No response: a usage sent again, or an estimate.
+    Nothing,
+}
+
+impl UsageReader {
+    /// A response item is read (`answers`: it answers a call): the usage waiting for it,
+    /// if one was.
+    pub fn item(&mut self, answers: bool) -> Option<Recorded> {
+        if !answers {
+            return None;
+        }
+        self.answered = true;
+        let waiting = self.pending.take();
+        self.answer_measured = waiting.is_some();
+        waiting
+    }
+
+    /// The `token_count` event `payload` is read. Codex sends its last usage again when
+    /// a turn starts and after a compaction (the session's totals unchanged), and after a
+    /// compaction an estimate with no input or output: neither measures a response.
+    pub fn event(&mut self, payload: &Value) -> Measured {
+        let totals = payload.pointer("/info/total_token_usage").map(Value::to_string);
         let repeated = totals.is_some() && totals == self.last_totals;
-        self.last_totals = totals.or(self.last_totals.take());
-        usage_of(payload).filter(|u| !repeated && u.input_tokens + u.cache_read_tokens + u.output_tokens > 0)
+        if totals.is_some() {
+            self.last_totals = totals;
+        }
+        let answered = std::mem::take(&mut self.answered);
+        let Some(usage) =
+            usage_of(payload).filter(|u| !repeated && u.input_tokens + u.cache_read_tokens + u.output_tokens > 0)
+        else {
+            return Measured::Nothing;
+        };
+        if answered {
+            Measured::LastAnswer(usage, std::mem::take(&mut self.answer_measured))
+        } else {
+            self.pending = Some(usage);
+            Measured::NextAnswer(usage)
+        }
+    }
+
+    /// A compaction replaced the history: nothing read before it is waiting.
+    pub fn compacted(&mut self) {
+        self.pending = None;
+        self.answered = false;
+        self.answer_measured = false;
+    }
+}
+
+/// The loader's side of [`UsageReader`]: which message the last answer is.
+#[derive(Default)]
+struct Responses {
+    reader: UsageReader,
+    /// The last message answering a call.
+    last_answer: Option<usize>,
+}
+
+impl Responses {
+    /// Response item `m`, message `index`, is read: it takes a usage waiting for it.
+    fn item(&mut self, index: usize, m: &mut Message) {
+        let answers = answers_a_call(&m.role);
+        if let Some(usage) = self.reader.item(answers) {
+            m.set_recorded(Some(usage));
+        }
+        if answers {
+            self.last_answer = Some(index);
+        }
+    }
+
+    /// A `token_count` event is read: the usage it measured, given to the message it
+    /// measures among `messages` when that one is read already.
+    fn event(&mut self, payload: &Value, messages: &mut [Message]) -> Option<Recorded> {
+        match self.reader.event(payload) {
+            Measured::LastAnswer(usage, _) => {
+                if let Some(m) = self.last_answer.and_then(|i| messages.get_mut(i)) {
+                    m.set_recorded(Some(usage));
+                }
+                Some(usage)
+            }
+            Measured::NextAnswer(usage) => Some(usage),
+            Measured::Nothing => None,
+        }
     }
 }
 
@@ -222,10 +314,7 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
     let (lines, incomplete) = lines(source, text, start)?;
     let mut loaded = Loaded::empty();
     let mut last_recorded = None;
-    // Usage recorded before the response it measures was written (Codex 0.58 writes the
-    // `token_count` of a call right after its reasoning event, before its items).
-    let mut pending_usage: Option<Recorded> = None;
-    let mut responses = ResponseUsage::default();
+    let mut responses = Responses::default();
     // The turn's limit on a tool output kept in the history (tokens).
     let mut output_limit: Option<u64> = None;
     // A user prompt taken from an event, while no model output has followed it: a
@@ -260,11 +349,7 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                 }
                 let index = loaded.messages.len();
                 m.extra_mut().records = vec![line.range.clone()];
-                if answers_a_call(&m.role) {
-                    if let Some(usage) = pending_usage.take() {
-                        m.set_recorded(Some(usage));
-                    }
-                }
+                responses.item(index, &mut m);
                 if m.role.ends_with("_call_output") && output_limit.is_some() {
                     m.extra_mut().kept_output_tokens = output_limit;
                 }
@@ -281,21 +366,15 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                 }
             }
             ("event_msg", _) if payload.get("type").and_then(Value::as_str) == Some("token_count") => {
-                if let Some(usage) = responses.usage(&payload) {
+                if let Some(usage) = responses.event(&payload, &mut loaded.messages) {
                     last_recorded = Some(usage.input_tokens + usage.cache_read_tokens);
-                    // It measures the response just written; when the last item is not
-                    // the model's (a tool's output, a prompt), the response to come.
-                    match loaded.messages.last_mut() {
-                        Some(m) if answers_a_call(&m.role) => m.set_recorded(Some(usage)),
-                        _ => pending_usage = Some(usage),
-                    }
                 }
             }
             // A compaction rebuilds the history: an event prompt's index no longer names
             // it (replacing "it" would drop the last replacement item instead).
             ("compacted", _) if conversation == Conversation::Whole => {
                 prompt_from_event = None;
-                pending_usage = None;
+                responses.reader.compacted();
                 owner = Some(whole_compaction(
                     source,
                     text,
@@ -310,7 +389,7 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
                 // prompt: one after it is a new turn's (and a compacted output, which
                 // leaves the compaction record out, must read the same).
                 prompt_from_event = None;
-                pending_usage = None;
+                responses.reader.compacted();
                 owner = live_compaction(source, text, line, &payload, last_recorded, &mut loaded)?;
             }
             _ => {
@@ -329,6 +408,7 @@ pub(crate) fn codex(source: &str, text: &str, start: usize, conversation: Conver
     for compaction in &mut loaded.compactions {
         compaction.trigger = trigger_of(&lines, compaction.line).map(str::to_owned);
     }
+    loaded.codex_usage = Some(responses.reader);
     note_incomplete(&mut loaded, incomplete);
     Ok(loaded)
 }

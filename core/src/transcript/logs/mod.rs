@@ -11,6 +11,7 @@
 
 mod claude_code;
 pub(crate) mod codex;
+pub use codex::{Measured, UsageReader};
 mod copilot_cli;
 mod gemini_cli;
 mod message_head;
@@ -169,6 +170,8 @@ pub(crate) struct Loaded {
     pub model: Option<String>,
     /// The compactions the log records, in order (in the live view only the last).
     pub compactions: Vec<PastCompaction>,
+    /// A Codex rollout's reader of usage, where the read ended.
+    pub codex_usage: Option<codex::UsageReader>,
 }
 
 impl Loaded {
@@ -180,6 +183,7 @@ impl Loaded {
             records: Vec::new(),
             model: None,
             compactions: Vec::new(),
+            codex_usage: None,
         }
     }
 
