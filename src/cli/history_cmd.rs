@@ -120,7 +120,7 @@ fn print_threshold(
             .map_or_else(String::new, |p| format!("; replay --policy {} uses it", p.name()));
         writeln!(
             out,
-            "    its auto-compact threshold: above {} (the last request before it) and at most {} (where it fired){used_by}",
+            "    its auto-compact threshold: above {} (the largest request before it) and at most {} (where it fired){used_by}",
             thousands(low),
             thousands(high)
         )?;

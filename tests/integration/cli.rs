@@ -635,7 +635,7 @@ fn status_is_one_line_from_the_recorded_usage_and_the_agents_own_threshold() {
     assert_eq!(status["tokens"], counted["recorded_last"]);
     assert_eq!(status["tokens_from"], "recorded");
     // Where Claude Code compacts: within what its own auto-compaction showed (above the
-    // last request before it, at most its preTokens), the release's rule in that range.
+    // largest request before it, at most its preTokens), the release's rule in that range.
     let bracket = history["compactions"][0]["threshold_between"].clone();
     let (low, high) = (bracket[0].as_u64().expect("low"), bracket[1].as_u64().expect("high"));
     let at = status["threshold"].as_u64().expect("threshold");

@@ -67,7 +67,7 @@ pub struct EarlierCompaction {
     pub version: Option<String>,
     /// The model that session ran with.
     pub model: Option<String>,
-    /// The threshold lies in `(low, high]` (the last request before it, the one that set
+    /// The threshold lies in `(low, high]` (the largest request before it, the one that set
     /// it off).
     pub low: u64,
     /// See `low`.

@@ -968,6 +968,46 @@ mod tests {
         assert_eq!(answered.messages().len(), went_on.messages().len() + 2);
     }
 
+    /// A compaction's threshold is above the last request before the one that set it
+    /// off; a response that records no prompt at all (a provider reporting zero usage)
+    /// is no such request.
+    #[test]
+    fn a_response_recording_no_usage_does_not_bound_the_threshold() {
+        let usage = |context: u64| serde_json::json!({"input_tokens": context, "output_tokens": if context > 0 { 100 } else { 0 }});
+        let turn = |n: u32, parent: &str, context: u64| {
+            let user = serde_json::json!({"type": "user", "uuid": format!("u{n}"), "parentUuid": parent, "sessionId": "s",
+                "timestamp": "2026-05-19T04:10:00.000Z", "message": {"role": "user", "content": format!("step {n}")}});
+            let answer = serde_json::json!({"type": "assistant", "uuid": format!("a{n}"), "parentUuid": format!("u{n}"),
+                "sessionId": "s", "timestamp": "2026-05-19T04:10:01.000Z",
+                "message": {"id": format!("m{n}"), "role": "assistant", "model": "mimo-v2.5-pro",
+                    "content": [{"type": "text", "text": "done"}], "usage": usage(context)}});
+            format!("{user}\n{answer}\n")
+        };
+        let boundary = serde_json::json!({"type": "system", "subtype": "compact_boundary", "uuid": "b1", "parentUuid": null,
+            "logicalParentUuid": "a4", "sessionId": "s", "timestamp": "2026-05-19T04:11:00.000Z",
+            "compactMetadata": {"trigger": "auto", "preTokens": 167_000}});
+        let summary = serde_json::json!({"type": "user", "uuid": "s1", "parentUuid": "b1", "sessionId": "s",
+            "isCompactSummary": true, "timestamp": "2026-05-19T04:11:01.000Z",
+            "message": {"role": "user", "content": "This session is being continued from a previous conversation."}});
+        let text = [
+            serde_json::json!({"type": "user", "uuid": "u0", "parentUuid": null, "sessionId": "s",
+                "timestamp": "2026-05-19T04:09:00.000Z", "message": {"role": "user", "content": "start"}})
+            .to_string()
+                + "\n",
+            turn(1, "u0", 150_000),
+            turn(2, "a1", 0),
+            turn(3, "a2", 160_000),
+            turn(4, "a3", 0),
+            format!("{boundary}\n{summary}\n"),
+        ]
+        .concat();
+        let whole = Transcript::parse("log.jsonl", text.into_bytes(), None)
+            .and_then(|t| t.whole_session())
+            .expect("a log");
+        let compaction = whole.compactions().first().expect("its compaction");
+        assert_eq!(compaction.threshold_bracket(&whole), Some((150_100, 167_000)));
+    }
+
     /// A streamed response written with the usage of the stream's start (a few output
     /// tokens for a 20,000-character tool call) is counted as the agent counted it: a
     /// quarter of its characters; a record that fits its response stands.

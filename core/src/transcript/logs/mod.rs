@@ -117,27 +117,30 @@ impl PastCompaction {
     /// For an automatic compaction: where the client's threshold lies, `(low, high]`.
     /// Agents decide before a request from the last response's usage (its prompt and its
     /// output): the response that set it off measured `high` (its `preTokens` where the
-    /// log records them, else that usage), the one before it `low`, which did not. `None`
-    /// for a compaction the user asked for, or a log with no usage before it.
+    /// log records them, else that usage); `low` is the largest of the epoch's responses
+    /// before it, none of which did. `None` for a compaction the user asked for, or a log
+    /// with no usage before it.
     pub fn threshold_bracket(&self, transcript: &crate::transcript::Transcript) -> Option<(u64, u64)> {
         if self.trigger.as_deref() != Some("auto") {
             return None;
         }
         let messages = transcript.messages();
-        let mut usages = (0..self.at.min(messages.len())).rev().filter_map(|i| {
-            Some(
-                messages[i]
-                    .recorded()?
-                    .context_tokens()
-                    .saturating_add(transcript.output_tokens_known(i)?),
-            )
-        });
-        // The last response is the one that set it off; the one before did not.
-        let high = self.pre_tokens.or(usages.next())?;
-        if self.pre_tokens.is_some() {
-            usages.next();
-        }
-        let low = usages.next().unwrap_or(0);
+        // The responses of the epoch it ended, newest first. One recording no prompt at
+        // all (a provider that reports no usage, as some Anthropic-compatible ones do on a
+        // stream's lines) measured nothing.
+        let mut usages = (0..self.at.min(messages.len()))
+            .rev()
+            .take_while(|&i| !messages[i].past_summary)
+            .filter_map(|i| {
+                let context = messages[i].recorded()?.context_tokens();
+                (context > 0).then(|| context.saturating_add(transcript.output_tokens_known(i).unwrap_or(0)))
+            });
+        // The last response is the one that set it off (its count is `preTokens`, where
+        // recorded); none before it did: the agent counted at least each of them and went
+        // on.
+        let set_it_off = usages.next();
+        let high = self.pre_tokens.or(set_it_off)?;
+        let low = usages.max().unwrap_or(0);
         Some((low.min(high), high))
     }
 }
