@@ -168,6 +168,56 @@ fn the_toolnexus_policy_meets_every_conformance_replay_expectation() {
     }
 }
 
+/// One answer whichever engine asks: on every shipped Codex rollout with usage, the §7F
+/// replay and the policy engine count the same model calls (a run of output items is one
+/// response) and read the same recorded usage for each, whichever item of the run the
+/// rollout recorded it after.
+#[test]
+fn both_replay_engines_read_one_usage_per_codex_response() {
+    let dir = data().join("real-transcripts/codex-rollout");
+    let mut compared = 0;
+    for entry in std::fs::read_dir(&dir).expect("the shipped rollouts") {
+        let file = entry.expect("an entry").path();
+        let file = path(&file);
+        let usage = |replayed: &Value| -> Vec<Option<u64>> {
+            replayed["calls"]
+                .as_array()
+                .expect("calls")
+                .iter()
+                .map(|c| c["recorded"].as_u64())
+                .collect()
+        };
+        let tail = json_stdout(&ctxlens(&["replay", file, "--max-tokens", "100000", "--json"]));
+        let policy = json_stdout(&ctxlens(&["replay", file, "--policy", "codex", "--json"]));
+        assert_eq!(tail["model_calls"], policy["model_calls"], "{file}");
+        let (tail, policy) = (usage(&tail), usage(&policy));
+        // Where a replay fires, the calls after it are no longer the agent's own: compare
+        // the calls before any firing.
+        let agent_calls = tail.len().min(policy.len());
+        assert_eq!(tail[..agent_calls], policy[..agent_calls], "{file}");
+        // Responses measured: `token_count` events whose session totals moved (Codex
+        // sends the last usage again when a turn starts).
+        let mut totals: Vec<Value> = Vec::new();
+        for line in std::fs::read_to_string(file).expect("reads").lines() {
+            let record: Value = serde_json::from_str(line).expect("a JSON line");
+            let total = &record["payload"]["info"]["total_token_usage"];
+            if record["payload"]["type"] == "token_count" && !total.is_null() && totals.last() != Some(total) {
+                totals.push(total.clone());
+            }
+        }
+        let token_counts = totals.len();
+        if token_counts > 0 {
+            assert_eq!(
+                tail.iter().flatten().count(),
+                token_counts,
+                "{file}: each response's usage once"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 2, "rollouts with usage compared: {compared}");
+}
+
 /// The Claude Code log that auto-compacted: its record says so.
 fn autocompact_log() -> PathBuf {
     data().join("real-transcripts/claude-code-jsonl/codemie-autocompact-624a4a58.jsonl")

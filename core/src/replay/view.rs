@@ -111,10 +111,23 @@ impl View {
         (b >= start).then_some(b)
     }
 
-    /// The provider's recorded prompt size at position `p`, when the log records it.
+    /// The provider's recorded prompt size for the call answered at position `p`, when
+    /// the log records it: in an item list, on any item of the answer's run (a rollout
+    /// records it after the run's last item).
     pub fn recorded(&self, p: usize) -> Option<u64> {
-        self.transcript.messages[self.positions[p]]
-            .recorded()
+        let rules = self.transcript.format.dialect.rules();
+        let run = if rules.is_item_list() {
+            self.positions[p..]
+                .iter()
+                .enumerate()
+                .take_while(|&(k, &i)| k == 0 || rules.is_model_output(&self.transcript.messages[i].role))
+                .count()
+        } else {
+            1
+        };
+        self.positions[p..p + run]
+            .iter()
+            .find_map(|&i| self.transcript.messages[i].recorded())
             .map(|r| r.context_tokens())
     }
 }
