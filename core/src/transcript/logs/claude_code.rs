@@ -376,8 +376,12 @@ fn legacy_summary_parents(lines: &[Line], main_parents: &HashSet<String>) -> Has
             .get("uuid")
             .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
     };
-    let on_main = |l: &Line| value(l.fields.get("isSidechain")) != Value::Bool(true);
+    let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
     let is_message = |l: &Line| matches!(text_of(l.fields.get("type")).as_str(), "user" | "assistant");
+    // A sub-agent's own log (`subagents/agent-*.jsonl`) is all sidechain: its
+    // conversation is the main one there.
+    let sub_agent_log = !lines.iter().any(|l| is_message(l) && !sidechain(l));
+    let on_main = |l: &Line| sub_agent_log || !sidechain(l);
     let mut out = HashMap::new();
     for (i, line) in lines.iter().enumerate() {
         if !is_legacy_summary(line) && !is_compact_boundary(line) {
@@ -966,6 +970,58 @@ mod tests {
         lines.push(record("user", "r2", "a3", result));
         let answered = read(&lines);
         assert_eq!(answered.messages().len(), went_on.messages().len() + 2);
+    }
+
+    /// A sub-agent's own log is all sidechain; a compaction boundary in it may name a
+    /// parent the file never holds (2.1.114): the epoch before it is still the file's
+    /// records before the boundary, and the compaction is read.
+    #[test]
+    fn a_sub_agents_compaction_keeps_the_epoch_before_it() {
+        let record = |kind: &str, uuid: &str, parent: Option<&str>, extra: serde_json::Value| {
+            let mut r = serde_json::json!({"type": kind, "uuid": uuid, "parentUuid": parent, "isSidechain": true,
+                "agentId": "a1", "sessionId": "s", "timestamp": "2026-04-20T10:00:00.000Z"});
+            for (k, v) in extra.as_object().expect("fields") {
+                r[k] = v.clone();
+            }
+            r.to_string()
+        };
+        let user = |text: &str| serde_json::json!({"message": {"role": "user", "content": text}});
+        let answer = |context: u64| {
+            serde_json::json!({"message": {"id": format!("m{context}"), "role": "assistant", "model": "claude-sonnet-4-5",
+                "content": [{"type": "text", "text": "done"}], "usage": {"input_tokens": context, "output_tokens": 50}}})
+        };
+        let lines = [
+            record("user", "u1", None, user("Find every caller of parse().")),
+            record("assistant", "a1", Some("u1"), answer(120_000)),
+            record("user", "u2", Some("a1"), user("And the tests.")),
+            record("assistant", "a2", Some("u2"), answer(168_000)),
+            record(
+                "system",
+                "b1",
+                None,
+                serde_json::json!({"subtype": "compact_boundary",
+                "logicalParentUuid": "a-record-this-file-never-holds",
+                "compactMetadata": {"trigger": "auto", "preTokens": 168_050}}),
+            ),
+            record(
+                "user",
+                "s1",
+                Some("b1"),
+                serde_json::json!({"isCompactSummary": true,
+                "message": {"role": "user", "content": "This session is being continued from a previous conversation."}}),
+            ),
+            record("assistant", "a3", Some("s1"), answer(30_000)),
+        ];
+        let whole = Transcript::parse("agent-a1.jsonl", (lines.join("\n") + "\n").into_bytes(), None)
+            .and_then(|t| t.whole_session())
+            .expect("a log");
+        assert_eq!(whole.compactions().len(), 1);
+        assert_eq!(whole.compactions()[0].at, 4, "after the epoch's four messages");
+        assert_eq!(
+            whole.compactions()[0].threshold_bracket(&whole),
+            Some((120_050, 168_050)),
+            "bracketed by the epoch before it"
+        );
     }
 
     /// A compaction's threshold is above the last request before the one that set it
