@@ -73,6 +73,14 @@ pub fn meter(transcript: &Transcript, counts: &Counts, window: Option<u64>) -> M
         (w, "given (--context-window)".to_owned())
     } else if let Some(w) = transcript.recorded_window() {
         (w, "recorded in the log".to_owned())
+    } else if transcript.format().container == Container::ClaudeCode {
+        // Claude Code measures against its own window for the model, whichever model a
+        // provider serves behind it (its threshold rule reads the same).
+        let model = model.as_deref().unwrap_or_default();
+        (
+            crate::policy::claude_code::release_window(model),
+            "Claude Code's for this model (200k; 1M for a [1m] model)".to_owned(),
+        )
     } else if let Some(w) = model.as_deref().and_then(crate::models::window_of) {
         (w.tokens, format!("the model's ({})", w.family))
     } else {

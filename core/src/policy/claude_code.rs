@@ -150,8 +150,9 @@ fn model_reserve(version: &str, model: &str) -> u64 {
 }
 
 /// The window Claude Code measures against for `model` (every release read: 200,000, or
-/// 1,000,000 for a `[1m]` model).
-fn release_window(model: &str) -> u64 {
+/// 1,000,000 for a `[1m]` model), whatever the provider serves: what its meter and its
+/// threshold rule read.
+pub fn release_window(model: &str) -> u64 {
     if model.contains("[1m]") {
         1_000_000
     } else {
