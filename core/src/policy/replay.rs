@@ -488,11 +488,12 @@ fn billed_range(inputs: &Inputs, sent: &[ChatMessage], plan: &PolicyPlan, counte
 }
 
 /// Whether `text` attaches a file the way Claude Code's prompt does: a word that opens
-/// with `@` and names a path (`@src/main.rs`, `@README.md`).
+/// with `@` and names a path (`@src/main.rs`, `@README.md`). A scoped package with its
+/// version (`@scope/app@3.4.0`, in pasted tool output) names no path.
 fn mentions_a_file(text: &str) -> bool {
     text.split_whitespace().any(|word| {
         word.strip_prefix('@')
-            .is_some_and(|path| path.len() > 1 && (path.contains('/') || path.contains('.')))
+            .is_some_and(|path| path.len() > 1 && (path.contains('/') || path.contains('.')) && !path.contains('@'))
     })
 }
 
@@ -1523,6 +1524,10 @@ mod tests {
         // share and what the earlier compaction restored, together.
         assert_eq!(overhead.carried, Some(20_000 - counts.range(0, first_call(&continued))));
         assert!(mentions_a_file("see @README.md") && !mentions_a_file("email me @ noon") && !mentions_a_file("@"));
+        assert!(
+            !mentions_a_file("@vivotek/app-vsaas-portal@3.4.0 lint failed"),
+            "a package and its version"
+        );
         // `@path` attaches a file in Claude Code only: in a Codex rollout (an AGENTS.md
         // naming `@docs/rules.md`) it is text, and the first call shows the overhead.
         let records = [
