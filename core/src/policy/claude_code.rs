@@ -258,19 +258,36 @@ impl ThresholdQuery {
     /// of this release and window are used).
     pub fn answer<'a>(&self, earlier: impl IntoIterator<Item = &'a EarlierCompaction>) -> Option<(u64, String)> {
         let evidence = self.own.clone().or_else(|| self.earlier_bracket(earlier));
+        // A bracket with nothing below it (the log read holds no request before the
+        // compaction: a live view starts at its summary) only bounds the threshold above.
+        let range = |lo: u64, hi: u64| {
+            if lo == 0 {
+                format!("at most {hi}")
+            } else {
+                format!("between {lo} and {hi}")
+            }
+        };
         match (evidence, self.rule.clone()) {
             (Some((lo, hi, what)), Some((at, rule, v))) if lo < at && at <= hi => Some((
                 at,
-                format!("threshold {at}: Claude Code {v}'s rule, {rule}; {what} agrees (between {lo} and {hi})"),
+                format!(
+                    "threshold {at}: Claude Code {v}'s rule, {rule}; {what} agrees ({})",
+                    range(lo, hi)
+                ),
             )),
             (Some((lo, hi, what)), rule) => {
-                let at = crate::transcript::PastCompaction::bracket_middle((lo, hi));
+                let at = if lo == 0 {
+                    hi
+                } else {
+                    crate::transcript::PastCompaction::bracket_middle((lo, hi))
+                };
                 let unlike = rule.map_or_else(String::new, |(r, _, v)| {
                     format!(" ({v}'s rule says {r}: lowered by an override?)")
                 });
+                let how = if lo == 0 { "the most" } else { "the middle" };
                 Some((
                     at,
-                    format!("threshold {at}: the middle of what {what} shows (between {lo} and {hi}){unlike}"),
+                    format!("threshold {at}: {how} of what {what} shows ({}){unlike}", range(lo, hi)),
                 ))
             }
             (None, Some((at, rule, v))) => Some((at, format!("threshold {at}: Claude Code {v}'s rule, {rule}"))),
@@ -1190,6 +1207,27 @@ pub fn logged_threshold(transcript: &Transcript) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bracket with nothing below it (a live view that starts at the compaction's
+    /// summary) bounds the threshold above only: it is not halved to a "middle".
+    #[test]
+    fn a_bracket_known_only_above_is_not_halved() {
+        let query = |low: u64, rule: Option<u64>| ThresholdQuery {
+            own: Some((low, 155_979, "this log's compaction at line 158".to_owned())),
+            rule: rule.map(|at| (at, "(200000 − 32000) − 13000".to_owned(), "2.0.76".to_owned())),
+            now: None,
+            version: None,
+            model: "claude-sonnet-4-5".to_owned(),
+        };
+        let (at, why) = query(0, None).answer([]).expect("an answer");
+        assert_eq!(at, 155_979, "{why}");
+        assert!(why.contains("at most 155979"), "{why}");
+        let (at, why) = query(0, Some(155_000)).answer([]).expect("an answer");
+        assert_eq!(at, 155_000);
+        assert!(why.contains("agrees (at most 155979)"), "{why}");
+        let (at, _) = query(150_000, None).answer([]).expect("an answer");
+        assert_eq!(at, 152_990, "the middle of a bracket known on both sides");
+    }
 
     #[test]
     fn the_last_response_counts_its_prompt_and_its_output() {
