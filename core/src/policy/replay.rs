@@ -552,7 +552,12 @@ impl SessionOverhead {
     /// The overhead of `whole` (every epoch) counted with `counts`.
     pub fn of(whole: &Transcript, counts: &Counts) -> SessionOverhead {
         let messages = whole.messages();
-        let Some(first) = messages.iter().position(|m| m.recorded().is_some()) else {
+        // The first call the provider measured: a message recording no prompt (an API
+        // error Claude Code writes as a `<synthetic>` answer with zero usage) was none.
+        let Some(first) = messages
+            .iter()
+            .position(|m| m.recorded().is_some_and(|r| r.context_tokens() > 0))
+        else {
             return SessionOverhead::default();
         };
         let continued = messages[..first].iter().any(crate::transcript::Message::past_summary)
@@ -1485,7 +1490,7 @@ mod tests {
     fn first_call(t: &Transcript) -> usize {
         t.messages()
             .iter()
-            .position(|m| m.recorded().is_some())
+            .position(|m| m.recorded().is_some_and(|r| r.context_tokens() > 0))
             .expect("a call")
     }
 
@@ -1502,6 +1507,30 @@ mod tests {
             SessionOverhead::of(&plain, &counts).fresh,
             Some(20_000 - counts.range(0, first)),
             "what the first call carried beyond its messages"
+        );
+        // An API error before it, written as an answer with zero usage (`<synthetic>`),
+        // measured nothing: the first call is still the one that did.
+        let error = serde_json::json!({"type": "assistant", "uuid": "e1", "parentUuid": "u0", "sessionId": "s",
+            "timestamp": "2026-01-01T00:00:01.000Z",
+            "message": {"id": "e", "role": "assistant", "model": "<synthetic>", "content": [{"type": "text", "text": "API Error"}],
+                "usage": {"input_tokens": 0, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 0}}});
+        let opening = serde_json::json!({"type": "user", "uuid": "u0", "parentUuid": null, "sessionId": "s",
+            "timestamp": "2026-01-01T00:00:00.000Z", "message": {"role": "user", "content": "1"}});
+        let plain_text = plain
+            .text()
+            .to_string()
+            .replacen("\"parentUuid\":null", "\"parentUuid\":\"e1\"", 1);
+        let after_an_error = Transcript::parse(
+            "log.jsonl",
+            format!("{opening}\n{error}\n{plain_text}").into_bytes(),
+            None,
+        )
+        .expect("a Claude Code log");
+        let counts_after = Counts::compute(&after_an_error, crate::tokens::Tokenizer::Estimate);
+        assert_eq!(
+            SessionOverhead::of(&after_an_error, &counts_after).fresh,
+            Some(20_000 - counts_after.range(0, first_call(&after_an_error))),
+            "the first call that measured a prompt"
         );
         // A file attached with `@` is in that call once: the first call does not show
         // what every request carries.
