@@ -206,7 +206,7 @@ pub struct UsageReader {
     pending: Option<Recorded>,
     /// An item answering a call was written since the last event.
     answered: bool,
-    /// The last such item took a waiting usage when it was read.
+    /// The last such item took a waiting usage, with a prompt, when it was read.
     answer_measured: bool,
 }
 
@@ -214,7 +214,7 @@ pub struct UsageReader {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Measured {
     /// The last item answering a call (written since the event before); `true` when
-    /// that item already took a waiting usage, which this one replaces.
+    /// that item already took a waiting usage with a prompt, which this one replaces.
     LastAnswer(Recorded, bool),
     /// The response to come (kept until its first answering item).
     NextAnswer(Recorded),
@@ -231,7 +231,8 @@ impl UsageReader {
         }
         self.answered = true;
         let waiting = self.pending.take();
-        self.answer_measured = waiting.is_some();
+        // (a usage with no prompt measures no call a meter counts)
+        self.answer_measured = waiting.is_some_and(|u| u.context_tokens() > 0);
         waiting
     }
 
