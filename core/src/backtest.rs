@@ -107,6 +107,10 @@ pub struct Backtest {
     /// Compactions not predicted: asked for by the user (`/compact`), or whose log does
     /// not say what set them off (a Codex rollout that records no turns).
     pub not_automatic: usize,
+    /// The lines of automatic compactions of a conversation logged in another file
+    /// ([`crate::transcript::PastCompaction::elsewhere`]): this file does not hold what
+    /// they compacted, so nothing here predicts them.
+    pub compacted_elsewhere: Vec<usize>,
 }
 
 impl crate::document::Document for Backtest {
@@ -137,12 +141,12 @@ pub fn backtest(
     let window = crate::policy::compare::window_for(None, whole);
     let settings = crate::policy::compare::settings_for(policy, window, &[])?;
     let session = SessionReplays::of(whole, counts);
-    let auto: Vec<_> = whole
+    let (elsewhere, auto): (Vec<_>, Vec<_>) = whole
         .compactions()
         .iter()
         .filter(|c| c.trigger.as_deref() == Some("auto"))
-        .collect();
-    let not_automatic = whole.compactions().len() - auto.len();
+        .partition(|c| c.elsewhere);
+    let not_automatic = whole.compactions().len() - auto.len() - elsewhere.len();
     // Where the real calls are: those of a replay that knows everything (its firings are
     // not used).
     let calls = session
@@ -196,6 +200,7 @@ pub fn backtest(
         sources,
         compactions,
         not_automatic,
+        compacted_elsewhere: elsewhere.iter().map(|c| c.line).collect(),
     }))
 }
 

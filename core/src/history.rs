@@ -55,6 +55,9 @@ pub struct Compaction {
     pub threshold_between: Option<(u64, u64)>,
     /// Our count of the epoch it ended.
     pub counted_before: u64,
+    /// It compacted a conversation logged in another file
+    /// ([`crate::transcript::PastCompaction::elsewhere`]).
+    pub elsewhere: bool,
     /// The summary the agent got, as readable text.
     pub summary: String,
     /// The message holding it.
@@ -161,6 +164,7 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
                 last_recorded_before,
                 threshold_between: past.threshold_bracket(whole),
                 counted_before: counts.range(ended.start, ended.end),
+                elsewhere: past.elsewhere,
                 summary_tokens: loss.summary_tokens,
                 summary,
                 summary_message: past.summary_message,

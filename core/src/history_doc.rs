@@ -86,6 +86,10 @@ pub struct CompactionDoc<'a> {
     pub threshold_between: Option<(u64, u64)>,
     /// ctxlens' count of the context it replaced.
     pub counted_before: u64,
+    /// It compacted a conversation logged in another file: its `pre_tokens` exceed all
+    /// this file sent before it, so the epoch before it here is only part of what it
+    /// compacted, and `threshold_between` is known only from above (`[0, pre_tokens]`).
+    pub compacted_elsewhere: bool,
     /// The summary the agent got.
     pub summary: &'a str,
     /// The message that holds it.
@@ -234,6 +238,7 @@ impl<'a> HistoryDoc<'a> {
                     last_recorded_before: c.last_recorded_before,
                     threshold_between: c.threshold_between,
                     counted_before: c.counted_before,
+                    compacted_elsewhere: c.elsewhere,
                     summary: &c.summary,
                     summary_message: c.summary_message,
                     summary_tokens: c.summary_tokens,

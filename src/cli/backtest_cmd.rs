@@ -105,14 +105,22 @@ fn print_log(out: &mut impl Write, file: &Path, result: &Backtest) -> anyhow::Re
             result.not_automatic
         )?;
     }
-    for row in &result.compactions {
-        writeln!(
-            out,
-            "  line {}: compacted before #{}; {}",
-            row.line,
-            row.real_at,
-            row.describe()
-        )?;
+    // In line order: the predicted compactions and those this file cannot predict.
+    let mut rows: Vec<(usize, String)> = result
+        .compactions
+        .iter()
+        .map(|row| (row.line, format!("compacted before #{}; {}", row.real_at, row.describe())))
+        .chain(result.compacted_elsewhere.iter().map(|&line| {
+            (
+                line,
+                "compacted a conversation logged in another file (it counted more than this file ever sent): not predicted here"
+                    .to_owned(),
+            )
+        }))
+        .collect();
+    rows.sort_by_key(|(line, _)| *line);
+    for (line, text) in rows {
+        writeln!(out, "  line {line}: {text}")?;
     }
     Ok(())
 }

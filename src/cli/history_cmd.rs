@@ -118,6 +118,18 @@ fn print_threshold(
             .into_iter()
             .find(|p| p.agent_logs().as_ref() == Some(container))
             .map_or_else(String::new, |p| format!("; replay --policy {} uses it", p.name()));
+        if c.elsewhere {
+            writeln!(
+                out,
+                "    it compacted a conversation logged in another file (it counted more than this file ever sent): this epoch is only part of it"
+            )?;
+            writeln!(
+                out,
+                "    its auto-compact threshold: at most {} (where it fired){used_by}",
+                thousands(high)
+            )?;
+            return Ok(());
+        }
         writeln!(
             out,
             "    its auto-compact threshold: above {} (the largest request before it) and at most {} (where it fired){used_by}",
@@ -197,6 +209,10 @@ fn print(
             out,
             "(only session logs record compactions; this file is one conversation)"
         )?;
+    }
+    // A session resumed into this file: its first request carried history logged elsewhere.
+    for note in whole.notes().iter().filter(|n| n.kind == "continued") {
+        writeln!(out, "{} (line {})", note.text, note.line)?;
     }
     let fits = ctxlens::calibrate::calibrate_epochs(whole, counts);
     let costs = ctxlens::history_doc::epoch_costs(whole, found);

@@ -560,8 +560,11 @@ impl SessionOverhead {
         else {
             return SessionOverhead::default();
         };
+        // A session continuing another (a compaction's summary, or a conversation logged
+        // in another file) carried more than every request does at its first call.
         let continued = messages[..first].iter().any(crate::transcript::Message::past_summary)
-            || whole.compactions().iter().any(|c| c.at <= first);
+            || whole.compactions().iter().any(|c| c.at <= first)
+            || whole.notes().iter().any(|n| n.kind == "continued" && n.before <= first);
         // A file the user attached to the first request (`@path`, or an attachment the
         // log records) is in that call too, once: a compaction drops it. `@path` attaches
         // a file in Claude Code; elsewhere (an AGENTS.md Codex injects, say) it is text.

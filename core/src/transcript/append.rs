@@ -333,7 +333,12 @@ impl Transcript {
         let mut reread = String::with_capacity(tail.len() + appended.len());
         reread.push_str(tail);
         reread.push_str(appended);
-        let loaded = load(&self.source, &reread, 0, self.conversation).ok()?;
+        let mut loaded = load(&self.source, &reread, 0, self.conversation).ok()?;
+        if from.byte > 0 {
+            // The piece's first record names a parent read before it: the conversation
+            // goes on from there, it does not continue another file's.
+            loaded.notes.retain(|n| n.kind != "continued");
+        }
         let whole = loaded.compactions.is_empty()
             && !loaded.notes.iter().any(|n| n.kind == "incomplete")
             && (loaded.model.is_none() || loaded.model == self.model);

@@ -56,22 +56,28 @@ pub(crate) fn claude_code(
     let before_legacy = legacy_summary_parents(&lines, &main_parents);
     let logical_of = |i: usize| logical_parent(&lines, i, &by_uuid, &before_legacy);
     let line_of = |p: String| by_uuid.get(&p).copied();
+    let unwritten = unwritten_parent_bridges(&lines, &parent, &by_uuid);
     let mut seen = HashSet::new();
     // Back through a compaction only when every epoch is wanted.
     let whole = conversation == Conversation::Whole;
-    let chain = walk_back(leaf, &mut seen, &|_| false, &|i| {
-        parent(&lines[i])
-            .or_else(|| whole.then(|| logical_of(i)).flatten())
-            .and_then(line_of)
+    let chain = walk_back(leaf, &mut seen, &|_| false, &|i| match parent(&lines[i]) {
+        Some(p) => line_of(p).or_else(|| unwritten.get(&i).copied()),
+        None => whole.then(|| logical_of(i)).flatten().and_then(line_of),
     });
     let chain = with_parallel_results(&lines, chain, &parent);
     let active: HashSet<usize> = chain.iter().copied().collect();
     // The earlier epochs behind the live one: from its compaction back through its
     // logical parent and every parent before it.
     let start = chain.first().and_then(|&i| logical_of(i)).and_then(line_of);
-    let earlier_chain = walk_back(start, &mut seen, &|i| active.contains(&i), &|i| {
-        parent(&lines[i]).or_else(|| logical_of(i)).and_then(line_of)
-    });
+    let earlier_chain = walk_back(
+        start,
+        &mut seen,
+        &|i| active.contains(&i),
+        &|i| match parent(&lines[i]) {
+            Some(p) => line_of(p).or_else(|| unwritten.get(&i).copied()),
+            None => logical_of(i).and_then(line_of),
+        },
+    );
     let earlier: HashMap<usize, usize> = with_parallel_results(&lines, earlier_chain, &parent)
         .into_iter()
         .enumerate()
@@ -84,7 +90,15 @@ pub(crate) fn claude_code(
         builder.add(source, text, &lines[i], i)?;
     }
     let (messages, notes, record_message, model) = builder.finish();
-    loaded.compactions = claude_compactions(&lines, &chain, &notes, &messages, &record_message, &before_legacy);
+    loaded.compactions = claude_compactions(
+        &lines,
+        &chain,
+        &notes,
+        &messages,
+        &record_message,
+        &before_legacy,
+        &by_uuid,
+    );
     keep_preserved_texts(
         text,
         &lines,
@@ -98,6 +112,7 @@ pub(crate) fn claude_code(
     loaded.notes = notes;
     loaded.model = model;
     off_branch_notes(&lines, &active, &mut loaded);
+    note_continued_elsewhere(&lines, &chain, &parent, &by_uuid, &mut loaded);
     let order: HashMap<usize, usize> = chain.iter().enumerate().map(|(k, &i)| (i, k)).collect();
     loaded.records = lines
         .iter()
@@ -112,6 +127,38 @@ pub(crate) fn claude_code(
         .collect();
     note_incomplete(&mut loaded, incomplete);
     Ok(loaded)
+}
+
+/// For each record naming a parent the file never holds, the record it continues: the
+/// last one before it in the file on the same side (main conversation or sub-agent).
+/// Claude Code sometimes links a record to one it never wrote (2.1.27: a `Stop` hook's
+/// `progress` record names the turn's last answer, absent), yet goes on sending the whole
+/// conversation: the next recorded prompt holds everything before (e.g. 144,153 tokens
+/// after a last request of 137,094, where the chain alone would begin at that hook). A
+/// session's first record naming a parent in another file has nothing before it and
+/// stays a start.
+fn unwritten_parent_bridges(
+    lines: &[Line],
+    parent: &dyn Fn(&Line) -> Option<String>,
+    by_uuid: &HashMap<String, usize>,
+) -> HashMap<usize, usize> {
+    let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
+    let has_uuid = |l: &Line| l.fields.contains_key("uuid");
+    let mut last_on_side: [Option<usize>; 2] = [None, None];
+    let mut out = HashMap::new();
+    for (i, line) in lines.iter().enumerate() {
+        if !has_uuid(line) {
+            continue;
+        }
+        let side = usize::from(sidechain(line));
+        if let Some(before) = last_on_side[side] {
+            if parent(line).is_some_and(|p| !by_uuid.contains_key(&p)) {
+                out.insert(i, before);
+            }
+        }
+        last_on_side[side] = Some(i);
+    }
+    out
 }
 
 /// The record line `i` continues when it starts a chain of its own: a boundary's (the
@@ -484,6 +531,7 @@ fn claude_compactions(
     messages: &[Message],
     record_message: &HashMap<usize, usize>,
     before_legacy: &HashMap<usize, String>,
+    by_uuid: &HashMap<String, usize>,
 ) -> Vec<PastCompaction> {
     chain
         .iter()
@@ -503,6 +551,7 @@ fn claude_compactions(
                     summary_message: messages.get(at).filter(|m| m.past_summary).map(|_| at),
                     kept: Vec::new(),
                     post_tokens: None,
+                    elsewhere: compacted_elsewhere(lines, i, by_uuid),
                 });
             }
             // A 1.0.x summary counts where the conversation before it is known (a log
@@ -524,9 +573,53 @@ fn claude_compactions(
                 summary_message: Some(at),
                 kept: Vec::new(),
                 post_tokens: None,
+                elsewhere: false,
             })
         })
         .collect()
+}
+
+/// Whether the boundary at line `i` compacted a conversation logged in another file
+/// ([`PastCompaction::elsewhere`]): it names a logical parent this file never holds, and
+/// its `preTokens` exceed all this file could have sent before it — the last prompt
+/// recorded before it plus every byte written from that response on (its output too:
+/// a log records a streamed answer's output count as it began, often 1; no tokenizer
+/// makes more tokens than bytes). A Claude Code 2.0.8 session resumed the next day
+/// compacted in its new file at 158,881 tokens; the next resume copied that boundary into
+/// the first file, whose largest request was 49,712.
+fn compacted_elsewhere(lines: &[Line], i: usize, by_uuid: &HashMap<String, usize>) -> bool {
+    let named = text_of(lines[i].fields.get("logicalParentUuid"));
+    if named.is_empty() || by_uuid.contains_key(&named) {
+        return false;
+    }
+    let Some(pre) = value(lines[i].fields.get("compactMetadata"))
+        .get("preTokens")
+        .and_then(Value::as_u64)
+    else {
+        return false;
+    };
+    let mut bytes = 0u64;
+    let mut last_response: Option<(String, u64)> = None;
+    for line in lines[..i].iter().rev() {
+        if is_compact_boundary(line) {
+            break;
+        }
+        let message = value(line.fields.get("message"));
+        let id = message.get("id").and_then(Value::as_str).unwrap_or_default();
+        match &last_response {
+            // The response's earlier lines (the same message id) are its output too.
+            Some((found, _)) if found != id => break,
+            Some(_) => {}
+            None => {
+                let prompt = message.get("usage").map(usage_of).map(|u| u.context_tokens());
+                if let Some(prompt) = prompt.filter(|&p| p > 0) {
+                    last_response = Some((id.to_owned(), prompt));
+                }
+            }
+        }
+        bytes += line.range.len() as u64;
+    }
+    pre > last_response.map_or(0, |(_, prompt)| prompt) + bytes
 }
 
 /// A 1.0.x compaction has no boundary record to be its note: one is made, where its
@@ -820,6 +913,42 @@ fn claude_note(line: &Line, kind: &str, is_meta: bool, before: usize) -> Note {
     }
 }
 
+/// A conversation whose first record names a parent the file never holds continues one
+/// logged in another file (a session resumed into a new log: its first request carried
+/// that history, unlogged here). Noted before the first message, kind `continued`.
+fn note_continued_elsewhere(
+    lines: &[Line],
+    chain: &[usize],
+    parent: &dyn Fn(&Line) -> Option<String>,
+    by_uuid: &HashMap<String, usize>,
+    loaded: &mut Loaded,
+) {
+    let Some(&first) = chain.first() else { return };
+    if parent(&lines[first]).is_none_or(|p| by_uuid.contains_key(&p)) {
+        return;
+    }
+    let session = text_of(lines[first].fields.get("sessionId"));
+    let text = if session.is_empty() {
+        "continues a conversation logged in another file".to_owned()
+    } else {
+        format!("continues a conversation logged in another file (session {session})")
+    };
+    let at = loaded
+        .notes
+        .iter()
+        .take_while(|n| n.before == 0 && n.kind == "title")
+        .count();
+    loaded.notes.insert(
+        at,
+        Note {
+            before: 0,
+            line: lines[first].number,
+            kind: "continued".into(),
+            text,
+        },
+    );
+}
+
 /// Titles, sub-agent lines and other branches, noted once each.
 fn off_branch_notes(lines: &[Line], active: &HashSet<usize>, loaded: &mut Loaded) {
     let mut sidechain = 0;
@@ -1022,6 +1151,64 @@ mod tests {
             Some((120_050, 168_050)),
             "bracketed by the epoch before it"
         );
+        assert!(!whole.compactions()[0].elsewhere, "its epoch could have sent 168,050");
+        // The same boundary counting more than the file ever sent before it (168,050 for
+        // the last response, and a few hundred bytes after it): a conversation logged in
+        // another file compacted, and this epoch brackets nothing from below.
+        let copied = lines.join("\n").replace("\"preTokens\":168050", "\"preTokens\":400000") + "\n";
+        assert!(copied.contains("400000"));
+        let whole = Transcript::parse("agent-a1.jsonl", copied.into_bytes(), None)
+            .and_then(|t| t.whole_session())
+            .expect("a log");
+        assert!(whole.compactions()[0].elsewhere);
+        assert_eq!(whole.compactions()[0].threshold_bracket(&whole), Some((0, 400_000)));
+    }
+
+    /// A record naming a parent the file never holds, in the middle of a conversation
+    /// (Claude Code 2.1.27 wrote a `Stop` hook's record naming an answer it never wrote),
+    /// does not cut the conversation there: the next request held everything before it,
+    /// and so does the active branch. A session's first record naming a parent in another
+    /// file is noted as continuing that conversation.
+    #[test]
+    fn a_parent_never_written_does_not_cut_the_conversation() {
+        let record = |kind: &str, uuid: &str, parent: Option<&str>, content: serde_json::Value| {
+            serde_json::json!({"type": kind, "uuid": uuid, "parentUuid": parent, "isSidechain": false,
+                "sessionId": "s0", "timestamp": "2026-01-31T12:57:24.385Z",
+                "message": {"role": if kind == "assistant" { "assistant" } else { "user" }, "content": content}})
+            .to_string()
+        };
+        let text = |t: &str| serde_json::json!([{"type": "text", "text": t}]);
+        let hook = serde_json::json!({"type": "progress", "uuid": "p1", "parentUuid": "an-answer-never-written",
+            "isSidechain": false, "sessionId": "s0", "data": {"type": "hook_progress", "hookEvent": "Stop"}})
+        .to_string();
+        let lines = [
+            record("user", "u1", None, serde_json::json!("Write the router.")),
+            record("assistant", "a1", Some("u1"), text("Written.")),
+            hook,
+            record("user", "u2", Some("p1"), serde_json::json!("Now the middleware.")),
+            record("assistant", "a2", Some("u2"), text("Done.")),
+        ];
+        let read = |lines: &[String]| {
+            Transcript::parse("log.jsonl", (lines.join("\n") + "\n").into_bytes(), None).expect("a log")
+        };
+        let log = read(&lines);
+        let texts: Vec<String> = (0..log.messages().len()).map(|i| log.readable_text(i)).collect();
+        assert_eq!(texts.len(), 4, "{texts:?}");
+        assert!(texts[0].contains("Write the router"), "{texts:?}");
+        assert!(!log.notes().iter().any(|n| n.kind == "continued"));
+        // The first record names a parent in another file: nothing before it here.
+        let mut resumed = lines.to_vec();
+        resumed[0] = record(
+            "user",
+            "u1",
+            Some("the-other-files-last-answer"),
+            serde_json::json!("Write the router."),
+        );
+        let log = read(&resumed);
+        assert_eq!(log.messages().len(), 4);
+        let note = log.notes().iter().find(|n| n.kind == "continued").expect("noted");
+        assert_eq!((note.line, note.before), (1, 0));
+        assert!(note.text.contains("session s0"), "{}", note.text);
     }
 
     /// A compaction's threshold is above the last request before the one that set it

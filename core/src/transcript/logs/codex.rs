@@ -44,6 +44,7 @@ fn whole_compaction(
         summary_message: Some(index),
         kept,
         post_tokens: None,
+        elsewhere: false,
     });
     loaded.notes.push(Note {
         before: index,
@@ -80,6 +81,7 @@ fn live_compaction(
         summary_message: None,
         kept: Vec::new(),
         post_tokens: None,
+        elsewhere: false,
     });
     let mut owner = None;
     if let Some(items) = replacement {

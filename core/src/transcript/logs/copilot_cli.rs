@@ -244,6 +244,7 @@ fn compaction(
         summary_message: owner,
         kept: kept_texts,
         post_tokens: number("postCompactionTokens"),
+        elsewhere: false,
     });
     loaded.notes.push(Note {
         before: at,

@@ -594,6 +594,7 @@ impl View<'_> {
             summary_message: (loaded.messages.len() > at).then_some(at),
             kept: kept_texts,
             post_tokens,
+            elsewhere: false,
         });
         loaded.notes.push(Note {
             before: at,

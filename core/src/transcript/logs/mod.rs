@@ -92,6 +92,12 @@ pub struct PastCompaction {
     /// The context's size right after it, as the client recorded it (Claude Code's
     /// `postTokens`), when it did.
     pub post_tokens: Option<u64>,
+    /// The conversation it compacted is logged in another file: a Claude Code session
+    /// resumed into a new file compacted there, and the next resume copied the boundary
+    /// back. The epoch before it in this file is not what it compacted (its `preTokens`
+    /// exceed all this file could have sent), so it brackets a threshold only from above
+    /// and nothing predicts it from this file.
+    pub elsewhere: bool,
 }
 
 impl PastCompaction {
@@ -140,7 +146,8 @@ impl PastCompaction {
         // on.
         let set_it_off = usages.next();
         let high = self.pre_tokens.or(set_it_off)?;
-        let low = usages.max().unwrap_or(0);
+        // Compacted elsewhere: this file's requests are not the ones it followed.
+        let low = if self.elsewhere { 0 } else { usages.max().unwrap_or(0) };
         Some((low.min(high), high))
     }
 }

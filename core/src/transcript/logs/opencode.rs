@@ -180,6 +180,7 @@ pub(crate) fn opencode(
                     summary_message: None,
                     kept: Vec::new(),
                     post_tokens: None,
+                    elsewhere: false,
                 });
             }
             Some(InCompaction::Summary) => {
@@ -252,6 +253,7 @@ fn note_live_compaction(loaded: &mut Loaded, stored: &[Stored], last: &Compactio
             })
             .unwrap_or_default(),
         post_tokens: None,
+        elsewhere: false,
     });
 }
 
