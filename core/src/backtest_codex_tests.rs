@@ -267,3 +267,69 @@ fn a_compaction_at_a_turns_start_leaves_the_new_request_out_of_the_count() {
         "the last response's total, the new request left out"
     );
 }
+
+/// A remote compaction (the OpenAI provider's) returns its summary encrypted: the rollout
+/// shows no text of it, only the sealed item, which sizes the next summary as Codex sizes
+/// the item (was: read as a summary of 7 tokens, which predicted every later request after
+/// a compaction a quarter too small); a local compaction's summary is sized by its text.
+#[test]
+fn an_encrypted_summary_is_sized_as_codex_sizes_its_item() {
+    let known_after_two_compactions = |remote: bool| {
+        let mut rollout = Rollout::new();
+        for round in 0..2 {
+            rollout.turn("Build the parser.");
+            rollout.answer("The parser is built.");
+            rollout.usage(250_000);
+            rollout.task_complete();
+            // A local compaction records its summary as the record's message; a remote
+            // one an encrypted item in the replacement history, and no message.
+            let summary = "The parser is built and handles every statement of the grammar; the tests are next.";
+            let (message, last) = if remote {
+                (
+                    "",
+                    json!({"type": "compaction", "encrypted_content": "g".repeat(20_000)}),
+                )
+            } else {
+                (
+                    summary,
+                    json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": summary}]}),
+                )
+            };
+            let history = json!([
+                {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Build the parser."}]},
+                last,
+            ]);
+            rollout.push("compacted", json!({"message": message, "replacement_history": history}));
+            rollout.push("event_msg", json!({"type": "context_compacted"}));
+            rollout.turn_context();
+            rollout.user(&format!("Round {round}."));
+            rollout.answer("Done.");
+            rollout.usage(30_000);
+            rollout.task_complete();
+        }
+        let whole = rollout.transcript();
+        assert_eq!(whole.compactions().len(), 2);
+        crate::policy::agent_summary::KnownSummaries::of(&whole).before(&whole, whole.messages().len())
+    };
+    let readable = known_after_two_compactions(false).expect("two readable summaries");
+    assert!(readable.counted > 20, "{readable:?}");
+    assert!(readable.source.contains("earlier in this log"), "{}", readable.source);
+    let sealed = known_after_two_compactions(true).expect("two sealed summaries");
+    assert_eq!(sealed.counted, crate::policy::codex::sealed_tokens(20_000));
+    assert!(sealed.counted > 3_000, "{sealed:?}");
+    // Its history shows no text of it: the loss report counts it as holding nothing.
+    let mut rollout = Rollout::new();
+    rollout.turn("Build the parser.");
+    rollout.answer("The parser is built.");
+    rollout.usage(250_000);
+    rollout.push(
+        "compacted",
+        json!({"message": "", "replacement_history": [{"type": "compaction", "encrypted_content": "g".repeat(20_000)}]}),
+    );
+    let whole = rollout.transcript();
+    let summary = whole.compactions()[0]
+        .summary_message
+        .expect("the item stands as the summary");
+    assert!(whole.is_sealed_summary(summary));
+    assert_eq!(whole.summary_text(summary), "");
+}

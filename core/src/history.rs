@@ -139,7 +139,7 @@ pub fn history(whole: &Transcript, counts: &Counts) -> History {
             let ended_epoch = epochs.iter().rposition(|e| e.messages.end <= at);
             let epoch = ended_epoch.unwrap_or(0);
             let ended = ended_epoch.map_or(at..at, |k| epochs[k].messages.clone());
-            let summary = past.summary_message.map(|i| whole.readable_text(i)).unwrap_or_default();
+            let summary = past.summary_message.map(|i| whole.summary_text(i)).unwrap_or_default();
             let after = past.summary_message.map_or(at, |i| i + 1)..len;
             let mut kept_text = past.kept.join("\n");
             kept_text.push('\n');

@@ -60,7 +60,21 @@ impl KnownSummaries {
             .compactions()
             .iter()
             .filter_map(|c| {
-                let counted = summary_counted(whole, &whole.readable_text(c.summary_message?));
+                let summary = c.summary_message?;
+                // A summary the provider keeps encrypted (Codex's remote compaction) is
+                // sized as Codex sizes its item, from the sealed content's length; one
+                // with no text at all is no sample of the size, not a summary of none.
+                let counted = if whole.is_sealed_summary(summary) {
+                    let item: serde_json::Value = serde_json::from_str(&whole.request(summary)).ok()?;
+                    let sealed = item.get("encrypted_content")?.as_str()?.len() as u64;
+                    crate::policy::codex::sealed_tokens(sealed)
+                } else {
+                    let text = whole.readable_text(summary);
+                    if text.trim().is_empty() {
+                        return None;
+                    }
+                    summary_counted(whole, &text)
+                };
                 let answered = recorded
                     .get(recorded.partition_point(|&i| i < c.at))
                     .copied()

@@ -12,7 +12,12 @@
 //!   `/responses/compact`, whose answer replaces it: the conversation's messages — the
 //!   user's and the model's answers, not its reasoning, calls or tool outputs — then one
 //!   encrypted compaction item (the `replacement_history` of public 0.117/0.118 rollouts);
-//!   Codex adds its injected context again. How large the item is to the provider is not
+//!   Codex adds its injected context again. Codex keeps what the server returns
+//!   (`should_keep_compacted_history_item`), and the server has changed what it returns:
+//!   public rollouts of 0.142.2, 0.144.5, 0.145.0-alpha and 0.146.0-alpha keep the user's
+//!   messages alone, no answer of the model (`remote_kept=user`, for 0.142 on and where no
+//!   release is known); 0.117 and 0.118 kept both (`remote_kept=answers`, before 0.142;
+//!   no rollout of 0.119–0.141 was seen). How large the item is to the provider is not
 //!   known before the next call's usage: the replay weighs it as its own summary, and says
 //!   so.
 //!
@@ -56,13 +61,20 @@ fn approx_tokens(bytes: usize) -> u64 {
 /// A message with no JSON of its own (a summary a replay wrote) is sized by its text and
 /// its calls' names and arguments.
 fn message_tokens(m: &ChatMessage) -> u64 {
-    if m.sealed_bytes > 0 && m.role == "reasoning" {
-        return approx_tokens(((m.sealed_bytes * 3 / 4).saturating_sub(650)) as usize);
+    if m.sealed_bytes > 0 && (m.role == "reasoning" || m.role == "compaction") {
+        return sealed_tokens(m.sealed_bytes);
     }
     if m.json_bytes > 0 {
         return approx_tokens(m.json_bytes as usize);
     }
     approx_tokens(m.text.len() + m.calls.iter().map(|c| c.name.len() + c.arguments.len()).sum::<usize>())
+}
+
+/// Codex's estimate of a reasoning or compaction item whose encrypted content is `sealed`
+/// bytes long: what it decodes to, ¾ of it less 650 bytes, four bytes a token
+/// (`estimate_response_item_model_visible_bytes`, `codex-rs/core/src/context_manager/history.rs`).
+pub(crate) fn sealed_tokens(sealed: u64) -> u64 {
+    approx_tokens(((sealed * 3 / 4).saturating_sub(650)) as usize)
 }
 
 /// User messages Codex injects itself, never kept as the user's own words.
@@ -104,6 +116,7 @@ impl Policy for Codex {
             "context_window",
             "user_message_budget",
             "compaction",
+            "remote_kept",
             "overhead",
             "ratio",
             "provider",
@@ -117,15 +130,22 @@ impl Policy for Codex {
         given: &PolicySettings,
     ) -> Vec<(&'static str, String)> {
         let _ = before;
-        // The provider is in the rollout's first record: known from the start.
-        if !self.log_may_set(whole, given, "provider") {
-            return Vec::new();
+        // The provider and the release are in the rollout's first record: known from the
+        // start.
+        let mut out = Vec::new();
+        if self.log_may_set(whole, given, "provider") {
+            out.extend(whole.first_record_field("model_provider").map(|p| ("provider", p)));
         }
-        whole
-            .first_record_field("model_provider")
-            .map(|p| ("provider", p))
-            .into_iter()
-            .collect()
+        if self.log_may_set(whole, given, "remote_kept") {
+            let release = whole.first_record_field("cli_version");
+            out.extend(
+                release
+                    .as_deref()
+                    .and_then(super::claude_code::release_number)
+                    .map(|n| ("remote_kept", remote_kept_by(n).to_owned())),
+            );
+        }
+        out
     }
 
     fn counts_billed(&self) -> bool {
@@ -189,14 +209,28 @@ impl Policy for Codex {
             row.section = Section::Summarized;
         }
         let kept_tokens = if remote {
-            plan.warnings.push(
-                "remote compaction: the server keeps the user's and the model's messages and one encrypted compaction item whose size is not known before the next call; those messages are kept whole, the context Codex injects again, and the item weighed as the replay's summary".to_owned(),
-            );
+            let answers = match settings.text("remote_kept") {
+                None | Some("user") => false,
+                Some("answers") => true,
+                Some(other) => {
+                    return Err(crate::Error::Setting(format!(
+                        "--set remote_kept={other}: the server keeps the user's messages (`user`) or the model's answers too (`answers`)"
+                    )))
+                }
+            };
+            let kept = if answers {
+                "the user's and the model's messages (as before 0.142)"
+            } else {
+                "the user's messages (as from 0.142; --set remote_kept=answers for the model's answers too, as before)"
+            };
+            plan.warnings.push(format!(
+                "remote compaction: the server keeps {kept} and one encrypted compaction item whose size is not known before the next call; those messages are kept whole, the context Codex injects again, and the item weighed as the replay's summary"
+            ));
             if settings.text("user_message_budget").is_some() {
                 plan.warnings
                     .push("user_message_budget applies to local compaction only".to_owned());
             }
-            keep_the_conversation(chat, &mut plan)
+            keep_the_conversation(chat, &mut plan, answers)
         } else {
             keep_recent_user_messages(chat, &mut plan, budget)
         };
@@ -284,13 +318,26 @@ fn keep_recent_user_messages(chat: &[ChatMessage], plan: &mut PolicyPlan, budget
 /// them (the rollouts' `replacement_history`), and the context Codex injects (developer
 /// instructions, AGENTS.md, the environment), which it adds again; earlier compaction items
 /// aside, the new one standing for them. Their tokens in Codex's estimate.
-fn keep_the_conversation(chat: &[ChatMessage], plan: &mut PolicyPlan) -> u64 {
+fn keep_the_conversation(chat: &[ChatMessage], plan: &mut PolicyPlan, answers: bool) -> u64 {
     let mut kept_tokens = 0;
-    for m in chat.iter().filter(|m| is_kept_remotely(m)) {
+    for m in chat
+        .iter()
+        .filter(|m| is_kept_remotely(m) && (answers || m.kind != Kind::Assistant))
+    {
         plan.messages[m.index].section = Section::Head;
         kept_tokens += message_tokens(m);
     }
     kept_tokens
+}
+
+/// What the server keeps in a remote compaction of release `n` (module doc): the model's
+/// answers too before 0.142, the user's messages alone from it.
+fn remote_kept_by(n: (u64, u64, u64)) -> &'static str {
+    if n < (0, 142, 0) {
+        "answers"
+    } else {
+        "user"
+    }
 }
 
 /// Whether the remote path keeps `m` (see [`keep_the_conversation`]).
@@ -459,7 +506,8 @@ mod tests {
         let chat = session();
         let settings = PolicySettings::default()
             .with("auto_compact_token_limit", 100)
-            .with("compaction", "remote");
+            .with("compaction", "remote")
+            .with("remote_kept", "answers");
         let plan = super::Codex.plan_chat(&chat, &settings).expect("plans");
         assert!(plan.compacted);
         assert_eq!(
@@ -500,6 +548,34 @@ mod tests {
             local.tokens_after
         );
         assert!(!local.warnings.iter().any(|w| w.contains("encrypted")));
+        // From 0.142 the server keeps the user's messages alone: the model's answer goes.
+        let user_only = super::Codex
+            .plan_chat(&chat, &settings.clone().with("remote_kept", "user"))
+            .expect("plans");
+        assert_eq!(
+            sections(&user_only),
+            [
+                Section::Head,
+                Section::Head,
+                Section::Summarized,
+                Section::Summarized,
+                Section::Head,
+                Section::Summarized
+            ],
+            "the injected context and the user's messages"
+        );
+        assert!(user_only.tokens_after < plan.tokens_after);
+        let unset = PolicySettings::default()
+            .with("auto_compact_token_limit", 100)
+            .with("compaction", "remote");
+        let newest = super::Codex.plan_chat(&chat, &unset).expect("plans");
+        assert_eq!(
+            sections(&newest),
+            sections(&user_only),
+            "the newest releases' by default"
+        );
+        let wrong = super::Codex.plan_chat(&chat, &settings.clone().with("remote_kept", "all"));
+        assert!(wrong.is_err_and(|e| e.to_string().contains("`answers`")));
         let wrong = super::Codex.plan_chat(&chat, &settings.with("compaction", "server"));
         assert!(wrong.is_err_and(|e| e.to_string().contains("`local` or `remote`")));
     }
@@ -512,7 +588,11 @@ mod tests {
         let whole = Transcript::read_whole(&path).expect("loads");
         let given = PolicySettings::default();
         let from_log = super::Codex.settings_from_log(&whole, 0, &given);
-        assert_eq!(from_log, [("provider", "openai".to_owned())]);
+        assert_eq!(
+            from_log,
+            [("provider", "openai".to_owned()), ("remote_kept", "answers".to_owned())],
+            "0.125.0: before 0.142"
+        );
         let settings = given.with("provider", "openai").with("auto_compact_token_limit", 100);
         let plan = super::Codex.plan_chat(&session(), &settings).expect("plans");
         assert!(

@@ -264,7 +264,9 @@ pub(crate) fn of_session(
                 summary: c
                     .summary_message
                     .filter(|_| with_summaries)
-                    .map(|i| session.readable_text(i)),
+                    .map(|i| session.summary_text(i))
+                    // An encrypted summary (Codex's remote compaction) shows no text.
+                    .filter(|text| !text.trim().is_empty()),
                 session: id.clone(),
             })
         })

@@ -527,6 +527,24 @@ impl Transcript {
         self.readable_text_of_json(self.raw(index))
     }
 
+    /// The text summary message `index` gives the agent: its readable text, or nothing
+    /// for a summary the provider keeps encrypted (a Codex remote compaction's item,
+    /// whose readable placeholder is none of its words).
+    pub fn summary_text(&self, index: usize) -> String {
+        if self.is_sealed_summary(index) {
+            String::new()
+        } else {
+            self.readable_text(index)
+        }
+    }
+
+    /// Whether message `index` is a summary the provider keeps encrypted.
+    pub fn is_sealed_summary(&self, index: usize) -> bool {
+        self.messages
+            .get(index)
+            .is_some_and(|m| m.past_summary && m.role.as_str() == "compaction")
+    }
+
     /// The role as the list shows it: a user message that only carries tool results is
     /// `results` (not a human turn), a prompt rebuilt from a client event `user·event`, a
     /// past compaction's summary `summary`.

@@ -22,17 +22,29 @@ fn whole_compaction(
     loaded: &mut Loaded,
 ) -> Result<usize, LoadError> {
     let summary = payload.get("message").and_then(Value::as_str).unwrap_or_default();
+    let history = payload.get("replacement_history").and_then(Value::as_array);
     let index = loaded.messages.len();
-    let mut m = user_text_message(source, text, line, summary, index)?;
+    // A remote compaction records no summary text: its summary is the encrypted
+    // compaction item of the history, which stands as the summary message (sized as
+    // Codex sizes it, from the sealed content's length).
+    let sealed = history
+        .into_iter()
+        .flatten()
+        .find(|item| item.get("type").and_then(Value::as_str) == Some("compaction"))
+        .filter(|_| summary.trim().is_empty());
+    let mut m = match sealed {
+        Some(item) => super::synthetic_message(source, text, Dialect::Responses, item.to_string(), &line.range, index)?,
+        None => user_text_message(source, text, line, summary, index)?,
+    };
     m.past_summary = true;
     m.boundary = false;
     loaded.messages.push(m);
-    let kept = payload
-        .get("replacement_history")
-        .and_then(Value::as_array)
+    // What it kept besides: the user's messages and the context Codex injects again
+    // (developer instructions), not the summary itself.
+    let kept = history
         .into_iter()
         .flatten()
-        .filter(|item| item.get("role").and_then(Value::as_str) == Some("user"))
+        .filter(|item| matches!(item.get("role").and_then(Value::as_str), Some("user" | "developer")))
         .map(|item| message::readable_text(&item.to_string()))
         .filter(|t| t.trim() != summary.trim())
         .collect();
