@@ -580,6 +580,21 @@ mod tests {
         assert!(wrong.is_err_and(|e| e.to_string().contains("`local` or `remote`")));
     }
 
+    /// What a remote compaction keeps, by the release that wrote the rollout: the public
+    /// rollouts seen (0.117.0 and 0.118.0-alpha.2 keep answers; 0.142.2 to
+    /// 0.146.0-alpha.3.1 the user's messages alone).
+    #[test]
+    fn what_the_server_keeps_follows_the_release() {
+        use crate::policy::claude_code::release_number;
+        let kept = |v: &str| super::remote_kept_by(release_number(v).expect("a release"));
+        for old in ["0.117.0", "0.118.0-alpha.2", "0.125.0", "0.141.9"] {
+            assert_eq!(kept(old), "answers", "{old}");
+        }
+        for new in ["0.142.2", "0.144.5", "0.145.0-alpha.18", "0.146.0-alpha.3.1", "1.0.0"] {
+            assert_eq!(kept(new), "user", "{new}");
+        }
+    }
+
     #[test]
     fn an_openai_rollout_is_replayed_as_codex_compacts_it_remotely() {
         use crate::policy::{Policy, PolicySettings};
