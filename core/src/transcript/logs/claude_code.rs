@@ -64,7 +64,7 @@ pub(crate) fn claude_code(
         Some(p) => line_of(p).or_else(|| unwritten.get(&i).copied()),
         None => whole.then(|| logical_of(i)).flatten().and_then(line_of),
     });
-    let chain = with_parallel_results(&lines, chain, &parent);
+    let chain = with_parallel_results(&lines, with_whole_responses(&lines, chain, &parent), &parent);
     let active: HashSet<usize> = chain.iter().copied().collect();
     // The earlier epochs behind the live one: from its compaction back through its
     // logical parent and every parent before it.
@@ -274,6 +274,7 @@ fn with_parallel_results(lines: &[Line], chain: Vec<usize>, parent: &dyn Fn(&Lin
     if children.is_empty() {
         return chain;
     }
+    let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
     let mut out = Vec::with_capacity(chain.len());
     for i in chain {
         out.push(i);
@@ -282,7 +283,84 @@ fn with_parallel_results(lines: &[Line], chain: Vec<usize>, parent: &dyn Fn(&Lin
             .get("uuid")
             .and_then(|r| serde_json::from_str::<String>(r.get()).ok());
         if let Some(side) = uuid.and_then(|u| children.remove(&u)) {
-            out.extend(side);
+            // A result is on its call's side: a sub-agent's results answer its own calls.
+            out.extend(
+                side.into_iter()
+                    .filter(|&r| sidechain(&lines[r]) == sidechain(&lines[i])),
+            );
+        }
+    }
+    out
+}
+
+/// The chain with every line of each response on it: Claude Code writes a response one
+/// content block a line, each linked to the line before, and each tool result to its own
+/// call's line; when the last result written answers an early call (parallel calls
+/// finishing out of order), the leaf's walk back goes from that result to its call and
+/// skips the response's later lines and the results hanging from them. The client still
+/// sends the whole response and every result (the next request's recorded prompt holds
+/// them): a response's lines off the chain that descend from its lines on it are put
+/// back right after their parent line, on the same side (main conversation or
+/// sub-agent); [`with_parallel_results`] then brings their results back. A copy of the
+/// response on another branch (the same `message.id`, linked from elsewhere) stays off,
+/// and a chain that holds every line of its responses is left as it is.
+fn with_whole_responses(lines: &[Line], chain: Vec<usize>, parent: &dyn Fn(&Line) -> Option<String>) -> Vec<usize> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        id: Option<String>,
+    }
+    let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
+    let response_of = |l: &Line| {
+        if text_of(l.fields.get("type")) != "assistant" {
+            return None;
+        }
+        let head: Head = serde_json::from_str(l.fields.get("message")?.get()).ok()?;
+        Some((head.id.filter(|id| !id.is_empty())?, sidechain(l)))
+    };
+    let mut responses: HashMap<(String, bool), Vec<usize>> = HashMap::new();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(key) = response_of(line) {
+            responses.entry(key).or_default().push(i);
+        }
+    }
+    let on_chain: HashSet<usize> = chain.iter().copied().collect();
+    let uuid = |l: &Line| {
+        l.fields
+            .get("uuid")
+            .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+    };
+    // The lines to put back, by the uuid of the line each follows.
+    let mut after: HashMap<String, Vec<usize>> = HashMap::new();
+    for group in responses.values() {
+        if group.iter().all(|i| on_chain.contains(i)) {
+            continue;
+        }
+        let mut linked: HashSet<String> = group
+            .iter()
+            .filter(|i| on_chain.contains(i))
+            .filter_map(|&i| uuid(&lines[i]))
+            .collect();
+        // In file order: a line comes after the line it names as its parent.
+        for &i in group.iter().filter(|i| !on_chain.contains(i)) {
+            let Some(p) = parent(&lines[i]).filter(|p| linked.contains(p)) else {
+                continue;
+            };
+            linked.extend(uuid(&lines[i]));
+            after.entry(p).or_default().push(i);
+        }
+    }
+    if after.is_empty() {
+        return chain;
+    }
+    let mut out = Vec::with_capacity(chain.len());
+    let mut stack: Vec<usize> = Vec::new();
+    for i in chain {
+        stack.push(i);
+        while let Some(j) = stack.pop() {
+            out.push(j);
+            if let Some(next) = uuid(&lines[j]).and_then(|u| after.remove(&u)) {
+                stack.extend(next.into_iter().rev());
+            }
         }
     }
     out
@@ -644,9 +722,9 @@ fn with_legacy_compaction_notes(mut notes: Vec<Note>, compactions: &[PastCompact
     notes
 }
 
-/// A main-conversation `user` line whose content is only `tool_result` blocks.
+/// A `user` line whose content is only `tool_result` blocks.
 fn is_tool_result_line(line: &Line) -> bool {
-    if text_of(line.fields.get("type")) != "user" || value(line.fields.get("isSidechain")) == Value::Bool(true) {
+    if text_of(line.fields.get("type")) != "user" {
         return false;
     }
     let message = value(line.fields.get("message"));
@@ -1162,6 +1240,64 @@ mod tests {
             .expect("a log");
         assert!(whole.compactions()[0].elsewhere);
         assert_eq!(whole.compactions()[0].threshold_bracket(&whole), Some((0, 400_000)));
+    }
+
+    /// Parallel calls that finish out of order: Claude Code writes a response a block a
+    /// line, each linked to the line before, and each result to its own call's line. When
+    /// the last result written answers the first call, the walk back from the leaf skips
+    /// the response's later calls and their results; the client sent them all (a
+    /// sub-agent of 2.1.114 on a third-party model: its compaction's `preTokens` are the last usage plus
+    /// every result). In a sub-agent's log (all sidechain) and in a main log alike, every
+    /// call and every result is read, none an orphan; a copy of the response on another
+    /// branch stays off.
+    #[test]
+    fn parallel_calls_finishing_out_of_order_are_all_read() {
+        for sidechain in [false, true] {
+            let record = |kind: &str, uuid: &str, parent: Option<&str>, content: serde_json::Value| {
+                let mut message = serde_json::json!({"role": if kind == "assistant" { "assistant" } else { "user" },
+                    "content": content});
+                if kind == "assistant" {
+                    message["id"] = serde_json::json!("msg-1");
+                }
+                serde_json::json!({"type": kind, "uuid": uuid, "parentUuid": parent, "isSidechain": sidechain,
+                    "sessionId": "s", "timestamp": "2026-04-20T10:00:00.000Z", "message": message})
+                .to_string()
+            };
+            let call = |id: &str| serde_json::json!([{"type": "tool_use", "id": id, "name": "Read", "input": {"file_path": id}}]);
+            let result = |id: &str| serde_json::json!([{"type": "tool_result", "tool_use_id": id, "content": format!("text of {id}")}]);
+            let mut lines = vec![
+                record("user", "u1", None, serde_json::json!("Read the three notes.")),
+                record("assistant", "c1", Some("u1"), call("t1")),
+                record("assistant", "c2", Some("c1"), call("t2")),
+                record("assistant", "c3", Some("c2"), call("t3")),
+                // Finished in the order 3, 2, 1: the last written answers the first call.
+                record("user", "r3", Some("c3"), result("t3")),
+                record("user", "r2", Some("c2"), result("t2")),
+                record("user", "r1", Some("c1"), result("t1")),
+            ];
+            let mut next = serde_json::json!({"type": "assistant", "uuid": "a2", "parentUuid": "r1", "isSidechain": sidechain,
+                "sessionId": "s", "message": {"id": "msg-2", "role": "assistant", "content": [{"type": "text", "text": "Read."}]}});
+            next["timestamp"] = serde_json::json!("2026-04-20T10:00:09.000Z");
+            lines.push(next.to_string());
+            let read = |lines: &[String]| {
+                Transcript::parse("agent-a1.jsonl", (lines.join("\n") + "\n").into_bytes(), None).expect("a log")
+            };
+            let log = read(&lines);
+            let text: String = (0..log.messages().len()).map(|i| log.readable_text(i) + "\n").collect();
+            for id in ["t1", "t2", "t3"] {
+                assert!(text.contains(&format!("text of {id}")), "sidechain {sidechain}: {text}");
+            }
+            let calls: usize = log.messages().iter().map(|m| m.tool_calls().len()).sum();
+            assert_eq!(calls, 3, "sidechain {sidechain}");
+            assert_eq!(log.groups().orphans.len(), 0, "sidechain {sidechain}");
+            // The same response copied onto another branch (linked from elsewhere) is not
+            // read into this one.
+            lines.insert(1, record("user", "u0", None, serde_json::json!("An abandoned branch.")));
+            lines.insert(2, record("assistant", "x2", Some("u0"), call("t2")));
+            let copied = read(&lines);
+            let calls: usize = copied.messages().iter().map(|m| m.tool_calls().len()).sum();
+            assert_eq!(calls, 3, "sidechain {sidechain}: the copy stays off");
+        }
     }
 
     /// A record naming a parent the file never holds, in the middle of a conversation
