@@ -926,9 +926,16 @@ pub(crate) fn usage_of(u: &Value) -> Recorded {
     let written = n("cache_creation_input_tokens");
     let split = u.get("cache_creation");
     let by_ttl = |k: &str| split.and_then(|s| s.get(k)).and_then(Value::as_u64);
+    // The split by lifetime is the flat total's detail; where it adds up to less (2.1.6x
+    // logs write `{"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 0}` beside
+    // a `cache_creation_input_tokens` of 43,789), the rest was written for the default
+    // five minutes: the flat total is what was written and billed.
     let (five_minutes, one_hour) = match (by_ttl("ephemeral_5m_input_tokens"), by_ttl("ephemeral_1h_input_tokens")) {
         (None, None) => (written, 0),
-        (five, hour) => (five.unwrap_or(0), hour.unwrap_or(0)),
+        (five, hour) => {
+            let hour = hour.unwrap_or(0);
+            (five.unwrap_or(0).max(written.saturating_sub(hour)), hour)
+        }
     };
     Recorded {
         input_tokens: n("input_tokens"),
@@ -1242,12 +1249,35 @@ mod tests {
         assert_eq!(whole.compactions()[0].threshold_bracket(&whole), Some((0, 400_000)));
     }
 
+    /// The cache written is the flat `cache_creation_input_tokens`; its split by lifetime
+    /// is detail, which 2.1.6x logs write as zeros beside a non-zero total: the rest is the
+    /// default five minutes (was: dropped, a 60,202-token request read as 16,413).
+    #[test]
+    fn a_cache_write_split_that_adds_up_to_less_leaves_the_rest_to_five_minutes() {
+        let usage = |split: serde_json::Value| {
+            let mut u = serde_json::json!({"input_tokens": 16_413, "cache_creation_input_tokens": 43_789,
+                "cache_read_input_tokens": 0, "output_tokens": 90});
+            if !split.is_null() {
+                u["cache_creation"] = split;
+            }
+            let r = super::usage_of(&u);
+            (r.cache_write_5m_tokens, r.cache_write_1h_tokens, r.context_tokens())
+        };
+        let zeros = serde_json::json!({"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 0});
+        assert_eq!(usage(zeros), (43_789, 0, 60_202));
+        assert_eq!(usage(serde_json::Value::Null), (43_789, 0, 60_202));
+        let split = serde_json::json!({"ephemeral_1h_input_tokens": 40_000, "ephemeral_5m_input_tokens": 3_789});
+        assert_eq!(usage(split), (3_789, 40_000, 60_202));
+        let hour_only = serde_json::json!({"ephemeral_1h_input_tokens": 43_789});
+        assert_eq!(usage(hour_only), (0, 43_789, 60_202));
+    }
+
     /// Parallel calls that finish out of order: Claude Code writes a response a block a
     /// line, each linked to the line before, and each result to its own call's line. When
     /// the last result written answers the first call, the walk back from the leaf skips
     /// the response's later calls and their results; the client sent them all (a
-    /// sub-agent of 2.1.114 on a third-party model: its compaction's `preTokens` are the last usage plus
-    /// every result). In a sub-agent's log (all sidechain) and in a main log alike, every
+    /// sub-agent of 2.1.114 on a third-party model: its compaction's `preTokens` are the
+    /// last usage plus every result). In a sub-agent's log (all sidechain) and in a main log alike, every
     /// call and every result is read, none an orphan; a copy of the response on another
     /// branch stays off.
     #[test]
