@@ -79,6 +79,23 @@ fn a_lone_surrogate_never_panics() {
     }
 }
 
+/// Found by the round-trip fuzzer: records naming parents the file never holds (and a
+/// uuid written twice). The output, whose kept records keep their own parents, loads back
+/// with the kept messages and the summary: the last record leads back through the ones
+/// before it, in the input and in the output alike.
+#[test]
+fn a_claude_code_log_naming_unwritten_parents_round_trips() {
+    let log = reproducer("claude-code-unwritten-parents.jsonl");
+    for max in ["1", "17", "40"] {
+        for keep in ["0", "9", "30"] {
+            assert_round_trip(
+                &log,
+                &["--max-tokens", max, "--keep-tail", keep, "--summary-role", "system"],
+            );
+        }
+    }
+}
+
 #[test]
 fn a_claude_code_log_out_of_parent_order_loses_nothing() {
     let log = reproducer("claude-code-unordered.jsonl");

@@ -49,14 +49,16 @@ pub(crate) fn claude_code(
         .filter_map(|(i, l)| uuid(l).map(|u| (u, i)))
         .collect();
     let main_parents: HashSet<String> = lines.iter().filter(|l| !sidechain(l)).filter_map(parent).collect();
-    let leaf = last_leaf(&lines, &main_parents, &parent, &uuid, &by_uuid);
+    let unwritten = unwritten_parent_bridges(&lines, &parent, &by_uuid);
+    let leaf = last_leaf(&lines, &main_parents, &parent, &uuid, &by_uuid, &|i| {
+        unwritten.contains_key(&i) || parent(&lines[i]).is_none_or(|p| by_uuid.contains_key(&p))
+    });
     // A compaction starts a chain with no parent: the conversation before it is reached
     // through the boundary's `logicalParentUuid`, or, for a 1.0.x summary written without
     // a boundary, through the main conversation's last record before it.
     let before_legacy = legacy_summary_parents(&lines, &main_parents);
     let logical_of = |i: usize| logical_parent(&lines, i, &by_uuid, &before_legacy);
     let line_of = |p: String| by_uuid.get(&p).copied();
-    let unwritten = unwritten_parent_bridges(&lines, &parent, &by_uuid);
     let mut seen = HashSet::new();
     // Back through a compaction only when every epoch is wanted.
     let whole = conversation == Conversation::Whole;
@@ -192,9 +194,11 @@ fn logical_parent(
 
 /// The main conversation's last leaf (sub-agent children do not count: `main_parents`
 /// are the parents main-conversation records name); a sub-agent's own log is all
-/// sidechain, so then any leaf will do. A leaf whose parent is not in the file (a tool's
-/// `progress` record written while its call's own line is not yet: the last line of a log
-/// read mid-call) leads nowhere and is passed over while another leaf exists; so is a late
+/// sidechain, so then any leaf will do. A leaf whose parent is not in the file and that
+/// has no record before it to continue from ([`unwritten_parent_bridges`]) leads nowhere
+/// and is passed over while another leaf exists (`leads_back`); one that has such a
+/// record (a tool's `progress` record written while its call's own line is not yet: the
+/// last line of a log read mid-call) leads back through it; so is passed over a late
 /// tool result — one answering a call the conversation has moved on from (a later
 /// response exists), such as a permission request failing when the session closes hours
 /// after the call: the conversation did not go back to that call.
@@ -204,6 +208,7 @@ fn last_leaf(
     parent: &dyn Fn(&Line) -> Option<String>,
     uuid: &dyn Fn(&Line) -> Option<String>,
     by_uuid: &HashMap<String, usize>,
+    leads_back: &dyn Fn(usize) -> bool,
 ) -> Option<usize> {
     let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
     let main_leaf = |l: &Line| !sidechain(l) && uuid(l).is_some_and(|u| !main_parents.contains(&u));
@@ -221,14 +226,9 @@ fn last_leaf(
                 .zip(last_response)
                 .is_some_and(|(call, last)| call < last)
     };
-    lines
-        .iter()
-        .rposition(|l| main_leaf(l) && parent(l).is_none_or(|p| by_uuid.contains_key(&p)) && !late_result(l))
-        .or_else(|| {
-            lines
-                .iter()
-                .rposition(|l| main_leaf(l) && parent(l).is_none_or(|p| by_uuid.contains_key(&p)))
-        })
+    let last = |keep: &dyn Fn(usize, &Line) -> bool| (0..lines.len()).rev().find(|&i| keep(i, &lines[i]));
+    last(&|i, l| main_leaf(l) && leads_back(i) && !late_result(l))
+        .or_else(|| last(&|i, l| main_leaf(l) && leads_back(i)))
         .or_else(|| lines.iter().rposition(main_leaf))
         .or_else(|| {
             let all_parents: HashSet<String> = lines.iter().filter_map(parent).collect();
