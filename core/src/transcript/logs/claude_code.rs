@@ -309,9 +309,19 @@ fn with_whole_responses(lines: &[Line], chain: Vec<usize>, parent: &dyn Fn(&Line
     struct Head {
         id: Option<String>,
     }
+    let on_chain: HashSet<usize> = chain.iter().copied().collect();
+    let is_answer = |l: &Line| text_of(l.fields.get("type")) == "assistant";
+    // Most logs hold no answer off the chain: nothing to read then.
+    if !lines
+        .iter()
+        .enumerate()
+        .any(|(i, l)| !on_chain.contains(&i) && is_answer(l))
+    {
+        return chain;
+    }
     let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
     let response_of = |l: &Line| {
-        if text_of(l.fields.get("type")) != "assistant" {
+        if !is_answer(l) {
             return None;
         }
         let head: Head = serde_json::from_str(l.fields.get("message")?.get()).ok()?;
@@ -323,7 +333,6 @@ fn with_whole_responses(lines: &[Line], chain: Vec<usize>, parent: &dyn Fn(&Line
             responses.entry(key).or_default().push(i);
         }
     }
-    let on_chain: HashSet<usize> = chain.iter().copied().collect();
     let uuid = |l: &Line| {
         l.fields
             .get("uuid")
