@@ -26,6 +26,10 @@ pub struct HistoryDoc<'a> {
     pub tokenizer: &'a str,
     /// Messages of the whole session, every epoch.
     pub messages: usize,
+    /// The session continues a conversation logged in another file (a session resumed
+    /// into a new log): what the log says of it, with the session's id; `null` otherwise.
+    /// Its first request carried that conversation, which this file does not hold.
+    pub continues: Option<&'a str>,
     /// Its epochs, oldest first.
     pub epochs: Vec<EpochDoc>,
     /// Its compactions, oldest first.
@@ -209,6 +213,11 @@ impl<'a> HistoryDoc<'a> {
             format: whole.format().name(),
             tokenizer: counts.tokenizer.name(),
             messages: whole.messages().len(),
+            continues: whole
+                .notes()
+                .iter()
+                .find(|n| n.kind == "continued")
+                .map(|n| n.text.as_str()),
             epochs: found
                 .epochs
                 .iter()

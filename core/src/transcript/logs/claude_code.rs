@@ -1384,6 +1384,12 @@ mod tests {
         let note = log.notes().iter().find(|n| n.kind == "continued").expect("noted");
         assert_eq!((note.line, note.before), (1, 0));
         assert!(note.text.contains("session s0"), "{}", note.text);
+        // `history --json` says it too (and the CLI and Python serialise that document).
+        let whole = log.whole_session().expect("whole");
+        let counts = crate::tokens::Counts::compute(&whole, crate::tokens::Tokenizer::Estimate);
+        let found = crate::history::history(&whole, &counts);
+        let doc = crate::history_doc::HistoryDoc::of(&whole, &counts, &found, &[Vec::new()], &[]);
+        assert_eq!(doc.continues, Some(note.text.as_str()));
     }
 
     /// A compaction's threshold is above the last request before the one that set it
