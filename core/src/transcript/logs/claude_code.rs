@@ -26,33 +26,28 @@ pub(crate) fn claude_code(
     conversation: Conversation,
 ) -> Result<Loaded, LoadError> {
     let (lines, incomplete) = lines(source, text, start)?;
-    let uuid = |l: &Line| {
-        l.fields
-            .get("uuid")
-            .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
-    };
     // A compaction that kept messages verbatim says how to link them after its summary
     // (Claude Code relinks them when it loads the log; so does this reader).
     let relinked = preserved_relinks(&lines);
     let parent = |l: &Line| {
-        if let Some(anchor) = uuid(l).and_then(|u| relinked.get(&u)) {
+        if let Some(anchor) = uuid_of(l).and_then(|u| relinked.get(&u)) {
             return Some(anchor.clone());
         }
         l.fields
             .get("parentUuid")
             .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
     };
-    let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
     let by_uuid: HashMap<String, usize> = lines
         .iter()
         .enumerate()
-        .filter_map(|(i, l)| uuid(l).map(|u| (u, i)))
+        .filter_map(|(i, l)| uuid_of(l).map(|u| (u, i)))
         .collect();
-    let main_parents: HashSet<String> = lines.iter().filter(|l| !sidechain(l)).filter_map(parent).collect();
+    let main_parents: HashSet<String> = lines.iter().filter(|l| !is_sidechain(l)).filter_map(parent).collect();
     let unwritten = unwritten_parent_bridges(&lines, &parent, &by_uuid);
-    let leaf = last_leaf(&lines, &main_parents, &parent, &uuid, &by_uuid, &|i| {
-        unwritten.contains_key(&i) || parent(&lines[i]).is_none_or(|p| by_uuid.contains_key(&p))
-    });
+    // The line a record's parent leads back to: `Some(None)` for a parent neither written
+    // nor bridged (a dead end), `None` for a record naming none (a chain's start).
+    let up = |i: usize| parent(&lines[i]).map(|p| by_uuid.get(&p).copied().or_else(|| unwritten.get(&i).copied()));
+    let leaf = last_leaf(&lines, &main_parents, &parent, &by_uuid, &|i| up(i) != Some(None));
     // A compaction starts a chain with no parent: the conversation before it is reached
     // through the boundary's `logicalParentUuid`, or, for a 1.0.x summary written without
     // a boundary, through the main conversation's last record before it.
@@ -62,24 +57,17 @@ pub(crate) fn claude_code(
     let mut seen = HashSet::new();
     // Back through a compaction only when every epoch is wanted.
     let whole = conversation == Conversation::Whole;
-    let chain = walk_back(leaf, &mut seen, &|_| false, &|i| match parent(&lines[i]) {
-        Some(p) => line_of(p).or_else(|| unwritten.get(&i).copied()),
-        None => whole.then(|| logical_of(i)).flatten().and_then(line_of),
+    let chain = walk_back(leaf, &mut seen, &|_| false, &|i| {
+        up(i).unwrap_or_else(|| whole.then(|| logical_of(i)).flatten().and_then(line_of))
     });
     let chain = with_parallel_results(&lines, with_whole_responses(&lines, chain, &parent), &parent);
     let active: HashSet<usize> = chain.iter().copied().collect();
     // The earlier epochs behind the live one: from its compaction back through its
     // logical parent and every parent before it.
     let start = chain.first().and_then(|&i| logical_of(i)).and_then(line_of);
-    let earlier_chain = walk_back(
-        start,
-        &mut seen,
-        &|i| active.contains(&i),
-        &|i| match parent(&lines[i]) {
-            Some(p) => line_of(p).or_else(|| unwritten.get(&i).copied()),
-            None => logical_of(i).and_then(line_of),
-        },
-    );
+    let earlier_chain = walk_back(start, &mut seen, &|i| active.contains(&i), &|i| {
+        up(i).unwrap_or_else(|| logical_of(i).and_then(line_of))
+    });
     let earlier: HashMap<usize, usize> = with_parallel_results(&lines, earlier_chain, &parent)
         .into_iter()
         .enumerate()
@@ -144,7 +132,6 @@ fn unwritten_parent_bridges(
     parent: &dyn Fn(&Line) -> Option<String>,
     by_uuid: &HashMap<String, usize>,
 ) -> HashMap<usize, usize> {
-    let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
     let has_uuid = |l: &Line| l.fields.contains_key("uuid");
     let mut last_on_side: [Option<usize>; 2] = [None, None];
     let mut out = HashMap::new();
@@ -152,7 +139,7 @@ fn unwritten_parent_bridges(
         if !has_uuid(line) {
             continue;
         }
-        let side = usize::from(sidechain(line));
+        let side = usize::from(is_sidechain(line));
         if let Some(before) = last_on_side[side] {
             if parent(line).is_some_and(|p| !by_uuid.contains_key(&p)) {
                 out.insert(i, before);
@@ -206,16 +193,14 @@ fn last_leaf(
     lines: &[Line],
     main_parents: &HashSet<String>,
     parent: &dyn Fn(&Line) -> Option<String>,
-    uuid: &dyn Fn(&Line) -> Option<String>,
     by_uuid: &HashMap<String, usize>,
     leads_back: &dyn Fn(usize) -> bool,
 ) -> Option<usize> {
-    let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
-    let main_leaf = |l: &Line| !sidechain(l) && uuid(l).is_some_and(|u| !main_parents.contains(&u));
+    let main_leaf = |l: &Line| !is_sidechain(l) && uuid_of(l).is_some_and(|u| !main_parents.contains(&u));
     let kind = |l: &Line| l.fields.get("type").map(|t| t.get().trim_matches('"').to_owned());
     let last_response = lines
         .iter()
-        .rposition(|l| !sidechain(l) && kind(l).as_deref() == Some("assistant"));
+        .rposition(|l| !is_sidechain(l) && kind(l).as_deref() == Some("assistant"));
     let late_result = |l: &Line| {
         kind(l).as_deref() == Some("user")
             && l.fields
@@ -234,7 +219,7 @@ fn last_leaf(
             let all_parents: HashSet<String> = lines.iter().filter_map(parent).collect();
             lines
                 .iter()
-                .rposition(|l| uuid(l).is_some_and(|u| !all_parents.contains(&u)))
+                .rposition(|l| uuid_of(l).is_some_and(|u| !all_parents.contains(&u)))
         })
 }
 
@@ -274,19 +259,14 @@ fn with_parallel_results(lines: &[Line], chain: Vec<usize>, parent: &dyn Fn(&Lin
     if children.is_empty() {
         return chain;
     }
-    let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
     let mut out = Vec::with_capacity(chain.len());
     for i in chain {
         out.push(i);
-        let uuid = lines[i]
-            .fields
-            .get("uuid")
-            .and_then(|r| serde_json::from_str::<String>(r.get()).ok());
-        if let Some(side) = uuid.and_then(|u| children.remove(&u)) {
+        if let Some(side) = uuid_of(&lines[i]).and_then(|u| children.remove(&u)) {
             // A result is on its call's side: a sub-agent's results answer its own calls.
             out.extend(
                 side.into_iter()
-                    .filter(|&r| sidechain(&lines[r]) == sidechain(&lines[i])),
+                    .filter(|&r| is_sidechain(&lines[r]) == is_sidechain(&lines[i])),
             );
         }
     }
@@ -319,13 +299,12 @@ fn with_whole_responses(lines: &[Line], chain: Vec<usize>, parent: &dyn Fn(&Line
     {
         return chain;
     }
-    let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
     let response_of = |l: &Line| {
         if !is_answer(l) {
             return None;
         }
         let head: Head = serde_json::from_str(l.fields.get("message")?.get()).ok()?;
-        Some((head.id.filter(|id| !id.is_empty())?, sidechain(l)))
+        Some((head.id.filter(|id| !id.is_empty())?, is_sidechain(l)))
     };
     let mut responses: HashMap<(String, bool), Vec<usize>> = HashMap::new();
     for (i, line) in lines.iter().enumerate() {
@@ -333,11 +312,6 @@ fn with_whole_responses(lines: &[Line], chain: Vec<usize>, parent: &dyn Fn(&Line
             responses.entry(key).or_default().push(i);
         }
     }
-    let uuid = |l: &Line| {
-        l.fields
-            .get("uuid")
-            .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
-    };
     // The lines to put back, by the uuid of the line each follows.
     let mut after: HashMap<String, Vec<usize>> = HashMap::new();
     for group in responses.values() {
@@ -347,14 +321,14 @@ fn with_whole_responses(lines: &[Line], chain: Vec<usize>, parent: &dyn Fn(&Line
         let mut linked: HashSet<String> = group
             .iter()
             .filter(|i| on_chain.contains(i))
-            .filter_map(|&i| uuid(&lines[i]))
+            .filter_map(|&i| uuid_of(&lines[i]))
             .collect();
         // In file order: a line comes after the line it names as its parent.
         for &i in group.iter().filter(|i| !on_chain.contains(i)) {
             let Some(p) = parent(&lines[i]).filter(|p| linked.contains(p)) else {
                 continue;
             };
-            linked.extend(uuid(&lines[i]));
+            linked.extend(uuid_of(&lines[i]));
             after.entry(p).or_default().push(i);
         }
     }
@@ -367,12 +341,24 @@ fn with_whole_responses(lines: &[Line], chain: Vec<usize>, parent: &dyn Fn(&Line
         stack.push(i);
         while let Some(j) = stack.pop() {
             out.push(j);
-            if let Some(next) = uuid(&lines[j]).and_then(|u| after.remove(&u)) {
+            if let Some(next) = uuid_of(&lines[j]).and_then(|u| after.remove(&u)) {
                 stack.extend(next.into_iter().rev());
             }
         }
     }
     out
+}
+
+/// A sub-agent's record (`isSidechain: true`).
+fn is_sidechain(line: &Line) -> bool {
+    value(line.fields.get("isSidechain")) == Value::Bool(true)
+}
+
+/// A record's `uuid`, when it has one.
+fn uuid_of(line: &Line) -> Option<String> {
+    line.fields
+        .get("uuid")
+        .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
 }
 
 /// A `compact_boundary` system line.
@@ -505,17 +491,11 @@ fn keep_preserved_texts(
 /// of that record. Only messages count: a `progress` record is the client's bookkeeping,
 /// and its parent may be the missing one.
 fn legacy_summary_parents(lines: &[Line], main_parents: &HashSet<String>) -> HashMap<usize, String> {
-    let uuid_of = |l: &Line| {
-        l.fields
-            .get("uuid")
-            .and_then(|r| serde_json::from_str::<String>(r.get()).ok())
-    };
-    let sidechain = |l: &Line| value(l.fields.get("isSidechain")) == Value::Bool(true);
     let is_message = |l: &Line| matches!(text_of(l.fields.get("type")).as_str(), "user" | "assistant");
     // A sub-agent's own log (`subagents/agent-*.jsonl`) is all sidechain: its
     // conversation is the main one there.
-    let sub_agent_log = !lines.iter().any(|l| is_message(l) && !sidechain(l));
-    let on_main = |l: &Line| sub_agent_log || !sidechain(l);
+    let sub_agent_log = !lines.iter().any(|l| is_message(l) && !is_sidechain(l));
+    let on_main = |l: &Line| sub_agent_log || !is_sidechain(l);
     let mut out = HashMap::new();
     for (i, line) in lines.iter().enumerate() {
         if !is_legacy_summary(line) && !is_compact_boundary(line) {
@@ -557,7 +537,7 @@ fn summary_opening() -> &'static str {
 fn carries_a_summary(line: &Line, message_raw: &RawValue) -> bool {
     if text_of(line.fields.get("type")) != "user"
         || value(line.fields.get("parentUuid")) != Value::Null
-        || value(line.fields.get("isSidechain")) == Value::Bool(true)
+        || is_sidechain(line)
         || !message_raw.get().contains(summary_opening())
     {
         return false;
@@ -1060,7 +1040,7 @@ fn off_branch_notes(lines: &[Line], active: &HashSet<usize>, loaded: &mut Loaded
                     text: title,
                 },
             );
-        } else if value(line.fields.get("isSidechain")) == Value::Bool(true) {
+        } else if is_sidechain(line) {
             sidechain += 1;
         } else if line.fields.contains_key("uuid") {
             other += 1;
